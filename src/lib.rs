@@ -1,0 +1,20 @@
+//! libutf8: strict UTF-8 as RFC 3629 defines it, with a C API.
+//!
+//! The codec is plain safe Rust over slices; the C functions are in [`ffi`], which checks pointers,
+//! turns them into slices and maps results onto C status codes.
+//!
+//! - [`validate`]: is a buffer well-formed, and if not, where and why not.
+//! - [`decode`]: the scalar value at the start of a buffer, or the maximal subpart to replace.
+//! - [`encode`]: the 1..4 byte encoding of a scalar value.
+//! - [`error`]: how ill-formed input is classified.
+
+pub mod decode;
+pub mod encode;
+pub mod error;
+pub mod ffi;
+pub mod validate;
+
+pub use decode::decode_next;
+pub use encode::{Encoded, encode};
+pub use error::{ErrorKind, Malformed, Utf8Error};
+pub use validate::validate;
