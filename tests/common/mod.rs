@@ -1,0 +1,95 @@
+//! Test support shared by the integration tests: the oracle's view of an input, and random text.
+
+#![allow(dead_code)] // each test crate uses its own part of this module
+
+use utf8::ErrorKind;
+
+/// What `core::str::from_utf8` says of `s`, with the error kind the classification
+/// table gives for the first ill-formed sequence: `Ok(())`, or `(valid_up_to, kind, error_len)`.
+pub fn oracle(s: &[u8]) -> Result<(), (usize, ErrorKind, usize)> {
+    let e = match core::str::from_utf8(s) {
+        Ok(_) => return Ok(()),
+        Err(e) => e,
+    };
+    let at = e.valid_up_to();
+    let Some(len) = e.error_len() else {
+        return Err((at, ErrorKind::Truncated, s.len() - at));
+    };
+    Err((at, classify(&s[at..]), len))
+}
+
+/// The classification table of the C API (README.md, "Status codes"), written from the byte
+/// ranges of RFC 3629 section 4, for input known to start with an ill-formed, complete sequence.
+pub fn classify(s: &[u8]) -> ErrorKind {
+    use ErrorKind::*;
+    match (s[0], s.get(1).copied()) {
+        (0x80..=0xBF, _) => UnexpectedContinuation,
+        (0xC0 | 0xC1, _) => Overlong,
+        (0xE0, Some(0x80..=0x9F)) | (0xF0, Some(0x80..=0x8F)) => Overlong,
+        (0xED, Some(0xA0..=0xBF)) => Surrogate,
+        (0xF4, Some(0x90..=0xBF)) | (0xF5..=0xF7, _) => TooLarge,
+        (0xF8..=0xFF, _) => InvalidByte,
+        _ => MissingContinuation,
+    }
+}
+
+/// A small deterministic generator (xorshift64*), so failures reproduce from the seed.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed.max(1))
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// A random scalar value of a random encoded width, 1 to 4 bytes.
+    pub fn scalar(&mut self) -> char {
+        let ranges: [(u32, u32); 4] = [
+            (0, 0x7F),
+            (0x80, 0x7FF),
+            (0x800, 0xFFFF),
+            (0x1_0000, 0x10_FFFF),
+        ];
+        let (lo, hi) = ranges[self.below(4)];
+        loop {
+            let v = lo + self.below((hi - lo + 1) as usize) as u32;
+            if let Some(c) = char::from_u32(v) {
+                return c;
+            }
+        }
+    }
+
+    /// Random well-formed text of `chars` characters of mixed widths.
+    pub fn text(&mut self, chars: usize) -> Vec<u8> {
+        (0..chars)
+            .map(|_| self.scalar())
+            .collect::<String>()
+            .into_bytes()
+    }
+
+    /// `s` with a few random bytes replaced, bits flipped, or bytes cut.
+    pub fn mutate(&mut self, s: &mut Vec<u8>) {
+        for _ in 0..1 + self.below(3) {
+            if s.is_empty() {
+                s.push(self.next() as u8);
+                continue;
+            }
+            let i = self.below(s.len());
+            match self.below(3) {
+                0 => s[i] = self.next() as u8,
+                1 => s[i] ^= 1 << self.below(8),
+                _ => s.truncate(i),
+            }
+        }
+    }
+}
