@@ -1,0 +1,133 @@
+# libutf8: `make` builds, `make check` tests, `make install` installs (see README.md).
+
+CARGO ?= cargo
+CC ?= cc
+CXX ?= c++
+PYTHON ?= python3
+PKG_CONFIG ?= pkg-config
+VALGRIND ?= valgrind
+
+PREFIX ?= /usr/local
+EXEC_PREFIX ?= $(PREFIX)
+LIBDIR ?= $(EXEC_PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+DESTDIR ?=
+
+VERSION := $(shell sed -n 's/^version *= *"\([^"]*\)".*/\1/p' Cargo.toml | head -n 1)
+MAJOR := $(firstword $(subst ., ,$(VERSION)))
+REALNAME := libutf8.so.$(VERSION)
+SONAME := libutf8.so.$(MAJOR)
+
+# Cargo's outputs, and make's own (pkg-config file, test programs, staged installs).
+TARGET := target/release
+BUILD := build
+# The shared test data lives beside the clone in CI; a user's clone may not have it.
+SHARED ?= ../shared
+KUHN := $(SHARED)/testdata/UTF-8-test.txt
+
+CSTD_FLAGS := -Wall -Wextra -Werror -pedantic
+SANITIZE := -g -fsanitize=address,undefined -fno-sanitize-recover=all
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DELETE_ON_ERROR:
+
+.PHONY: all header lint check check-rust check-header check-abi check-c check-install \
+        install uninstall clean FORCE
+
+all: $(BUILD)/libutf8.pc
+
+# One rustc run builds libutf8.so, libutf8.a, the rlib and (in build.rs) the header, and
+# prints the system libraries the static library needs; cargo replays that note when it
+# has nothing to rebuild, so it is always current.
+$(BUILD)/native-static-libs: FORCE
+	@mkdir -p $(BUILD)
+	$(CARGO) rustc --release --lib -- --print native-static-libs 2>&1 | tee $(BUILD)/cargo.log
+	sed -n 's/^note: native-static-libs: //p' $(BUILD)/cargo.log > $@.tmp
+	test -s $@.tmp
+	mv $@.tmp $@
+
+# Regenerated on every run, so that `make install PREFIX=...` never installs a stale prefix.
+$(BUILD)/libutf8.pc: pkgconfig/libutf8.pc.in $(BUILD)/native-static-libs FORCE
+	sed -e 's|@PREFIX@|$(PREFIX)|' \
+	    -e 's|@LIBDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(LIBDIR))|' \
+	    -e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(INCLUDEDIR))|' \
+	    -e 's|@VERSION@|$(VERSION)|' \
+	    -e "s|@LIBS_PRIVATE@|$$(cat $(BUILD)/native-static-libs)|" $< > $@
+
+# Copies the freshly generated header over the committed one.
+header: $(BUILD)/native-static-libs
+	cp $(TARGET)/include/libutf8.h include/libutf8.h
+
+lint:
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --all-targets -- -D warnings
+
+install: all
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 0755 $(TARGET)/libutf8.so $(DESTDIR)$(LIBDIR)/$(REALNAME)
+	ln -sf $(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libutf8.so
+	install -m 0644 $(TARGET)/libutf8.a $(DESTDIR)$(LIBDIR)/libutf8.a
+	install -m 0644 $(TARGET)/include/libutf8.h $(DESTDIR)$(INCLUDEDIR)/libutf8.h
+	install -m 0644 $(BUILD)/libutf8.pc $(DESTDIR)$(PKGCONFIGDIR)/libutf8.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/$(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME) \
+	      $(DESTDIR)$(LIBDIR)/libutf8.so $(DESTDIR)$(LIBDIR)/libutf8.a \
+	      $(DESTDIR)$(INCLUDEDIR)/libutf8.h $(DESTDIR)$(PKGCONFIGDIR)/libutf8.pc
+
+clean:
+	$(CARGO) clean
+	rm -rf $(BUILD)
+
+# ---------------------------------------------------------------------------------------------
+# Tests
+
+check: check-rust check-header check-abi check-c check-install
+	@echo "make check: all passed"
+
+check-rust:
+	$(CARGO) test
+
+# The committed header must be what cbindgen generates now, and must compile as C and C++.
+check-header: all
+	@cmp -s include/libutf8.h $(TARGET)/include/libutf8.h || \
+	  { echo "include/libutf8.h differs from a fresh generation: run 'make header'"; \
+	    diff -u include/libutf8.h $(TARGET)/include/libutf8.h; exit 1; }
+	for std in c99 c11; do \
+	  $(CC) -std=$$std $(CSTD_FLAGS) -fsyntax-only -x c include/libutf8.h; done
+	for std in c++11 c++17; do \
+	  $(CXX) -std=$$std $(CSTD_FLAGS) -fsyntax-only -x c++ include/libutf8.h; done
+
+# The shared library exports the committed symbol list and nothing else, under its soname.
+check-abi: all
+	nm -D --defined-only $(TARGET)/libutf8.so | awk '{ print $$3 }' | sort > $(BUILD)/symbols.txt
+	diff -u c-tests/exported-symbols.txt $(BUILD)/symbols.txt
+	readelf -d $(TARGET)/libutf8.so | grep -q 'SONAME.*\[$(SONAME)\]'
+
+# The C harness, built from the installed header and run against the installed shared and
+# static libraries, under AddressSanitizer and UndefinedBehaviorSanitizer.
+STAGE := $(abspath $(BUILD)/stage)
+STAGE_LIB := $(STAGE)$(LIBDIR)
+STAGE_INC := $(STAGE)$(INCLUDEDIR)
+
+$(BUILD)/kuhn-expected.txt: c-tests/lossy_oracle.py
+	@if [ -f $(KUHN) ]; then $(PYTHON) c-tests/lossy_oracle.py $(KUHN) > $@; \
+	 else echo "$(KUHN) absent: the stress-test comparison will be skipped"; : > $@; fi
+
+check-c: all $(BUILD)/kuhn-expected.txt
+	rm -rf $(STAGE)
+	$(MAKE) --no-print-directory install DESTDIR=$(STAGE)
+	$(CC) -std=c99 $(CSTD_FLAGS) $(SANITIZE) -I$(STAGE_INC) c-tests/test_api.c \
+	  -L$(STAGE_LIB) -lutf8 -Wl,-rpath,$(STAGE_LIB) -o $(BUILD)/test_api_shared
+	$(CC) -std=c99 $(CSTD_FLAGS) $(SANITIZE) -I$(STAGE_INC) c-tests/test_api.c \
+	  $(STAGE_LIB)/libutf8.a $$(cat $(BUILD)/native-static-libs) -o $(BUILD)/test_api_static
+	kuhn_args=$$([ -s $(BUILD)/kuhn-expected.txt ] && echo "$(KUHN) $(BUILD)/kuhn-expected.txt" || true); \
+	for t in shared static; do \
+	  echo "== C harness, $$t library"; $(BUILD)/test_api_$$t $$kuhn_args; done
+
+# A user's view: install, build a program with nothing but pkg-config, run it, uninstall.
+check-install: all
+	c-tests/install_check.sh "$(MAKE)" $(abspath $(BUILD)/install-check) $(LIBDIR) $(PKGCONFIGDIR)

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Install check, as a user or a packager would do it: `make install DESTDIR=...`, build a program
+# with nothing but pkg-config (against the shared library, then with --static against the static
+# one), run it, and check that `make uninstall` leaves no file behind.
+#
+# usage: install_check.sh MAKE WORKDIR LIBDIR PKGCONFIGDIR
+set -euo pipefail
+make=$1 work=$2 libdir=$3 pcdir=$4
+cc=${CC:-cc}
+here=$(cd "$(dirname "$0")" && pwd)
+rm -rf "$work"
+mkdir -p "$work"
+
+# Builds $4 (install_check.c by default) into $3 against the installation staged under root $1,
+# with pkg-config flags $2.
+build_with_pkg_config() {
+  local root=$1 flags=$2 out=$3 src=${4:-$here/install_check.c}
+  # PKG_CONFIG_SYSROOT_DIR maps the installed paths into the staging root.
+  PKG_CONFIG_PATH="$root$pcdir" PKG_CONFIG_SYSROOT_DIR="$root" PKG_CONFIG_LIBDIR= \
+    "${PKG_CONFIG:-pkg-config}" $flags libutf8 > "$work/flags"
+  echo "pkg-config $flags libutf8: $(cat "$work/flags")"
+  # shellcheck disable=SC2046 # the flags are meant to be split
+  "$cc" -std=c99 -Wall -Wextra -Werror -pedantic "$src" $(cat "$work/flags") -o "$out"
+}
+
+echo "== install check: shared library"
+$make --no-print-directory install DESTDIR="$work/root"
+build_with_pkg_config "$work/root" "--cflags --libs" "$work/prog-shared"
+readelf -d "$work/prog-shared" | grep -q 'NEEDED.*\[libutf8\.so\.1\]'
+LD_LIBRARY_PATH="$work/root$libdir" "$work/prog-shared"
+
+echo "== install check: the example in README.md"
+awk '/^```c$/ { n++; next } /^```$/ { if (n == 1) exit } n == 1' "$here/../README.md" > "$work/readme_example.c"
+build_with_pkg_config "$work/root" "--cflags --libs" "$work/readme-example" "$work/readme_example.c"
+# C0 AF (an overlong '/') is two maximal subparts: two U+FFFD.
+expected=$(printf 'invalid at byte 6: %s\ncaf\xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd etc' "overlong encoding")
+actual=$(LD_LIBRARY_PATH="$work/root$libdir" "$work/readme-example")
+[ "$actual" = "$expected" ] || { echo "README example printed: $actual"; exit 1; }
+
+echo "== install check: static library"
+# A system with only the static library installed: --static must bring every system library
+# the Rust standard library needs (Libs.private).
+$make --no-print-directory install DESTDIR="$work/static-root"
+rm -f "$work/static-root$libdir"/libutf8.so*
+build_with_pkg_config "$work/static-root" "--static --cflags --libs" "$work/prog-static"
+if readelf -d "$work/prog-static" | grep -q 'NEEDED.*libutf8'; then
+  echo "prog-static is linked against the shared library"; exit 1
+fi
+"$work/prog-static"
+
+echo "== uninstall check"
+$make --no-print-directory uninstall DESTDIR="$work/root"
+left=$(find "$work/root" ! -type d)
+if [ -n "$left" ]; then
+  echo "make uninstall left files behind:"; echo "$left"; exit 1
+fi
+echo "install check passed"
