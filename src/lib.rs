@@ -12,6 +12,7 @@ pub mod decode;
 pub mod encode;
 pub mod error;
 pub mod ffi;
+pub mod simd;
 pub mod validate;
 
 pub use decode::decode_next;

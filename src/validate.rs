@@ -2,11 +2,26 @@
 
 use crate::decode::decode_next;
 use crate::error::Utf8Error;
+use crate::simd;
+
+/// Shorter inputs go straight to the scalar code: no kernel dispatch for a short string.
+const SIMD_MIN_LEN: usize = simd::lookup::BLOCK;
 
 /// Checks that all of `s` is well-formed UTF-8 (RFC 3629 section 4).
 ///
-/// On failure the error locates and classifies the first ill-formed sequence.
+/// On failure the error locates and classifies the first ill-formed sequence. Inputs of a
+/// block or more run on the best SIMD kernel the CPU supports (see [`simd`]).
+#[inline]
 pub fn validate(s: &[u8]) -> Result<(), Utf8Error> {
+    if s.len() < SIMD_MIN_LEN {
+        scalar(s)
+    } else {
+        simd::validate(s)
+    }
+}
+
+/// The scalar validator: the reference that every SIMD kernel must agree with.
+pub fn scalar(s: &[u8]) -> Result<(), Utf8Error> {
     let mut i = 0;
     while i < s.len() {
         if s[i] < 0x80 {
@@ -26,6 +41,27 @@ pub fn validate(s: &[u8]) -> Result<(), Utf8Error> {
         }
     }
     Ok(())
+}
+
+/// [`scalar`] on `s[start..]`, with the error's position counted from the start of `s`.
+pub(crate) fn scalar_from(s: &[u8], start: usize) -> Result<(), Utf8Error> {
+    scalar(&s[start..]).map_err(|e| Utf8Error {
+        valid_up_to: start + e.valid_up_to,
+        ..e
+    })
+}
+
+/// Where scalar validation can resume when `s[..end]` is known to be well-formed except
+/// perhaps for one sequence cut off at `end`: the start of that sequence, or `end`.
+///
+/// Any byte that is not a continuation starts a character, and a character is at most four
+/// bytes long, so the start is among the last three bytes before `end` if it is not `end`.
+pub(crate) fn char_start_at_or_before(s: &[u8], end: usize) -> usize {
+    let from = end.saturating_sub(3);
+    s[from..end]
+        .iter()
+        .rposition(|&b| b & 0xC0 != 0x80)
+        .map_or(end, |i| from + i)
 }
 
 /// Length of the run of ASCII bytes at the start of `s`, found 16 bytes at a time.

@@ -1,0 +1,114 @@
+//! The AVX2 kernel: 32-byte registers.
+
+use core::arch::x86_64::*;
+
+use super::lookup::{self, Vector};
+
+#[derive(Clone, Copy)]
+pub(super) struct Avx2(__m256i);
+
+// SAFETY: every method uses AVX2 instructions only, and the trait's contract makes callers
+// guarantee that the CPU has them.
+unsafe impl Vector for Avx2 {
+    const LANES: usize = 32;
+
+    #[inline(always)]
+    unsafe fn splat(b: u8) -> Self {
+        // SAFETY (all methods): the caller guarantees AVX2.
+        Avx2(unsafe { _mm256_set1_epi8(b as i8) })
+    }
+
+    #[inline(always)]
+    unsafe fn load(src: &[u8]) -> Self {
+        debug_assert!(src.len() >= Self::LANES);
+        // SAFETY: `src` holds at least 32 readable bytes; loadu has no alignment requirement.
+        Avx2(unsafe { _mm256_loadu_si256(src.as_ptr().cast()) })
+    }
+
+    #[inline(always)]
+    unsafe fn lookup(self, table: &[u8; 16]) -> Self {
+        // SAFETY: `table` holds 16 readable bytes; AVX2 by the caller.
+        unsafe {
+            let t = _mm256_broadcastsi128_si256(_mm_loadu_si128(table.as_ptr().cast()));
+            Avx2(_mm256_shuffle_epi8(t, self.0))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn high_nibbles(self) -> Self {
+        // SAFETY: AVX2 by the caller.
+        unsafe {
+            Avx2(_mm256_and_si256(
+                _mm256_srli_epi16::<4>(self.0),
+                _mm256_set1_epi8(0x0F),
+            ))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn low_nibbles(self) -> Self {
+        // SAFETY: AVX2 by the caller.
+        unsafe { Avx2(_mm256_and_si256(self.0, _mm256_set1_epi8(0x0F))) }
+    }
+
+    #[inline(always)]
+    unsafe fn prev<const N: i32>(self, prev: Self) -> Self {
+        // SAFETY: AVX2 by the caller.
+        unsafe {
+            // alignr works within 128-bit lanes: pair each lane with the one before it.
+            let before = _mm256_permute2x128_si256::<0x21>(prev.0, self.0);
+            Avx2(match N {
+                1 => _mm256_alignr_epi8::<15>(self.0, before),
+                2 => _mm256_alignr_epi8::<14>(self.0, before),
+                _ => _mm256_alignr_epi8::<13>(self.0, before),
+            })
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn and(self, other: Self) -> Self {
+        // SAFETY: AVX2 by the caller.
+        unsafe { Avx2(_mm256_and_si256(self.0, other.0)) }
+    }
+
+    #[inline(always)]
+    unsafe fn or(self, other: Self) -> Self {
+        // SAFETY: AVX2 by the caller.
+        unsafe { Avx2(_mm256_or_si256(self.0, other.0)) }
+    }
+
+    #[inline(always)]
+    unsafe fn xor(self, other: Self) -> Self {
+        // SAFETY: AVX2 by the caller.
+        unsafe { Avx2(_mm256_xor_si256(self.0, other.0)) }
+    }
+
+    #[inline(always)]
+    unsafe fn saturating_sub(self, other: Self) -> Self {
+        // SAFETY: AVX2 by the caller.
+        unsafe { Avx2(_mm256_subs_epu8(self.0, other.0)) }
+    }
+
+    #[inline(always)]
+    unsafe fn any_high_bit(self) -> bool {
+        // SAFETY: AVX2 by the caller.
+        unsafe { _mm256_movemask_epi8(self.0) != 0 }
+    }
+
+    #[inline(always)]
+    unsafe fn any_nonzero(self) -> bool {
+        // SAFETY: AVX2 by the caller.
+        unsafe { _mm256_testz_si256(self.0, self.0) == 0 }
+    }
+}
+
+/// The length of the prefix of `s`, in whole blocks, that is well-formed except perhaps for a
+/// sequence cut off at its end.
+///
+/// # Safety
+/// The CPU supports AVX2.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn valid_blocks_len(s: &[u8]) -> usize {
+    // SAFETY: AVX2 is enabled here, and present by the caller's contract.
+    unsafe { lookup::valid_blocks_len::<Avx2>(s) }
+}

@@ -1,0 +1,268 @@
+//! The block algorithm shared by every SIMD kernel: the "lookup" validator of John Keiser and
+//! Daniel Lemire, "Validating UTF-8 In Less Than One Instruction Per Byte", Software: Practice
+//! and Experience 51(5), 2021. Written here from the paper's description.
+//!
+//! Every error of UTF-8 shows in a window of two bytes (the previous byte and the current one),
+//! except a missing or extra continuation byte at the third and fourth position of a sequence,
+//! which shows in the bytes two and three places back. For the two-byte windows, each error
+//! class is a product of conditions on three nibbles (the previous byte's high and low nibble,
+//! the current byte's high nibble), so three 16-entry table lookups, ANDed, give a byte of error
+//! classes per position. The tables are computed at compile time from the rules below.
+//!
+//! A kernel only decides whether a 64-byte block is good; the scalar validator then locates
+//! and classifies the first error exactly, and checks the tail shorter than a block.
+
+/// A SIMD register of `LANES` bytes and the few operations the algorithm needs.
+///
+/// # Safety
+/// Implementations use instructions of one ISA: their methods may only run on a CPU that has it.
+pub(crate) unsafe trait Vector: Copy {
+    const LANES: usize;
+    /// Every byte set to `b`.
+    unsafe fn splat(b: u8) -> Self;
+    /// Loads the first `LANES` bytes of `src`, which must hold at least that many.
+    unsafe fn load(src: &[u8]) -> Self;
+    /// `table[lane]` per lane, for lanes that are all 0..15.
+    unsafe fn lookup(self, table: &[u8; 16]) -> Self;
+    /// The high four bits of each byte, as 0..15.
+    unsafe fn high_nibbles(self) -> Self;
+    /// The low four bits of each byte, as 0..15.
+    unsafe fn low_nibbles(self) -> Self;
+    /// The register shifted by `N` lanes, with the last `N` lanes of `prev` shifted in.
+    unsafe fn prev<const N: i32>(self, prev: Self) -> Self;
+    unsafe fn and(self, other: Self) -> Self;
+    unsafe fn or(self, other: Self) -> Self;
+    unsafe fn xor(self, other: Self) -> Self;
+    /// Per-lane unsigned saturating subtraction.
+    unsafe fn saturating_sub(self, other: Self) -> Self;
+    /// Whether any lane has its high bit set.
+    unsafe fn any_high_bit(self) -> bool;
+    /// Whether any lane is non-zero.
+    unsafe fn any_nonzero(self) -> bool;
+}
+
+/// Bytes per block: the unit in which kernels accept or reject input.
+pub(crate) const BLOCK: usize = 64;
+
+// Error classes of a two-byte window, one bit each. Two classes can share a bit when their
+// conditions on the previous byte's high nibble and on the current byte's high nibble agree,
+// since the union of the products is then the product of the unions.
+const TOO_SHORT: u8 = 1 << 0; // lead byte, then a byte that is not a continuation
+const TOO_LONG: u8 = 1 << 1; // ASCII, then a continuation
+const OVERLONG_3: u8 = 1 << 2; // E0, then 80..9F
+const TOO_LARGE: u8 = 1 << 3; // F4..FF, then 90..BF
+const SURROGATE: u8 = 1 << 4; // ED, then A0..BF
+const OVERLONG_2: u8 = 1 << 5; // C0 or C1, then a continuation
+const OVERLONG_4_OR_TOO_LARGE_1000: u8 = 1 << 6; // F0, or F5..FF, then 80..8F
+const TWO_CONTINUATIONS: u8 = 1 << 7; // a continuation after a continuation: see `check`
+
+/// Nibble sets, as 16-bit masks.
+const fn nibbles(lo: u8, hi: u8) -> u16 {
+    let mut set = 0u16;
+    let mut n = lo;
+    while n <= hi {
+        set |= 1 << n;
+        n += 1;
+    }
+    set
+}
+const ANY: u16 = nibbles(0x0, 0xF);
+const ASCII: u16 = nibbles(0x0, 0x7);
+const CONTINUATION: u16 = nibbles(0x8, 0xB);
+const LEAD: u16 = nibbles(0xC, 0xF);
+
+/// An error class: (bit, previous byte's high nibble, its low nibble, current byte's high nibble).
+type Rule = (u8, u16, u16, u16);
+const RULES: [Rule; 9] = [
+    (TOO_SHORT, LEAD, ANY, ASCII | LEAD),
+    (TOO_LONG, ASCII, ANY, CONTINUATION),
+    (TWO_CONTINUATIONS, CONTINUATION, ANY, CONTINUATION),
+    (
+        OVERLONG_2,
+        nibbles(0xC, 0xC),
+        nibbles(0x0, 0x1),
+        CONTINUATION,
+    ),
+    (
+        OVERLONG_3,
+        nibbles(0xE, 0xE),
+        nibbles(0x0, 0x0),
+        nibbles(0x8, 0x9),
+    ),
+    (
+        SURROGATE,
+        nibbles(0xE, 0xE),
+        nibbles(0xD, 0xD),
+        nibbles(0xA, 0xB),
+    ),
+    (
+        OVERLONG_4_OR_TOO_LARGE_1000,
+        nibbles(0xF, 0xF),
+        nibbles(0x0, 0x0),
+        nibbles(0x8, 0x8),
+    ),
+    (
+        OVERLONG_4_OR_TOO_LARGE_1000,
+        nibbles(0xF, 0xF),
+        nibbles(0x5, 0xF),
+        nibbles(0x8, 0x8),
+    ),
+    (
+        TOO_LARGE,
+        nibbles(0xF, 0xF),
+        nibbles(0x4, 0xF),
+        nibbles(0x9, 0xB),
+    ),
+];
+
+/// The lookup table for one of the three nibbles (0: previous high, 1: previous low, 2: current
+/// high): entry `n` has the bit of every rule whose set for that nibble contains `n`.
+const fn table(which: usize) -> [u8; 16] {
+    let mut table = [0u8; 16];
+    let mut r = 0;
+    while r < RULES.len() {
+        let (bit, prev_high, prev_low, cur_high) = RULES[r];
+        let set = match which {
+            0 => prev_high,
+            1 => prev_low,
+            _ => cur_high,
+        };
+        let mut n = 0;
+        while n < 16 {
+            if set & (1 << n) != 0 {
+                table[n] |= bit;
+            }
+            n += 1;
+        }
+        r += 1;
+    }
+    table
+}
+const PREV_HIGH: [u8; 16] = table(0);
+const PREV_LOW: [u8; 16] = table(1);
+const CUR_HIGH: [u8; 16] = table(2);
+
+/// Bytes whose value stays non-zero after these saturating subtractions, at the end of a block,
+/// start a sequence that the next block must complete: C0.. in the last lane, E0.. in the
+/// one before, F0.. two before.
+const fn incomplete_thresholds<const LANES: usize>() -> [u8; LANES] {
+    let mut t = [0xFFu8; LANES];
+    t[LANES - 3] = 0xF0 - 1;
+    t[LANES - 2] = 0xE0 - 1;
+    t[LANES - 1] = 0xC0 - 1;
+    t
+}
+
+/// The validator's state between blocks.
+pub(crate) struct Checker<V: Vector> {
+    /// The last register of the previous block.
+    prev: V,
+    /// Non-zero where the previous block ends inside a sequence.
+    prev_incomplete: V,
+}
+
+impl<V: Vector> Checker<V> {
+    /// # Safety
+    /// The CPU supports `V`'s ISA.
+    #[inline(always)]
+    pub(crate) unsafe fn new() -> Self {
+        // SAFETY: the caller guarantees the ISA.
+        unsafe {
+            Checker {
+                prev: V::splat(0),
+                prev_incomplete: V::splat(0),
+            }
+        }
+    }
+
+    /// Checks one 64-byte block; returns false if it holds an error. An error may lie up to
+    /// three bytes before the block, in a sequence that the block fails to complete.
+    ///
+    /// # Safety
+    /// The CPU supports `V`'s ISA.
+    #[inline(always)]
+    pub(crate) unsafe fn block_is_valid(&mut self, block: &[u8; BLOCK]) -> bool {
+        // SAFETY: the caller guarantees the ISA; every load reads LANES bytes inside `block`.
+        unsafe {
+            let mut high_bits = V::splat(0);
+            for offset in (0..BLOCK).step_by(V::LANES) {
+                high_bits = high_bits.or(V::load(&block[offset..]));
+            }
+            if !high_bits.any_high_bit() {
+                // ASCII: the only possible error is a sequence the previous block left open.
+                let valid = !self.prev_incomplete.any_nonzero();
+                self.prev = V::load(&block[BLOCK - V::LANES..]);
+                self.prev_incomplete = V::splat(0);
+                return valid;
+            }
+            let mut error = V::splat(0);
+            for offset in (0..BLOCK).step_by(V::LANES) {
+                let input = V::load(&block[offset..]);
+                error = error.or(self.errors(input));
+                self.prev = input;
+            }
+            self.prev_incomplete = self.prev.saturating_sub(Self::thresholds());
+            !error.any_nonzero()
+        }
+    }
+
+    /// Non-zero lanes where `input`, preceded by `self.prev`, breaks the rules of UTF-8.
+    ///
+    /// # Safety
+    /// The CPU supports `V`'s ISA.
+    #[inline(always)]
+    unsafe fn errors(&self, input: V) -> V {
+        // SAFETY: the caller guarantees the ISA.
+        unsafe {
+            let prev1 = input.prev::<1>(self.prev);
+            let two_byte_errors = prev1
+                .high_nibbles()
+                .lookup(&PREV_HIGH)
+                .and(prev1.low_nibbles().lookup(&PREV_LOW))
+                .and(input.high_nibbles().lookup(&CUR_HIGH));
+            // Third and fourth bytes of a sequence must be continuations after a continuation:
+            // exactly where TWO_CONTINUATIONS is set.
+            let prev2 = input.prev::<2>(self.prev);
+            let prev3 = input.prev::<3>(self.prev);
+            let third = prev2.saturating_sub(V::splat(0xE0 - 0x80)); // >= 0x80 iff prev2 >= E0
+            let fourth = prev3.saturating_sub(V::splat(0xF0 - 0x80)); // >= 0x80 iff prev3 >= F0
+            let must_continue = third.or(fourth).and(V::splat(TWO_CONTINUATIONS));
+            two_byte_errors.xor(must_continue)
+        }
+    }
+
+    /// # Safety
+    /// The CPU supports `V`'s ISA.
+    #[inline(always)]
+    unsafe fn thresholds() -> V {
+        // SAFETY: the table holds LANES bytes; the caller guarantees the ISA.
+        unsafe {
+            match V::LANES {
+                16 => V::load(&incomplete_thresholds::<16>()),
+                32 => V::load(&incomplete_thresholds::<32>()),
+                _ => V::load(&incomplete_thresholds::<64>()),
+            }
+        }
+    }
+}
+
+/// The length of the prefix of `s`, in whole blocks, that `V` checks and finds good: all of
+/// it is well-formed except perhaps a sequence cut off at its end.
+///
+/// # Safety
+/// The CPU supports `V`'s ISA.
+#[inline(always)]
+pub(crate) unsafe fn valid_blocks_len<V: Vector>(s: &[u8]) -> usize {
+    let (blocks, _) = s.as_chunks::<BLOCK>();
+    // SAFETY: the caller guarantees the ISA.
+    let mut checker = unsafe { Checker::<V>::new() };
+    let mut len = 0;
+    for block in blocks {
+        // SAFETY: the caller guarantees the ISA.
+        if !unsafe { checker.block_is_valid(block) } {
+            break;
+        }
+        len += BLOCK;
+    }
+    len
+}

@@ -1,0 +1,114 @@
+//! The SSE4.2 kernel: 16-byte registers (SSSE3 shuffles and alignment, SSE4.1 tests).
+
+use core::arch::x86_64::*;
+
+use super::lookup::{self, Vector};
+
+#[derive(Clone, Copy)]
+pub(super) struct Sse42(__m128i);
+
+// SAFETY: every method uses SSE4.2 (and earlier SSE) instructions only, and the trait's
+// contract makes callers guarantee that the CPU has them.
+unsafe impl Vector for Sse42 {
+    const LANES: usize = 16;
+
+    #[inline(always)]
+    unsafe fn splat(b: u8) -> Self {
+        // SAFETY (all methods): the caller guarantees SSE4.2.
+        Sse42(unsafe { _mm_set1_epi8(b as i8) })
+    }
+
+    #[inline(always)]
+    unsafe fn load(src: &[u8]) -> Self {
+        debug_assert!(src.len() >= Self::LANES);
+        // SAFETY: `src` holds at least 16 readable bytes; loadu has no alignment requirement.
+        Sse42(unsafe { _mm_loadu_si128(src.as_ptr().cast()) })
+    }
+
+    #[inline(always)]
+    unsafe fn lookup(self, table: &[u8; 16]) -> Self {
+        // SAFETY: `table` holds 16 readable bytes; SSSE3 by the caller.
+        unsafe {
+            Sse42(_mm_shuffle_epi8(
+                _mm_loadu_si128(table.as_ptr().cast()),
+                self.0,
+            ))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn high_nibbles(self) -> Self {
+        // SAFETY: SSE2 by the caller.
+        unsafe {
+            Sse42(_mm_and_si128(
+                _mm_srli_epi16::<4>(self.0),
+                _mm_set1_epi8(0x0F),
+            ))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn low_nibbles(self) -> Self {
+        // SAFETY: SSE2 by the caller.
+        unsafe { Sse42(_mm_and_si128(self.0, _mm_set1_epi8(0x0F))) }
+    }
+
+    #[inline(always)]
+    unsafe fn prev<const N: i32>(self, prev: Self) -> Self {
+        // SAFETY: SSSE3 by the caller.
+        unsafe {
+            Sse42(match N {
+                1 => _mm_alignr_epi8::<15>(self.0, prev.0),
+                2 => _mm_alignr_epi8::<14>(self.0, prev.0),
+                _ => _mm_alignr_epi8::<13>(self.0, prev.0),
+            })
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn and(self, other: Self) -> Self {
+        // SAFETY: SSE2 by the caller.
+        unsafe { Sse42(_mm_and_si128(self.0, other.0)) }
+    }
+
+    #[inline(always)]
+    unsafe fn or(self, other: Self) -> Self {
+        // SAFETY: SSE2 by the caller.
+        unsafe { Sse42(_mm_or_si128(self.0, other.0)) }
+    }
+
+    #[inline(always)]
+    unsafe fn xor(self, other: Self) -> Self {
+        // SAFETY: SSE2 by the caller.
+        unsafe { Sse42(_mm_xor_si128(self.0, other.0)) }
+    }
+
+    #[inline(always)]
+    unsafe fn saturating_sub(self, other: Self) -> Self {
+        // SAFETY: SSE2 by the caller.
+        unsafe { Sse42(_mm_subs_epu8(self.0, other.0)) }
+    }
+
+    #[inline(always)]
+    unsafe fn any_high_bit(self) -> bool {
+        // SAFETY: SSE2 by the caller.
+        unsafe { _mm_movemask_epi8(self.0) != 0 }
+    }
+
+    #[inline(always)]
+    unsafe fn any_nonzero(self) -> bool {
+        // SAFETY: SSE4.1 by the caller.
+        unsafe { _mm_testz_si128(self.0, self.0) == 0 }
+    }
+}
+
+/// The length of the prefix of `s`, in whole blocks, that is well-formed except perhaps for a
+/// sequence cut off at its end.
+///
+/// # Safety
+/// The CPU supports SSE4.2.
+#[target_feature(enable = "sse4.2")]
+pub(super) unsafe fn valid_blocks_len(s: &[u8]) -> usize {
+    // SAFETY: SSE4.2 is enabled here, and present by the caller's contract.
+    unsafe { lookup::valid_blocks_len::<Sse42>(s) }
+}

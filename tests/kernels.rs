@@ -1,0 +1,176 @@
+//! Every validation kernel this CPU supports (not only the one the dispatcher picks) against
+//! the oracle, `core::str::from_utf8`: the same status, position and error length on every input.
+
+mod common;
+
+use common::{Rng, oracle};
+use utf8::simd::Isa;
+
+/// Checks every supported kernel on `s`.
+fn check(s: &[u8]) {
+    let expected = oracle(s);
+    for isa in Isa::supported() {
+        let got = isa
+            .validate(s)
+            .expect("supported")
+            .map_err(|e| (e.valid_up_to, e.kind, e.error_len));
+        assert_eq!(
+            got,
+            expected,
+            "{} on {} bytes: {s:02X?}",
+            isa.name(),
+            s.len()
+        );
+    }
+    let got = utf8::validate(s).map_err(|e| (e.valid_up_to, e.kind, e.error_len));
+    assert_eq!(got, expected, "dispatched validate on {s:02X?}");
+}
+
+/// One ill-formed sequence of each error class, and the ways a sequence can be cut short.
+const BAD: &[&[u8]] = &[
+    b"\x80",
+    b"\xBF", // unexpected continuation
+    b"\xC0\x80",
+    b"\xC1\xBF",
+    b"\xE0\x80\x80",
+    b"\xE0\x9F\xBF",
+    b"\xF0\x80\x80\x80",
+    b"\xF0\x8F\xBF\xBF", // overlong
+    b"\xED\xA0\x80",
+    b"\xED\xBF\xBF", // surrogates
+    b"\xF4\x90\x80\x80",
+    b"\xF5\x80\x80\x80",
+    b"\xF7\xBF\xBF\xBF", // above U+10FFFF
+    b"\xF8\x88\x80\x80\x80",
+    b"\xFE",
+    b"\xFF", // never UTF-8
+    b"\xC2A",
+    b"\xE2A",
+    b"\xE2\x82A",
+    b"\xF0\x9F\x98A",
+    b"\xF0A", // missing continuation
+    b"\xC2\x80\x80",
+    b"\xE2\x82\xAC\x80",
+    b"\xF0\x9F\x98\x80\x80", // one continuation too many
+    b"\xC2",
+    b"\xE2\x82",
+    b"\xF0\x9F\x98", // truncated (when nothing follows)
+];
+
+/// `len` bytes of characters of `width` bytes, padded at the front with ASCII, so that the
+/// bytes just before the end are whole characters of that width.
+fn prefix(width: usize, len: usize) -> Vec<u8> {
+    let sample = ['a', '\u{E9}', '\u{20AC}', '\u{1F600}'][width - 1].to_string();
+    let mut s = vec![b'-'; len % width];
+    s.extend(sample.repeat(len / width).bytes());
+    s
+}
+
+#[test]
+fn kernels_are_tested_here() {
+    let names: Vec<_> = Isa::supported().map(Isa::name).collect();
+    eprintln!("kernels supported by this CPU and tested: {names:?}");
+    assert!(names.contains(&"scalar"));
+}
+
+/// The kernels themselves, not only the results: a kernel must accept every block of valid
+/// text (else it silently falls back to scalar speed) and never accept a block past an error.
+#[test]
+fn kernels_accept_every_good_block_and_none_past_an_error() {
+    let mut rng = Rng::new(0x5EED_1004);
+    let text = rng.text(5_000);
+    let blocks = text.len() / 64 * 64;
+    for isa in Isa::supported().filter(|isa| *isa != Isa::Scalar) {
+        assert_eq!(
+            isa.valid_blocks_len(&text),
+            Some(blocks),
+            "{} on valid text",
+            isa.name()
+        );
+        for at in (0..1000).step_by(7) {
+            for bad in BAD {
+                let mut s = text.clone();
+                s.splice(at..at, bad.iter().copied());
+                let Err((valid_up_to, _, _)) = oracle(&s) else {
+                    unreachable!("BAD sequences are ill-formed in any context")
+                };
+                let accepted = isa.valid_blocks_len(&s).unwrap();
+                // Only a sequence cut off by the end of the accepted prefix may be in it.
+                assert!(
+                    accepted <= valid_up_to + 3,
+                    "{} accepted {accepted} bytes, error at {valid_up_to}: {bad:02X?}",
+                    isa.name()
+                );
+                assert!(
+                    accepted + 64 > valid_up_to,
+                    "{} rejected block before the error",
+                    isa.name()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_error_class_at_every_offset_around_block_boundaries() {
+    let suffixes: [Vec<u8>; 3] = [
+        Vec::new(),
+        b"tail after the error, long enough to fill a block!".to_vec(),
+        "\u{E9}\u{20AC}\u{1F600}z".repeat(20).into_bytes(),
+    ];
+    // Every offset up to past four 64-byte blocks covers 16, 32, 64 and their multiples, +-1, +-3.
+    for at in 0..=4 * 64 + 8 {
+        for width in 1..=4 {
+            let head = prefix(width, at);
+            for bad in BAD {
+                for suffix in &suffixes {
+                    let mut s = head.clone();
+                    s.extend_from_slice(bad);
+                    s.extend_from_slice(suffix);
+                    check(&s);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn valid_text_of_every_length_up_to_several_blocks() {
+    let mut rng = Rng::new(0x5EED_1001);
+    for len in 0..600 {
+        let text = rng.text(len);
+        check(&text);
+        for width in 1..=4 {
+            check(&prefix(width, len));
+        }
+    }
+}
+
+#[test]
+fn random_text_with_random_mutations() {
+    let mut rng = Rng::new(0x5EED_1002);
+    for _ in 0..3_000 {
+        let chars = rng.below(400);
+        let text = rng.text(chars);
+        check(&text);
+        for _ in 0..30 {
+            let mut s = text.clone();
+            rng.mutate(&mut s);
+            check(&s);
+        }
+    }
+}
+
+#[test]
+fn long_inputs_with_one_error_far_from_the_start() {
+    let mut rng = Rng::new(0x5EED_1003);
+    let text = rng.text(100_000);
+    for bad in BAD {
+        for at in [text.len() / 2, text.len() - 70, text.len() - 1] {
+            let mut s = text[..at].to_vec();
+            s.extend_from_slice(bad);
+            s.extend_from_slice(&text[at..]);
+            check(&s);
+        }
+    }
+}
