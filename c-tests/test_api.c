@@ -351,6 +351,9 @@ static void test_example(const struct example *ex)
     if (loop_status == UTF8_OK)
         loop_up_to = off;
 
+    /* utf8_count_chars counts the row's steps: each maximal subpart is one character. */
+    CHECK_SIZE("utf8_count_chars", utf8_count_chars(in, ex->len), i, ctx);
+
     /* utf8_validate reports the first ill-formed sequence the decoding loop met. */
     CHECK(loop_status == ex->status && loop_up_to == ex->valid_up_to,
           "%s: decoding loop's first error %s at %lu disagrees with the row's %s at %lu", ctx,
@@ -708,6 +711,11 @@ static void test_null_inputs(void)
                  "decode_next(NULL, 1, NULL, NULL)");
     CHECK_STATUS(utf8_decode_next(NULL, 0, NULL, NULL), UTF8_ERR_TRUNCATED,
                  "decode_next(NULL, 0, NULL, NULL)");
+
+    /* utf8_count_chars has no status: (NULL, any) counts 0 characters. */
+    CHECK_SIZE("utf8_count_chars", utf8_count_chars(NULL, 0), 0, "count_chars(NULL, 0)");
+    CHECK_SIZE("utf8_count_chars", utf8_count_chars(NULL, 5), 0, "count_chars(NULL, 5)");
+    CHECK_SIZE("utf8_count_chars", utf8_count_chars(some, 0), 0, "count_chars(\"abc\", 0)");
 }
 
 /* Every out-parameter may be NULL: the status is unchanged and the others are still written. */
@@ -1049,6 +1057,17 @@ static void test_kuhn(const char *input_path, const char *expected_path)
           input_path, expected_path, (unsigned long)i, (unsigned long)out_len,
           (unsigned long)expected_len, hex(out + i, out_len - i < 12 ? out_len - i : 12),
           hex(expected + i, expected_len - i < 12 ? expected_len - i : 12));
+
+    /* utf8_count_chars gives the number of characters of Python's lossy decoding. */
+    {
+        size_t expected_chars = 0;
+
+        for (i = 0; i < expected_len; i++)
+            expected_chars += ((unsigned char)expected[i] & 0xC0) != 0x80;
+        CHECK(utf8_count_chars(in, in_len) == expected_chars,
+              "Kuhn test: utf8_count_chars gives %lu, Python's lossy decoding has %lu characters",
+              (unsigned long)utf8_count_chars(in, in_len), (unsigned long)expected_chars);
+    }
 
     /* The file holds malformed lines: validate stops where the decoding loop met the first one. */
     st = utf8_validate(in, in_len, &up_to);

@@ -20,7 +20,7 @@
 
 /* The version of this header; utf8_version() gives the library's. */
 #define LIBUTF8_VERSION_MAJOR 1
-#define LIBUTF8_VERSION_MINOR 0
+#define LIBUTF8_VERSION_MINOR 1
 #define LIBUTF8_VERSION_PATCH 0
 
 /**
@@ -90,6 +90,13 @@ typedef enum utf8_status {
   UTF8_ERR_NULL_POINTER = -9,
 } utf8_status;
 
+/**
+ * An implementation: the scalar reference or one SIMD kernel.
+ */
+typedef struct Isa Isa;
+
+
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -135,6 +142,16 @@ enum utf8_status utf8_decode_next(const char *s, size_t len, uint32_t *cp, size_
  * `out` is NULL or points to `cap` writable bytes; `out_len` is NULL or writable.
  */
 enum utf8_status utf8_encode(uint32_t cp, char *out, size_t cap, size_t *out_len);
+
+/**
+ * The number of characters in the `len` bytes at `s`, where each maximal subpart of an
+ * ill-formed sequence counts as one: the number of steps a utf8_decode_next loop takes over
+ * the buffer. 0 for `(NULL, any)`.
+ *
+ * # Safety
+ * `s` is NULL or points to `len` readable bytes.
+ */
+size_t utf8_count_chars(const char *s, size_t len);
 
 /**
  * A static English description of `status`, never NULL: also for values that are not a

@@ -202,6 +202,21 @@ pub unsafe extern "C" fn utf8_encode(
     status
 }
 
+/// The number of characters in the `len` bytes at `s`, where each maximal subpart of an
+/// ill-formed sequence counts as one: the number of steps a utf8_decode_next loop takes over
+/// the buffer. 0 for `(NULL, any)`.
+///
+/// # Safety
+/// `s` is NULL or points to `len` readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn utf8_count_chars(s: *const c_char, len: usize) -> usize {
+    // SAFETY: the caller's contract for `s` and `len` is the one `input` needs.
+    match unsafe { input(s, len) } {
+        Some(bytes) => crate::count_chars(bytes),
+        None => 0,
+    }
+}
+
 impl utf8_status {
     /// Every status, for mapping a C `int` back onto one.
     const ALL: [utf8_status; 10] = [

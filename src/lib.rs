@@ -6,8 +6,11 @@
 //! - [`validate`]: is a buffer well-formed, and if not, where and why not.
 //! - [`decode`]: the scalar value at the start of a buffer, or the maximal subpart to replace.
 //! - [`encode`]: the 1..4 byte encoding of a scalar value.
+//! - [`count`]: the number of characters, each error counting as one.
+//! - [`simd`]: the SIMD kernels and the run-time choice among them.
 //! - [`error`]: how ill-formed input is classified.
 
+pub mod count;
 pub mod decode;
 pub mod encode;
 pub mod error;
@@ -15,6 +18,7 @@ pub mod ffi;
 pub mod simd;
 pub mod validate;
 
+pub use count::count_chars;
 pub use decode::decode_next;
 pub use encode::{Encoded, encode};
 pub use error::{ErrorKind, Malformed, Utf8Error};

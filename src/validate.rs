@@ -1,11 +1,11 @@
 //! Validation of a whole buffer.
 
 use crate::decode::decode_next;
-use crate::error::Utf8Error;
+use crate::error::{Malformed, Utf8Error};
 use crate::simd;
 
 /// Shorter inputs go straight to the scalar code: no kernel dispatch for a short string.
-const SIMD_MIN_LEN: usize = simd::lookup::BLOCK;
+pub(crate) const SIMD_MIN_LEN: usize = simd::lookup::BLOCK;
 
 /// Checks that all of `s` is well-formed UTF-8 (RFC 3629 section 4).
 ///
@@ -22,25 +22,63 @@ pub fn validate(s: &[u8]) -> Result<(), Utf8Error> {
 
 /// The scalar validator: the reference that every SIMD kernel must agree with.
 pub fn scalar(s: &[u8]) -> Result<(), Utf8Error> {
-    let mut i = 0;
+    scalar_prefix(s).into_result()
+}
+
+/// The longest well-formed prefix of some input: its length, its number of characters, and
+/// the ill-formed sequence after it, if any.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Prefix {
+    pub len: usize,
+    pub chars: usize,
+    pub error: Option<Malformed>,
+}
+
+impl Prefix {
+    fn into_result(self) -> Result<(), Utf8Error> {
+        match self.error {
+            None => Ok(()),
+            Some(m) => Err(Utf8Error {
+                valid_up_to: self.len,
+                kind: m.kind,
+                error_len: m.len,
+            }),
+        }
+    }
+}
+
+/// The longest well-formed prefix of `s`, found by the scalar code. Callers that do not use
+/// `chars` pay nothing for it: this is inlined, and the optimiser drops the count.
+#[inline(always)]
+pub(crate) fn scalar_prefix(s: &[u8]) -> Prefix {
+    let (mut i, mut chars) = (0, 0);
     while i < s.len() {
         if s[i] < 0x80 {
-            i += ascii_prefix_len(&s[i..]);
+            let n = ascii_prefix_len(&s[i..]);
+            i += n;
+            chars += n;
             continue;
         }
         // The decoded value is unused here, and the optimiser drops its computation.
         match decode_next(&s[i..]) {
-            Ok((_, width)) => i += width,
+            Ok((_, width)) => {
+                i += width;
+                chars += 1;
+            }
             Err(m) => {
-                return Err(Utf8Error {
-                    valid_up_to: i,
-                    kind: m.kind,
-                    error_len: m.len,
-                });
+                return Prefix {
+                    len: i,
+                    chars,
+                    error: Some(m),
+                };
             }
         }
     }
-    Ok(())
+    Prefix {
+        len: i,
+        chars,
+        error: None,
+    }
 }
 
 /// [`scalar`] on `s[start..]`, with the error's position counted from the start of `s`.

@@ -6,8 +6,24 @@ mod common;
 use common::{Rng, oracle};
 use utf8::simd::Isa;
 
-/// Checks every supported kernel on `s`.
+/// Checks every supported kernel on `s`: validation against `core::str::from_utf8`, and the
+/// character count against that of `String::from_utf8_lossy`, which replaces each maximal
+/// subpart with one U+FFFD.
 fn check(s: &[u8]) {
+    let expected_chars = String::from_utf8_lossy(s).chars().count();
+    for isa in Isa::supported() {
+        assert_eq!(
+            isa.count_chars(s),
+            Some(expected_chars),
+            "{} count_chars({s:02X?})",
+            isa.name()
+        );
+    }
+    assert_eq!(
+        utf8::count_chars(s),
+        expected_chars,
+        "count_chars({s:02X?})"
+    );
     let expected = oracle(s);
     for isa in Isa::supported() {
         let got = isa

@@ -2,7 +2,7 @@
 
 use core::arch::x86_64::*;
 
-use super::lookup::{self, Vector};
+use super::lookup::{self, Blocks, Vector};
 
 #[derive(Clone, Copy)]
 pub(super) struct Avx2(__m256i);
@@ -100,15 +100,32 @@ unsafe impl Vector for Avx2 {
         // SAFETY: AVX2 by the caller.
         unsafe { _mm256_testz_si256(self.0, self.0) == 0 }
     }
+
+    #[inline(always)]
+    unsafe fn count_continuations(self) -> u32 {
+        // SAFETY: AVX2 by the caller. As signed bytes, 80..BF are exactly those below -64 (C0).
+        unsafe {
+            _mm256_movemask_epi8(_mm256_cmpgt_epi8(_mm256_set1_epi8(-64), self.0)).count_ones()
+        }
+    }
 }
 
-/// The length of the prefix of `s`, in whole blocks, that is well-formed except perhaps for a
-/// sequence cut off at its end.
+/// Checks whole blocks of `s` (see [`lookup::valid_blocks`]).
 ///
 /// # Safety
-/// The CPU supports AVX2.
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn valid_blocks_len(s: &[u8]) -> usize {
-    // SAFETY: AVX2 is enabled here, and present by the caller's contract.
-    unsafe { lookup::valid_blocks_len::<Avx2>(s) }
+/// The CPU supports AVX2 and POPCNT.
+#[target_feature(enable = "avx2,popcnt")]
+pub(super) unsafe fn valid_blocks(s: &[u8]) -> Blocks {
+    // SAFETY: the features are enabled here, and present by the caller's contract.
+    unsafe { lookup::valid_blocks::<Avx2, false>(s) }
+}
+
+/// Checks whole blocks of `s` and counts their characters (see [`lookup::valid_blocks`]).
+///
+/// # Safety
+/// The CPU supports AVX2 and POPCNT.
+#[target_feature(enable = "avx2,popcnt")]
+pub(super) unsafe fn count_valid_blocks(s: &[u8]) -> Blocks {
+    // SAFETY: the features are enabled here, and present by the caller's contract.
+    unsafe { lookup::valid_blocks::<Avx2, true>(s) }
 }

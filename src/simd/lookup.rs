@@ -39,6 +39,8 @@ pub(crate) unsafe trait Vector: Copy {
     unsafe fn any_high_bit(self) -> bool;
     /// Whether any lane is non-zero.
     unsafe fn any_nonzero(self) -> bool;
+    /// The number of lanes holding a continuation byte, 80..BF.
+    unsafe fn count_continuations(self) -> u32;
 }
 
 /// Bytes per block: the unit in which kernels accept or reject input.
@@ -153,24 +155,36 @@ const fn incomplete_thresholds<const LANES: usize>() -> [u8; LANES] {
     t
 }
 
+/// What a kernel found: the length of the prefix of its input, in whole blocks, that is
+/// well-formed except perhaps for a sequence cut off at its end, and, for counting kernels,
+/// the number of characters that start in it (0 otherwise).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Blocks {
+    pub len: usize,
+    pub chars: usize,
+}
+
 /// The validator's state between blocks.
-pub(crate) struct Checker<V: Vector> {
+struct Checker<V: Vector, const COUNT: bool> {
     /// The last register of the previous block.
     prev: V,
     /// Non-zero where the previous block ends inside a sequence.
     prev_incomplete: V,
+    /// Characters started in the blocks checked so far, if COUNT.
+    chars: usize,
 }
 
-impl<V: Vector> Checker<V> {
+impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
     /// # Safety
     /// The CPU supports `V`'s ISA.
     #[inline(always)]
-    pub(crate) unsafe fn new() -> Self {
+    unsafe fn new() -> Self {
         // SAFETY: the caller guarantees the ISA.
         unsafe {
             Checker {
                 prev: V::splat(0),
                 prev_incomplete: V::splat(0),
+                chars: 0,
             }
         }
     }
@@ -181,7 +195,7 @@ impl<V: Vector> Checker<V> {
     /// # Safety
     /// The CPU supports `V`'s ISA.
     #[inline(always)]
-    pub(crate) unsafe fn block_is_valid(&mut self, block: &[u8; BLOCK]) -> bool {
+    unsafe fn block_is_valid(&mut self, block: &[u8; BLOCK]) -> bool {
         // SAFETY: the caller guarantees the ISA; every load reads LANES bytes inside `block`.
         unsafe {
             let mut high_bits = V::splat(0);
@@ -193,16 +207,28 @@ impl<V: Vector> Checker<V> {
                 let valid = !self.prev_incomplete.any_nonzero();
                 self.prev = V::load(&block[BLOCK - V::LANES..]);
                 self.prev_incomplete = V::splat(0);
+                if COUNT && valid {
+                    self.chars += BLOCK;
+                }
                 return valid;
             }
             let mut error = V::splat(0);
+            let mut continuations = 0;
             for offset in (0..BLOCK).step_by(V::LANES) {
                 let input = V::load(&block[offset..]);
                 error = error.or(self.errors(input));
+                if COUNT {
+                    continuations += input.count_continuations() as usize;
+                }
                 self.prev = input;
             }
             self.prev_incomplete = self.prev.saturating_sub(Self::thresholds());
-            !error.any_nonzero()
+            let valid = !error.any_nonzero();
+            if COUNT && valid {
+                // Every byte but a continuation starts a character.
+                self.chars += BLOCK - continuations;
+            }
+            valid
         }
     }
 
@@ -246,16 +272,16 @@ impl<V: Vector> Checker<V> {
     }
 }
 
-/// The length of the prefix of `s`, in whole blocks, that `V` checks and finds good: all of
-/// it is well-formed except perhaps a sequence cut off at its end.
+/// Checks `s` block by block with `V`, up to the first bad block, counting characters if
+/// `COUNT`.
 ///
 /// # Safety
 /// The CPU supports `V`'s ISA.
 #[inline(always)]
-pub(crate) unsafe fn valid_blocks_len<V: Vector>(s: &[u8]) -> usize {
+pub(crate) unsafe fn valid_blocks<V: Vector, const COUNT: bool>(s: &[u8]) -> Blocks {
     let (blocks, _) = s.as_chunks::<BLOCK>();
     // SAFETY: the caller guarantees the ISA.
-    let mut checker = unsafe { Checker::<V>::new() };
+    let mut checker = unsafe { Checker::<V, COUNT>::new() };
     let mut len = 0;
     for block in blocks {
         // SAFETY: the caller guarantees the ISA.
@@ -264,5 +290,8 @@ pub(crate) unsafe fn valid_blocks_len<V: Vector>(s: &[u8]) -> usize {
         }
         len += BLOCK;
     }
-    len
+    Blocks {
+        len,
+        chars: checker.chars,
+    }
 }

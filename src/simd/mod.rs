@@ -1,13 +1,13 @@
-//! SIMD validation kernels, one file per instruction set, all running the algorithm of
-//! [`lookup`], and the run-time choice among them.
+//! SIMD kernels, one file per instruction set, all running the algorithm of [`lookup`], and
+//! the run-time choice among them.
 //!
-//! A kernel checks whole 64-byte blocks and returns the length of the prefix it found good;
-//! the scalar validator, the reference, then locates and classifies the first error exactly
-//! and checks the tail shorter than a block.
+//! A kernel checks whole 64-byte blocks and returns the length of the prefix it found good
+//! (counting its characters, for `utf8_count_chars`); the scalar code, the reference, then
+//! locates and classifies the first error exactly and handles the tail shorter than a block.
 //!
-//! The kernel is chosen once, on the first call that needs one, from the CPU's features (or
-//! from `LIBUTF8_FORCE_ISA`, for testing), and cached in an atomic function pointer, as the
-//! `simdutf8` crate does; later calls pay one relaxed load and an indirect call.
+//! The implementation is chosen once, on the first call that needs one, from the CPU's
+//! features (or from `LIBUTF8_FORCE_ISA`, for testing), and cached in an atomic pointer, as
+//! the `simdutf8` crate does; later calls pay one relaxed load and an indirect call.
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -15,35 +15,56 @@ pub(crate) mod lookup;
 #[cfg(target_arch = "x86_64")]
 mod sse42;
 
+use core::ptr;
 use core::sync::atomic::{AtomicPtr, Ordering};
 
 use crate::error::Utf8Error;
-use crate::validate::{char_start_at_or_before, scalar_from};
+use crate::validate::{Prefix, char_start_at_or_before, scalar_from, scalar_prefix};
+use lookup::Blocks;
 
-/// An implementation of validation: the scalar reference or one SIMD kernel.
+/// An implementation: the scalar reference or one SIMD kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Isa {
     /// The portable scalar code: the reference every kernel must agree with.
     Scalar,
-    /// x86_64 with SSE4.2.
+    /// x86_64 with SSE4.2 and POPCNT.
     Sse42,
-    /// x86_64 with AVX2.
+    /// x86_64 with AVX2 and POPCNT.
     Avx2,
 }
 
-/// Returns the length of the prefix of its input, in whole blocks, that is well-formed except
-/// perhaps for a sequence cut off at its end.
-type Kernel = unsafe fn(&[u8]) -> usize;
+/// A kernel; see [`Blocks`].
+type Kernel = unsafe fn(&[u8]) -> Blocks;
+
+/// The kernels of one implementation.
+struct Kernels {
+    isa: Isa,
+    validate: Kernel,
+    count: Kernel,
+}
 
 /// The scalar implementation's "kernel": it checks no block.
-fn no_blocks(_: &[u8]) -> usize {
-    0
+fn no_blocks(_: &[u8]) -> Blocks {
+    Blocks { len: 0, chars: 0 }
 }
 
-/// Validates `s` given the length of a prefix that a kernel found good.
-fn finish(s: &[u8], valid_blocks_len: usize) -> Result<(), Utf8Error> {
-    scalar_from(s, char_start_at_or_before(s, valid_blocks_len))
-}
+static SCALAR: Kernels = Kernels {
+    isa: Isa::Scalar,
+    validate: no_blocks,
+    count: no_blocks,
+};
+#[cfg(target_arch = "x86_64")]
+static SSE42: Kernels = Kernels {
+    isa: Isa::Sse42,
+    validate: sse42::valid_blocks,
+    count: sse42::count_valid_blocks,
+};
+#[cfg(target_arch = "x86_64")]
+static AVX2: Kernels = Kernels {
+    isa: Isa::Avx2,
+    validate: avx2::valid_blocks,
+    count: avx2::count_valid_blocks,
+};
 
 impl Isa {
     /// Every implementation, best last.
@@ -63,9 +84,13 @@ impl Isa {
         match self {
             Isa::Scalar => true,
             #[cfg(target_arch = "x86_64")]
-            Isa::Sse42 => std::is_x86_feature_detected!("sse4.2"),
+            Isa::Sse42 => {
+                std::is_x86_feature_detected!("sse4.2") && std::is_x86_feature_detected!("popcnt")
+            }
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx2 => std::is_x86_feature_detected!("avx2"),
+            Isa::Avx2 => {
+                std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt")
+            }
             #[cfg(not(target_arch = "x86_64"))]
             _ => false,
         }
@@ -74,35 +99,6 @@ impl Isa {
     /// The implementations this CPU can run, best last.
     pub fn supported() -> impl Iterator<Item = Isa> {
         Isa::ALL.into_iter().filter(|isa| isa.is_supported())
-    }
-
-    /// Validates `s` with this implementation, or `None` if the CPU cannot run it.
-    pub fn validate(self, s: &[u8]) -> Option<Result<(), Utf8Error>> {
-        Some(finish(s, self.valid_blocks_len(s)?))
-    }
-
-    /// The length of the prefix of `s`, in whole 64-byte blocks, that this implementation's
-    /// kernel accepts (0 for the scalar one), or `None` if the CPU cannot run it.
-    pub fn valid_blocks_len(self, s: &[u8]) -> Option<usize> {
-        let kernel = self.kernel()?;
-        // SAFETY: `kernel` returns only kernels whose ISA the CPU supports.
-        Some(unsafe { kernel(s) })
-    }
-
-    /// The kernel, if the CPU can run it.
-    fn kernel(self) -> Option<Kernel> {
-        if !self.is_supported() {
-            return None;
-        }
-        match self {
-            Isa::Scalar => Some(no_blocks as Kernel),
-            #[cfg(target_arch = "x86_64")]
-            Isa::Sse42 => Some(sse42::valid_blocks_len as Kernel),
-            #[cfg(target_arch = "x86_64")]
-            Isa::Avx2 => Some(avx2::valid_blocks_len as Kernel),
-            #[cfg(not(target_arch = "x86_64"))]
-            _ => None,
-        }
     }
 
     /// The implementation to use: `LIBUTF8_FORCE_ISA` if set, else the best supported.
@@ -133,29 +129,102 @@ impl Isa {
             }
         }
     }
+
+    /// Validates `s` with this implementation, or `None` if the CPU cannot run it.
+    pub fn validate(self, s: &[u8]) -> Option<Result<(), Utf8Error>> {
+        Some(validate_with(self.kernels()?, s))
+    }
+
+    /// Counts the characters of `s` as [`crate::count_chars`] does, with this implementation,
+    /// or `None` if the CPU cannot run it.
+    pub fn count_chars(self, s: &[u8]) -> Option<usize> {
+        let kernels = self.kernels()?;
+        Some(crate::count::count_chars_with(s, |rest| {
+            count_prefix_with(kernels, rest)
+        }))
+    }
+
+    /// The length of the prefix of `s`, in whole 64-byte blocks, that this implementation's
+    /// kernel accepts (0 for the scalar one), or `None` if the CPU cannot run it. For tests:
+    /// a kernel that rejected good blocks would be exact but slow.
+    pub fn valid_blocks_len(self, s: &[u8]) -> Option<usize> {
+        let kernels = self.kernels()?;
+        // SAFETY: `kernels` returns only kernels whose ISA the CPU supports.
+        Some(unsafe { (kernels.validate)(s) }.len)
+    }
+
+    /// The kernels, if the CPU can run them.
+    fn kernels(self) -> Option<&'static Kernels> {
+        if !self.is_supported() {
+            return None;
+        }
+        match self {
+            Isa::Scalar => Some(&SCALAR),
+            #[cfg(target_arch = "x86_64")]
+            Isa::Sse42 => Some(&SSE42),
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => Some(&AVX2),
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => None,
+        }
+    }
 }
 
-/// The cached kernel; until the first call, a function that chooses it.
-static KERNEL: AtomicPtr<()> = AtomicPtr::new(choose_and_run as Kernel as *mut ());
-
-/// Chooses the kernel, caches it, and runs it on `s`.
-///
-/// # Safety
-/// None beyond the `Kernel` type's: it only runs a kernel the CPU supports.
-unsafe fn choose_and_run(s: &[u8]) -> usize {
-    let kernel = Isa::selected().kernel().unwrap_or(no_blocks as Kernel);
-    KERNEL.store(kernel as *mut (), Ordering::Relaxed);
-    // SAFETY: `kernel` is supported by this CPU.
-    unsafe { kernel(s) }
+/// Validates `s` with `kernels`.
+fn validate_with(kernels: &Kernels, s: &[u8]) -> Result<(), Utf8Error> {
+    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+    let blocks = unsafe { (kernels.validate)(s) };
+    scalar_from(s, char_start_at_or_before(s, blocks.len))
 }
 
-/// Validates `s` with the cached kernel.
+/// The longest well-formed prefix of `s` with its characters counted, using `kernels`.
+fn count_prefix_with(kernels: &Kernels, s: &[u8]) -> Prefix {
+    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+    let blocks = unsafe { (kernels.count)(s) };
+    let resume = char_start_at_or_before(s, blocks.len);
+    // A sequence cut off at the end of the blocks was counted there by its lead byte, and
+    // is counted again by the scalar code.
+    let chars_before = blocks.chars - usize::from(resume < blocks.len);
+    let rest = scalar_prefix(&s[resume..]);
+    Prefix {
+        len: resume + rest.len,
+        chars: chars_before + rest.chars,
+        error: rest.error,
+    }
+}
+
+/// The implementation in use; null until the first call that needs one.
+static ACTIVE: AtomicPtr<Kernels> = AtomicPtr::new(ptr::null_mut());
+
+/// The kernels of the implementation in use, chosen on the first call.
+#[inline]
+fn active() -> &'static Kernels {
+    let kernels = ACTIVE.load(Ordering::Relaxed);
+    if kernels.is_null() {
+        let chosen = Isa::selected().kernels().unwrap_or(&SCALAR);
+        // Racing first calls store the same pointer.
+        ACTIVE.store(ptr::from_ref(chosen).cast_mut(), Ordering::Relaxed);
+        chosen
+    } else {
+        // SAFETY: ACTIVE holds null or a pointer to one of the `static` Kernels tables.
+        unsafe { &*kernels }
+    }
+}
+
+/// The implementation in use (chosen on first use).
+pub fn active_isa() -> Isa {
+    active().isa
+}
+
+/// Validates `s` with the implementation in use.
 #[inline]
 pub(crate) fn validate(s: &[u8]) -> Result<(), Utf8Error> {
-    let kernel = KERNEL.load(Ordering::Relaxed);
-    // SAFETY: KERNEL only ever holds `choose_and_run` or a kernel whose ISA this CPU
-    // supports, all of type `Kernel`; racing first calls store the same value.
-    let kernel: Kernel = unsafe { core::mem::transmute::<*mut (), Kernel>(kernel) };
-    // SAFETY: as above.
-    finish(s, unsafe { kernel(s) })
+    validate_with(active(), s)
+}
+
+/// The longest well-formed prefix of `s` with its characters counted, with the
+/// implementation in use.
+#[inline]
+pub(crate) fn count_prefix(s: &[u8]) -> Prefix {
+    count_prefix_with(active(), s)
 }

@@ -1,0 +1,33 @@
+//! Counting characters.
+
+use crate::simd;
+use crate::validate::{Prefix, SIMD_MIN_LEN, scalar_prefix};
+
+/// The number of characters in `s`, where each maximal subpart of an ill-formed sequence
+/// counts as one: the number of steps a [`crate::decode_next`] loop takes over `s`.
+pub fn count_chars(s: &[u8]) -> usize {
+    count_chars_with(s, |rest| {
+        if rest.len() < SIMD_MIN_LEN {
+            scalar_prefix(rest)
+        } else {
+            simd::count_prefix(rest)
+        }
+    })
+}
+
+/// [`count_chars`], with `prefix` finding each well-formed stretch and the error after it.
+pub(crate) fn count_chars_with(s: &[u8], prefix: impl Fn(&[u8]) -> Prefix) -> usize {
+    let mut chars = 0;
+    let mut rest = s;
+    loop {
+        let p = prefix(rest);
+        chars += p.chars;
+        let Some(error) = p.error else {
+            return chars;
+        };
+        // The maximal subpart is one character; it is at least one byte long, since `rest`
+        // is not empty where there is an error.
+        chars += 1;
+        rest = &rest[p.len + error.len..];
+    }
+}
