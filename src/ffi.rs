@@ -150,6 +150,34 @@ pub unsafe extern "C" fn utf8_decode_next(
     cp: *mut u32,
     consumed: *mut usize,
 ) -> utf8_status {
+    // ASCII first, with nothing to save and restore: C loops call this once per character.
+    if len > 0 && !s.is_null() {
+        // SAFETY: `s` is non-null and points to `len` > 0 readable bytes.
+        let lead = unsafe { *s.cast::<u8>() };
+        if lead < 0x80 {
+            // SAFETY: `cp` and `consumed` are NULL or writable, by the caller's contract.
+            unsafe {
+                put(cp, u32::from(lead));
+                put(consumed, 1);
+            }
+            return UTF8_OK;
+        }
+    }
+    // SAFETY: the caller's contract is passed on unchanged.
+    unsafe { decode_next_slow(s, len, cp, consumed) }
+}
+
+/// utf8_decode_next for everything but an ASCII character.
+///
+/// # Safety
+/// As for utf8_decode_next.
+#[inline(never)]
+unsafe fn decode_next_slow(
+    s: *const c_char,
+    len: usize,
+    cp: *mut u32,
+    consumed: *mut usize,
+) -> utf8_status {
     // SAFETY: the caller's contract for `s` and `len` is the one `input` needs.
     let Some(bytes) = (unsafe { input(s, len) }) else {
         return UTF8_ERR_NULL_POINTER;
