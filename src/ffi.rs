@@ -11,6 +11,7 @@
 use core::ffi::{CStr, c_char, c_int};
 use core::ptr;
 
+use crate::decode;
 use crate::error::ErrorKind;
 
 /// Result of every libutf8 function that can fail.
@@ -150,24 +151,24 @@ pub unsafe extern "C" fn utf8_decode_next(
     cp: *mut u32,
     consumed: *mut usize,
 ) -> utf8_status {
-    // ASCII first, with nothing to save and restore: C loops call this once per character.
-    if len > 0 && !s.is_null() {
-        // SAFETY: `s` is non-null and points to `len` > 0 readable bytes.
-        let lead = unsafe { *s.cast::<u8>() };
-        if lead < 0x80 {
-            // SAFETY: `cp` and `consumed` are NULL or writable, by the caller's contract.
-            unsafe {
-                put(cp, u32::from(lead));
-                put(consumed, 1);
-            }
-            return UTF8_OK;
+    // C loops call this once per character: the common cases (ASCII, a well-formed sequence
+    // with four bytes of input left) need no call and no saved register.
+    // SAFETY: the caller's contract for `s` and `len` is the one `input` needs.
+    if let Some(bytes) = unsafe { input(s, len) }
+        && let Some((value, n)) = decode::decode_fast(bytes)
+    {
+        // SAFETY: `cp` and `consumed` are NULL or writable, by the caller's contract.
+        unsafe {
+            put(cp, value);
+            put(consumed, n);
         }
+        return UTF8_OK;
     }
     // SAFETY: the caller's contract is passed on unchanged.
     unsafe { decode_next_slow(s, len, cp, consumed) }
 }
 
-/// utf8_decode_next for everything but an ASCII character.
+/// utf8_decode_next for errors, empty input and the last three bytes of the input.
 ///
 /// # Safety
 /// As for utf8_decode_next.

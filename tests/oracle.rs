@@ -60,6 +60,21 @@ fn every_input_of_one_to_three_bytes() {
 }
 
 #[test]
+fn every_three_bytes_before_a_fourth_of_each_class() {
+    // With four or more bytes left, decoding takes a word-at-a-time path: cover it for every
+    // three-byte start, followed by an ASCII byte, a continuation and a lead byte.
+    for a in 0..=255u8 {
+        for b in 0..=255u8 {
+            for c in 0..=255u8 {
+                for d in [b'z', 0x80, 0xBF, 0xC3] {
+                    check_decoding(&[a, b, c, d]);
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn every_four_byte_input_starting_f0_to_f4() {
     for a in 0xF0..=0xF4u8 {
         for b in 0..=255u8 {
