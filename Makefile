@@ -108,7 +108,8 @@ check-abi: all
 	readelf -d $(TARGET)/libutf8.so | grep -q 'SONAME.*\[$(SONAME)\]'
 
 # The C harness, built from the installed header and run against the installed shared and
-# static libraries, under AddressSanitizer and UndefinedBehaviorSanitizer.
+# static libraries, and once without the header's inline code, under AddressSanitizer and
+# UndefinedBehaviorSanitizer.
 STAGE := $(abspath $(BUILD)/stage)
 STAGE_LIB := $(STAGE)$(LIBDIR)
 STAGE_INC := $(STAGE)$(INCLUDEDIR)
@@ -124,8 +125,10 @@ check-c: all $(BUILD)/kuhn-expected.txt
 	  -L$(STAGE_LIB) -lutf8 -Wl,-rpath,$(STAGE_LIB) -o $(BUILD)/test_api_shared
 	$(CC) -std=c99 $(CSTD_FLAGS) $(SANITIZE) -I$(STAGE_INC) c-tests/test_api.c \
 	  $(STAGE_LIB)/libutf8.a $$(cat $(BUILD)/native-static-libs) -o $(BUILD)/test_api_static
+	$(CC) -std=c99 $(CSTD_FLAGS) $(SANITIZE) -DLIBUTF8_NO_INLINE -I$(STAGE_INC) c-tests/test_api.c \
+	  $(STAGE_LIB)/libutf8.a $$(cat $(BUILD)/native-static-libs) -o $(BUILD)/test_api_no_inline
 	kuhn_args=$$([ -s $(BUILD)/kuhn-expected.txt ] && echo "$(KUHN) $(BUILD)/kuhn-expected.txt" || true); \
-	for t in shared static; do \
+	for t in shared static no_inline; do \
 	  echo "== C harness, $$t library"; $(BUILD)/test_api_$$t $$kuhn_args; done
 
 # A user's view: install, build a program with nothing but pkg-config, run it, uninstall.

@@ -1082,6 +1082,41 @@ static void test_kuhn(const char *input_path, const char *expected_path)
     free(expected);
 }
 
+/* ---------------------------------------------------------------------------------------------- */
+/* The header's inline utf8_decode_next (unless LIBUTF8_NO_INLINE) equals the library function    */
+/* ---------------------------------------------------------------------------------------------- */
+
+static void test_inline_decode_next(void)
+{
+    struct group same = GROUP("utf8_decode_next(...) and (utf8_decode_next)(...) agree");
+    static const unsigned char thirds[] = { 0x00, 0x41, 0x7F, 0x80, 0xA0, 0xBF, 0xC2, 0xF0, 0xFF };
+    unsigned a, b, t;
+    size_t len;
+
+    for (a = 0; a < 256; a++)
+        for (b = 0; b < 256; b++)
+            for (t = 0; t < COUNT(thirds); t++)
+                for (len = 0; len <= 3; len++) {
+                    char in[3];
+                    uint32_t cp1 = 1, cp2 = 2;
+                    size_t n1 = 3, n2 = 4;
+                    utf8_status st1, st2;
+
+                    in[0] = (char)a;
+                    in[1] = (char)b;
+                    in[2] = (char)thirds[t];
+                    st1 = utf8_decode_next(len ? in : NULL, len, &cp1, &n1);
+                    st2 = (utf8_decode_next)(len ? in : NULL, len, &cp2, &n2);
+                    if (st1 != st2 || cp1 != cp2 || n1 != n2)
+                        group_fail(&same, "[%s]: %s U+%04lX %lu vs %s U+%04lX %lu", hex(in, len),
+                                   sname(st1), (unsigned long)cp1, (unsigned long)n1, sname(st2),
+                                   (unsigned long)cp2, (unsigned long)n2);
+                }
+    group_end(&same);
+    CHECK_STATUS(utf8_decode_next(NULL, 3, NULL, NULL), UTF8_ERR_NULL_POINTER,
+                 "decode_next(NULL, 3) through the header");
+}
+
 int main(int argc, char **argv)
 {
     test_examples();
@@ -1094,6 +1129,7 @@ int main(int argc, char **argv)
     test_encode_buffers();
     test_strings();
     test_round_trip();
+    test_inline_decode_next();
     test_kuhn(argc > 1 ? argv[1] : NULL, argc > 2 ? argv[2] : NULL);
 
     printf("%lu passed, %lu failed\n", n_passed, n_failed);

@@ -170,3 +170,26 @@ const char *utf8_version(void);
 #endif  // __cplusplus
 
 #endif  /* LIBUTF8_H */
+
+/* cbindgen writes this after the include guard: it has its own. */
+#if !defined(LIBUTF8_NO_INLINE) && !defined(LIBUTF8_INLINE_DECODE_NEXT)
+#define LIBUTF8_INLINE_DECODE_NEXT 1
+/**
+ * utf8_decode_next with its ASCII case inline, so that a C decoding loop pays no call for an
+ * ASCII character; everything else goes to the library function, so the results are the same.
+ * utf8_decode_next(...) calls use it through the macro below; `(utf8_decode_next)(...)`, a
+ * function pointer, or defining LIBUTF8_NO_INLINE before including this header reaches the
+ * library function directly.
+ */
+static inline utf8_status libutf8_inline_decode_next(const char *s, size_t len, uint32_t *cp,
+                                                     size_t *consumed) {
+  if (len != 0 && s != NULL && (unsigned char)s[0] < 0x80) {
+    if (cp != NULL) *cp = (unsigned char)s[0];
+    if (consumed != NULL) *consumed = 1;
+    return UTF8_OK;
+  }
+  return utf8_decode_next(s, len, cp, consumed);
+}
+#define utf8_decode_next(s, len, cp, consumed) \
+  libutf8_inline_decode_next((s), (len), (cp), (consumed))
+#endif
