@@ -33,8 +33,8 @@ SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 .DELETE_ON_ERROR:
 
-.PHONY: all header lint check check-rust check-header check-abi check-c check-install \
-        install uninstall clean FORCE
+.PHONY: all header lint check check-rust check-miri check-header check-abi check-c \
+        check-install install uninstall bench clean FORCE
 
 all: $(BUILD)/libutf8.pc
 
@@ -80,7 +80,14 @@ uninstall:
 
 clean:
 	$(CARGO) clean
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) bench/target bench/results
+
+# The benchmark suite: measures libutf8 against its peers and regenerates BENCHMARKS.md and
+# bench/chart.svg (see bench/README.md). Not part of `make check`. Needs, besides what `make`
+# needs: g++, utf8proc and GLib (apt-get install -y g++ libutf8proc-dev libglib2.0-dev).
+bench: all
+	CARGO="$(CARGO)" CC="$(CC)" PYTHON="$(PYTHON)" PKG_CONFIG="$(PKG_CONFIG)" \
+	  LIBUTF8_CORPUS="$${LIBUTF8_CORPUS:-$(SHARED)/corpus}" bench/run.sh
 
 # ---------------------------------------------------------------------------------------------
 # Tests

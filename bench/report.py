@@ -1,0 +1,678 @@
+#!/usr/bin/env python3
+"""Writes BENCHMARKS.md and its chart (SVG) from the results of bench/run.sh.
+
+usage: report.py RESULTS_DIR OUT_MD OUT_SVG
+
+RESULTS_DIR holds rust.csv and c.csv (one row per input and implementation: time per call,
+median, min and max over the samples), c-meta.txt, run-meta.txt and commands.txt. Every number in
+the report, and every goal's verdict, is computed from those files; the machine is described from
+/proc/cpuinfo. Python 3 standard library only.
+"""
+
+import csv
+import html
+import math
+import os
+import platform
+import re
+import sys
+
+# --- Names ----------------------------------------------------------------------------------
+
+LIB_VALIDATE = "libutf8 utf8_validate"
+LIB_DECODE = "libutf8 utf8_decode_next loop"
+LIB_COUNT = "libutf8 utf8_count_chars"
+CORE = "core::str::from_utf8"
+S8_BASIC = "simdutf8::basic::from_utf8"
+S8_COMPAT = "simdutf8::compat::from_utf8"
+SIMDUTF_BOOL = "simdutf validate_utf8"
+SIMDUTF_ERR = "simdutf validate_utf8_with_errors"
+SIMDUTF_COUNT = "simdutf count_utf8"
+ENCODING_RS = "encoding_rs utf8_valid_up_to"
+GLIB = "glib g_utf8_validate_len"
+UTF8PROC = "utf8proc_iterate loop"
+DFA_DECODE = "Hoehrmann DFA decode loop"
+DFA_VALIDATE = "Hoehrmann DFA validate loop"
+MEMCHR = "memchr (absent byte)"
+MEMCPY = "memcpy"
+
+# Column headings of the tables.
+SHORT = {
+    LIB_VALIDATE: "libutf8",
+    LIB_DECODE: "libutf8",
+    LIB_COUNT: "libutf8 utf8_count_chars",
+    CORE: "core::str",
+    S8_BASIC: "simdutf8 basic",
+    S8_COMPAT: "simdutf8 compat",
+    SIMDUTF_BOOL: "simdutf bool",
+    SIMDUTF_ERR: "simdutf errors",
+    SIMDUTF_COUNT: "simdutf count_utf8",
+    ENCODING_RS: "encoding_rs",
+    GLIB: "GLib",
+    UTF8PROC: "utf8proc",
+    DFA_DECODE: "DFA",
+    DFA_VALIDATE: "DFA",
+    MEMCHR: "memchr",
+    MEMCPY: "memcpy",
+}
+
+RUST_VALIDATORS = [LIB_VALIDATE, CORE, S8_BASIC, S8_COMPAT, SIMDUTF_BOOL, SIMDUTF_ERR, ENCODING_RS]
+C_VALIDATORS = [LIB_VALIDATE, GLIB, DFA_VALIDATE, MEMCHR, MEMCPY]
+C_DECODERS = [LIB_DECODE, UTF8PROC, DFA_DECODE]
+
+
+# --- Reading --------------------------------------------------------------------------------
+
+
+def read_kv(path):
+    out = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if "=" in line:
+                    k, v = line.rstrip("\n").split("=", 1)
+                    out[k] = v
+    return out
+
+
+class Results:
+    """Rows by (harness, input, impl); inputs in manifest order, by kind."""
+
+    def __init__(self, results_dir):
+        self.rows = {}
+        self.inputs = []  # (kind, name, bytes per call), in order
+        seen = set()
+        for harness in ("rust", "c"):
+            path = os.path.join(results_dir, harness + ".csv")
+            if not os.path.exists(path):
+                continue
+            with open(path, newline="", encoding="utf-8") as f:
+                for r in csv.DictReader(f):
+                    for k in ("median_ns", "min_ns", "max_ns"):
+                        r[k] = float(r[k])
+                    r["bytes_per_call"] = int(r["bytes_per_call"])
+                    self.rows[(r["harness"], r["input"], r["impl"])] = r
+                    if r["input"] not in seen:
+                        seen.add(r["input"])
+                        self.inputs.append((r["kind"], r["input"], r["bytes_per_call"]))
+
+    def names(self, kind):
+        return [n for k, n, _ in self.inputs if k == kind]
+
+    def get(self, harness, inp, impl):
+        return self.rows.get((harness, inp, impl))
+
+    def gbps(self, harness, inp, impl):
+        """(median, low, high) in GB/s, or None."""
+        r = self.get(harness, inp, impl)
+        if r is None or r["median_ns"] <= 0:
+            return None
+        b = r["bytes_per_call"]
+        return (b / r["median_ns"], b / r["max_ns"], b / r["min_ns"])
+
+    def ns(self, harness, inp, impl):
+        """(median, min, max) in ns per call, or None."""
+        r = self.get(harness, inp, impl)
+        return None if r is None else (r["median_ns"], r["min_ns"], r["max_ns"])
+
+    def ratio(self, harness, inp, ours, theirs):
+        """Our speed over theirs (median throughput ratio), or None."""
+        a, b = self.gbps(harness, inp, ours), self.gbps(harness, inp, theirs)
+        return None if a is None or b is None else a[0] / b[0]
+
+    def samples(self):
+        return sorted({int(r["samples"]) for r in self.rows.values()})
+
+
+def geomean(xs):
+    xs = [x for x in xs if x is not None and x > 0]
+    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else None
+
+
+# --- Formatting -----------------------------------------------------------------------------
+
+
+def num(x):
+    if x is None:
+        return "—"
+    if x >= 100:
+        return f"{x:.0f}"
+    if x >= 10:
+        return f"{x:.1f}"
+    if x >= 1:
+        return f"{x:.2f}"
+    return f"{x:.3f}"
+
+
+def cell(t):
+    """A median with its range: "12.3 (11.9–12.6)"."""
+    return "—" if t is None else f"{num(t[0])} ({num(t[1])}–{num(t[2])})"
+
+
+def times(x):
+    return "—" if x is None else f"{x:.2f}×"
+
+
+def size(n):
+    if n >= 1 << 20 and n % (1 << 20) == 0:
+        return f"{n >> 20} MiB"
+    if n >= 1 << 10 and n % (1 << 10) == 0:
+        return f"{n >> 10} KiB"
+    return f"{n:,}"
+
+
+def table(head, rows, align=None):
+    align = align or ["---"] + ["---:"] * (len(head) - 1)
+    out = ["| " + " | ".join(head) + " |", "| " + " | ".join(align) + " |"]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+# --- The machine ----------------------------------------------------------------------------
+
+SIMD_FLAGS = ["sse2", "ssse3", "sse4_1", "sse4_2", "popcnt", "avx", "avx2", "bmi1", "bmi2",
+              "lzcnt", "abm", "avx512f", "avx512bw", "avx512vl", "avx512vbmi", "avx512vbmi2",
+              "avx512_vbmi2", "gfni", "vpclmulqdq", "asimd", "sve", "sve2"]
+
+
+def cpuinfo():
+    info = {"model": platform.machine() or "unknown", "cpus": os.cpu_count(), "flags": []}
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return info
+    for key, field in (("model", "model name"), ("cache", "cache size"),
+                       ("flags", "flags"), ("features", "Features")):
+        m = re.search(r"^" + field + r"\s*:\s*(.*)$", text, re.M)
+        if m:
+            info[key] = m.group(1).strip()
+    info["flags"] = (info.get("flags") or info.get("features") or "").split()
+    info["cpus"] = len(re.findall(r"^processor\s*:", text, re.M)) or os.cpu_count()
+    return info
+
+
+def crate_versions(lock_path):
+    out = {}
+    try:
+        with open(lock_path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        return out
+    for m in re.finditer(r'name = "([^"]+)"\nversion = "([^"]+)"', text):
+        out[m.group(1)] = m.group(2)
+    return out
+
+
+# --- Goals ----------------------------------------------------------------------------------
+
+MET, NOT_MET, NOT_YET, NOT_EVAL = "met", "**NOT met**", "not yet available", "not evaluated"
+
+
+def goals(res):
+    """[(goal, target, measured, verdict)], computed from the results."""
+    out = []
+    corpus = res.names("corpus")
+
+    def worst(ratios):
+        """(smallest ratio, its input) over (input, ratio) pairs."""
+        pairs = [(r, n) for n, r in ratios if r is not None]
+        return min(pairs) if pairs else (None, None)
+
+    def verdict(ok, complete=True, needs_corpus=False):
+        if needs_corpus and not corpus:
+            return NOT_EVAL + " (corpus absent)"
+        if ok is None or not complete:
+            return NOT_EVAL + " (results missing)"
+        return MET if ok else NOT_MET
+
+    # Validation against simdutf, over the corpus.
+    for peer, target, label in ((SIMDUTF_ERR, 1.25, "`validate_utf8_with_errors`"),
+                                (SIMDUTF_BOOL, 1.10, "boolean `validate_utf8`")):
+        rs = [res.ratio("rust", n, LIB_VALIDATE, peer) for n in corpus]
+        g = geomean(rs)
+        ok = None if g is None else g >= target
+        out.append((f"Validation, corpus: geometric mean of libutf8 ÷ simdutf {label}",
+                    f"≥ {target:.2f}×", "—" if g is None else f"{g:.2f}× over {len(corpus)} files",
+                    verdict(ok, None not in rs, needs_corpus=True)))
+    pairs = [(n, res.ratio("rust", n, LIB_VALIDATE, SIMDUTF_BOOL)) for n in corpus]
+    w, wn = worst(pairs)
+    below = sum(1 for _, r in pairs if r is not None and r < 1)
+    out.append(("Validation, corpus: every file at least as fast as simdutf `validate_utf8`",
+                "≥ 1.00× on each", "—" if w is None else
+                f"slowest {w:.2f}× ({wn}); {below} of {len(pairs)} files below 1.00×",
+                verdict(None if w is None else w >= 1, all(r for _, r in pairs), True)))
+
+    # ASCII against memchr, in the C harness.
+    for n, target in (("ascii-64KiB", 0.90), ("ascii-1MiB", 0.90), ("ascii-64MiB", 0.95)):
+        r = res.ratio("c", n, LIB_VALIDATE, MEMCHR)
+        out.append((f"ASCII, {n.split('-')[1].replace('KiB', ' KiB').replace('MiB', ' MiB')}: "
+                    "`utf8_validate` ÷ `memchr` (C harness)", f"≥ {target:.2f}×",
+                    times(r), verdict(None if r is None else r >= target)))
+
+    # Short strings: time per call against the faster of simdutf's two validators.
+    for n in res.names("short"):
+        ours = res.ns("rust", n, LIB_VALIDATE)
+        peers = [res.ns("rust", n, p) for p in (SIMDUTF_BOOL, SIMDUTF_ERR)]
+        peers = [p for p in peers if p]
+        if ours is None or not peers:
+            out.append((f"Short strings, {n[6:].replace('-', ', ')} bytes: libutf8 time per call "
+                        "÷ the faster simdutf validator's", "≤ 1.00×", "—", verdict(None)))
+            continue
+        best = min(p[0] for p in peers)
+        out.append((f"Short strings, {n[6:].replace('-', ', ')} bytes: libutf8 time per call ÷ "
+                    "the faster simdutf validator's", "≤ 1.00×",
+                    f"{ours[0]:.1f} ns vs {best:.1f} ns = {ours[0] / best:.2f}×",
+                    verdict(ours[0] <= best)))
+
+    # Decoding loops in C, on every corpus file.
+    for peer, target, label in ((UTF8PROC, 3.0, "`utf8proc_iterate` loop"),
+                                (DFA_DECODE, 1.5, "DFA loop")):
+        pairs = [(n, res.ratio("c", n, LIB_DECODE, peer)) for n in corpus]
+        w, wn = worst(pairs)
+        below = sum(1 for _, r in pairs if r is not None and r < target)
+        out.append((f"Decoding, corpus: `utf8_decode_next` loop ÷ {label}, every file (C harness)",
+                    f"≥ {target:.1f}× on each", "—" if w is None else
+                    f"slowest {w:.2f}× ({wn}); {below} of {len(pairs)} files below",
+                    verdict(None if w is None else w >= target, all(r for _, r in pairs), True)))
+
+    # Counting, once the function exists.
+    if not any(k[2] == LIB_COUNT for k in res.rows):
+        out.append(("Counting, corpus: `utf8_count_chars` ÷ simdutf `count_utf8`, every file",
+                    "≥ 1.00× on each", "`utf8_count_chars` does not exist yet", NOT_YET))
+    else:
+        pairs = [(n, res.ratio("rust", n, LIB_COUNT, SIMDUTF_COUNT)) for n in corpus]
+        w, wn = worst(pairs)
+        g = geomean([r for _, r in pairs])
+        below = sum(1 for _, r in pairs if r is not None and r < 1)
+        out.append(("Counting, corpus: `utf8_count_chars` ÷ simdutf `count_utf8`, every file",
+                    "≥ 1.00× on each", "—" if w is None else
+                    f"slowest {w:.2f}× ({wn}), geometric mean {g:.2f}×; "
+                    f"{below} of {len(pairs)} files below",
+                    verdict(None if w is None else w >= 1, all(r for _, r in pairs), True)))
+    return out
+
+
+# --- The chart ------------------------------------------------------------------------------
+
+# Series of the chart: (harness, impl, legend, colour, shape, vertical offset in its row).
+SERIES = [
+    ("c", MEMCHR, "memchr for an absent byte (C)", "#222222", "tick", 0),
+    ("c", DFA_VALIDATE, "Hoehrmann DFA (C)", "#8c8c8c", "cross", 5),
+    ("c", GLIB, "GLib g_utf8_validate_len (C)", "#8c564b", "ring", -5),
+    ("rust", CORE, "core::str::from_utf8", "#9467bd", "tri_down", 4),
+    ("rust", ENCODING_RS, "encoding_rs utf8_valid_up_to", "#ff7f0e", "tri_up", -4),
+    ("rust", S8_BASIC, "simdutf8::basic::from_utf8", "#2ca02c", "diamond", 3),
+    ("rust", SIMDUTF_ERR, "simdutf validate_utf8_with_errors", "#1f77b4", "square_open", -3),
+    ("rust", SIMDUTF_BOOL, "simdutf validate_utf8", "#1f77b4", "square", 2),
+    ("rust", LIB_VALIDATE, "libutf8 utf8_validate", "#d62728", "dot", 0),
+]
+
+
+def marker(shape, x, y, colour):
+    if shape == "dot":
+        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="{colour}" stroke="#000" stroke-width="0.8"/>'
+    if shape == "ring":
+        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5" fill="none" stroke="{colour}" stroke-width="1.5"/>'
+    if shape == "square":
+        return f'<rect x="{x - 3.5:.1f}" y="{y - 3.5:.1f}" width="7" height="7" fill="{colour}"/>'
+    if shape == "square_open":
+        return (f'<rect x="{x - 3.5:.1f}" y="{y - 3.5:.1f}" width="7" height="7" fill="#fff" '
+                f'stroke="{colour}" stroke-width="1.5"/>')
+    if shape == "diamond":
+        return (f'<path d="M{x:.1f} {y - 4.5:.1f}l4.5 4.5l-4.5 4.5l-4.5 -4.5z" fill="{colour}"/>')
+    if shape == "tri_up":
+        return f'<path d="M{x:.1f} {y - 4:.1f}l4 7h-8z" fill="{colour}"/>'
+    if shape == "tri_down":
+        return f'<path d="M{x:.1f} {y + 4:.1f}l4 -7h-8z" fill="{colour}"/>'
+    if shape == "cross":
+        return (f'<path d="M{x - 3:.1f} {y - 3:.1f}l6 6m0 -6l-6 6" stroke="{colour}" '
+                'stroke-width="1.6"/>')
+    if shape == "tick":
+        return f'<path d="M{x:.1f} {y - 7:.1f}v14" stroke="{colour}" stroke-width="2.2"/>'
+    raise ValueError(shape)
+
+
+def nice_ticks(lo, hi):
+    ticks, e = [], math.floor(math.log10(lo))
+    while True:
+        for m in (1, 2, 5):
+            t = m * 10.0 ** e
+            if t > hi * 1.0001:
+                return ticks
+            if t >= lo * 0.9999:
+                ticks.append(t)
+        e += 1
+
+
+def chart(res, subtitle):
+    rows = [("corpus", n) for n in res.names("corpus")] + \
+           [("generated", n) for n in res.names("generated")]
+    values = [v for _, n in rows for h, impl, *_ in SERIES
+              for v in (res.gbps(h, n, impl) or ())]
+    if not rows or not values:
+        return None
+    steps = [m * 10.0 ** e for e in range(-3, 4) for m in (1, 2, 5)]
+    lo = max(s for s in steps if s <= min(values))
+    hi = min(s for s in steps if s >= max(values))
+
+    width, label_w, x0, x1 = 1000, 205, 215, 835
+    row_h, top = 19, 128
+    gap = 22 if res.names("generated") and res.names("corpus") else 0
+    n_corpus = len(res.names("corpus"))
+    plot_h = len(rows) * row_h + gap
+    height = top + plot_h + 60
+
+    def x(v):
+        return x0 + (math.log10(v) - math.log10(lo)) / (math.log10(hi) - math.log10(lo)) * (x1 - x0)
+
+    def row_y(i):
+        return top + i * row_h + (gap if i >= n_corpus else 0) + row_h / 2
+
+    esc = html.escape
+    s = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+         f'viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">',
+         f'<rect width="{width}" height="{height}" fill="#fff"/>',
+         '<text x="12" y="24" font-size="16" font-weight="bold">UTF-8 validation throughput per '
+         'input: libutf8 and its peers (GB/s, log scale)</text>',
+         f'<text x="12" y="42" font-size="11" fill="#555">{esc(subtitle)}</text>']
+    # Legend: three columns.
+    for k, (_, _, legend, colour, shape, _) in enumerate(reversed(SERIES)):
+        lx, ly = 20 + (k % 3) * 330, 62 + (k // 3) * 17
+        s.append(marker(shape, lx, ly, colour))
+        s.append(f'<text x="{lx + 12}" y="{ly + 4}" font-size="11">{esc(legend)}</text>')
+    # Row shading and labels.
+    for i, (kind, n) in enumerate(rows):
+        y = row_y(i)
+        if i % 2 == 0:
+            s.append(f'<rect x="8" y="{y - row_h / 2:.1f}" width="{width - 16}" height="{row_h}" '
+                     'fill="#f3f3f3"/>')
+        label = n if kind == "corpus" else f"{n} (generated)"
+        s.append(f'<text x="{label_w}" y="{y + 4:.1f}" font-size="11" text-anchor="end">'
+                 f'{esc(label)}</text>')
+    if gap:
+        s.append(f'<text x="12" y="{row_y(n_corpus) - row_h / 2 - 6:.1f}" font-size="11" '
+                 'font-style="italic" fill="#555">generated inputs</text>')
+    # Grid and axis labels, above and below.
+    for t in nice_ticks(lo, hi):
+        tx = x(t)
+        s.append(f'<line x1="{tx:.1f}" y1="{top - 4}" x2="{tx:.1f}" y2="{top + plot_h}" '
+                 f'stroke="{"#bbb" if math.log10(t) % 1 == 0 else "#e0e0e0"}" stroke-width="1"/>')
+        for ty in (top - 8, top + plot_h + 14):
+            s.append(f'<text x="{tx:.1f}" y="{ty}" font-size="10" text-anchor="middle" '
+                     f'fill="#444">{num(t)}</text>')
+    s.append(f'<text x="{(x0 + x1) / 2:.0f}" y="{top + plot_h + 32}" font-size="11" '
+             'text-anchor="middle">GB/s (10⁹ bytes per second), median; the red line spans '
+             'libutf8\'s min–max</text>')
+    # The right column: libutf8 over simdutf's boolean validator.
+    s.append(f'<text x="{width - 14}" y="{top - 22}" font-size="10" text-anchor="end" '
+             'font-weight="bold">libutf8 ÷</text>')
+    s.append(f'<text x="{width - 14}" y="{top - 10}" font-size="10" text-anchor="end" '
+             'font-weight="bold">simdutf bool</text>')
+    for i, (_, n) in enumerate(rows):
+        y = row_y(i)
+        for h, impl, legend, colour, shape, dy in SERIES:
+            v = res.gbps(h, n, impl)
+            if v is None:
+                continue
+            if impl == LIB_VALIDATE:
+                s.append(f'<line x1="{x(v[1]):.1f}" y1="{y:.1f}" x2="{x(v[2]):.1f}" y2="{y:.1f}" '
+                         f'stroke="{colour}" stroke-width="2"/>')
+            s.append(f'<g><title>{esc(n)}: {esc(legend)}: {num(v[0])} GB/s '
+                     f'({num(v[1])}–{num(v[2])})</title>{marker(shape, x(v[0]), y + dy, colour)}</g>')
+        r = res.ratio("rust", n, LIB_VALIDATE, SIMDUTF_BOOL)
+        if r is not None:
+            colour = "#1a7f1a" if r >= 1 else "#c62828"
+            s.append(f'<text x="{width - 14}" y="{y + 4:.1f}" font-size="11" text-anchor="end" '
+                     f'fill="{colour}">{r:.2f}×</text>')
+    s.append("</svg>")
+    return "\n".join(s) + "\n"
+
+
+# --- The report -----------------------------------------------------------------------------
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit("usage: report.py RESULTS_DIR OUT_MD OUT_SVG")
+    results_dir, out_md, out_svg = sys.argv[1:]
+    here = os.path.dirname(os.path.abspath(__file__))
+    res = Results(results_dir)
+    if not res.rows:
+        sys.exit(f"report.py: no results in {results_dir}")
+    meta = read_kv(os.path.join(results_dir, "run-meta.txt"))
+    cmeta = read_kv(os.path.join(results_dir, "c-meta.txt"))
+    crates = crate_versions(os.path.join(here, "Cargo.lock"))
+    cpu = cpuinfo()
+    try:
+        with open(os.path.join(results_dir, "commands.txt"), encoding="utf-8") as f:
+            commands = f.read().strip()
+    except OSError:
+        commands = ""
+    corpus, generated, short = res.names("corpus"), res.names("generated"), res.names("short")
+    svg_rel = os.path.relpath(out_svg, os.path.dirname(os.path.abspath(out_md)) or ".")
+    commit = meta.get("commit", "unknown")
+    dirty = meta.get("dirty", "0") not in ("", "0")
+    at = f"commit {commit}" + (" with uncommitted changes to the library" if dirty else "")
+    samples = res.samples()
+
+    md = []
+    w = md.append
+    w("# Benchmarks\n")
+    w(f"Generated by `make bench` on {meta.get('date', 'an unknown date')}, {at}; do not edit, "
+      "run `make bench` again (see [bench/README.md](bench/README.md)). Speeds are in GB/s, "
+      "10⁹ bytes of input per second; each cell is the median over the samples with the "
+      "slowest and fastest sample in brackets. *Ratios* are libutf8's median speed over the "
+      "peer's, measured in the same process on the same bytes: above 1.00× libutf8 is faster.\n")
+    w("The machine is a shared virtual machine: samples of one input are interleaved across the "
+      "implementations so that interference slows them alike, but a ratio within about 10% of "
+      "its goal can change verdict from one run to the next.\n")
+
+    # Summary.
+    w("## At a glance\n")
+    svg = chart(res, f"{cpu.get('model', '?')}, {cpu.get('cpus', '?')} CPUs; "
+                     f"{meta.get('date', '')}, {at}")
+    if svg:
+        w(f"![UTF-8 validation throughput per input]({svg_rel})\n")
+    lines = []
+    for peer in (SIMDUTF_BOOL, SIMDUTF_ERR, S8_BASIC, CORE, ENCODING_RS):
+        g = geomean([res.ratio("rust", n, LIB_VALIDATE, peer) for n in corpus])
+        if g is not None:
+            lines.append(f"- Validation over the {len(corpus)} corpus files (geometric mean): "
+                         f"libutf8 runs at {g:.2f}× the speed of {peer}.")
+    for peer in (UTF8PROC, DFA_DECODE):
+        g = geomean([res.ratio("c", n, LIB_DECODE, peer) for n in corpus])
+        if g is not None:
+            lines.append(f"- Decoding loop over the corpus (geometric mean): libutf8's "
+                         f"`utf8_decode_next` loop runs at {g:.2f}× the speed of the {peer}.")
+    r = res.ratio("c", "ascii-1MiB", LIB_VALIDATE, MEMCHR)
+    if r is not None:
+        lines.append(f"- Pure ASCII, 1 MiB: `utf8_validate` runs at {r:.2f}× the speed of "
+                     "`memchr` reading the same bytes.")
+    if not corpus:
+        lines.append(f"- The corpus was not found at `{meta.get('corpus', '?')}`: its rows are "
+                     "absent; set `LIBUTF8_CORPUS` to its folder.")
+    w("\n".join(lines) + "\n")
+
+    # Goals.
+    w("## Goals\n")
+    w("Computed from this run's numbers; each is a target of the project, not a claim.\n")
+    w(table(["goal", "target", "measured", "verdict"],
+            [list(g) for g in goals(res)], ["---", "---", "---", "---"]) + "\n")
+
+    # Machine.
+    w("## Machine\n")
+    flags = cpu.get("flags", [])
+    simd_has = [f for f in SIMD_FLAGS if f in flags]
+    simd_lacks = [f for f in SIMD_FLAGS if f not in flags and f not in
+                  ("lzcnt", "abm", "avx512_vbmi2", "asimd", "sve", "sve2")]
+    libc = " ".join(platform.libc_ver()).strip() or "unknown"
+    items = [
+        f"CPU: {cpu.get('model', 'unknown')}, {cpu.get('cpus', '?')} logical CPUs"
+        + (f", cache {cpu['cache']}" if cpu.get("cache") else "") + " (from /proc/cpuinfo)",
+        "SIMD features present: " + (", ".join(simd_has) or "none of those checked")
+        + ("; absent: " + ", ".join(simd_lacks) if simd_lacks else ""),
+        f"Kernel: {meta.get('kernel', platform.release())}; C library: {libc} "
+        "(its `memchr` and `memcpy` choose their kernel at run time)",
+        f"Compilers: {meta.get('rustc', 'rustc ?')}; {meta.get('cc', 'cc ?')}",
+        f"libutf8 {cmeta.get('libutf8', '?')} (C harness: `target/release/libutf8.a`; Rust "
+        "harness: the same sources, built with the same release profile, link-time optimisation "
+        "included; both call the exported C functions, never inlined)",
+        f"Rust peers (bench/Cargo.lock): simdutf crate {crates.get('simdutf', '?')} (bundles "
+        f"the simdutf C++ library), simdutf8 {crates.get('simdutf8', '?')}, encoding_rs "
+        f"{crates.get('encoding_rs', '?')}; simdutf and simdutf8 pick their kernel at run time "
+        "from the CPU features",
+        f"C peers (Debian packages): utf8proc {cmeta.get('utf8proc', '?')}, GLib "
+        f"{cmeta.get('glib', '?')}",
+    ]
+    w("\n".join("- " + i for i in items) + "\n")
+    if flags:
+        w("<details><summary>All CPU flags</summary>\n\n```\n" + " ".join(flags)
+          + "\n```\n</details>\n")
+
+    # Method.
+    w("## Method\n")
+    w((f"- Inputs: the {len(corpus)} real-text files of the corpus (`{meta.get('corpus', '?')}`); "
+       if corpus else f"- Inputs: no corpus (`{meta.get('corpus', '?')}` was absent in this run); ")
+      + "generated pure ASCII and random "
+      "mixed 1–4-byte text (character widths equally likely, scalar values uniform within a "
+      "width, fixed seed) at 64 KiB, 1 MiB and 64 MiB; pools of 1,024 short strings of 16, 64 "
+      "and 256 bytes, ASCII and mixed, each call validating one string. Both harnesses read the "
+      "same files.")
+    w("- Each implementation's first call is checked: validators must accept the whole input, "
+      "decoding loops must sum the same code points (Rust: as `core::str`; C: the three loops "
+      "agree), counters must give the number of characters.")
+    w("- A repetition count is calibrated so that one sample lasts at least "
+      f"{meta.get('sample_ms') or '10'} ms; samples are taken round-robin over the "
+      "implementations, the starting one rotating each round; "
+      f"{' or '.join(map(str, samples))} samples per input and implementation "
+      "(fewer for the 64 MiB inputs). Time is the monotonic clock (`Instant`, "
+      "`clock_gettime(CLOCK_MONOTONIC)`).")
+    w("- Rust harness (`bench/src/main.rs`): libutf8's `utf8_validate`, `utf8_decode_next` loop"
+      + (" and `utf8_count_chars`" if any(k[2] == LIB_COUNT for k in res.rows) else "")
+      + ", `core::str::from_utf8`, simdutf8's `basic` and `compat` `from_utf8`, simdutf's "
+      "`validate_utf8`, `validate_utf8_with_errors` and `count_utf8`, encoding_rs's "
+      "`Encoding::utf8_valid_up_to`.")
+    w("- C harness (`bench/c/bench.c`, `-O2`): libutf8's `utf8_validate` and `utf8_decode_next` "
+      "loop, utf8proc's `utf8proc_iterate` loop, GLib's `g_utf8_validate_len`, a table-driven "
+      "DFA after Bjoern Hoehrmann's \"Flexible and Economical UTF-8 Decoder\" (decoding, and "
+      "validating without a test in the loop), and the physical references `memchr` for an "
+      "absent byte and `memcpy`.")
+    w(f"- The whole `make bench` took {meta.get('total_s', '?')} s: build "
+      f"{meta.get('build_s', '?')} s, Rust harness {meta.get('rust_s', '?')} s, C harness "
+      f"{meta.get('c_s', '?')} s.\n")
+    if commands:
+        w("Commands, from the repository's top (`make bench` runs `make` then `bench/run.sh`):\n")
+        w("```sh\n" + commands + "\n```\n")
+
+    bulk = corpus + generated
+
+    def label(n):
+        return n if n in corpus else f"{n} *(generated)*"
+
+    def nbytes(n):
+        return next(f"{b:,}" for k, m, b in res.inputs if m == n)
+
+    def ratio_rows(harness, ours, peers, names):
+        rows = [[label(n)] + [times(res.ratio(harness, n, ours, p)) for p in peers] for n in names]
+        if corpus:
+            rows.append([f"**geometric mean, corpus ({len(corpus)} files)**"]
+                        + [f"**{times(geomean([res.ratio(harness, n, ours, p) for n in corpus]))}**"
+                           for p in peers])
+        return rows
+
+    # Validation, Rust harness.
+    if bulk:
+        w("## Validation (Rust harness)\n")
+        w("GB/s, median (slowest–fastest sample). *simdutf bool* is `validate_utf8`, *simdutf "
+          "errors* `validate_utf8_with_errors`; *simdutf8 basic* and *compat* are its two "
+          "`from_utf8`.\n")
+        w(table(["input", "bytes"] + [SHORT[i] for i in RUST_VALIDATORS],
+                [[label(n), nbytes(n)] + [cell(res.gbps("rust", n, i)) for i in RUST_VALIDATORS]
+                 for n in bulk]) + "\n")
+        w("libutf8's speed over each peer's:\n")
+        peers = RUST_VALIDATORS[1:]
+        w(table(["input"] + [f"÷ {SHORT[p]}" for p in peers],
+                ratio_rows("rust", LIB_VALIDATE, peers, bulk)) + "\n")
+
+        w("## Validation and physical references (C harness)\n")
+        w("GB/s. *memchr* looks for a byte that is absent (0xFF), so it reads the whole input: "
+          "the speed of reading; *memcpy* copies it to another buffer.\n")
+        w(table(["input"] + [SHORT[i] for i in C_VALIDATORS],
+                [[label(n)] + [cell(res.gbps("c", n, i)) for i in C_VALIDATORS] for n in bulk])
+          + "\n")
+        w("libutf8's `utf8_validate` over each:\n")
+        peers = C_VALIDATORS[1:]
+        w(table(["input"] + [f"÷ {SHORT[p]}" for p in peers],
+                ratio_rows("c", LIB_VALIDATE, peers, bulk)) + "\n")
+
+        w("## Decoding every character (C harness)\n")
+        w("GB/s of input for a loop that decodes each character and sums the code points: "
+          "`utf8_decode_next`, `utf8proc_iterate`, and the DFA. The last column is the same "
+          "libutf8 loop written in Rust, through the same C functions (Rust harness).\n")
+        w(table(["input"] + [SHORT[i] for i in C_DECODERS] + ["libutf8, Rust harness"],
+                [[label(n)] + [cell(res.gbps("c", n, i)) for i in C_DECODERS]
+                 + [cell(res.gbps("rust", n, LIB_DECODE))] for n in bulk]) + "\n")
+        w("libutf8's loop over each:\n")
+        peers = C_DECODERS[1:]
+        w(table(["input"] + [f"÷ {SHORT[p]}" for p in peers],
+                ratio_rows("c", LIB_DECODE, peers, bulk)) + "\n")
+
+        w("## Counting characters (Rust harness)\n")
+        if any(k[2] == LIB_COUNT for k in res.rows):
+            w("GB/s. simdutf's `count_utf8` assumes valid input; libutf8's `utf8_count_chars` "
+              "also counts each error (maximal subpart) as one character.\n")
+            w(table(["input", SHORT[LIB_COUNT], SHORT[SIMDUTF_COUNT], "ratio"],
+                    [[label(n), cell(res.gbps("rust", n, LIB_COUNT)),
+                      cell(res.gbps("rust", n, SIMDUTF_COUNT)),
+                      times(res.ratio("rust", n, LIB_COUNT, SIMDUTF_COUNT))] for n in bulk])
+              + "\n")
+        else:
+            w("`utf8_count_chars` does not exist yet: it is measured as soon as the library "
+              "defines it. simdutf's `count_utf8`, for reference:\n")
+            w(table(["input", SHORT[SIMDUTF_COUNT]],
+                    [[label(n), cell(res.gbps("rust", n, SIMDUTF_COUNT))] for n in bulk]) + "\n")
+
+    # Short strings.
+    if short:
+        w("## Short strings (ns per call)\n")
+        w("Nanoseconds per call, median (fastest–slowest sample): lower is better. Each "
+          "sample validates every string of a pool of 1,024 distinct strings of that length, "
+          "so that branch predictors cannot learn one string. The ratio is libutf8's time over "
+          "the faster of simdutf's two validators: at most 1.00× meets the goal.\n")
+        rust_cols = RUST_VALIDATORS
+        c_cols = [GLIB, DFA_VALIDATE, MEMCHR, MEMCPY]
+
+        def nscell(t):
+            return "—" if t is None else f"{t[0]:.1f} ({t[1]:.1f}–{t[2]:.1f})"
+
+        rows = []
+        for n in short:
+            best = [res.ns("rust", n, p) for p in (SIMDUTF_BOOL, SIMDUTF_ERR)]
+            best = min((b[0] for b in best if b), default=None)
+            ours = res.ns("rust", n, LIB_VALIDATE)
+            rows.append([n[6:]] + [nscell(res.ns("rust", n, i)) for i in rust_cols]
+                        + [nscell(res.ns("c", n, LIB_VALIDATE))]
+                        + [nscell(res.ns("c", n, i)) for i in c_cols]
+                        + [times(ours[0] / best) if ours and best else "—"])
+        w(table(["strings"] + [SHORT[i] for i in rust_cols] + ["libutf8 (C)"]
+                + [f"{SHORT[i]} (C)" for i in c_cols] + ["libutf8 ÷ simdutf"], rows) + "\n")
+        w("Columns marked (C) come from the C harness, the others from the Rust harness.\n")
+
+    w("## Raw results\n")
+    w("`bench/results/rust.csv` and `bench/results/c.csv` (not committed) hold one row per input "
+      "and implementation: `harness, group, kind, input, impl, bytes_per_call, median_ns, "
+      "min_ns, max_ns, samples, calls_per_sample`, times in nanoseconds per call; "
+      "`run-meta.txt`, `c-meta.txt` and `commands.txt` describe the run.\n")
+
+    with open(out_md, "w", encoding="utf-8") as f:
+        f.write("\n".join(md))
+    if svg:
+        with open(out_svg, "w", encoding="utf-8") as f:
+            f.write(svg)
+    print(f"report.py: wrote {out_md}" + (f" and {out_svg}" if svg else " (no chart: no data)"),
+          file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# The benchmark suite of libutf8: `make bench` runs it, after `make` has built
+# target/release/libutf8.a. It installs nothing: it checks for what it needs and says what to
+# install. See bench/README.md.
+#
+# 1. builds the Rust harness (bench/, with the peers from crates.io) and the C harness
+#    (bench/c/bench.c, statically linked against target/release/libutf8.a, utf8proc and GLib);
+# 2. writes the generated inputs and the manifest of all inputs into bench/target/data;
+# 3. runs the Rust harness, then the C harness (never both at once), into bench/results/;
+# 4. writes BENCHMARKS.md and bench/chart.svg from those results (bench/report.py).
+#
+# Environment: LIBUTF8_CORPUS (default ../shared/corpus from the repository's top; rows skipped
+# if absent), LIBUTF8_BENCH_SAMPLES, LIBUTF8_BENCH_LARGE_SAMPLES, LIBUTF8_BENCH_SAMPLE_MS,
+# LIBUTF8_BENCH_QUICK (see bench/README.md); CARGO, CC, PYTHON, PKG_CONFIG.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+CARGO=${CARGO:-cargo}
+CC=${CC:-cc}
+PYTHON=${PYTHON:-python3}
+PKG_CONFIG=${PKG_CONFIG:-pkg-config}
+corpus=${LIBUTF8_CORPUS:-../shared/corpus}
+results=bench/results
+data=bench/target/data
+start=$EPOCHREALTIME
+
+# --- What the suite needs ---------------------------------------------------------------------
+missing_pkgs=() problems=()
+for tool in "$CARGO" "$CC" "$PYTHON"; do
+  command -v "$tool" > /dev/null || problems+=("'$tool' not found")
+done
+command -v "${CXX:-c++}" > /dev/null || missing_pkgs+=(g++) # the simdutf crate compiles C++
+if command -v "$PKG_CONFIG" > /dev/null; then
+  "$PKG_CONFIG" --exists libutf8proc || missing_pkgs+=(libutf8proc-dev)
+  "$PKG_CONFIG" --exists glib-2.0 || missing_pkgs+=(libglib2.0-dev)
+else
+  missing_pkgs+=(pkg-config)
+  [ -f /usr/include/utf8proc.h ] || missing_pkgs+=(libutf8proc-dev)
+  [ -d /usr/include/glib-2.0 ] || missing_pkgs+=(libglib2.0-dev)
+fi
+if [ ${#missing_pkgs[@]} -gt 0 ]; then
+  problems+=("missing packages; on Debian or Ubuntu: apt-get install -y ${missing_pkgs[*]}")
+fi
+for f in target/release/libutf8.a target/release/include/libutf8.h build/native-static-libs; do
+  [ -f "$f" ] || problems+=("$f not found: run 'make' first ('make bench' does)")
+done
+if [ -f target/release/libutf8.a ] &&
+  [ -n "$(find src build.rs Cargo.toml -newer target/release/libutf8.a -print -quit)" ]; then
+  problems+=("target/release/libutf8.a is older than the sources: run 'make' first ('make bench' does)")
+fi
+if [ ${#problems[@]} -gt 0 ]; then
+  printf 'bench: %s\n' "${problems[@]}" >&2
+  exit 1
+fi
+
+mkdir -p "$results" "$data"
+rm -f "$results"/*.csv "$results"/*.txt
+# Runs a command, echoing it and recording it for the report.
+run() {
+  echo "+ $*" >&2
+  printf '%s\n' "$*" >> "$results/commands.txt"
+  "$@"
+}
+# Seconds since $1 (an $EPOCHREALTIME); phase NAME START records them in run-meta.txt.
+since() { LC_ALL=C awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
+phase() { echo "$1=$(since "$2")" >> "$results/run-meta.txt"; }
+
+# --- Build ------------------------------------------------------------------------------------
+t=$EPOCHREALTIME
+run "$CARGO" build --release --quiet --manifest-path bench/Cargo.toml
+# utf8_count_chars is measured as soon as the header declares it.
+have_count=()
+if grep -q 'utf8_count_chars(' target/release/include/libutf8.h; then
+  have_count=(-DLIBUTF8_HAVE_COUNT_CHARS)
+fi
+# shellcheck disable=SC2046 # pkg-config's flags are meant to be split
+run "$CC" -std=c11 -O2 -Wall -Wextra -Werror -pedantic "${have_count[@]}" \
+  -Itarget/release/include $("$PKG_CONFIG" --cflags libutf8proc glib-2.0) bench/c/bench.c \
+  target/release/libutf8.a $("$PKG_CONFIG" --libs libutf8proc glib-2.0) \
+  $(cat build/native-static-libs) -o bench/target/c-bench
+phase build_s "$t"
+
+# --- Inputs -----------------------------------------------------------------------------------
+# (When the corpus is absent, the generator says so and lists only the generated inputs.)
+corpus_state=$([ -d "$corpus" ] && echo present || echo absent)
+run bench/target/release/libutf8-bench gen "$data" "$corpus"
+
+# --- Measure ----------------------------------------------------------------------------------
+t=$EPOCHREALTIME
+run bench/target/release/libutf8-bench run "$data/manifest.tsv" "$results/rust.csv"
+phase rust_s "$t"
+t=$EPOCHREALTIME
+run bench/target/c-bench "$data/manifest.tsv" "$results/c.csv" "$results/c-meta.txt"
+phase c_s "$t"
+
+# --- Report -----------------------------------------------------------------------------------
+{
+  echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "commit=$(git rev-parse --short HEAD 2> /dev/null || echo unknown)"
+  # The library's sources as measured: modified or not since that commit.
+  echo "dirty=$(git status --porcelain -- src build.rs Cargo.toml include 2> /dev/null | grep -c . || true)"
+  echo "corpus=$corpus"
+  echo "corpus_state=$corpus_state"
+  echo "rustc=$(rustc -V 2> /dev/null || echo unknown)"
+  echo "cc=$("$CC" --version | head -n 1)"
+  echo "kernel=$(uname -sr)"
+  echo "samples=${LIBUTF8_BENCH_SAMPLES:-}"
+  echo "samples_large=${LIBUTF8_BENCH_LARGE_SAMPLES:-}"
+  echo "sample_ms=${LIBUTF8_BENCH_SAMPLE_MS:-}"
+  echo "quick=${LIBUTF8_BENCH_QUICK:-}"
+} >> "$results/run-meta.txt"
+phase total_s "$start"
+run "$PYTHON" bench/report.py "$results" BENCHMARKS.md bench/chart.svg
+echo "bench: wrote BENCHMARKS.md and bench/chart.svg in $(since "$start") s" >&2
