@@ -94,7 +94,7 @@ fn kernels_are_tested_here() {
 #[test]
 fn kernels_accept_every_good_block_and_none_past_an_error() {
     let mut rng = Rng::new(0x5EED_1004);
-    let text = rng.text(5_000);
+    let text = rng.text(common::or_under_miri(5_000, 100));
     let blocks = text.len() / 64 * 64;
     for isa in Isa::supported().filter(|isa| *isa != Isa::Scalar) {
         assert_eq!(
@@ -103,7 +103,7 @@ fn kernels_accept_every_good_block_and_none_past_an_error() {
             "{} on valid text",
             isa.name()
         );
-        for at in (0..1000).step_by(7) {
+        for at in (0..text.len().min(1000)).step_by(common::or_under_miri(7, 61)) {
             for bad in BAD {
                 let mut s = text.clone();
                 s.splice(at..at, bad.iter().copied());
@@ -128,6 +128,10 @@ fn kernels_accept_every_good_block_and_none_past_an_error() {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "exhaustive: too slow to interpret; the sampled tests run the same paths"
+)]
 fn every_error_class_at_every_offset_around_block_boundaries() {
     let suffixes: [Vec<u8>; 3] = [
         Vec::new(),
@@ -153,7 +157,7 @@ fn every_error_class_at_every_offset_around_block_boundaries() {
 #[test]
 fn valid_text_of_every_length_up_to_several_blocks() {
     let mut rng = Rng::new(0x5EED_1001);
-    for len in 0..600 {
+    for len in (0..600).step_by(common::or_under_miri(1, 37)) {
         let text = rng.text(len);
         check(&text);
         for width in 1..=4 {
@@ -165,11 +169,11 @@ fn valid_text_of_every_length_up_to_several_blocks() {
 #[test]
 fn random_text_with_random_mutations() {
     let mut rng = Rng::new(0x5EED_1002);
-    for _ in 0..3_000 {
+    for _ in 0..common::iterations(3_000) {
         let chars = rng.below(400);
         let text = rng.text(chars);
         check(&text);
-        for _ in 0..30 {
+        for _ in 0..common::iterations(30) {
             let mut s = text.clone();
             rng.mutate(&mut s);
             check(&s);
@@ -180,7 +184,7 @@ fn random_text_with_random_mutations() {
 #[test]
 fn long_inputs_with_one_error_far_from_the_start() {
     let mut rng = Rng::new(0x5EED_1003);
-    let text = rng.text(100_000);
+    let text = rng.text(common::or_under_miri(100_000, 100));
     for bad in BAD {
         for at in [text.len() / 2, text.len() - 70, text.len() - 1] {
             let mut s = text[..at].to_vec();

@@ -46,6 +46,10 @@ fn oracle_valid_len(s: &[u8]) -> usize {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "exhaustive: too slow to interpret; the sampled tests run the same paths"
+)]
 fn every_input_of_one_to_three_bytes() {
     check(&[]);
     for a in 0..=255u8 {
@@ -60,6 +64,10 @@ fn every_input_of_one_to_three_bytes() {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "exhaustive: too slow to interpret; the sampled tests run the same paths"
+)]
 fn every_three_bytes_before_a_fourth_of_each_class() {
     // With four or more bytes left, decoding takes a word-at-a-time path: cover it for every
     // three-byte start, followed by an ASCII byte, a continuation and a lead byte.
@@ -75,6 +83,10 @@ fn every_three_bytes_before_a_fourth_of_each_class() {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "exhaustive: too slow to interpret; the sampled tests run the same paths"
+)]
 fn every_four_byte_input_starting_f0_to_f4() {
     for a in 0xF0..=0xF4u8 {
         for b in 0..=255u8 {
@@ -89,6 +101,10 @@ fn every_four_byte_input_starting_f0_to_f4() {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "exhaustive: too slow to interpret; the sampled tests run the same paths"
+)]
 fn every_lead_byte_before_every_byte_after_ascii_and_multibyte_prefixes() {
     // The error position must be exact after prefixes of every width, not only at offset 0.
     let prefixes: [&[u8]; 5] = [
@@ -112,11 +128,11 @@ fn every_lead_byte_before_every_byte_after_ascii_and_multibyte_prefixes() {
 #[test]
 fn random_text_and_mutations() {
     let mut rng = Rng::new(0x5EED_0001);
-    for _ in 0..20_000 {
+    for _ in 0..common::iterations(20_000) {
         let chars = rng.below(300);
         let text = rng.text(chars);
         check(&text);
-        for _ in 0..10 {
+        for _ in 0..common::iterations(10) {
             let mut s = text.clone();
             rng.mutate(&mut s);
             check(&s);
@@ -127,7 +143,7 @@ fn random_text_and_mutations() {
 #[test]
 fn random_bytes() {
     let mut rng = Rng::new(0x5EED_0002);
-    for _ in 0..200_000 {
+    for _ in 0..common::iterations(200_000) {
         let len = rng.below(40);
         // Mostly high bytes, where all the errors are.
         let s: Vec<u8> = (0..len)
@@ -144,7 +160,7 @@ fn random_bytes() {
 fn decoding_loop_advances_and_matches_lossy_decoding() {
     // A loop that emits U+FFFD and skips the maximal subpart must equal from_utf8_lossy.
     let mut rng = Rng::new(0x5EED_0003);
-    for _ in 0..20_000 {
+    for _ in 0..common::iterations(20_000) {
         let chars = rng.below(64);
         let mut s = rng.text(chars);
         rng.mutate(&mut s);
@@ -168,6 +184,10 @@ fn decoding_loop_advances_and_matches_lossy_decoding() {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "exhaustive: too slow to interpret; the sampled tests run the same paths"
+)]
 fn every_scalar_value_round_trips() {
     for v in 0..=0x10_FFFFu32 {
         let Some(c) = char::from_u32(v) else {

@@ -118,7 +118,7 @@ fn cesu8_surrogate_pairs_are_refused_in_strict_mode() {
 #[test]
 fn every_decode_step_advances_at_least_one_byte() {
     let mut rng = common::Rng::new(0x5EC_0001);
-    for _ in 0..50_000 {
+    for _ in 0..common::iterations(50_000) {
         let len = rng.below(12);
         let s: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
         lossy(&s); // asserts progress on every step

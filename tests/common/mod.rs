@@ -33,6 +33,17 @@ pub fn classify(s: &[u8]) -> ErrorKind {
     }
 }
 
+/// `n` iterations of a randomized test, or a few under Miri, which interprets every
+/// instruction: the same code paths, sampled less.
+pub fn iterations(n: usize) -> usize {
+    or_under_miri(n, n.div_ceil(500).min(20))
+}
+
+/// `normal`, or the smaller `miri` when interpreted by Miri.
+pub fn or_under_miri<T>(normal: T, miri: T) -> T {
+    if cfg!(miri) { miri } else { normal }
+}
+
 /// A small deterministic generator (xorshift64*), so failures reproduce from the seed.
 pub struct Rng(u64);
 
