@@ -189,6 +189,32 @@ impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
         }
     }
 
+    /// Whether the previous block ended between two characters.
+    ///
+    /// # Safety
+    /// The CPU supports `V`'s ISA.
+    #[inline(always)]
+    unsafe fn at_boundary(&self) -> bool {
+        // SAFETY: the caller guarantees the ISA.
+        unsafe { !self.prev_incomplete.any_nonzero() }
+    }
+
+    /// Moves past `n` ASCII blocks that follow a character boundary: they need no check.
+    ///
+    /// # Safety
+    /// The CPU supports `V`'s ISA.
+    #[inline(always)]
+    unsafe fn skip_ascii(&mut self, n: usize) {
+        // SAFETY: the caller guarantees the ISA.
+        unsafe {
+            // Only the class of the previous bytes matters, and zeros are ASCII too.
+            self.prev = V::splat(0);
+        }
+        if COUNT {
+            self.chars += n * BLOCK;
+        }
+    }
+
     /// Checks one 64-byte block; returns false if it holds an error. An error may lie up to
     /// three bytes before the block, in a sequence that the block fails to complete.
     ///
@@ -198,20 +224,6 @@ impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
     unsafe fn block_is_valid(&mut self, block: &[u8; BLOCK]) -> bool {
         // SAFETY: the caller guarantees the ISA; every load reads LANES bytes inside `block`.
         unsafe {
-            let mut high_bits = V::splat(0);
-            for offset in (0..BLOCK).step_by(V::LANES) {
-                high_bits = high_bits.or(V::load(&block[offset..]));
-            }
-            if !high_bits.any_high_bit() {
-                // ASCII: the only possible error is a sequence the previous block left open.
-                let valid = !self.prev_incomplete.any_nonzero();
-                self.prev = V::load(&block[BLOCK - V::LANES..]);
-                self.prev_incomplete = V::splat(0);
-                if COUNT && valid {
-                    self.chars += BLOCK;
-                }
-                return valid;
-            }
             let mut error = V::splat(0);
             let mut continuations = 0;
             for offset in (0..BLOCK).step_by(V::LANES) {
@@ -272,6 +284,48 @@ impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
     }
 }
 
+/// The lanes of a block ORed together: the high bit is set in some lane if the block is not
+/// ASCII.
+///
+/// # Safety
+/// The CPU supports `V`'s ISA.
+#[inline(always)]
+unsafe fn high_bits<V: Vector>(block: &[u8; BLOCK]) -> V {
+    // SAFETY: the caller guarantees the ISA; every load reads LANES bytes inside `block`.
+    unsafe {
+        let mut bits = V::load(block);
+        for offset in (V::LANES..BLOCK).step_by(V::LANES) {
+            bits = bits.or(V::load(&block[offset..]));
+        }
+        bits
+    }
+}
+
+/// The number of ASCII blocks at the start of `blocks`, read two at a time.
+///
+/// # Safety
+/// The CPU supports `V`'s ISA.
+#[inline(always)]
+unsafe fn ascii_blocks<V: Vector>(blocks: &[[u8; BLOCK]]) -> usize {
+    // SAFETY: the caller guarantees the ISA.
+    unsafe {
+        let mut n = 0;
+        for pair in blocks.chunks_exact(2) {
+            if high_bits::<V>(&pair[0])
+                .or(high_bits(&pair[1]))
+                .any_high_bit()
+            {
+                break;
+            }
+            n += 2;
+        }
+        if n < blocks.len() && !high_bits::<V>(&blocks[n]).any_high_bit() {
+            n += 1;
+        }
+        n
+    }
+}
+
 /// Checks `s` block by block with `V`, up to the first bad block, counting characters if
 /// `COUNT`.
 ///
@@ -280,18 +334,28 @@ impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
 #[inline(always)]
 pub(crate) unsafe fn valid_blocks<V: Vector, const COUNT: bool>(s: &[u8]) -> Blocks {
     let (blocks, _) = s.as_chunks::<BLOCK>();
-    // SAFETY: the caller guarantees the ISA.
-    let mut checker = unsafe { Checker::<V, COUNT>::new() };
-    let mut len = 0;
-    for block in blocks {
-        // SAFETY: the caller guarantees the ISA.
-        if !unsafe { checker.block_is_valid(block) } {
-            break;
+    // SAFETY (whole body): the caller guarantees the ISA.
+    unsafe {
+        let mut checker = Checker::<V, COUNT>::new();
+        let mut i = 0;
+        while i < blocks.len() {
+            // Between characters, ASCII needs no other check: skip it as fast as it is read.
+            if checker.at_boundary() {
+                let ascii = ascii_blocks::<V>(&blocks[i..]);
+                if ascii > 0 {
+                    checker.skip_ascii(ascii);
+                    i += ascii;
+                    continue;
+                }
+            }
+            if !checker.block_is_valid(&blocks[i]) {
+                break;
+            }
+            i += 1;
         }
-        len += BLOCK;
-    }
-    Blocks {
-        len,
-        chars: checker.chars,
+        Blocks {
+            len: i * BLOCK,
+            chars: checker.chars,
+        }
     }
 }
