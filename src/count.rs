@@ -28,6 +28,7 @@ pub(crate) fn count_chars_with(s: &[u8], prefix: impl Fn(&[u8]) -> Prefix) -> us
         // The maximal subpart is one character; it is at least one byte long, since `rest`
         // is not empty where there is an error.
         chars += 1;
-        rest = &rest[p.len + error.len..];
+        // Clamped, so that the compiler sees the bounds hold and links no panic path.
+        rest = &rest[(p.len + error.len).min(rest.len())..];
     }
 }

@@ -4,20 +4,16 @@ use crate::decode::decode_next;
 use crate::error::{Malformed, Utf8Error};
 use crate::simd;
 
-/// Shorter inputs go straight to the scalar code: no kernel dispatch for a short string.
+/// Shorter inputs are counted by the scalar code, with no kernel dispatch.
 pub(crate) const SIMD_MIN_LEN: usize = simd::lookup::BLOCK;
 
 /// Checks that all of `s` is well-formed UTF-8 (RFC 3629 section 4).
 ///
-/// On failure the error locates and classifies the first ill-formed sequence. Inputs of a
-/// block or more run on the best SIMD kernel the CPU supports (see [`simd`]).
+/// On failure the error locates and classifies the first ill-formed sequence. Runs on the
+/// best SIMD kernel the CPU supports (see [`simd`]); a short ASCII string needs none.
 #[inline]
 pub fn validate(s: &[u8]) -> Result<(), Utf8Error> {
-    if s.len() < SIMD_MIN_LEN {
-        scalar(s)
-    } else {
-        simd::validate(s)
-    }
+    simd::validate(s)
 }
 
 /// The scalar validator: the reference that every SIMD kernel must agree with.
@@ -83,6 +79,8 @@ pub(crate) fn scalar_prefix(s: &[u8]) -> Prefix {
 
 /// [`scalar`] on `s[start..]`, with the error's position counted from the start of `s`.
 pub(crate) fn scalar_from(s: &[u8], start: usize) -> Result<(), Utf8Error> {
+    // Clamped, so that the compiler sees the bounds hold and links no panic path.
+    let start = start.min(s.len());
     scalar(&s[start..]).map_err(|e| Utf8Error {
         valid_up_to: start + e.valid_up_to,
         ..e
@@ -95,6 +93,8 @@ pub(crate) fn scalar_from(s: &[u8], start: usize) -> Result<(), Utf8Error> {
 /// Any byte that is not a continuation starts a character, and a character is at most four
 /// bytes long, so the start is among the last three bytes before `end` if it is not `end`.
 pub(crate) fn char_start_at_or_before(s: &[u8], end: usize) -> usize {
+    // Clamped, so that the compiler sees the bounds hold and links no panic path.
+    let end = end.min(s.len());
     let from = end.saturating_sub(3);
     s[from..end]
         .iter()

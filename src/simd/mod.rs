@@ -11,6 +11,7 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+mod env;
 pub(crate) mod lookup;
 #[cfg(target_arch = "x86_64")]
 mod sse42;
@@ -20,7 +21,7 @@ use core::sync::atomic::{AtomicPtr, Ordering};
 
 use crate::error::Utf8Error;
 use crate::validate::{Prefix, char_start_at_or_before, scalar_from, scalar_prefix};
-use lookup::Blocks;
+use lookup::{BLOCK, Blocks};
 
 /// An implementation: the scalar reference or one SIMD kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,24 +108,27 @@ impl Isa {
     /// error and ignored, so that the library never runs an instruction the CPU lacks.
     pub fn selected() -> Isa {
         let best = Isa::supported().last().unwrap_or(Isa::Scalar);
-        let Some(forced) = std::env::var_os("LIBUTF8_FORCE_ISA") else {
+        let Some(forced) = env::forced_isa() else {
             return best;
         };
-        match Isa::ALL.into_iter().find(|isa| forced == isa.name()) {
+        match Isa::ALL
+            .into_iter()
+            .find(|isa| forced == isa.name().as_bytes())
+        {
             Some(isa) if isa.is_supported() => isa,
             found => {
-                let reason = if found.is_some() {
-                    "not supported by this CPU"
+                let reason: &[u8] = if found.is_some() {
+                    b" is not supported by this CPU; using "
                 } else {
-                    "unknown"
+                    b" is unknown; using "
                 };
-                let names: Vec<_> = Isa::supported().map(Isa::name).collect();
-                eprintln!(
-                    "libutf8: LIBUTF8_FORCE_ISA={} is {reason}; using {} (supported: {})",
-                    forced.to_string_lossy(),
-                    best.name(),
-                    names.join(", ")
-                );
+                env::report(&[
+                    b"libutf8: LIBUTF8_FORCE_ISA=",
+                    forced,
+                    reason,
+                    best.name().as_bytes(),
+                    b"\n",
+                ]);
                 best
             }
         }
@@ -172,9 +176,28 @@ impl Isa {
 
 /// Validates `s` with `kernels`.
 fn validate_with(kernels: &Kernels, s: &[u8]) -> Result<(), Utf8Error> {
+    if s.len() < BLOCK {
+        return validate_short(kernels, s);
+    }
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
     let blocks = unsafe { (kernels.validate)(s) };
     scalar_from(s, char_start_at_or_before(s, blocks.len))
+}
+
+/// Validates `s`, shorter than a block, as one zero-padded block: a fixed cost instead of
+/// one step per character. The zeros are ASCII, so a sequence cut off by the end of `s`
+/// still fails; a rejected block goes to the scalar code to locate the error.
+fn validate_short(kernels: &Kernels, s: &[u8]) -> Result<(), Utf8Error> {
+    let mut block = [0u8; BLOCK];
+    for (to, from) in block.iter_mut().zip(s) {
+        *to = *from;
+    }
+    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+    if unsafe { (kernels.validate)(&block) }.len == BLOCK {
+        Ok(())
+    } else {
+        scalar_from(s, 0)
+    }
 }
 
 /// The longest well-formed prefix of `s` with its characters counted, using `kernels`.
@@ -185,7 +208,7 @@ fn count_prefix_with(kernels: &Kernels, s: &[u8]) -> Prefix {
     // A sequence cut off at the end of the blocks was counted there by its lead byte, and
     // is counted again by the scalar code.
     let chars_before = blocks.chars - usize::from(resume < blocks.len);
-    let rest = scalar_prefix(&s[resume..]);
+    let rest = scalar_prefix(&s[resume.min(s.len())..]);
     Prefix {
         len: resume + rest.len,
         chars: chars_before + rest.chars,
@@ -216,9 +239,12 @@ pub fn active_isa() -> Isa {
     active().isa
 }
 
-/// Validates `s` with the implementation in use.
+/// Validates `s` with the implementation in use; a short ASCII string needs no kernel.
 #[inline]
 pub(crate) fn validate(s: &[u8]) -> Result<(), Utf8Error> {
+    if s.len() < BLOCK && s.is_ascii() {
+        return Ok(());
+    }
     validate_with(active(), s)
 }
 
