@@ -92,11 +92,24 @@ bench: all
 # ---------------------------------------------------------------------------------------------
 # Tests
 
-check: check-rust check-header check-abi check-c check-install
+check: check-rust check-miri check-header check-abi check-c check-install
 	@echo "make check: all passed"
 
 check-rust:
 	$(CARGO) test
+
+# The Rust tests under Miri: the FFI layer, the scalar code and the SIMD kernels, whose target
+# features are enabled at compile time so that Miri runs them. Under Miri the randomized tests
+# sample less and the exhaustive sweeps are skipped (too slow to interpret).
+MIRI_RUSTFLAGS := -C target-feature=+sse4.2,+popcnt,+avx2
+check-miri:
+	@if $(CARGO) +nightly miri --version >/dev/null 2>&1; then \
+	  echo "RUSTFLAGS='$(MIRI_RUSTFLAGS)' $(CARGO) +nightly miri test"; \
+	  RUSTFLAGS='$(MIRI_RUSTFLAGS)' $(CARGO) +nightly miri test; \
+	else \
+	  echo "check-miri: SKIPPED: no nightly toolchain with Miri" \
+	       "(rustup toolchain install nightly --component miri rust-src)"; \
+	fi
 
 # The committed header must be what cbindgen generates now, and must compile as C and C++.
 check-header: all
@@ -109,14 +122,46 @@ check-header: all
 	  $(CXX) -std=$$std $(CSTD_FLAGS) -fsyntax-only -x c++ include/libutf8.h; done
 
 # The shared library exports the committed symbol list and nothing else, under its soname.
+# No panic can reach C, and nothing allocates: a program that references every exported
+# function, linked with the static library and with unreferenced sections removed, holds
+# no panic or allocator code at all (the linker follows every reference, function-pointer
+# tables included).
 check-abi: all
 	nm -D --defined-only $(TARGET)/libutf8.so | awk '{ print $$3 }' | sort > $(BUILD)/symbols.txt
 	diff -u c-tests/exported-symbols.txt $(BUILD)/symbols.txt
 	readelf -d $(TARGET)/libutf8.so | grep -q 'SONAME.*\[$(SONAME)\]'
+	{ echo '/* Generated from c-tests/exported-symbols.txt by the Makefile. */'; \
+	  echo '#include <stdint.h>'; \
+	  echo '#include <stdio.h>'; \
+	  sed 's/.*/extern char &[];/' c-tests/exported-symbols.txt; \
+	  echo 'int main(void) {'; \
+	  sed 's/.*/  printf("%p\\n", (void *)\&&);/' c-tests/exported-symbols.txt;  \
+	  echo '  return 0;'; \
+	  echo '}'; } > $(BUILD)/every_function.c
+	$(CC) -O2 $(BUILD)/every_function.c $(TARGET)/libutf8.a -Wl,--gc-sections \
+	  $$(cat $(BUILD)/native-static-libs) -o $(BUILD)/every_function
+	test $$($(BUILD)/every_function | wc -l) = $$(wc -l < c-tests/exported-symbols.txt)
+	@if nm -C $(BUILD)/every_function | grep -E 'panic|rust_begin_unwind|__rust_alloc|__rdl_alloc'; then \
+	  echo "check-abi: the library has a path to a panic or an allocation (symbols above)"; exit 1; fi
+
+# The implementations this CPU runs (as the library detects them), for LIBUTF8_FORCE_ISA.
+ISAS := scalar \
+  $(if $(shell grep -qw sse4_2 /proc/cpuinfo 2>/dev/null && grep -qw popcnt /proc/cpuinfo && echo y),sse4.2) \
+  $(if $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw popcnt /proc/cpuinfo && echo y),avx2)
+
+# Runs the command line $(1) once per implementation in ISAS, failing if the library reports
+# that the forced one is not in use.
+define per_isa
+	for isa in $(ISAS); do \
+	  echo "== LIBUTF8_FORCE_ISA=$$isa $(1)"; \
+	  LIBUTF8_FORCE_ISA=$$isa $(1) 2> >(tee $(BUILD)/isa-stderr >&2); \
+	  ! grep -q 'LIBUTF8_FORCE_ISA' $(BUILD)/isa-stderr; \
+	done
+endef
 
 # The C harness, built from the installed header and run against the installed shared and
 # static libraries, and once without the header's inline code, under AddressSanitizer and
-# UndefinedBehaviorSanitizer.
+# UndefinedBehaviorSanitizer; the static build once per implementation.
 STAGE := $(abspath $(BUILD)/stage)
 STAGE_LIB := $(STAGE)$(LIBDIR)
 STAGE_INC := $(STAGE)$(INCLUDEDIR)
@@ -135,8 +180,9 @@ check-c: all $(BUILD)/kuhn-expected.txt
 	$(CC) -std=c99 $(CSTD_FLAGS) $(SANITIZE) -DLIBUTF8_NO_INLINE -I$(STAGE_INC) c-tests/test_api.c \
 	  $(STAGE_LIB)/libutf8.a $$(cat $(BUILD)/native-static-libs) -o $(BUILD)/test_api_no_inline
 	kuhn_args=$$([ -s $(BUILD)/kuhn-expected.txt ] && echo "$(KUHN) $(BUILD)/kuhn-expected.txt" || true); \
-	for t in shared static no_inline; do \
-	  echo "== C harness, $$t library"; $(BUILD)/test_api_$$t $$kuhn_args; done
+	for t in shared no_inline; do \
+	  echo "== C harness, $$t library"; $(BUILD)/test_api_$$t $$kuhn_args; done; \
+	$(call per_isa,$(BUILD)/test_api_static $$kuhn_args)
 
 # A user's view: install, build a program with nothing but pkg-config, run it, uninstall.
 check-install: all
