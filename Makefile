@@ -111,15 +111,20 @@ check-miri:
 	       "(rustup toolchain install nightly --component miri rust-src)"; \
 	fi
 
-# The committed header must be what cbindgen generates now, and must compile as C and C++.
+# The committed header must be what cbindgen generates now, and must compile as C and C++,
+# alone and after the system headers (whose declarations it must not contradict).
 check-header: all
 	@cmp -s include/libutf8.h $(TARGET)/include/libutf8.h || \
 	  { echo "include/libutf8.h differs from a fresh generation: run 'make header'"; \
 	    diff -u include/libutf8.h $(TARGET)/include/libutf8.h; exit 1; }
 	for std in c99 c11; do \
-	  $(CC) -std=$$std $(CSTD_FLAGS) -fsyntax-only -x c include/libutf8.h; done
+	  $(CC) -std=$$std $(CSTD_FLAGS) -fsyntax-only -x c include/libutf8.h; \
+	  printf '#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n#include "libutf8.h"\n' | \
+	    $(CC) -std=$$std -D_POSIX_C_SOURCE=200809L $(CSTD_FLAGS) -Iinclude -fsyntax-only -x c -; done
 	for std in c++11 c++17; do \
-	  $(CXX) -std=$$std $(CSTD_FLAGS) -fsyntax-only -x c++ include/libutf8.h; done
+	  $(CXX) -std=$$std $(CSTD_FLAGS) -fsyntax-only -x c++ include/libutf8.h; \
+	  printf '#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n#include <unistd.h>\n#include "libutf8.h"\n' | \
+	    $(CXX) -std=$$std $(CSTD_FLAGS) -Iinclude -fsyntax-only -x c++ -; done
 
 # The shared library exports the committed symbol list and nothing else, under its soname.
 # No panic can reach C, and nothing allocates: a program that references every exported
