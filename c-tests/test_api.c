@@ -1086,31 +1086,41 @@ static void test_kuhn(const char *input_path, const char *expected_path)
 /* The header's inline utf8_decode_next (unless LIBUTF8_NO_INLINE) equals the library function    */
 /* ---------------------------------------------------------------------------------------------- */
 
+/* Compares the macro and the function on `len` bytes at `in` (NULL if len is 0). */
+static void compare_inline(struct group *same, const char *in, size_t len)
+{
+    uint32_t cp1 = 1, cp2 = 2;
+    size_t n1 = 3, n2 = 4;
+    utf8_status st1 = utf8_decode_next(len ? in : NULL, len, &cp1, &n1);
+    utf8_status st2 = (utf8_decode_next)(len ? in : NULL, len, &cp2, &n2);
+
+    if (st1 != st2 || cp1 != cp2 || n1 != n2)
+        group_fail(same, "[%s]: %s U+%04lX %lu vs %s U+%04lX %lu", hex(in, len), sname(st1),
+                   (unsigned long)cp1, (unsigned long)n1, sname(st2), (unsigned long)cp2,
+                   (unsigned long)n2);
+}
+
 static void test_inline_decode_next(void)
 {
     struct group same = GROUP("utf8_decode_next(...) and (utf8_decode_next)(...) agree");
-    static const unsigned char thirds[] = { 0x00, 0x41, 0x7F, 0x80, 0xA0, 0xBF, 0xC2, 0xF0, 0xFF };
-    unsigned a, b, t;
+    /* After every 3-byte start: ASCII, continuations at both ends of their range, a lead. */
+    static const unsigned char fourths[] = { 0x41, 0x80, 0xBF, 0xC3 };
+    unsigned a, b, c, d;
     size_t len;
 
     for (a = 0; a < 256; a++)
         for (b = 0; b < 256; b++)
-            for (t = 0; t < COUNT(thirds); t++)
-                for (len = 0; len <= 3; len++) {
-                    char in[3];
-                    uint32_t cp1 = 1, cp2 = 2;
-                    size_t n1 = 3, n2 = 4;
-                    utf8_status st1, st2;
+            for (c = 0; c < 256; c++)
+                for (d = 0; d < COUNT(fourths); d++) {
+                    char in[4];
 
                     in[0] = (char)a;
                     in[1] = (char)b;
-                    in[2] = (char)thirds[t];
-                    st1 = utf8_decode_next(len ? in : NULL, len, &cp1, &n1);
-                    st2 = (utf8_decode_next)(len ? in : NULL, len, &cp2, &n2);
-                    if (st1 != st2 || cp1 != cp2 || n1 != n2)
-                        group_fail(&same, "[%s]: %s U+%04lX %lu vs %s U+%04lX %lu", hex(in, len),
-                                   sname(st1), (unsigned long)cp1, (unsigned long)n1, sname(st2),
-                                   (unsigned long)cp2, (unsigned long)n2);
+                    in[2] = (char)c;
+                    in[3] = (char)fourths[d];
+                    /* Shorter inputs are the prefixes: once per (a, b, c), not per fourth. */
+                    for (len = d == 0 ? 0 : 4; len <= 4; len++)
+                        compare_inline(&same, in, len);
                 }
     group_end(&same);
     CHECK_STATUS(utf8_decode_next(NULL, 3, NULL, NULL), UTF8_ERR_NULL_POINTER,

@@ -175,18 +175,42 @@ const char *utf8_version(void);
 #if !defined(LIBUTF8_NO_INLINE) && !defined(LIBUTF8_INLINE_DECODE_NEXT)
 #define LIBUTF8_INLINE_DECODE_NEXT 1
 /**
- * utf8_decode_next with its ASCII case inline, so that a C decoding loop pays no call for an
- * ASCII character; everything else goes to the library function, so the results are the same.
+ * utf8_decode_next with its common cases inline, so that a C decoding loop pays no call per
+ * character: an ASCII byte, or a well-formed sequence with four bytes of input left (the same
+ * test as decode_well_formed in src/decode.rs: the continuation bits, then the value's range).
+ * Everything else, errors included, goes to the library function: the results are the same.
  * utf8_decode_next(...) calls use it through the macro below; `(utf8_decode_next)(...)`, a
  * function pointer, or defining LIBUTF8_NO_INLINE before including this header reaches the
  * library function directly.
  */
 static inline utf8_status libutf8_inline_decode_next(const char *s, size_t len, uint32_t *cp,
                                                      size_t *consumed) {
-  if (len != 0 && s != NULL && (unsigned char)s[0] < 0x80) {
-    if (cp != NULL) *cp = (unsigned char)s[0];
-    if (consumed != NULL) *consumed = 1;
-    return UTF8_OK;
+  if (len != 0 && s != NULL) {
+    const unsigned char *p = (const unsigned char *)s;
+    uint32_t c = p[0];
+    size_t n = 0;
+    if (c < 0x80) {
+      n = 1;
+    } else if (len >= 4) {
+      uint32_t b1 = p[1], b2 = p[2], b3 = p[3];
+      if (c >= 0xC2 && c <= 0xDF) {
+        c = (c & 0x1F) << 6 | (b1 & 0x3F);
+        n = (b1 & 0xC0) == 0x80 ? 2 : 0;
+      } else if ((c & 0xF0) == 0xE0) {
+        c = (c & 0x0F) << 12 | (b1 & 0x3F) << 6 | (b2 & 0x3F);
+        n = ((b1 | b2 << 8) & 0xC0C0) == 0x8080 && c >= 0x800 && (c & 0xF800) != 0xD800 ? 3 : 0;
+      } else if (c >= 0xF0 && c <= 0xF4) {
+        c = (c & 0x07) << 18 | (b1 & 0x3F) << 12 | (b2 & 0x3F) << 6 | (b3 & 0x3F);
+        n = ((b1 | b2 << 8 | b3 << 16) & 0xC0C0C0) == 0x808080 && c >= 0x10000 && c <= 0x10FFFF
+                ? 4
+                : 0;
+      }
+    }
+    if (n != 0) {
+      if (cp != NULL) *cp = c;
+      if (consumed != NULL) *consumed = n;
+      return UTF8_OK;
+    }
   }
   return utf8_decode_next(s, len, cp, consumed);
 }
