@@ -34,7 +34,7 @@ SHELL := /bin/bash
 .DELETE_ON_ERROR:
 
 .PHONY: all header lint check check-rust check-miri check-header check-abi check-c \
-        check-install install uninstall bench clean FORCE
+        check-guard check-valgrind check-install install uninstall bench clean FORCE
 
 all: $(BUILD)/libutf8.pc
 
@@ -92,7 +92,8 @@ bench: all
 # ---------------------------------------------------------------------------------------------
 # Tests
 
-check: check-rust check-miri check-header check-abi check-c check-install
+check: check-rust check-miri check-header check-abi check-c check-guard check-valgrind \
+       check-install
 	@echo "make check: all passed"
 
 check-rust:
@@ -188,6 +189,27 @@ check-c: all $(BUILD)/kuhn-expected.txt
 	for t in shared no_inline; do \
 	  echo "== C harness, $$t library"; $(BUILD)/test_api_$$t $$kuhn_args; done; \
 	$(call per_isa,$(BUILD)/test_api_static $$kuhn_args)
+
+# Over-read guards (c-tests/guard_pages.c): every input against a PROT_NONE page, under
+# AddressSanitizer and UndefinedBehaviorSanitizer, once per implementation.
+check-guard: all
+	$(CC) -std=c99 -D_DEFAULT_SOURCE $(CSTD_FLAGS) $(SANITIZE) -I$(TARGET)/include \
+	  c-tests/guard_pages.c $(TARGET)/libutf8.a $$(cat $(BUILD)/native-static-libs) \
+	  -o $(BUILD)/guard_pages
+	$(call per_isa,$(BUILD)/guard_pages)
+
+# Both C programs under valgrind memcheck, built without sanitizers (and without the header's
+# inline code, so that every call reaches the library), on the best implementation.
+check-valgrind: all $(BUILD)/kuhn-expected.txt
+	$(CC) -std=c99 -D_DEFAULT_SOURCE $(CSTD_FLAGS) -g -O1 -I$(TARGET)/include \
+	  c-tests/guard_pages.c $(TARGET)/libutf8.a $$(cat $(BUILD)/native-static-libs) \
+	  -o $(BUILD)/guard_pages_valgrind
+	$(CC) -std=c99 $(CSTD_FLAGS) -g -O1 -DLIBUTF8_NO_INLINE -I$(TARGET)/include \
+	  c-tests/test_api.c $(TARGET)/libutf8.a $$(cat $(BUILD)/native-static-libs) \
+	  -o $(BUILD)/test_api_valgrind
+	$(VALGRIND) --error-exitcode=1 --leak-check=full -q $(BUILD)/guard_pages_valgrind
+	kuhn_args=$$([ -s $(BUILD)/kuhn-expected.txt ] && echo "$(KUHN) $(BUILD)/kuhn-expected.txt" || true); \
+	$(VALGRIND) --error-exitcode=1 --leak-check=full -q $(BUILD)/test_api_valgrind $$kuhn_args
 
 # A user's view: install, build a program with nothing but pkg-config, run it, uninstall.
 check-install: all

@@ -1,0 +1,1330 @@
+/*
+ * guard_pages.c: over-read and over-write guards for the libutf8 C API.
+ *
+ * Every input is copied twice into one arena of read-write pages that lies between two
+ * PROT_NONE pages: once so that its last byte is the last byte before the trailing guard page
+ * (end-aligned), once so that its first byte is the first byte after the leading guard page
+ * (start-aligned). Every function that reads input is then called on exactly [p, p + len):
+ * utf8_validate, utf8_count_chars, a lossy utf8_decode_next loop (through the header's macro)
+ * and single utf8_decode_next calls at every offset (the library function itself). A read of
+ * even one byte outside the buffer on the guarded side is a SIGSEGV that kills the test; a
+ * handler first prints what was being tested. The other side of each copy is filled with 0x80,
+ * a continuation byte, so that a read there changes a result (it would complete a truncated
+ * tail) and fails a check. utf8_encode writes into buffers placed against a guard page in the
+ * same way, of exactly the size needed, or smaller (then nothing may be written).
+ *
+ * Every expected value comes from how the input was built (valid text of known characters, a
+ * known tail or error at a known offset) or from a reference decoder written here from the
+ * RFC 3629 section 4 grammar, the status table of the API and the maximal-subpart rule of the
+ * Unicode Standard, chapter 3; none was printed by the library. Where both exist they are
+ * compared too, so a slip in this file shows up as a failure rather than as a weaker test.
+ *
+ * The library reads LIBUTF8_FORCE_ISA (scalar, sse4.2, avx2) once, on first use: run this
+ * program once per value. Inputs shorter than 64 bytes take the scalar path whatever the ISA.
+ * GUARD_PAGES_EXHAUSTIVE=1 adds the large sweeps (every 3-byte input, every 4-byte input
+ * F0..F4 80..BF xx xx, lengths up to 600, more error positions and families, single calls at
+ * every offset everywhere); they take minutes, not seconds.
+ *
+ * The last line printed is "N passed, M failed"; the exit status is 0 iff M is 0.
+ */
+
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS and sigaction under -std=c99 */
+#endif
+
+#include <libutf8.h>
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---------------------------------------------------------------------------------------------- */
+/* The check layer                                                                                */
+/* ---------------------------------------------------------------------------------------------- */
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define PRINTF_LIKE(fmt, args)
+#endif
+
+static unsigned long n_passed, n_failed;
+
+static int check_at(int ok, const char *file, int line, const char *fmt, ...) PRINTF_LIKE(4, 5);
+
+/* Counts one check; prints "FAIL file:line: description" if it failed. Returns ok. */
+static int check_at(int ok, const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (ok) {
+        n_passed++;
+        return 1;
+    }
+    n_failed++;
+    printf("FAIL %s:%d: ", file, line);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
+    return 0;
+}
+
+#define CHECK(cond, ...) check_at((cond) ? 1 : 0, __FILE__, __LINE__, __VA_ARGS__)
+
+/* Many inputs counted as a single check: the first few failures are printed. */
+struct group {
+    const char *file;
+    int line;
+    char name[128];
+    unsigned long inputs;
+    unsigned long failures;
+};
+
+#define GROUP_SHOWN 5
+
+static void group_begin(struct group *g, const char *file, int line, const char *fmt, ...)
+    PRINTF_LIKE(4, 5);
+
+static void group_begin(struct group *g, const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+
+    g->file = file;
+    g->line = line;
+    g->inputs = 0;
+    g->failures = 0;
+    va_start(ap, fmt);
+    vsnprintf(g->name, sizeof g->name, fmt, ap);
+    va_end(ap);
+}
+
+#define GROUP_BEGIN(g, ...) group_begin((g), __FILE__, __LINE__, __VA_ARGS__)
+
+static void group_fail(struct group *g, const char *fmt, ...) PRINTF_LIKE(2, 3);
+
+static void group_fail(struct group *g, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (g->failures++ < GROUP_SHOWN) {
+        printf("FAIL %s:%d: %s: ", g->file, g->line, g->name);
+        va_start(ap, fmt);
+        vprintf(fmt, ap);
+        va_end(ap);
+        putchar('\n');
+    }
+}
+
+static unsigned long section_inputs;
+
+static void group_end(const struct group *g)
+{
+    section_inputs += g->inputs;
+    check_at(g->failures == 0, g->file, g->line, "%s: %lu failure(s) in %lu input(s)", g->name,
+             g->failures, g->inputs);
+}
+
+/* Our own names for the statuses (not utf8_status_str, which is not under test here). */
+static const char *sname(int status)
+{
+    static const char *const names[] = {
+        "UTF8_OK", "TRUNCATED", "UNEXPECTED_CONTINUATION", "MISSING_CONTINUATION", "OVERLONG",
+        "SURROGATE", "TOO_LARGE", "INVALID_BYTE", "BUFFER_TOO_SMALL", "NULL_POINTER",
+    };
+    return status <= 0 && status >= -9 ? names[-status] : "(not a utf8_status)";
+}
+
+/* The bytes of an input around offset `at`, for messages: "len N: ... XX XX [XX] XX ...", the
+ * byte at `at` in brackets. A few static buffers, so that one printf can use several. */
+static const char *around(const unsigned char *p, size_t len, size_t at)
+{
+    enum { SIDE = 12 };
+    static char ring[4][4 * (2 * SIDE + 2) + 48];
+    static unsigned next;
+    char *buf = ring[next++ % 4], *w = buf;
+    size_t from = at > SIDE ? at - SIDE : 0, to = len - at > SIDE ? at + SIDE : len, i;
+
+    w += sprintf(w, "len %lu:", (unsigned long)len);
+    if (from > 0)
+        w += sprintf(w, " ...");
+    for (i = from; i < to; i++)
+        w += sprintf(w, i == at ? " [%02X]" : " %02X", p[i]);
+    if (at == len)
+        w += sprintf(w, " [end]");
+    if (to < len)
+        w += sprintf(w, " ...");
+    return buf;
+}
+
+static double now_seconds(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static const char *section_name;
+static double section_start;
+
+static void section_begin(const char *name)
+{
+    section_name = name;
+    section_inputs = 0;
+    section_start = now_seconds();
+}
+
+static void section_end(void)
+{
+    printf("== %s: %lu inputs, %.2f s\n", section_name, section_inputs,
+           now_seconds() - section_start);
+    fflush(stdout);
+}
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+#define REPLACEMENT 0xFFFDu
+
+/* ---------------------------------------------------------------------------------------------- */
+/* The arena: [PROT_NONE page][read-write pages][PROT_NONE page]                                  */
+/* ---------------------------------------------------------------------------------------------- */
+
+#define POISON 0x80 /* fills the read-write pages outside the inputs: a continuation byte */
+
+static size_t page_size;
+static unsigned char *arena_lo, *arena_hi; /* the read-write pages are [arena_lo, arena_hi) */
+
+/* Maps the arena with room for at least `need` bytes between its guard pages. */
+static void arena_init(size_t need)
+{
+    long ps = sysconf(_SC_PAGESIZE);
+    size_t rw_pages;
+    unsigned char *m;
+
+    page_size = ps > 0 ? (size_t)ps : 4096;
+    rw_pages = (need + page_size - 1) / page_size + 1;
+    m = mmap(NULL, (rw_pages + 2) * page_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) {
+        perror("mmap");
+        exit(2);
+    }
+    arena_lo = m + page_size;
+    arena_hi = arena_lo + rw_pages * page_size;
+    if (mprotect(arena_lo, rw_pages * page_size, PROT_READ | PROT_WRITE) != 0) {
+        perror("mprotect");
+        exit(2);
+    }
+    memset(arena_lo, POISON, rw_pages * page_size);
+}
+
+/* What is being tested, for the fault handler. */
+static struct {
+    const char *volatile group;
+    const char *volatile call;
+    const char *volatile where;
+    const unsigned char *volatile input;
+    volatile size_t len;
+    volatile size_t off;
+} now;
+
+static struct sigaction previous_segv, previous_bus;
+
+/* Async-signal-safe output for the fault handler. */
+static void say(const char *s)
+{
+    size_t n = 0;
+    ssize_t r;
+
+    while (s[n] != '\0')
+        n++;
+    r = write(2, s, n);
+    (void)r;
+}
+
+static void say_number(size_t v)
+{
+    char b[24];
+    size_t i = sizeof b;
+    ssize_t r;
+
+    do {
+        b[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    r = write(2, b + i, sizeof b - i);
+    (void)r;
+}
+
+static void say_bytes(const unsigned char *p, size_t n)
+{
+    static const char digits[] = "0123456789ABCDEF";
+    char b[4];
+    size_t i;
+    ssize_t r;
+
+    for (i = 0; i < n; i++) {
+        b[0] = ' ';
+        b[1] = digits[p[i] >> 4];
+        b[2] = digits[p[i] & 15];
+        r = write(2, b, 3);
+        (void)r;
+    }
+}
+
+/* Prints what was being tested, then puts back the previous disposition and returns: the
+ * faulting access runs again and gets AddressSanitizer's report, valgrind's, or the default
+ * action, so the process still dies of the signal. */
+static void on_fault(int sig)
+{
+    const unsigned char *in = now.input;
+    size_t len = now.len;
+
+    say("\nguard_pages: ");
+    say(sig == SIGSEGV ? "SIGSEGV" : "SIGBUS");
+    say(": an access outside the buffer, in ");
+    say(now.call != NULL ? now.call : "(no library call)");
+    say(", ");
+    say(now.group != NULL ? now.group : "(no group)");
+    say(", ");
+    say(now.where != NULL ? now.where : "");
+    say(" input of length ");
+    say_number(len);
+    say(", call at offset ");
+    say_number(now.off);
+    if (in != NULL) {
+        say(":");
+        if (len > 48) {
+            say(" ...");
+            say_bytes(in + len - 48, 48);
+        } else {
+            say_bytes(in, len);
+        }
+    }
+    say("\n");
+    sigaction(sig, sig == SIGSEGV ? &previous_segv : &previous_bus, NULL);
+}
+
+static void install_fault_handler(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fault;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, &previous_segv);
+    sigaction(SIGBUS, &sa, &previous_bus);
+}
+
+/* In a child process, reads the byte at p; returns the signal that killed the child, or 0. */
+static int child_read_dies_of(const unsigned char *p)
+{
+    pid_t pid;
+    int wstatus;
+
+    fflush(stdout);
+    pid = fork();
+    if (pid < 0) {
+        perror("fork");
+        exit(2);
+    }
+    if (pid == 0) {
+        volatile unsigned char c;
+
+        signal(SIGSEGV, SIG_DFL);
+        signal(SIGBUS, SIG_DFL);
+        c = *(const volatile unsigned char *)p;
+        (void)c;
+        _exit(0);
+    }
+    if (waitpid(pid, &wstatus, 0) != pid)
+        return -1;
+    return WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0;
+}
+
+/* The guard pages really guard: one byte past each end kills a reader; the ends themselves do
+ * not. Skipped under valgrind, which would report the child's deliberate fault as an error
+ * (recognised by its preloaded library), or with GUARD_PAGES_SELFTEST=0. */
+static void test_guards_work(void)
+{
+    const char *env = getenv("GUARD_PAGES_SELFTEST"), *preload = getenv("LD_PRELOAD");
+    int sig;
+
+    if (env != NULL && strcmp(env, "0") == 0) {
+        printf("guard self-test SKIPPED (GUARD_PAGES_SELFTEST=0)\n");
+        return;
+    }
+    if (preload != NULL && strstr(preload, "vgpreload") != NULL) {
+        printf("guard self-test SKIPPED under valgrind (it would report the child's fault)\n");
+        return;
+    }
+    sig = child_read_dies_of(arena_hi);
+    CHECK(sig == SIGSEGV || sig == SIGBUS,
+          "reading the first byte of the trailing guard page: child ended with signal %d", sig);
+    sig = child_read_dies_of(arena_lo - 1);
+    CHECK(sig == SIGSEGV || sig == SIGBUS,
+          "reading the last byte of the leading guard page: child ended with signal %d", sig);
+    sig = child_read_dies_of(arena_hi - 1);
+    CHECK(sig == 0, "reading the last read-write byte: child ended with signal %d", sig);
+    sig = child_read_dies_of(arena_lo);
+    CHECK(sig == 0, "reading the first read-write byte: child ended with signal %d", sig);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* The reference: RFC 3629 sections 3 and 4, the API's status table, Unicode chapter 3            */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* What a byte means where a character must start. */
+struct lead {
+    unsigned char width;        /* of the sequence it begins; 0: it begins none */
+    unsigned char lo, hi;       /* the range of the second byte */
+    signed char bad_second;     /* status for a continuation byte outside lo..hi */
+    signed char alone;          /* status of the byte on its own (width 0: always) */
+};
+
+static struct lead leads[256];
+
+static void leads_init(void)
+{
+    /* RFC 3629 section 4:
+     *   UTF8-1 = %x00-7F
+     *   UTF8-2 = %xC2-DF UTF8-tail
+     *   UTF8-3 = %xE0 %xA0-BF UTF8-tail / %xE1-EC 2( UTF8-tail ) /
+     *            %xED %x80-9F UTF8-tail / %xEE-EF 2( UTF8-tail )
+     *   UTF8-4 = %xF0 %x90-BF 2( UTF8-tail ) / %xF1-F3 3( UTF8-tail ) /
+     *            %xF4 %x80-8F 2( UTF8-tail )
+     * with, from the API's status table, the error of a continuation byte out of range. */
+    static const struct {
+        unsigned char first_lo, first_hi, width, second_lo, second_hi;
+        utf8_status bad_second;
+    } abnf[] = {
+        { 0x00, 0x7F, 1, 0x00, 0x00, UTF8_OK },
+        { 0xC2, 0xDF, 2, 0x80, 0xBF, UTF8_ERR_MISSING_CONTINUATION },
+        { 0xE0, 0xE0, 3, 0xA0, 0xBF, UTF8_ERR_OVERLONG },
+        { 0xE1, 0xEC, 3, 0x80, 0xBF, UTF8_ERR_MISSING_CONTINUATION },
+        { 0xED, 0xED, 3, 0x80, 0x9F, UTF8_ERR_SURROGATE },
+        { 0xEE, 0xEF, 3, 0x80, 0xBF, UTF8_ERR_MISSING_CONTINUATION },
+        { 0xF0, 0xF0, 4, 0x90, 0xBF, UTF8_ERR_OVERLONG },
+        { 0xF1, 0xF3, 4, 0x80, 0xBF, UTF8_ERR_MISSING_CONTINUATION },
+        { 0xF4, 0xF4, 4, 0x80, 0x8F, UTF8_ERR_TOO_LARGE },
+    };
+    /* The API's status table for the bytes that begin no sequence. */
+    static const struct {
+        unsigned char lo, hi;
+        utf8_status status;
+    } never[] = {
+        { 0x80, 0xBF, UTF8_ERR_UNEXPECTED_CONTINUATION },
+        { 0xC0, 0xC1, UTF8_ERR_OVERLONG },
+        { 0xF5, 0xF7, UTF8_ERR_TOO_LARGE },
+        { 0xF8, 0xFF, UTF8_ERR_INVALID_BYTE },
+    };
+    size_t i;
+    unsigned b;
+
+    for (b = 0; b < 256; b++)
+        leads[b].alone = 1; /* not a status: must be overwritten below */
+    for (i = 0; i < COUNT(abnf); i++)
+        for (b = abnf[i].first_lo; b <= abnf[i].first_hi; b++) {
+            leads[b].width = abnf[i].width;
+            leads[b].lo = abnf[i].second_lo;
+            leads[b].hi = abnf[i].second_hi;
+            leads[b].bad_second = (signed char)abnf[i].bad_second;
+            leads[b].alone = (signed char)(abnf[i].width == 1 ? UTF8_OK : UTF8_ERR_TRUNCATED);
+        }
+    for (i = 0; i < COUNT(never); i++)
+        for (b = never[i].lo; b <= never[i].hi; b++) {
+            leads[b].width = 0;
+            leads[b].alone = (signed char)never[i].status;
+        }
+    for (b = 0; b < 256; b++)
+        if (leads[b].alone > 0) {
+            fprintf(stderr, "guard_pages: byte %02X left unclassified\n", b);
+            exit(2);
+        }
+}
+
+static int is_tail(unsigned char b)
+{
+    return b >= 0x80 && b <= 0xBF; /* UTF8-tail = %x80-BF */
+}
+
+/* The character at the start of s[0..len): its status, its value (U+FFFD on error) and the
+ * bytes it takes (the maximal subpart on error: the longest prefix of a well-formed sequence,
+ * at least 1; all of the input if it ends inside one; 0 for empty input). */
+static utf8_status ref_decode(const unsigned char *s, size_t len, uint32_t *cp, size_t *n)
+{
+    const struct lead *l;
+    uint32_t v;
+    size_t k;
+
+    *cp = REPLACEMENT;
+    if (len == 0) {
+        *n = 0;
+        return UTF8_ERR_TRUNCATED;
+    }
+    l = &leads[s[0]];
+    *n = 1;
+    if (l->width == 1) {
+        *cp = s[0];
+        return UTF8_OK;
+    }
+    if (l->width == 0)
+        return (utf8_status)l->alone;
+    if (len < 2) {
+        *n = len;
+        return UTF8_ERR_TRUNCATED;
+    }
+    if (s[1] < l->lo || s[1] > l->hi)
+        return is_tail(s[1]) ? (utf8_status)l->bad_second : UTF8_ERR_MISSING_CONTINUATION;
+    for (k = 2; k < l->width; k++) {
+        if (k >= len) {
+            *n = len;
+            return UTF8_ERR_TRUNCATED;
+        }
+        if (!is_tail(s[k])) {
+            *n = k;
+            return UTF8_ERR_MISSING_CONTINUATION;
+        }
+    }
+    /* RFC 3629 section 3: the lead byte keeps 7 - width bits, each continuation byte 6 */
+    v = s[0] & (0x7Fu >> l->width);
+    for (k = 1; k < l->width; k++)
+        v = v << 6 | (s[k] & 0x3Fu);
+    *cp = v;
+    *n = l->width;
+    return UTF8_OK;
+}
+
+/* One decoding loop that skips each character or maximal subpart: the status of the first
+ * ill-formed sequence and the length of the well-formed prefix (utf8_validate), and the number
+ * of steps (utf8_count_chars). */
+static utf8_status ref_scan(const unsigned char *s, size_t len, size_t *up_to, size_t *steps)
+{
+    utf8_status first = UTF8_OK, st;
+    size_t off = 0, n;
+    uint32_t cp;
+
+    *up_to = len;
+    *steps = 0;
+    while (off < len) {
+        st = ref_decode(s + off, len - off, &cp, &n);
+        if (st != UTF8_OK && first == UTF8_OK) {
+            first = st;
+            *up_to = off;
+        }
+        off += n;
+        ++*steps;
+    }
+    return first;
+}
+
+/* RFC 3629 section 3, "Encoding Algorithm", for a scalar value. */
+static size_t ref_encode(uint32_t cp, unsigned char *out)
+{
+    if (cp <= 0x7F) {
+        out[0] = (unsigned char)cp;                          /* 0xxxxxxx */
+        return 1;
+    }
+    if (cp <= 0x7FF) {
+        out[0] = (unsigned char)(0xC0 | (cp >> 6));          /* 110xxxxx 10xxxxxx */
+        out[1] = (unsigned char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp <= 0xFFFF) {
+        out[0] = (unsigned char)(0xE0 | (cp >> 12));         /* 1110xxxx 10xxxxxx 10xxxxxx */
+        out[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+        out[2] = (unsigned char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    out[0] = (unsigned char)(0xF0 | (cp >> 18));             /* 11110xxx 10xxxxxx x3 */
+    out[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+    out[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+    out[3] = (unsigned char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Valid text of an exact length                                                                  */
+/* ---------------------------------------------------------------------------------------------- */
+
+static size_t max_len; /* inputs of every length 0..max_len */
+static int exhaustive; /* GUARD_PAGES_EXHAUSTIVE */
+
+enum family { F_ASCII, F_TWO, F_THREE, F_FOUR, F_MIXED, N_FAMILIES };
+
+static const char *const family_names[N_FAMILIES] = { "ASCII", "2-byte", "3-byte", "4-byte",
+                                                      "mixed" };
+
+/* Code points of each width (RFC 3629 section 3 table): the ends of each range, the examples
+ * of RFC 3629 section 4 and 7 and of the encyclopedia article, and a few more. */
+static const uint32_t width2[] = { 0x0080, 0x00A9, 0x0391, 0x05D0, 0x07FF, 0x00A2, 0x0100 };
+static const uint32_t width3[] = { 0x0800, 0x20AC, 0x4F60, 0xD7FF, 0xE000, 0xFEFF, 0xFFFD, 0xFFFF,
+                                   0x2262, 0xD55C };
+static const uint32_t width4[] = { 0x10000, 0x10348, 0x1F600, 0x233B4, 0xFFFFF, 0x10FFFF,
+                                   0x100000 };
+
+static uint32_t next_random(uint32_t *state)
+{
+    *state = *state * 1103515245u + 12345u;
+    return *state >> 8;
+}
+
+/* A scalar value whose encoding is `width` bytes long. */
+static uint32_t pick(int family, size_t width, size_t index, uint32_t *state)
+{
+    uint32_t r = next_random(state), v;
+
+    if (width == 1)
+        return family == F_ASCII || family == F_MIXED ? r & 0x7F : 0x41 + (uint32_t)(index % 26);
+    if (family == F_MIXED && r % 4 != 0) { /* anywhere in the range, surrogates excluded */
+        r = next_random(state);
+        if (width == 2)
+            return 0x80 + r % 0x780;
+        if (width == 3) {
+            v = 0x800 + r % (0x10000 - 0x800 - 0x800);
+            return v >= 0xD800 ? v + 0x800 : v;
+        }
+        return 0x10000 + r % 0x100000;
+    }
+    if (width == 2)
+        return width2[(index + r) % COUNT(width2)];
+    if (width == 3)
+        return width3[(index + r) % COUNT(width3)];
+    return width4[(index + r) % COUNT(width4)];
+}
+
+/* Writes well-formed UTF-8 of exactly `len` bytes to out, and its characters to cps (if not
+ * NULL); returns their number. Fixed-width families start with the ASCII characters that make
+ * up the length, so that the text ends with a character of the family's width. */
+static size_t make_text(int family, size_t len, uint32_t seed, unsigned char *out, uint32_t *cps)
+{
+    uint32_t state = seed * 2654435761u ^ (uint32_t)len * 40503u, cp;
+    size_t at = 0, chars = 0, width, n;
+
+    while (at < len) {
+        size_t left = len - at;
+
+        if (family == F_ASCII) {
+            width = 1;
+        } else if (family == F_MIXED) {
+            width = 1 + next_random(&state) % 4;
+            if (width > left)
+                width = left;
+        } else {
+            width = (size_t)family + 1; /* F_TWO .. F_FOUR */
+            if (left % width != 0)
+                width = 1;
+        }
+        cp = pick(family, width, chars, &state);
+        n = ref_encode(cp, out + at);
+        if (n != width) {
+            fprintf(stderr, "guard_pages: make_text: U+%04lX is not %lu bytes\n",
+                    (unsigned long)cp, (unsigned long)width);
+            exit(2);
+        }
+        if (cps != NULL)
+            cps[chars] = cp;
+        at += n;
+        chars++;
+    }
+    return chars;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* One input, at both ends of the arena, through every function that reads input                 */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* What the construction of an input says about it. */
+struct want {
+    utf8_status status; /* of utf8_validate */
+    size_t up_to;       /* its *valid_up_to */
+    size_t chars;       /* utf8_count_chars, and the steps of a decoding loop */
+    const uint32_t *cps; /* valid text: its characters in order; else NULL */
+};
+
+/* ALL_OFFSETS: the decoding loop on both copies, single calls at every offset. EDGE_OFFSETS,
+ * for the larger sets: the loop on the end-aligned copy only, single calls near both ends. */
+enum offsets { ALL_OFFSETS, EDGE_OFFSETS };
+
+#define MAX_LEN_LIMIT 1024
+#define EDGE_FRONT 4  /* EDGE_OFFSETS: single calls at the first 4 offsets ... */
+#define EDGE_BACK 8   /* ... and the last 8, and at the end itself (length 0) */
+
+static const char *const where_names[2] = { "end-aligned", "start-aligned" };
+
+/* One utf8_decode_next call (the library function, not the header's inline code) at offset i
+ * of both copies, against the reference. */
+static void single_call(struct group *g, unsigned char *const at[2], const unsigned char *in,
+                        size_t len, size_t i)
+{
+    uint32_t want_cp, cp;
+    size_t want_n, n;
+    utf8_status want_st, st;
+    int k;
+
+    want_st = ref_decode(in + i, len - i, &want_cp, &want_n);
+    now.call = "utf8_decode_next (single call)";
+    now.off = i;
+    for (k = 0; k < 2; k++) {
+        now.where = where_names[k];
+        cp = 0x12345678;
+        n = 99;
+        st = (utf8_decode_next)((const char *)at[k] + i, len - i, &cp, &n);
+        if (st != want_st || cp != want_cp || n != want_n)
+            group_fail(g, "%s, (utf8_decode_next) at offset %lu [%s]: %s U+%04lX consumed %lu, "
+                          "want %s U+%04lX consumed %lu",
+                       where_names[k], (unsigned long)i, around(in, len, i), sname(st),
+                       (unsigned long)cp, (unsigned long)n, sname(want_st),
+                       (unsigned long)want_cp, (unsigned long)want_n);
+    }
+}
+
+/*
+ * Runs one input: at the end and at the start of the arena, utf8_validate, utf8_count_chars,
+ * a lossy decoding loop through the header's utf8_decode_next macro, and single calls of the
+ * library's utf8_decode_next at every offset (with EDGE_OFFSETS: the loop at the end of the
+ * arena only, single calls near both ends). Expected:
+ * `known` where the construction says (and the reference must agree), else the reference.
+ */
+static void run_input(struct group *g, const unsigned char *in, size_t len,
+                      const struct want *known, enum offsets offsets)
+{
+    unsigned char *at[2];
+    utf8_status want_st, st;
+    size_t want_up_to, want_chars, up_to, chars, i, off, steps, n;
+    int k;
+
+    g->inputs++;
+    if (len > MAX_LEN_LIMIT || arena_lo + 2 * len > arena_hi) {
+        group_fail(g, "input of length %lu does not fit the arena", (unsigned long)len);
+        return;
+    }
+    want_st = ref_scan(in, len, &want_up_to, &want_chars);
+    if (known != NULL) {
+        if (known->status != want_st || known->up_to != want_up_to || known->chars != want_chars)
+            group_fail(g, "THIS TEST IS WRONG: the construction says %s up to %lu, %lu chars; "
+                          "the reference %s up to %lu, %lu chars [%s]",
+                       sname(known->status), (unsigned long)known->up_to,
+                       (unsigned long)known->chars, sname(want_st), (unsigned long)want_up_to,
+                       (unsigned long)want_chars, around(in, len, known->up_to));
+        want_st = known->status;
+        want_up_to = known->up_to;
+        want_chars = known->chars;
+    }
+
+    at[0] = arena_hi - len; /* the last byte is the last one before the trailing guard page */
+    at[1] = arena_lo;       /* the first byte is the first one after the leading guard page */
+    memcpy(at[0], in, len);
+    memcpy(at[1], in, len);
+    now.group = g->name;
+    now.input = in;
+    now.len = len;
+
+    for (k = 0; k < 2; k++) {
+        const char *p = (const char *)at[k];
+        uint32_t cp, want_cp;
+
+        now.where = where_names[k];
+        now.off = 0;
+        now.call = "utf8_validate";
+        up_to = 12345;
+        st = utf8_validate(p, len, &up_to);
+        if (st != want_st || up_to != want_up_to)
+            group_fail(g, "%s, utf8_validate [%s]: %s up to %lu, want %s up to %lu",
+                       where_names[k], around(in, len, want_up_to), sname(st),
+                       (unsigned long)up_to, sname(want_st), (unsigned long)want_up_to);
+
+        now.call = "utf8_count_chars";
+        chars = utf8_count_chars(p, len);
+        if (chars != want_chars)
+            group_fail(g, "%s, utf8_count_chars [%s]: %lu, want %lu", where_names[k],
+                       around(in, len, len), (unsigned long)chars, (unsigned long)want_chars);
+
+        /* the lossy decoding loop a C program writes, with the header's macro */
+        if (k == 1 && offsets == EDGE_OFFSETS)
+            break;
+        now.call = "utf8_decode_next (decoding loop)";
+        for (off = 0, steps = 0; off < len; steps++) {
+            size_t want_n;
+            utf8_status want_step;
+
+            now.off = off;
+            cp = 0x12345678;
+            n = 99;
+            st = utf8_decode_next(p + off, len - off, &cp, &n);
+            want_step = ref_decode(in + off, len - off, &want_cp, &want_n);
+            if (known != NULL && known->cps != NULL && steps < want_chars &&
+                want_cp != known->cps[steps]) {
+                group_fail(g, "THIS TEST IS WRONG: step %lu, the construction says U+%04lX, "
+                              "the reference U+%04lX",
+                           (unsigned long)steps, (unsigned long)known->cps[steps],
+                           (unsigned long)want_cp);
+                break;
+            }
+            if (st != want_step || cp != want_cp || n != want_n) {
+                group_fail(g, "%s, decoding loop step %lu at offset %lu [%s]: %s U+%04lX "
+                              "consumed %lu, want %s U+%04lX consumed %lu",
+                           where_names[k], (unsigned long)steps, (unsigned long)off,
+                           around(in, len, off), sname(st), (unsigned long)cp, (unsigned long)n,
+                           sname(want_step), (unsigned long)want_cp, (unsigned long)want_n);
+                break;
+            }
+            off += n;
+        }
+        if (off == len && steps != want_chars)
+            group_fail(g, "%s, decoding loop [%s]: %lu steps, want %lu", where_names[k],
+                       around(in, len, len), (unsigned long)steps, (unsigned long)want_chars);
+    }
+
+    /* single calls at each offset, up to the end itself (length 0) */
+    if (offsets == ALL_OFFSETS || len <= EDGE_FRONT + EDGE_BACK) {
+        for (i = 0; i <= len; i++)
+            single_call(g, at, in, len, i);
+    } else {
+        for (i = 0; i < EDGE_FRONT; i++)
+            single_call(g, at, in, len, i);
+        for (i = len - EDGE_BACK; i <= len; i++)
+            single_call(g, at, in, len, i);
+    }
+
+    memset(at[0], POISON, len);
+    memset(at[1], POISON, len);
+    now.call = NULL;
+    now.input = NULL;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* 1: valid text of every length                                                                  */
+/* ---------------------------------------------------------------------------------------------- */
+
+static void test_valid_text(void)
+{
+    static unsigned char buf[MAX_LEN_LIMIT];
+    static uint32_t cps[MAX_LEN_LIMIT];
+    struct group g;
+    struct want w;
+    int f;
+    uint32_t seed;
+    size_t len;
+
+    section_begin("valid text, every length");
+    for (f = 0; f < N_FAMILIES; f++)
+        for (seed = 1; seed <= (f == F_MIXED ? 3u : 1u); seed++) {
+            GROUP_BEGIN(&g, "valid %s text (seed %lu), lengths 0..%lu", family_names[f],
+                        (unsigned long)seed, (unsigned long)max_len);
+            for (len = 0; len <= max_len; len++) {
+                w.chars = make_text(f, len, seed, buf, cps);
+                w.status = UTF8_OK;
+                w.up_to = len;
+                w.cps = cps;
+                run_input(&g, buf, len, &w, ALL_OFFSETS);
+            }
+            group_end(&g);
+        }
+    section_end();
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* 2: valid text then a tail: a truncated sequence, or a lone byte                                */
+/* ---------------------------------------------------------------------------------------------- */
+
+struct tail {
+    const char *bytes;
+    size_t len;
+    utf8_status status; /* of the whole input: the tail is its first ill-formed sequence */
+    size_t steps;       /* decoding-loop steps the tail takes */
+};
+
+#define BYTES(s) (s), (sizeof(s) - 1)
+
+static const struct tail tails[] = {
+    /* proper prefixes of well-formed sequences (RFC 3629 section 4): the input ends inside */
+    { BYTES("\xC2"), UTF8_ERR_TRUNCATED, 1 },             /* of C2 A9, RFC 3629 section 4 */
+    { BYTES("\xDF"), UTF8_ERR_TRUNCATED, 1 },
+    { BYTES("\xE2\x82"), UTF8_ERR_TRUNCATED, 1 },         /* of E2 82 AC, the euro sign */
+    { BYTES("\xE0\xA0"), UTF8_ERR_TRUNCATED, 1 },         /* of U+0800 */
+    { BYTES("\xED\x9F"), UTF8_ERR_TRUNCATED, 1 },         /* of U+D7FF */
+    { BYTES("\xEF\xBF"), UTF8_ERR_TRUNCATED, 1 },         /* of U+FFFF */
+    { BYTES("\xF0\x9F\x98"), UTF8_ERR_TRUNCATED, 1 },     /* of F0 9F 98 80, RFC 3629 s. 4 */
+    { BYTES("\xF4\x8F\xBF"), UTF8_ERR_TRUNCATED, 1 },     /* of U+10FFFF */
+    { BYTES("\xF0\x90\x80"), UTF8_ERR_TRUNCATED, 1 },     /* of U+10000 */
+    { BYTES("\xF1\x80\x80"), UTF8_ERR_TRUNCATED, 1 },
+    { BYTES("\xF3\xBF\xBF"), UTF8_ERR_TRUNCATED, 1 },
+    { BYTES("\xF0\x9F"), UTF8_ERR_TRUNCATED, 1 },
+    /* a lone lead byte at the very end */
+    { BYTES("\xE0"), UTF8_ERR_TRUNCATED, 1 },
+    { BYTES("\xE1"), UTF8_ERR_TRUNCATED, 1 },
+    { BYTES("\xED"), UTF8_ERR_TRUNCATED, 1 },
+    { BYTES("\xF0"), UTF8_ERR_TRUNCATED, 1 },
+    { BYTES("\xF4"), UTF8_ERR_TRUNCATED, 1 },
+    /* a lone byte that begins no sequence, at the very end */
+    { BYTES("\xF5"), UTF8_ERR_TOO_LARGE, 1 },
+    { BYTES("\xFF"), UTF8_ERR_INVALID_BYTE, 1 },
+    { BYTES("\xC0"), UTF8_ERR_OVERLONG, 1 },
+    { BYTES("\x80"), UTF8_ERR_UNEXPECTED_CONTINUATION, 1 },
+    { BYTES("\xBF"), UTF8_ERR_UNEXPECTED_CONTINUATION, 1 },
+    /* a prefix whose second byte already decides the error, at the very end */
+    { BYTES("\xE0\x80"), UTF8_ERR_OVERLONG, 2 },
+    { BYTES("\xED\xA0"), UTF8_ERR_SURROGATE, 2 },
+    { BYTES("\xF4\x90"), UTF8_ERR_TOO_LARGE, 2 },
+    { BYTES("\xF0\x8F\xBF"), UTF8_ERR_OVERLONG, 3 },
+};
+
+static const char *tail_hex(const struct tail *t)
+{
+    static char buf[16];
+    char *w = buf;
+    size_t i;
+
+    for (i = 0; i < t->len; i++)
+        w += sprintf(w, i ? " %02X" : "%02X", (unsigned char)t->bytes[i]);
+    return buf;
+}
+
+static void test_tails(void)
+{
+    static unsigned char buf[MAX_LEN_LIMIT];
+    struct group g;
+    struct want w;
+    size_t t, len;
+    int f;
+
+    section_begin("valid text then a truncated or bad tail, every length");
+    for (t = 0; t < COUNT(tails); t++)
+        for (f = 0; f < N_FAMILIES; f++) {
+            GROUP_BEGIN(&g, "valid %s text then [%s], lengths %lu..%lu", family_names[f],
+                        tail_hex(&tails[t]), (unsigned long)tails[t].len,
+                        (unsigned long)max_len);
+            for (len = tails[t].len; len <= max_len; len++) {
+                size_t prefix = len - tails[t].len;
+
+                w.chars = make_text(f, prefix, 7, buf, NULL) + tails[t].steps;
+                memcpy(buf + prefix, tails[t].bytes, tails[t].len);
+                w.status = tails[t].status;
+                w.up_to = prefix;
+                w.cps = NULL;
+                run_input(&g, buf, len, &w, ALL_OFFSETS);
+            }
+            group_end(&g);
+        }
+    section_end();
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* 3: an error of every class at the end and around block boundaries                             */
+/* ---------------------------------------------------------------------------------------------- */
+
+struct bad {
+    const char *bytes;
+    size_t len;
+    utf8_status status;
+    size_t decisive; /* the bytes that decide the error; a shorter cut at the end is TRUNCATED */
+    size_t steps;    /* decoding-loop steps the whole sequence takes */
+};
+
+/* From RFC 3629 sections 3 and 4, and the API's status table. Each is a lead byte that is an
+ * error on its own or with its second byte, then continuation bytes that are each an error of
+ * their own (steps = len); or a lead byte cut short by a non-continuation byte (MISSING), where
+ * the maximal subpart is one step and what follows is one more. */
+static const struct bad errors[] = {
+    { BYTES("\x80"), UTF8_ERR_UNEXPECTED_CONTINUATION, 1, 1 },
+    { BYTES("\xBF"), UTF8_ERR_UNEXPECTED_CONTINUATION, 1, 1 },
+    { BYTES("\xC0\x80"), UTF8_ERR_OVERLONG, 1, 2 },               /* RFC 3629 section 4 */
+    { BYTES("\xC1\xBF"), UTF8_ERR_OVERLONG, 1, 2 },
+    { BYTES("\xE0\x80\x80"), UTF8_ERR_OVERLONG, 2, 3 },
+    { BYTES("\xE0\x9F\xBF"), UTF8_ERR_OVERLONG, 2, 3 },
+    { BYTES("\xF0\x80\x80\x80"), UTF8_ERR_OVERLONG, 2, 4 },
+    { BYTES("\xF0\x8F\xBF\xBF"), UTF8_ERR_OVERLONG, 2, 4 },
+    { BYTES("\xED\xA0\x80"), UTF8_ERR_SURROGATE, 2, 3 },          /* RFC 3629 section 4 */
+    { BYTES("\xED\xBF\xBF"), UTF8_ERR_SURROGATE, 2, 3 },
+    { BYTES("\xF4\x90\x80\x80"), UTF8_ERR_TOO_LARGE, 2, 4 },
+    { BYTES("\xF5\x80\x80\x80"), UTF8_ERR_TOO_LARGE, 1, 4 },      /* RFC 3629 section 4 */
+    { BYTES("\xF7\xBF\xBF\xBF"), UTF8_ERR_TOO_LARGE, 1, 4 },
+    { BYTES("\xF8"), UTF8_ERR_INVALID_BYTE, 1, 1 },
+    { BYTES("\xFE"), UTF8_ERR_INVALID_BYTE, 1, 1 },
+    { BYTES("\xFF"), UTF8_ERR_INVALID_BYTE, 1, 1 },
+    { BYTES("\xF8\x88\x80\x80\x80"), UTF8_ERR_INVALID_BYTE, 1, 5 }, /* RFC 2279's 5-byte form */
+    { BYTES("\xC2\x41"), UTF8_ERR_MISSING_CONTINUATION, 2, 2 },
+    { BYTES("\xE1\x41"), UTF8_ERR_MISSING_CONTINUATION, 2, 2 },
+    { BYTES("\xE2\x82\x41"), UTF8_ERR_MISSING_CONTINUATION, 3, 2 },
+    { BYTES("\xF1\x80\x41"), UTF8_ERR_MISSING_CONTINUATION, 3, 2 },
+    { BYTES("\xF0\x9F\x98\x41"), UTF8_ERR_MISSING_CONTINUATION, 4, 2 },
+    { BYTES("\xDF\xC2\xA9"), UTF8_ERR_MISSING_CONTINUATION, 2, 2 }, /* then a whole C2 A9 */
+};
+
+/* Where an error starts: at the end (its first byte the last, last-1 .. last-4, or its last
+ * byte the last), at the start, and around the 16-, 32- and 64-byte boundaries: -3, -1, 0, +1,
+ * +3 (with GUARD_PAGES_EXHAUSTIVE, -4..+3, and 48 too). */
+static size_t error_positions(size_t len, size_t elen, size_t *pos)
+{
+    static const size_t boundaries[] = { 16, 32, 64, 128, 192, 256, 48,
+                                         320, 384, 448, 512, 576 };
+    static unsigned char seen[MAX_LEN_LIMIT];
+    size_t cand[8 * COUNT(boundaries) + 16], nc = 0, n = 0, i;
+    int d;
+
+    if (len == 0)
+        return 0;
+    for (i = 1; i <= 5 && i <= len; i++)
+        cand[nc++] = len - i;
+    if (elen <= len)
+        cand[nc++] = len - elen;
+    cand[nc++] = 0;
+    cand[nc++] = 1;
+    for (i = 0; i < COUNT(boundaries) && boundaries[i] < len + 4; i++) {
+        if (boundaries[i] == 48 && !exhaustive)
+            continue;
+        for (d = -4; d <= 3; d++) /* the boundaries are all above 4 */
+            if (exhaustive || d == -3 || d == -1 || d == 0 || d == 1 || d == 3)
+                cand[nc++] = (size_t)((long)boundaries[i] + d);
+    }
+    for (i = 0; i < nc; i++)
+        if (cand[i] < len && !seen[cand[i]]) {
+            seen[cand[i]] = 1;
+            pos[n++] = cand[i];
+        }
+    for (i = 0; i < n; i++)
+        seen[pos[i]] = 0;
+    return n;
+}
+
+static void test_errors(void)
+{
+    static const int families[] = { F_ASCII, F_MIXED, F_FOUR };
+    static unsigned char buf[MAX_LEN_LIMIT];
+    size_t pos[128];
+    struct group g;
+    struct want w;
+    size_t e, len, np, j, fi;
+
+    section_begin("an error of every class at the end and around block boundaries");
+    for (e = 0; e < COUNT(errors); e++) {
+        const struct bad *b = &errors[e];
+
+        for (fi = 0; fi < (exhaustive ? COUNT(families) : 2); fi++) {
+            int f = families[fi];
+
+            GROUP_BEGIN(&g, "%s %s in valid %s text, lengths 1..%lu", sname(b->status),
+                        tail_hex(&(const struct tail){ b->bytes, b->len, UTF8_OK, 0 }),
+                        family_names[f], (unsigned long)max_len);
+            for (len = 1; len <= max_len; len++) {
+                np = error_positions(len, b->len, pos);
+                for (j = 0; j < np; j++) {
+                    size_t at = pos[j], k = len - at < b->len ? len - at : b->len;
+
+                    w.chars = make_text(f, at, 11, buf, NULL);
+                    memcpy(buf + at, b->bytes, k);
+                    if (k == b->len) { /* whole, then valid text to the end */
+                        w.chars += b->steps + make_text(f, len - at - k, 13, buf + at + k, NULL);
+                        w.status = b->status;
+                    } else if (k >= b->decisive) { /* cut, still this error */
+                        w.chars += k;
+                        w.status = b->status;
+                    } else { /* cut before the deciding byte: the input ends inside */
+                        w.chars += 1;
+                        w.status = UTF8_ERR_TRUNCATED;
+                    }
+                    w.up_to = at;
+                    w.cps = NULL;
+                    run_input(&g, buf, len, &w, exhaustive ? ALL_OFFSETS : EDGE_OFFSETS);
+                }
+            }
+            group_end(&g);
+        }
+    }
+    section_end();
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* 4: every short input, alone and at the end of one or two blocks                                */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* The bytes that stand for all 256 after the second byte, in the default sweeps: each edge of
+ * the ranges of RFC 3629 section 4 and of the API's status table, and a few inside them. */
+static const unsigned char some_bytes[] = { 0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0,
+                                            0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xED, 0xEF,
+                                            0xF0, 0xF4, 0xF5, 0xF8, 0xFF };
+
+/* Every input of `n` bytes whose first byte is in first_lo..first_hi and second byte in
+ * second_lo..second_hi, and whose later bytes are any byte (all: 1) or one of some_bytes (0),
+ * after `prefix` bytes of valid mixed text; expected values from the reference. */
+static void sweep(size_t n, unsigned first_lo, unsigned first_hi, unsigned second_lo,
+                  unsigned second_hi, int all, size_t prefix)
+{
+    static unsigned char buf[MAX_LEN_LIMIT];
+    struct group g;
+    unsigned long total = 1, i, later = all ? 256 : COUNT(some_bytes);
+    size_t k;
+
+    GROUP_BEGIN(&g, "every %lu-byte input, first byte %02X..%02X, second %02X..%02X, then %s, "
+                    "after %lu bytes of valid text",
+                (unsigned long)n, first_lo, first_hi, n > 1 ? second_lo : 0,
+                n > 1 ? second_hi : 0, n < 3 ? "nothing" : all ? "any" : "some bytes",
+                (unsigned long)prefix);
+    make_text(F_MIXED, prefix, 17, buf, NULL);
+    for (k = 2; k < n; k++)
+        total *= later;
+    total *= (unsigned long)(first_hi - first_lo + 1);
+    if (n > 1)
+        total *= (unsigned long)(second_hi - second_lo + 1);
+    for (i = 0; i < total; i++) {
+        unsigned long rest = i;
+
+        for (k = n; k-- > 2;) {
+            buf[prefix + k] = all ? (unsigned char)(rest % 256) : some_bytes[rest % later];
+            rest /= later;
+        }
+        if (n > 1) {
+            buf[prefix + 1] = (unsigned char)(second_lo + rest % (second_hi - second_lo + 1));
+            rest /= second_hi - second_lo + 1;
+        }
+        buf[prefix] = (unsigned char)(first_lo + rest);
+        run_input(&g, buf, prefix + n, NULL, prefix == 0 ? ALL_OFFSETS : EDGE_OFFSETS);
+    }
+    group_end(&g);
+}
+
+static void test_sweeps(void)
+{
+    section_begin("every 1- and 2-byte input, 3-byte ones C2..F4 xx (some bytes)");
+    sweep(1, 0x00, 0xFF, 0x00, 0xFF, 1, 0);
+    sweep(1, 0x00, 0xFF, 0x00, 0xFF, 1, 63);  /* the last byte of one block */
+    sweep(1, 0x00, 0xFF, 0x00, 0xFF, 1, 127); /* of two */
+    sweep(2, 0x00, 0xFF, 0x00, 0xFF, 1, 0);
+    sweep(2, 0x00, 0xFF, 0x00, 0xFF, 1, 62);
+    sweep(2, 0x00, 0xFF, 0x00, 0xFF, 1, 126);
+    sweep(3, 0xC2, 0xF4, 0x00, 0xFF, 0, 0);
+    sweep(3, 0xC2, 0xF4, 0x80, 0xBF, 0, 61);
+    sweep(4, 0xF0, 0xF4, 0x80, 0xBF, 0, 0);
+    sweep(4, 0xF0, 0xF4, 0x80, 0xBF, 0, 60);
+    section_end();
+    if (!exhaustive)
+        return;
+    section_begin("GUARD_PAGES_EXHAUSTIVE: every 3-byte input, 4-byte F0..F4 80..BF xx xx");
+    sweep(3, 0x00, 0xFF, 0x00, 0xFF, 1, 0);
+    sweep(3, 0xC2, 0xF4, 0x80, 0xBF, 1, 61);
+    sweep(4, 0xF0, 0xF4, 0x80, 0xBF, 1, 0);
+    section_end();
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* 5: utf8_encode into buffers against a guard page                                               */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* Whether the n bytes at p all still hold POISON. */
+static int untouched(const unsigned char *p, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (p[i] != POISON)
+            return 0;
+    return 1;
+}
+
+#define WATCHED 16 /* bytes at each end of the arena checked for stray writes */
+
+static void encode_one(struct group *g, uint32_t cp)
+{
+    unsigned char want[4];
+    size_t need, cap, out_len;
+    utf8_status want_st, st;
+    unsigned char *out;
+
+    now.group = g->name;
+    now.input = NULL;
+    now.len = 0;
+    now.off = cp;
+    g->inputs++;
+    if (cp >= 0xD800 && cp <= 0xDFFF) { /* RFC 3629 section 3: surrogates are prohibited */
+        want_st = UTF8_ERR_SURROGATE;
+        need = 0;
+    } else if (cp > 0x10FFFF) {         /* ... and the range ends at U+10FFFF */
+        want_st = UTF8_ERR_TOO_LARGE;
+        need = 0;
+    } else {
+        want_st = UTF8_OK;
+        need = ref_encode(cp, want);
+    }
+
+    if (want_st == UTF8_OK) {
+        /* exactly the size needed, against the trailing guard page, then the leading one */
+        now.call = "utf8_encode (end-aligned, exact size)";
+        out = arena_hi - need;
+        out_len = 99;
+        st = utf8_encode(cp, (char *)out, need, &out_len);
+        if (st != UTF8_OK || out_len != need || memcmp(out, want, need) != 0 ||
+            !untouched(arena_hi - WATCHED, WATCHED - need))
+            group_fail(g, "U+%04lX into %lu bytes before the guard page: %s, out_len %lu, "
+                          "bytes %02X %02X %02X %02X",
+                       (unsigned long)cp, (unsigned long)need, sname(st), (unsigned long)out_len,
+                       out[0], need > 1 ? out[1] : 0, need > 2 ? out[2] : 0,
+                       need > 3 ? out[3] : 0);
+        memset(out, POISON, need);
+
+        now.call = "utf8_encode (start-aligned, exact size)";
+        out = arena_lo;
+        out_len = 99;
+        st = utf8_encode(cp, (char *)out, need, &out_len);
+        if (st != UTF8_OK || out_len != need || memcmp(out, want, need) != 0 ||
+            !untouched(arena_lo + need, WATCHED - need))
+            group_fail(g, "U+%04lX into %lu bytes after the guard page: %s, out_len %lu",
+                       (unsigned long)cp, (unsigned long)need, sname(st),
+                       (unsigned long)out_len);
+        memset(out, POISON, need);
+    }
+
+    /* every smaller capacity, the buffer against the trailing guard page: nothing written;
+     * for a refused value, every capacity up to UTF8_MAX_BYTES */
+    for (cap = 0; cap < (want_st == UTF8_OK ? need : (size_t)UTF8_MAX_BYTES + 1); cap++) {
+        now.call = "utf8_encode (end-aligned, too small or refused)";
+        out = arena_hi - cap; /* cap 0: a pointer to the guard page itself */
+        out_len = 99;
+        st = utf8_encode(cp, (char *)out, cap, &out_len);
+        if (st != (want_st == UTF8_OK ? UTF8_ERR_BUFFER_TOO_SMALL : want_st) ||
+            out_len != need || !untouched(arena_hi - WATCHED, WATCHED))
+            group_fail(g, "0x%04lX into %lu bytes before the guard page: %s, out_len %lu, "
+                          "want %s, out_len %lu, nothing written",
+                       (unsigned long)cp, (unsigned long)cap, sname(st), (unsigned long)out_len,
+                       sname(want_st == UTF8_OK ? UTF8_ERR_BUFFER_TOO_SMALL : want_st),
+                       (unsigned long)need);
+        memset(arena_hi - WATCHED, POISON, WATCHED);
+    }
+    now.call = NULL;
+}
+
+static void test_encode(void)
+{
+    static const uint32_t above[] = { 0x110000, 0x110001, 0x11FFFF, 0x1FFFFF, 0x200000,
+                                      0x3FFFFFF, 0x4000000, 0x7FFFFFFF, 0x80000000,
+                                      0xFFFFFFFE, 0xFFFFFFFF };
+    struct group g;
+    uint32_t cp;
+    uint64_t v;
+    size_t i;
+
+    section_begin("utf8_encode of every scalar value into buffers against a guard page");
+    GROUP_BEGIN(&g, "utf8_encode of every scalar value, exact and smaller buffers at a guard");
+    for (cp = 0; cp <= 0x10FFFF; cp++)
+        if (cp < 0xD800 || cp > 0xDFFF)
+            encode_one(&g, cp);
+    group_end(&g);
+    GROUP_BEGIN(&g, "utf8_encode refuses every surrogate, writing nothing at a guard");
+    for (cp = 0xD800; cp <= 0xDFFF; cp++)
+        encode_one(&g, cp);
+    group_end(&g);
+    GROUP_BEGIN(&g, "utf8_encode refuses values above U+10FFFF, writing nothing at a guard");
+    for (i = 0; i < COUNT(above); i++)
+        encode_one(&g, above[i]);
+    for (v = 0x110000; v <= 0xFFFFFFFFu; v += 0x10003)
+        encode_one(&g, (uint32_t)v);
+    group_end(&g);
+    section_end();
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* 6: out-parameters against a guard page                                                         */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* Each out-parameter is the last object before the trailing guard page: a write wider than its
+ * type would fault. The input sits at the start of the arena. */
+static void test_out_params(void)
+{
+    /* C2 A9: RFC 3629 section 4; E2 82: the euro sign cut short */
+    static const unsigned char in[] = { 0x41, 0xC2, 0xA9, 0xE2, 0x82 };
+    size_t *up_to = (size_t *)(void *)(arena_hi - sizeof(size_t));
+    size_t *consumed = (size_t *)(void *)(arena_hi - sizeof(size_t));
+    size_t *out_len = (size_t *)(void *)(arena_hi - sizeof(size_t));
+    uint32_t *cp = (uint32_t *)(void *)(arena_hi - sizeof(uint32_t));
+    const char *p = (const char *)arena_lo;
+    size_t local_n = 99;
+    uint32_t local_cp = 0;
+    utf8_status st;
+
+    section_begin("out-parameters against a guard page");
+    now.group = "out-parameters against a guard page";
+    memcpy(arena_lo, in, sizeof in);
+
+    now.call = "utf8_validate";
+    *up_to = 99;
+    st = utf8_validate(p, sizeof in, up_to);
+    CHECK(st == UTF8_ERR_TRUNCATED && *up_to == 3,
+          "utf8_validate [41 C2 A9 E2 82], valid_up_to at the guard: %s up to %lu, want "
+          "TRUNCATED up to 3", sname(st), (unsigned long)*up_to);
+
+    now.call = "utf8_decode_next";
+    *cp = 0;
+    st = (utf8_decode_next)(p + 1, sizeof in - 1, cp, &local_n);
+    CHECK(st == UTF8_OK && *cp == 0xA9 && local_n == 2,
+          "(utf8_decode_next) [C2 A9 E2 82], cp at the guard: %s U+%04lX consumed %lu, want "
+          "U+00A9 consumed 2", sname(st), (unsigned long)*cp, (unsigned long)local_n);
+    *cp = 0;
+    st = (utf8_decode_next)(p + 3, sizeof in - 3, cp, NULL);
+    CHECK(st == UTF8_ERR_TRUNCATED && *cp == REPLACEMENT,
+          "(utf8_decode_next) [E2 82], cp at the guard: %s U+%04lX, want TRUNCATED U+FFFD",
+          sname(st), (unsigned long)*cp);
+    *consumed = 99;
+    st = (utf8_decode_next)(p + 3, sizeof in - 3, &local_cp, consumed);
+    CHECK(st == UTF8_ERR_TRUNCATED && *consumed == 2 && local_cp == REPLACEMENT,
+          "(utf8_decode_next) [E2 82], consumed at the guard: %s U+%04lX consumed %lu, want "
+          "TRUNCATED U+FFFD consumed 2", sname(st), (unsigned long)local_cp,
+          (unsigned long)*consumed);
+
+    now.call = "utf8_encode";
+    *out_len = 99;
+    st = utf8_encode(0x1F600, (char *)arena_lo + 8, 4, out_len);
+    CHECK(st == UTF8_OK && *out_len == 4 && memcmp(arena_lo + 8, "\xF0\x9F\x98\x80", 4) == 0,
+          "utf8_encode U+1F600, out_len at the guard: %s, out_len %lu", sname(st),
+          (unsigned long)*out_len);
+    *out_len = 99;
+    st = utf8_encode(0x1F600, NULL, 0, out_len);
+    CHECK(st == UTF8_ERR_BUFFER_TOO_SMALL && *out_len == 4,
+          "utf8_encode U+1F600 into (NULL, 0), out_len at the guard: %s, out_len %lu",
+          sname(st), (unsigned long)*out_len);
+
+    memset(arena_lo, POISON, 16);
+    memset(arena_hi - 16, POISON, 16);
+    now.call = NULL;
+    section_end();
+}
+
+int main(void)
+{
+    const char *isa = getenv("LIBUTF8_FORCE_ISA");
+    const char *ex = getenv("GUARD_PAGES_EXHAUSTIVE");
+    double start = now_seconds();
+
+    exhaustive = ex != NULL && ex[0] != '\0' && strcmp(ex, "0") != 0;
+    max_len = exhaustive ? 600 : 300;
+    leads_init();
+    arena_init(2 * max_len);
+    install_fault_handler();
+
+    printf("guard_pages: libutf8 %s; LIBUTF8_FORCE_ISA=%s; page %lu bytes, %lu read-write; "
+           "lengths 0..%lu; %s\n",
+           utf8_version(), isa != NULL ? isa : "(unset: the library picks the best kernel)",
+           (unsigned long)page_size, (unsigned long)(arena_hi - arena_lo),
+           (unsigned long)max_len,
+           exhaustive ? "GUARD_PAGES_EXHAUSTIVE: every sweep" : "default sweeps");
+    fflush(stdout);
+
+    test_guards_work();
+    test_out_params();
+    test_valid_text();
+    test_tails();
+    test_errors();
+    test_sweeps();
+    test_encode();
+
+    printf("== total: %.2f s\n", now_seconds() - start);
+    printf("%lu passed, %lu failed\n", n_passed, n_failed);
+    return n_failed == 0 ? 0 : 1;
+}
