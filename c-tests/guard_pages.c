@@ -51,35 +51,8 @@
 /* The check layer                                                                                */
 /* ---------------------------------------------------------------------------------------------- */
 
-#if defined(__GNUC__)
-#define PRINTF_LIKE(fmt, args) __attribute__((format(printf, fmt, args)))
-#else
-#define PRINTF_LIKE(fmt, args)
-#endif
-
-static unsigned long n_passed, n_failed;
-
-static int check_at(int ok, const char *file, int line, const char *fmt, ...) PRINTF_LIKE(4, 5);
-
-/* Counts one check; prints "FAIL file:line: description" if it failed. Returns ok. */
-static int check_at(int ok, const char *file, int line, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (ok) {
-        n_passed++;
-        return 1;
-    }
-    n_failed++;
-    printf("FAIL %s:%d: ", file, line);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    putchar('\n');
-    return 0;
-}
-
-#define CHECK(cond, ...) check_at((cond) ? 1 : 0, __FILE__, __LINE__, __VA_ARGS__)
+/* PRINTF_LIKE, n_passed, n_failed, check_at, CHECK, check_summary. */
+#include "check.h"
 
 /* Many inputs counted as a single check: the first few failures are printed. */
 struct group {
@@ -1325,6 +1298,5 @@ int main(void)
     test_encode();
 
     printf("== total: %.2f s\n", now_seconds() - start);
-    printf("%lu passed, %lu failed\n", n_passed, n_failed);
-    return n_failed == 0 ? 0 : 1;
+    return check_summary();
 }
