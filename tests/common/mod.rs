@@ -88,6 +88,21 @@ impl Rng {
             .into_bytes()
     }
 
+    /// Random well-formed text of mixed widths, `len` bytes long (padded with ASCII where the
+    /// last character would not fit).
+    pub fn text_of_len(&mut self, len: usize) -> Vec<u8> {
+        let mut s = String::with_capacity(len);
+        while s.len() < len {
+            let c = self.scalar();
+            s.push(if s.len() + c.len_utf8() <= len {
+                c
+            } else {
+                'a'
+            });
+        }
+        s.into_bytes()
+    }
+
     /// `s` with a few random bytes replaced, bits flipped, or bytes cut.
     pub fn mutate(&mut self, s: &mut Vec<u8>) {
         for _ in 0..1 + self.below(3) {
