@@ -155,11 +155,13 @@ const fn incomplete_thresholds<const LANES: usize>() -> [u8; LANES] {
     t
 }
 
-/// What a kernel found: the length of the prefix of its input, in whole blocks, that is
-/// well-formed except perhaps for a sequence cut off at its end, and, for counting kernels,
-/// the number of characters that start in it (0 otherwise).
+/// What a kernel found: whether all of its input is well-formed; if so, `len` is the input's
+/// length, otherwise the length of a prefix, in whole blocks, that is well-formed except
+/// perhaps for a sequence cut off at its end. Counting kernels also give the number of
+/// characters that start in that prefix (0 otherwise).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Blocks {
+    pub valid: bool,
     pub len: usize,
     pub chars: usize,
 }
@@ -329,14 +331,14 @@ unsafe fn ascii_blocks<V: Vector>(blocks: &[[u8; BLOCK]]) -> usize {
     }
 }
 
-/// Checks `s` block by block with `V`, up to the first bad block, counting characters if
-/// `COUNT`.
+/// Checks `s` block by block with `V`, up to the first bad block, then the tail shorter than a
+/// block, counting characters if `COUNT`.
 ///
 /// # Safety
 /// The CPU supports `V`'s ISA.
 #[inline(always)]
 pub(crate) unsafe fn valid_blocks<V: Vector, const COUNT: bool>(s: &[u8]) -> Blocks {
-    let (blocks, _) = s.as_chunks::<BLOCK>();
+    let (blocks, tail) = s.as_chunks::<BLOCK>();
     // SAFETY (whole body): the caller guarantees the ISA.
     unsafe {
         let mut checker = Checker::<V, COUNT>::new();
@@ -351,12 +353,33 @@ pub(crate) unsafe fn valid_blocks<V: Vector, const COUNT: bool>(s: &[u8]) -> Blo
                 continue;
             }
             if !checker.block_is_valid(block) {
-                break;
+                return Blocks {
+                    valid: false,
+                    len: i * BLOCK,
+                    chars: checker.chars,
+                };
             }
             i += 1;
         }
+        // The tail, padded with zeros: they are ASCII, so a sequence cut off by the end of `s`
+        // fails as one cut off by an ASCII byte would.
+        let valid = if tail.is_empty() && checker.at_boundary() {
+            true
+        } else {
+            let mut last = [0u8; BLOCK];
+            if let Some(start) = last.get_mut(..tail.len()) {
+                start.copy_from_slice(tail);
+            }
+            let valid = checker.block_is_valid(&last);
+            if COUNT && valid {
+                // The padding was counted as characters.
+                checker.chars -= BLOCK - tail.len();
+            }
+            valid
+        };
         Blocks {
-            len: i * BLOCK,
+            valid,
+            len: if valid { s.len() } else { blocks.len() * BLOCK },
             chars: checker.chars,
         }
     }

@@ -1,9 +1,10 @@
 //! SIMD kernels, one file per instruction set, all running the algorithm of [`lookup`], and
 //! the run-time choice among them.
 //!
-//! A kernel checks whole 64-byte blocks and returns the length of the prefix it found good
-//! (counting its characters, for `utf8_count_chars`); the scalar code, the reference, then
-//! locates and classifies the first error exactly and handles the tail shorter than a block.
+//! A kernel checks 64-byte blocks, the last one padded, and says whether the whole input is
+//! good or how long a prefix of whole blocks is (counting characters, for
+//! `utf8_count_chars`); where it found an error, the scalar code, the reference, locates and
+//! classifies it exactly.
 //!
 //! The implementation is chosen once, on the first call that needs one, from the CPU's
 //! features (or from `LIBUTF8_FORCE_ISA`, for testing), and cached in an atomic pointer, as
@@ -44,9 +45,13 @@ struct Kernels {
     count: Kernel,
 }
 
-/// The scalar implementation's "kernel": it checks no block.
+/// The scalar implementation's "kernel": it checks nothing.
 fn no_blocks(_: &[u8]) -> Blocks {
-    Blocks { len: 0, chars: 0 }
+    Blocks {
+        valid: false,
+        len: 0,
+        chars: 0,
+    }
 }
 
 static SCALAR: Kernels = Kernels {
@@ -148,9 +153,10 @@ impl Isa {
         }))
     }
 
-    /// The length of the prefix of `s`, in whole 64-byte blocks, that this implementation's
-    /// kernel accepts (0 for the scalar one), or `None` if the CPU cannot run it. For tests:
-    /// a kernel that rejected good blocks would be exact but slow.
+    /// The length of the prefix of `s` that this implementation's kernel accepts: all of `s`
+    /// if it is well-formed, else whole 64-byte blocks (0 for the scalar implementation), or
+    /// `None` if the CPU cannot run it. For tests: a kernel that rejected good blocks would be
+    /// exact but slow.
     pub fn valid_blocks_len(self, s: &[u8]) -> Option<usize> {
         let kernels = self.kernels()?;
         // SAFETY: `kernels` returns only kernels whose ISA the CPU supports.
@@ -174,36 +180,27 @@ impl Isa {
     }
 }
 
-/// Validates `s` with `kernels`.
+/// Validates `s` with `kernels`: the scalar code only runs where the kernel found an error.
 fn validate_with(kernels: &Kernels, s: &[u8]) -> Result<(), Utf8Error> {
-    if s.len() < BLOCK {
-        return validate_short(kernels, s);
-    }
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
     let blocks = unsafe { (kernels.validate)(s) };
+    if blocks.valid {
+        return Ok(());
+    }
     scalar_from(s, char_start_at_or_before(s, blocks.len))
-}
-
-/// Validates `s`, shorter than a block, as one zero-padded block: a fixed cost instead of
-/// one step per character. The zeros are ASCII, so a sequence cut off by the end of `s`
-/// still fails; a rejected block goes to the scalar code to locate the error.
-fn validate_short(kernels: &Kernels, s: &[u8]) -> Result<(), Utf8Error> {
-    let mut block = [0u8; BLOCK];
-    for (to, from) in block.iter_mut().zip(s) {
-        *to = *from;
-    }
-    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
-    if unsafe { (kernels.validate)(&block) }.len == BLOCK {
-        Ok(())
-    } else {
-        scalar_from(s, 0)
-    }
 }
 
 /// The longest well-formed prefix of `s` with its characters counted, using `kernels`.
 fn count_prefix_with(kernels: &Kernels, s: &[u8]) -> Prefix {
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
     let blocks = unsafe { (kernels.count)(s) };
+    if blocks.valid {
+        return Prefix {
+            len: s.len(),
+            chars: blocks.chars,
+            error: None,
+        };
+    }
     let resume = char_start_at_or_before(s, blocks.len);
     // A sequence cut off at the end of the blocks was counted there by its lead byte, and
     // is counted again by the scalar code.
