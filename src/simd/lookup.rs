@@ -347,7 +347,8 @@ pub(crate) unsafe fn valid_blocks<V: Vector, const COUNT: bool>(s: &[u8]) -> Blo
             // Between characters, ASCII needs no other check: skip a run of it as fast as it
             // is read. A block that is not ASCII pays one test for this.
             if !high_bits::<V>(block).any_high_bit() && checker.at_boundary() {
-                let run = 1 + ascii_blocks::<V>(&blocks[i + 1..]);
+                let rest = blocks.get(i + 1..).unwrap_or_default();
+                let run = 1 + ascii_blocks::<V>(rest);
                 checker.skip_ascii(run);
                 i += run;
                 continue;
@@ -367,9 +368,10 @@ pub(crate) unsafe fn valid_blocks<V: Vector, const COUNT: bool>(s: &[u8]) -> Blo
             true
         } else {
             let mut last = [0u8; BLOCK];
-            if let Some(start) = last.get_mut(..tail.len()) {
-                start.copy_from_slice(tail);
-            }
+            // One clamped length for both slices, so that the compiler sees they match and
+            // links no panic path.
+            let n = tail.len().min(BLOCK);
+            last[..n].copy_from_slice(&tail[..n]);
             let valid = checker.block_is_valid(&last);
             if COUNT && valid {
                 // The padding was counted as characters.
