@@ -206,7 +206,7 @@ def crate_versions(lock_path):
 
 # --- Goals ----------------------------------------------------------------------------------
 
-MET, NOT_MET, NOT_YET, NOT_EVAL = "met", "**NOT met**", "not yet available", "not evaluated"
+MET, NOT_MET, NOT_EVAL = "met", "**NOT met**", "not evaluated"
 
 
 def goals(res):
@@ -276,20 +276,16 @@ def goals(res):
                     f"slowest {w:.2f}× ({wn}); {below} of {len(pairs)} files below",
                     verdict(None if w is None else w >= target, all(r for _, r in pairs), True)))
 
-    # Counting, once the function exists.
-    if not any(k[2] == LIB_COUNT for k in res.rows):
-        out.append(("Counting, corpus: `utf8_count_chars` ÷ simdutf `count_utf8`, every file",
-                    "≥ 1.00× on each", "`utf8_count_chars` does not exist yet", NOT_YET))
-    else:
-        pairs = [(n, res.ratio("rust", n, LIB_COUNT, SIMDUTF_COUNT)) for n in corpus]
-        w, wn = worst(pairs)
-        g = geomean([r for _, r in pairs])
-        below = sum(1 for _, r in pairs if r is not None and r < 1)
-        out.append(("Counting, corpus: `utf8_count_chars` ÷ simdutf `count_utf8`, every file",
-                    "≥ 1.00× on each", "—" if w is None else
-                    f"slowest {w:.2f}× ({wn}), geometric mean {g:.2f}×; "
-                    f"{below} of {len(pairs)} files below",
-                    verdict(None if w is None else w >= 1, all(r for _, r in pairs), True)))
+    # Counting.
+    pairs = [(n, res.ratio("rust", n, LIB_COUNT, SIMDUTF_COUNT)) for n in corpus]
+    w, wn = worst(pairs)
+    g = geomean([r for _, r in pairs])
+    below = sum(1 for _, r in pairs if r is not None and r < 1)
+    out.append(("Counting, corpus: `utf8_count_chars` ÷ simdutf `count_utf8`, every file",
+                "≥ 1.00× on each", "—" if w is None else
+                f"slowest {w:.2f}× ({wn}), geometric mean {g:.2f}×; "
+                f"{below} of {len(pairs)} files below",
+                verdict(None if w is None else w >= 1, all(r for _, r in pairs), True)))
     return out
 
 
@@ -549,7 +545,7 @@ def main():
       "(fewer for the 64 MiB inputs). Time is the monotonic clock (`Instant`, "
       "`clock_gettime(CLOCK_MONOTONIC)`).")
     w("- Rust harness (`bench/src/main.rs`): libutf8's `utf8_validate`, `utf8_decode_next` loop"
-      + (" and `utf8_count_chars`" if any(k[2] == LIB_COUNT for k in res.rows) else "")
+      + " and `utf8_count_chars`"
       + ", `core::str::from_utf8`, simdutf8's `basic` and `compat` `from_utf8`, simdutf's "
       "`validate_utf8`, `validate_utf8_with_errors` and `count_utf8`, encoding_rs's "
       "`Encoding::utf8_valid_up_to`.")
@@ -619,19 +615,13 @@ def main():
                 ratio_rows("c", LIB_DECODE, peers, bulk)) + "\n")
 
         w("## Counting characters (Rust harness)\n")
-        if any(k[2] == LIB_COUNT for k in res.rows):
-            w("GB/s. simdutf's `count_utf8` assumes valid input; libutf8's `utf8_count_chars` "
-              "also counts each error (maximal subpart) as one character.\n")
-            w(table(["input", SHORT[LIB_COUNT], SHORT[SIMDUTF_COUNT], "ratio"],
-                    [[label(n), cell(res.gbps("rust", n, LIB_COUNT)),
-                      cell(res.gbps("rust", n, SIMDUTF_COUNT)),
-                      times(res.ratio("rust", n, LIB_COUNT, SIMDUTF_COUNT))] for n in bulk])
-              + "\n")
-        else:
-            w("`utf8_count_chars` does not exist yet: it is measured as soon as the library "
-              "defines it. simdutf's `count_utf8`, for reference:\n")
-            w(table(["input", SHORT[SIMDUTF_COUNT]],
-                    [[label(n), cell(res.gbps("rust", n, SIMDUTF_COUNT))] for n in bulk]) + "\n")
+        w("GB/s. simdutf's `count_utf8` assumes valid input; libutf8's `utf8_count_chars` "
+          "also counts each error (maximal subpart) as one character.\n")
+        w(table(["input", SHORT[LIB_COUNT], SHORT[SIMDUTF_COUNT], "ratio"],
+                [[label(n), cell(res.gbps("rust", n, LIB_COUNT)),
+                  cell(res.gbps("rust", n, SIMDUTF_COUNT)),
+                  times(res.ratio("rust", n, LIB_COUNT, SIMDUTF_COUNT))] for n in bulk])
+          + "\n")
 
     # Short strings.
     if short:

@@ -68,13 +68,8 @@ phase() { echo "$1=$(since "$2")" >> "$results/run-meta.txt"; }
 # --- Build ------------------------------------------------------------------------------------
 t=$EPOCHREALTIME
 run "$CARGO" build --release --quiet --manifest-path bench/Cargo.toml
-# utf8_count_chars is measured as soon as the header declares it.
-have_count=()
-if grep -q 'utf8_count_chars(' target/release/include/libutf8.h; then
-  have_count=(-DLIBUTF8_HAVE_COUNT_CHARS)
-fi
 # shellcheck disable=SC2046 # pkg-config's flags are meant to be split
-run "$CC" -std=c11 -O2 -Wall -Wextra -Werror -pedantic "${have_count[@]}" \
+run "$CC" -std=c11 -O2 -Wall -Wextra -Werror -pedantic \
   -Itarget/release/include $("$PKG_CONFIG" --cflags libutf8proc glib-2.0) bench/c/bench.c \
   target/release/libutf8.a $("$PKG_CONFIG" --libs libutf8proc glib-2.0) \
   $(cat build/native-static-libs) -o bench/target/c-bench

@@ -166,12 +166,9 @@ static uint64_t libutf8_decode_loop(const unsigned char *s, size_t len) {
   return sum;
 }
 
-/* Measured when the library's header declares it: run.sh then defines LIBUTF8_HAVE_COUNT_CHARS. */
-#ifdef LIBUTF8_HAVE_COUNT_CHARS
 static uint64_t libutf8_count(const unsigned char *s, size_t len) {
   return utf8_count_chars((const char *)s, len);
 }
-#endif
 
 static uint64_t glib_validate(const unsigned char *s, size_t len) {
   return g_utf8_validate_len((const gchar *)s, len, NULL) ? len : UINT64_MAX;
@@ -276,9 +273,7 @@ static uint64_t memcpy_copy(const unsigned char *s, size_t len) {
 
 LOOPS(libutf8_validate)
 LOOPS(libutf8_decode_loop)
-#ifdef LIBUTF8_HAVE_COUNT_CHARS
 LOOPS(libutf8_count)
-#endif
 LOOPS(glib_validate)
 LOOPS(utf8proc_loop)
 LOOPS(dfa_decode_loop)
@@ -299,9 +294,7 @@ struct entry {
 static const struct entry entries[] = {
     ENTRY("libutf8 utf8_validate", G_VALIDATE, libutf8_validate),
     ENTRY("libutf8 utf8_decode_next loop", G_DECODE, libutf8_decode_loop),
-#ifdef LIBUTF8_HAVE_COUNT_CHARS
     ENTRY("libutf8 utf8_count_chars", G_COUNT, libutf8_count),
-#endif
     ENTRY("glib g_utf8_validate_len", G_VALIDATE, glib_validate),
     ENTRY("utf8proc_iterate loop", G_DECODE, utf8proc_loop),
     ENTRY("Hoehrmann DFA decode loop", G_DECODE, dfa_decode_loop),

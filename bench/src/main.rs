@@ -44,12 +44,15 @@ unsafe extern "C" {
         cp: *mut u32,
         used: *mut usize,
     ) -> utf8_status;
+    fn utf8_count_chars(s: *const c_char, len: usize) -> usize;
 }
 
 type ValidateFn = unsafe extern "C" fn(*const c_char, usize, *mut usize) -> utf8_status;
 type DecodeFn = unsafe extern "C" fn(*const c_char, usize, *mut u32, *mut usize) -> utf8_status;
 const _: [ValidateFn; 2] = [utf8_validate, utf8::ffi::utf8_validate];
 const _: [DecodeFn; 2] = [utf8_decode_next, utf8::ffi::utf8_decode_next];
+type CountFn = unsafe extern "C" fn(*const c_char, usize) -> usize;
+const _: [CountFn; 2] = [utf8_count_chars, utf8::ffi::utf8_count_chars];
 
 /// `f`, as a value the optimiser knows nothing about: calling it is a real, indirect call.
 #[inline(always)]
@@ -128,8 +131,7 @@ macro_rules! entry {
 /// Every implementation measured by this harness. Adding one is adding one entry here.
 fn entries() -> Vec<Entry> {
     use Group::*;
-    #[cfg_attr(not(libutf8_count_chars), allow(unused_mut))]
-    let mut entries = vec![
+    vec![
         // libutf8, through its C API.
         entry!("libutf8 utf8_validate", Validate, |s| {
             let mut good = 0usize;
@@ -156,6 +158,11 @@ fn entries() -> Vec<Entry> {
                 sum += u64::from(cp);
             }
             sum
+        }),
+        entry!("libutf8 utf8_count_chars", Count, |s| {
+            let count = opaque(utf8_count_chars as CountFn);
+            // SAFETY: `s` is a live slice: a pointer to `s.len()` readable bytes.
+            unsafe { count(s.as_ptr().cast(), s.len()) as u64 }
         }),
         // Rust's standard library.
         entry!(
@@ -202,23 +209,7 @@ fn entries() -> Vec<Entry> {
         entry!("encoding_rs utf8_valid_up_to", Validate, |s| {
             encoding_rs::Encoding::utf8_valid_up_to(s) as u64
         }),
-    ];
-    // Measured as soon as the library defines it (see build.rs).
-    #[cfg(libutf8_count_chars)]
-    entries.insert(
-        2,
-        entry!("libutf8 utf8_count_chars", Count, |s| {
-            unsafe extern "C" {
-                fn utf8_count_chars(s: *const c_char, len: usize) -> usize;
-            }
-            type CountFn = unsafe extern "C" fn(*const c_char, usize) -> usize;
-            const _: [CountFn; 2] = [utf8_count_chars, utf8::ffi::utf8_count_chars];
-            let count = opaque(utf8_count_chars as CountFn);
-            // SAFETY: `s` is a live slice.
-            unsafe { count(s.as_ptr().cast(), s.len()) as u64 }
-        }),
-    );
-    entries
+    ]
 }
 
 // ---------------------------------------------------------------------------------------------
