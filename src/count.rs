@@ -1,7 +1,10 @@
 //! Counting characters.
 
 use crate::simd;
-use crate::validate::{Prefix, SIMD_MIN_LEN, scalar_prefix};
+use crate::validate::{Prefix, scalar_prefix};
+
+/// Shorter inputs are counted by the scalar code, with no kernel dispatch.
+const SIMD_MIN_LEN: usize = simd::lookup::BLOCK;
 
 /// The number of characters in `s`, where each maximal subpart of an ill-formed sequence
 /// counts as one: the number of steps a [`crate::decode_next`] loop takes over `s`.

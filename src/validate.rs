@@ -4,9 +4,6 @@ use crate::decode::decode_next;
 use crate::error::{Malformed, Utf8Error};
 use crate::simd;
 
-/// Shorter inputs are counted by the scalar code, with no kernel dispatch.
-pub(crate) const SIMD_MIN_LEN: usize = simd::lookup::BLOCK;
-
 /// Checks that all of `s` is well-formed UTF-8 (RFC 3629 section 4).
 ///
 /// On failure the error locates and classifies the first ill-formed sequence. Runs on the

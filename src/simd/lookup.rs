@@ -9,8 +9,8 @@
 //! the current byte's high nibble), so three 16-entry table lookups, ANDed, give a byte of error
 //! classes per position. The tables are computed at compile time from the rules below.
 //!
-//! A kernel only decides whether a 64-byte block is good; the scalar validator then locates
-//! and classifies the first error exactly, and checks the tail shorter than a block.
+//! A kernel only decides whether 64-byte blocks are good (the last one padded with zeros); where
+//! one is not, the scalar validator locates and classifies the first error exactly.
 
 /// A SIMD register of `LANES` bytes and the few operations the algorithm needs.
 ///
