@@ -34,7 +34,8 @@ SHELL := /bin/bash
 .DELETE_ON_ERROR:
 
 .PHONY: all header lint check check-rust check-miri check-header check-abi check-c \
-        check-guard check-valgrind check-install install uninstall bench clean FORCE
+        check-guard check-valgrind check-install check-fuzz install uninstall bench fuzz clean \
+        FORCE
 
 all: $(BUILD)/libutf8.pc
 
@@ -80,7 +81,7 @@ uninstall:
 
 clean:
 	$(CARGO) clean
-	rm -rf $(BUILD) bench/target bench/results
+	rm -rf $(BUILD) bench/target bench/results fuzz/target
 
 # The benchmark suite: measures libutf8 against its peers and regenerates BENCHMARKS.md and
 # bench/chart.svg (see bench/README.md). Not part of `make check`. Needs, besides what `make`
@@ -93,7 +94,7 @@ bench: all
 # Tests
 
 check: check-rust check-miri check-header check-abi check-c check-guard check-valgrind \
-       check-install
+       check-install check-fuzz
 	@echo "make check: all passed"
 
 check-rust:
@@ -210,6 +211,21 @@ check-valgrind: all $(BUILD)/kuhn-expected.txt
 	$(VALGRIND) --error-exitcode=1 --leak-check=full -q $(BUILD)/guard_pages_valgrind
 	kuhn_args=$$([ -s $(BUILD)/kuhn-expected.txt ] && echo "$(KUHN) $(BUILD)/kuhn-expected.txt" || true); \
 	$(VALGRIND) --error-exitcode=1 --leak-check=full -q $(BUILD)/test_api_valgrind $$kuhn_args
+
+# Coverage-guided fuzzing (FUZZING.md): every target of fuzz/ for FUZZ_SECONDS each; make
+# check runs each for CHECK_FUZZ_SECONDS where nightly Rust and cargo-fuzz are installed.
+FUZZ_SECONDS ?= 600
+CHECK_FUZZ_SECONDS ?= 20
+
+fuzz:
+	fuzz/run.sh $(FUZZ_SECONDS)
+
+check-fuzz:
+	@if $(CARGO) +nightly fuzz --version >/dev/null 2>&1; then \
+	  echo "fuzz/run.sh $(CHECK_FUZZ_SECONDS)"; fuzz/run.sh $(CHECK_FUZZ_SECONDS); \
+	else \
+	  echo "check-fuzz: SKIPPED: no cargo-fuzz on nightly Rust (cargo install cargo-fuzz --locked)"; \
+	fi
 
 # A user's view: install, build a program with nothing but pkg-config, run it, uninstall.
 check-install: all

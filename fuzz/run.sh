@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Runs the fuzz targets for a set time each, one after the other, and reports what each did.
+#
+#   fuzz/run.sh SECONDS [TARGET...]     (default: every target in fuzz/Cargo.toml)
+#
+# Needs nightly Rust and cargo-fuzz (`cargo install cargo-fuzz`). Each target runs as
+#   cargo +nightly fuzz run T fuzz/corpus/T fuzz/seeds/T -- -max_total_time=SECONDS ...
+# with AddressSanitizer (cargo-fuzz's default). fuzz/seeds/T, the committed seed corpus, is
+# copied into fuzz/corpus/T, the working corpus, which grows and is not committed; so is
+# fuzz/artifacts/T, where libFuzzer writes a crashing input. Logs go to fuzz/logs/T.log.
+#
+# Prints, per target: seconds, executions, final corpus size, and whether it found a crash;
+# exits 1 if any target found one (or failed to run), 2 on a usage or setup error.
+#
+# Environment: FUZZ_CARGO (default "cargo +nightly"), FUZZ_ARGS (more libFuzzer options,
+# for instance "-max_len=8192"), FUZZ_RSS_MB (default 2048).
+set -uo pipefail
+
+usage() { echo "usage: $0 SECONDS [TARGET...]" >&2; exit 2; }
+[[ $# -ge 1 && $1 =~ ^[1-9][0-9]*$ ]] || usage
+seconds=$1
+shift
+
+fuzz_dir=$(cd "$(dirname "$0")" && pwd)
+cd "$fuzz_dir/.."
+read -r -a cargo <<< "${FUZZ_CARGO:-cargo +nightly}"
+read -r -a extra <<< "${FUZZ_ARGS:-}"
+
+if ! "${cargo[@]}" fuzz --version >/dev/null 2>&1; then
+  echo "$0: '${cargo[*]} fuzz' does not run: install nightly Rust and cargo-fuzz" \
+       "(rustup toolchain install nightly; cargo install cargo-fuzz)" >&2
+  exit 2
+fi
+
+if [[ $# -gt 0 ]]; then
+  targets=("$@")
+else
+  mapfile -t targets < <("${cargo[@]}" fuzz list)
+fi
+[[ ${#targets[@]} -gt 0 ]] || { echo "$0: no fuzz targets" >&2; exit 2; }
+
+# Build every target first, so that a build error is told apart from a finding and the
+# fuzzing time is fuzzing only.
+echo "== building ${targets[*]}"
+for t in "${targets[@]}"; do
+  "${cargo[@]}" fuzz build "$t" || { echo "$0: building $t failed" >&2; exit 2; }
+done
+
+mkdir -p fuzz/logs
+dict_for() { [[ $1 == encode ]] || echo "-dict=fuzz/utf8.dict"; }
+
+failed=0
+rows=()
+for t in "${targets[@]}"; do
+  corpus=fuzz/corpus/$t seeds=fuzz/seeds/$t artifacts=fuzz/artifacts/$t log=fuzz/logs/$t.log
+  mkdir -p "$corpus" "$artifacts"
+  seed_dirs=()
+  if [[ -d $seeds ]]; then
+    cp -n "$seeds"/* "$corpus"/ 2>/dev/null || true
+    seed_dirs=("$seeds")
+  fi
+  marker=fuzz/logs/.$t.start
+  touch "$marker"
+
+  echo "== $t: ${seconds}s (log: $log)"
+  start=$(date +%s)
+  # shellcheck disable=SC2046 # dict_for prints one word or nothing
+  "${cargo[@]}" fuzz run "$t" "$corpus" "${seed_dirs[@]}" -- \
+    -max_total_time="$seconds" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -timeout=10 \
+    -print_final_stats=1 $(dict_for "$t") "${extra[@]}" \
+    > "$log" 2>&1
+  status=$?
+  elapsed=$(( $(date +%s) - start ))
+
+  # libFuzzer's last words: "Done 123456 runs in 600 second(s)" and the final stats.
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+  [[ -n $runs ]] || runs=$(sed -n 's/^Done \([0-9]*\) runs in.*/\1/p' "$log" | tail -n 1)
+  secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -n 1)
+  corpus_files=$(find "$corpus" -type f | wc -l)
+  corpus_kb=$(( ($(find "$corpus" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }') + 1023) / 1024 ))
+  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | sed 's/cov: //')
+  new_crashes=$(find "$artifacts" -type f -newer "$marker" | wc -l)
+
+  if [[ $status -eq 0 && $new_crashes -eq 0 && -n $runs ]]; then
+    found=none
+  else
+    failed=1
+    found="YES (exit $status)"
+    echo "!! $t: libFuzzer exited with $status; end of $log:" >&2
+    tail -n 40 "$log" >&2
+    find "$artifacts" -type f -newer "$marker" | sed 's/^/   input: /' >&2
+  fi
+  rows+=("| $t | ${secs:-$elapsed} | ${runs:-?} | $corpus_files files, $corpus_kb KiB | ${cov:-?} | $found |")
+  echo "   $t: ${runs:-?} executions in ${secs:-$elapsed}s, corpus $corpus_files files, crash: $found"
+done
+
+echo
+echo "Fuzzing summary ($(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown), ${seconds}s per target):"
+echo
+echo "| target | seconds | executions | final corpus | coverage (libFuzzer cov) | crashes |"
+echo "| --- | ---: | ---: | ---: | ---: | --- |"
+printf '%s\n' "${rows[@]}"
+if [[ $failed -ne 0 ]]; then
+  echo
+  echo "A target found a crash or failed to run: see fuzz/logs/ and fuzz/artifacts/;" \
+       "reproduce with: cargo +nightly fuzz run TARGET fuzz/artifacts/TARGET/crash-..." >&2
+fi
+exit $failed

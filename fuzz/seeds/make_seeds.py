@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of the fuzz targets, fuzz/seeds/<target>/ (committed; see README.md).
+
+Usage: fuzz/seeds/make_seeds.py [KUHN]   (KUHN defaults to ../shared/testdata/UTF-8-test.txt
+beside the clone; the Kuhn seeds are left as they are if it is absent). Deterministic: running
+it again gives the same files.
+"""
+
+import os
+import struct
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+KUHN = os.path.join(os.path.dirname(ROOT), "shared", "testdata", "UTF-8-test.txt")
+
+BYTE_TARGETS = ["validate", "decode", "count"]
+
+
+def unpad(line):
+    """A line without the right-hand margin: spaces, then '|', then spaces."""
+    return line.rstrip(b" ").rstrip(b"|").rstrip(b" ")
+
+
+def kuhn_sections(path):
+    """Sections 1 to 5 of Markus Kuhn's stress test, the quoted test strings only, one per line."""
+    with open(path, "rb") as f:
+        lines = f.read().split(b"\n")
+    sections = {}
+    current = None
+    open_quote = False  # inside a test string that spans lines (3.1.9, 3.2.1)
+    for line in lines:
+        head = line[:2]
+        if not open_quote and head[:1].isdigit() and head[1:2] in (b" ", b"."):
+            current = int(head[:1])
+        if current is None or current > 5:
+            continue
+        if open_quote:
+            part, _, rest = unpad(line).strip(b" ").partition(b'"')
+            open_quote = not _
+            sections[current][-1] += part
+            continue
+        first = line.find(b'"')
+        if first < 0:
+            continue
+        last = line.rfind(b'"')
+        if last > first:
+            sections.setdefault(current, []).append(line[first + 1 : last])
+        else:
+            sections.setdefault(current, []).append(unpad(line[first + 1 :]))
+            open_quote = True
+    names = {1: "correct", 2: "boundary", 3: "malformed", 4: "overlong", 5: "illegal"}
+    return {f"kuhn-{n}-{names[n]}": b"\n".join(v) + b"\n" for n, v in sorted(sections.items())}
+
+
+def byte_seeds():
+    seeds = {
+        # RFC 3629 section 7, the four examples.
+        "rfc3629-examples": bytes.fromhex(
+            "41 E2 89 A2 CE 91 2E 0A"  # A<NOT IDENTICAL TO><ALPHA>.
+            "ED 95 9C EA B5 AD EC 96 B4 0A"  # Korean "hangugeo"
+            "E6 97 A5 E6 9C AC E8 AA 9E 0A"  # Japanese "nihongo"
+            "EF BB BF F0 A3 8E B4"  # BOM, then U+233B4
+        ),
+        # One of each error class of README.md's table, after a valid character.
+        "every-error-class": b"\n".join(
+            bytes.fromhex(h)
+            for h in [
+                "61 80",  # unexpected continuation
+                "61 C0 AF",  # overlong, 2 bytes
+                "61 E0 80 AF",  # overlong, 3 bytes
+                "61 F0 80 80 AF",  # overlong, 4 bytes
+                "61 ED A0 80",  # surrogate
+                "61 F4 90 80 80",  # too large, F4
+                "61 F5 80 80 80",  # too large, F5
+                "61 F8 88 80 80 80",  # invalid byte (old 5-byte form)
+                "61 FF",  # invalid byte
+                "61 C3 41",  # missing continuation, second byte
+                "61 E2 82 41",  # missing continuation, third byte
+                "61 F0 9F 98 41",  # missing continuation, fourth byte
+                "61 F0 9F 98",  # truncated
+            ]
+        ),
+        # Boundary scalar values, each width's first and last, around the surrogates.
+        "boundaries": "\u0000\u007f\u0080\u07ff\u0800\ud7ff\ue000\ufffd\uffff\U00010000\U0010ffff".encode(
+            "utf-8", "surrogatepass"
+        ),
+        # A 4-byte character across the first block boundary (64), then an error at 127,
+        # the last byte of the second block.
+        "block-boundary": b"x" * 62 + "\U0001f600".encode() + b"y" * 61 + b"\xe2\x82",
+        # Non-ASCII text across blocks, a bad byte in the third one.
+        "mixed-blocks": ("a\u00e9\u20ac\U0001f600" * 12).encode() + b"\xc0\xaf" + "\u03b1\u03b2".encode() * 20,
+    }
+    return seeds
+
+
+def encode_seeds():
+    """Little-endian u32 values for the encode target: each boundary and its neighbours."""
+    edges = [0, 0x7F, 0x80, 0x7FF, 0x800, 0xD7FF, 0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xE000,
+             0xFFFD, 0xFFFF, 0x10000, 0x10FFFF, 0x110000, 0x1FFFFF, 0x200000, 0x7FFFFFFF,
+             0x80000000, 0xFFFFFFFF]
+    values = sorted({(v + d) & 0xFFFFFFFF for v in edges for d in (-1, 0, 1)})
+    pack = lambda vs: b"".join(struct.pack("<I", v) for v in vs)
+    return {
+        "boundaries": pack(values),
+        "ascii": pack(range(0, 0x80, 7)),
+        "surrogates": pack(range(0xD7F0, 0xE010, 8)),
+    }
+
+
+def write(target, name, data):
+    d = os.path.join(HERE, target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+def main():
+    kuhn = sys.argv[1] if len(sys.argv) > 1 else KUHN
+    seeds = byte_seeds()
+    if os.path.exists(kuhn):
+        seeds.update(kuhn_sections(kuhn))
+    else:
+        print(f"{kuhn} absent: Kuhn seeds left as they are", file=sys.stderr)
+    for target in BYTE_TARGETS:
+        for name, data in seeds.items():
+            write(target, name, data)
+    for name, data in encode_seeds().items():
+        write("encode", name, data)
+
+
+if __name__ == "__main__":
+    main()

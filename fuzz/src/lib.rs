@@ -1,0 +1,141 @@
+//! What the fuzz targets share: the oracles (Rust's standard library and the classification
+//! table of README.md, written again here from RFC 3629 rather than taken from the library),
+//! the C status codes as the header documents them, and the widening of an input to lengths
+//! where the SIMD kernels run.
+
+use utf8::{ErrorKind, Utf8Error};
+
+/// What `core::str::from_utf8` says of `s`, completed with the error kind of the
+/// classification table: the result `utf8::validate(s)` must give.
+pub fn oracle_validate(s: &[u8]) -> Result<(), Utf8Error> {
+    let e = match core::str::from_utf8(s) {
+        Ok(_) => return Ok(()),
+        Err(e) => e,
+    };
+    let at = e.valid_up_to();
+    Err(match e.error_len() {
+        // The input ends inside a sequence that is valid so far: the rest of the input.
+        None => Utf8Error {
+            valid_up_to: at,
+            kind: ErrorKind::Truncated,
+            error_len: s.len() - at,
+        },
+        Some(len) => Utf8Error {
+            valid_up_to: at,
+            kind: classify(&s[at..]),
+            error_len: len,
+        },
+    })
+}
+
+/// What `utf8::decode_next(s)` must give, from `core::str::from_utf8` on the first four bytes
+/// (a character is at most four bytes long): `Ok((scalar value, length))`, or the kind and the
+/// length of the maximal subpart.
+pub fn oracle_decode(s: &[u8]) -> Result<(u32, usize), (ErrorKind, usize)> {
+    let window = &s[..s.len().min(4)];
+    let valid = match core::str::from_utf8(window) {
+        Ok(text) => text,
+        Err(e) if e.valid_up_to() > 0 => {
+            core::str::from_utf8(&window[..e.valid_up_to()]).expect("a valid prefix is valid")
+        }
+        // A sequence that starts at 0 and is incomplete in a window of four bytes can only be
+        // cut off by the end of the input, which is then shorter than four bytes.
+        Err(e) => match e.error_len() {
+            None => return Err((ErrorKind::Truncated, s.len())),
+            Some(len) => return Err((classify(s), len)),
+        },
+    };
+    match valid.chars().next() {
+        Some(c) => Ok((u32::from(c), c.len_utf8())),
+        None => Err((ErrorKind::Truncated, 0)), // empty input
+    }
+}
+
+/// The classification table of the C API (README.md, "Status codes"), written from the byte
+/// ranges of RFC 3629 section 4, for input that starts with an ill-formed, complete sequence:
+/// its first one or two bytes decide, in this order.
+pub fn classify(s: &[u8]) -> ErrorKind {
+    use ErrorKind::*;
+    match (s[0], s.get(1).copied()) {
+        (0x80..=0xBF, _) => UnexpectedContinuation,
+        (0xC0 | 0xC1, _) => Overlong,
+        (0xE0, Some(0x80..=0x9F)) | (0xF0, Some(0x80..=0x8F)) => Overlong,
+        (0xED, Some(0xA0..=0xBF)) => Surrogate,
+        (0xF4, Some(0x90..=0xBF)) | (0xF5..=0xF7, _) => TooLarge,
+        (0xF8..=0xFF, _) => InvalidByte,
+        _ => MissingContinuation,
+    }
+}
+
+/// The numeric values of `utf8_status` that libutf8.h documents.
+pub mod status {
+    pub const OK: i32 = 0;
+    pub const TRUNCATED: i32 = -1;
+    pub const UNEXPECTED_CONTINUATION: i32 = -2;
+    pub const MISSING_CONTINUATION: i32 = -3;
+    pub const OVERLONG: i32 = -4;
+    pub const SURROGATE: i32 = -5;
+    pub const TOO_LARGE: i32 = -6;
+    pub const INVALID_BYTE: i32 = -7;
+    pub const BUFFER_TOO_SMALL: i32 = -8;
+    pub const NULL_POINTER: i32 = -9;
+}
+
+/// The C status of an error kind, as the header's table gives it.
+pub fn status_of(kind: ErrorKind) -> i32 {
+    match kind {
+        ErrorKind::Truncated => status::TRUNCATED,
+        ErrorKind::UnexpectedContinuation => status::UNEXPECTED_CONTINUATION,
+        ErrorKind::MissingContinuation => status::MISSING_CONTINUATION,
+        ErrorKind::Overlong => status::OVERLONG,
+        ErrorKind::Surrogate => status::SURROGATE,
+        ErrorKind::TooLarge => status::TOO_LARGE,
+        ErrorKind::InvalidByte => status::INVALID_BYTE,
+    }
+}
+
+/// Bytes of mixed widths (1 to 4) for [`widen`]'s prefixes: cut anywhere, they can leave a
+/// sequence open for the input to complete or break.
+const MIXED: &str = "a\u{E9}\u{20AC}\u{1F600}b\u{3B1}\u{10FFFF}\u{7FF}\u{800}c\u{FFFD}\u{10000}\
+                     \u{D7FF}\u{E000}\u{80}d\u{FFFF}\u{10348}\u{5D0}\u{65E5}\u{672C}e\u{1F4A9}";
+
+/// The unit in which the SIMD kernels accept input (README.md, "Implementations").
+pub const BLOCK: usize = 64;
+
+/// The length [`widen`] reaches at least: several 64-byte blocks, so that the SIMD kernels run.
+pub const WIDE_LEN: usize = 320;
+
+/// A second input made from `data`, long enough for the SIMD kernels, and exactly allocated
+/// so that AddressSanitizer catches any read past its end: a prefix of 0 to 127 bytes chosen
+/// by the first byte of `data` (ASCII if its high bit is clear, else a cut of [`MIXED`]
+/// repeated), which shifts the input across block boundaries, then `data` repeated until at
+/// least [`WIDE_LEN`] bytes. `None` for empty `data`.
+pub fn widen(data: &[u8]) -> Option<Box<[u8]>> {
+    let &control = data.first()?;
+    let prefix_len = usize::from(control & 0x7F);
+    let mut out = Vec::with_capacity(prefix_len + WIDE_LEN + data.len());
+    if control & 0x80 == 0 {
+        out.resize(prefix_len, b'x');
+    } else {
+        out.extend(MIXED.bytes().cycle().take(prefix_len));
+    }
+    while out.len() < WIDE_LEN {
+        out.extend_from_slice(data);
+    }
+    // Exactly `out.len()` bytes, so that an over-read hits AddressSanitizer's redzone.
+    Some(out.into_boxed_slice())
+}
+
+/// A copy of `s` in an allocation of exactly its length, for AddressSanitizer.
+pub fn exact_copy(s: &[u8]) -> Box<[u8]> {
+    Box::from(s)
+}
+
+/// `s` in hex, at most the first 256 bytes, for failure messages.
+pub fn hex(s: &[u8]) -> String {
+    let mut out: String = s.iter().take(256).map(|b| format!("{b:02X} ")).collect();
+    if s.len() > 256 {
+        out.push_str(&format!("... ({} bytes)", s.len()));
+    }
+    out.trim_end().to_owned()
+}
