@@ -53,6 +53,7 @@
 
 /* PRINTF_LIKE, n_passed, n_failed, check_at, CHECK, check_summary. */
 #include "check.h"
+#include "rfc3629.h" /* reference_encode */
 
 /* Many inputs counted as a single check: the first few failures are printed. */
 struct group {
@@ -499,31 +500,6 @@ static utf8_status ref_scan(const unsigned char *s, size_t len, size_t *up_to, s
     return first;
 }
 
-/* RFC 3629 section 3, "Encoding Algorithm", for a scalar value. */
-static size_t ref_encode(uint32_t cp, unsigned char *out)
-{
-    if (cp <= 0x7F) {
-        out[0] = (unsigned char)cp;                          /* 0xxxxxxx */
-        return 1;
-    }
-    if (cp <= 0x7FF) {
-        out[0] = (unsigned char)(0xC0 | (cp >> 6));          /* 110xxxxx 10xxxxxx */
-        out[1] = (unsigned char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp <= 0xFFFF) {
-        out[0] = (unsigned char)(0xE0 | (cp >> 12));         /* 1110xxxx 10xxxxxx 10xxxxxx */
-        out[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-        out[2] = (unsigned char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = (unsigned char)(0xF0 | (cp >> 18));             /* 11110xxx 10xxxxxx x3 */
-    out[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
-    out[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-    out[3] = (unsigned char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 /* ---------------------------------------------------------------------------------------------- */
 /* Valid text of an exact length                                                                  */
 /* ---------------------------------------------------------------------------------------------- */
@@ -597,7 +573,7 @@ static size_t make_text(int family, size_t len, uint32_t seed, unsigned char *ou
                 width = 1;
         }
         cp = pick(family, width, chars, &state);
-        n = ref_encode(cp, out + at);
+        n = reference_encode(cp, out + at);
         if (n != width) {
             fprintf(stderr, "guard_pages: make_text: U+%04lX is not %lu bytes\n",
                     (unsigned long)cp, (unsigned long)width);
@@ -1125,7 +1101,7 @@ static void encode_one(struct group *g, uint32_t cp)
         need = 0;
     } else {
         want_st = UTF8_OK;
-        need = ref_encode(cp, want);
+        need = reference_encode(cp, want);
     }
 
     if (want_st == UTF8_OK) {

@@ -27,6 +27,7 @@
 
 /* PRINTF_LIKE, n_passed, n_failed, check_at, CHECK, check_summary. */
 #include "check.h"
+#include "rfc3629.h" /* reference_encode */
 
 /* A group of many comparisons counted as a single check: the first few failures are printed. */
 struct group {
@@ -861,31 +862,6 @@ static void test_strings(void)
 /* ---------------------------------------------------------------------------------------------- */
 /* 11: every scalar value, round trip                                                             */
 /* ---------------------------------------------------------------------------------------------- */
-
-/* RFC 3629 section 3, "Encoding Algorithm", written out here as the reference. */
-static size_t reference_encode(uint32_t cp, unsigned char out[4])
-{
-    if (cp <= 0x7F) {
-        out[0] = (unsigned char)cp;                          /* 0xxxxxxx */
-        return 1;
-    }
-    if (cp <= 0x7FF) {
-        out[0] = (unsigned char)(0xC0 | (cp >> 6));          /* 110xxxxx 10xxxxxx */
-        out[1] = (unsigned char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp <= 0xFFFF) {
-        out[0] = (unsigned char)(0xE0 | (cp >> 12));         /* 1110xxxx 10xxxxxx 10xxxxxx */
-        out[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-        out[2] = (unsigned char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = (unsigned char)(0xF0 | (cp >> 18));             /* 11110xxx 10xxxxxx x3 */
-    out[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
-    out[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-    out[3] = (unsigned char)(0x80 | (cp & 0x3F));
-    return 4;
-}
 
 static void test_round_trip(void)
 {
