@@ -79,14 +79,18 @@ static const char *hex(const void *p, size_t n)
     return buf;
 }
 
+/* The most negative status this test knows. */
+#define LOWEST_STATUS (-11)
+
 /* Our own names for the statuses (not utf8_status_str, which is under test). */
 static const char *sname(int status)
 {
     static const char *const names[] = {
         "UTF8_OK", "TRUNCATED", "UNEXPECTED_CONTINUATION", "MISSING_CONTINUATION", "OVERLONG",
         "SURROGATE", "TOO_LARGE", "INVALID_BYTE", "BUFFER_TOO_SMALL", "NULL_POINTER",
+        "INVALID_ARGUMENT", "INVALID_ESCAPE",
     };
-    return status <= 0 && status >= -9 ? names[-status] : "(not a utf8_status)";
+    return status <= 0 && status >= LOWEST_STATUS ? names[-status] : "(not a utf8_status)";
 }
 
 /* Typed comparisons: each argument is evaluated once, so calls can be passed directly. */
@@ -822,20 +826,20 @@ static void test_encode_buffers(void)
 
 static void test_strings(void)
 {
-    static const int unknown[] = { 1, 42, -10, INT_MIN, INT_MAX };
-    const char *known[10];
+    static const int unknown[] = { 1, 42, LOWEST_STATUS - 1, INT_MIN, INT_MAX };
+    const char *known[1 - LOWEST_STATUS];
     char want_version[64];
     const char *version;
     int st, other;
     size_t i;
 
-    for (st = 0; st >= -9; st--) {
+    for (st = 0; st >= LOWEST_STATUS; st--) {
         known[-st] = utf8_status_str(st);
         CHECK(known[-st] != NULL && known[-st][0] != '\0', "utf8_status_str(%d) is NULL or empty",
               st);
     }
-    for (st = 0; st >= -9; st--)
-        for (other = st - 1; other >= -9; other--)
+    for (st = 0; st >= LOWEST_STATUS; st--)
+        for (other = st - 1; other >= LOWEST_STATUS; other--)
             if (known[-st] != NULL && known[-other] != NULL)
                 CHECK(strcmp(known[-st], known[-other]) != 0,
                       "utf8_status_str(%d) and utf8_status_str(%d) are both \"%s\"", st, other,
@@ -845,7 +849,7 @@ static void test_strings(void)
         int clash = 0;
 
         CHECK(s != NULL && s[0] != '\0', "utf8_status_str(%d) is NULL or empty", unknown[i]);
-        for (st = 0; s != NULL && st >= -9; st--)
+        for (st = 0; s != NULL && st >= LOWEST_STATUS; st--)
             clash |= known[-st] != NULL && strcmp(s, known[-st]) == 0;
         CHECK(!clash, "utf8_status_str(%d) = \"%s\", the text of a known status", unknown[i],
               s ? s : "(null)");

@@ -8,6 +8,7 @@
 //! - [`encode`]: the 1..4 byte encoding of a scalar value.
 //! - [`count`]: the number of characters, each error counting as one.
 //! - [`simd`]: the SIMD kernels and the run-time choice among them.
+//! - [`sink`]: output buffers that report the size they would need.
 //! - [`error`]: how ill-formed input is classified.
 
 pub mod count;
@@ -16,6 +17,7 @@ pub mod encode;
 pub mod error;
 pub mod ffi;
 pub mod simd;
+pub mod sink;
 pub mod validate;
 
 pub use count::count_chars;

@@ -122,7 +122,7 @@ fn encode_refuses_surrogates_and_large_values_whatever_the_buffer() {
 
 #[test]
 fn every_status_has_its_own_description_and_unknown_values_have_one_too() {
-    let descriptions: Vec<&CStr> = (-9..=0)
+    let descriptions: Vec<&CStr> = (-11..=0)
         // SAFETY: utf8_status_str returns a static NUL-terminated string for every int.
         .map(|s| unsafe { CStr::from_ptr(utf8_status_str(s)) })
         .collect();
@@ -133,12 +133,13 @@ fn every_status_has_its_own_description_and_unknown_values_have_one_too() {
             "{d:?} is not unique"
         );
     }
-    for unknown in [1, 42, -10, i32::MIN, i32::MAX] {
+    for unknown in [1, 42, -12, i32::MIN, i32::MAX] {
         // SAFETY: as above.
         let d = unsafe { CStr::from_ptr(utf8_status_str(unknown)) };
         assert_eq!(d, c"unknown status");
     }
     assert_eq!(UTF8_ERR_NULL_POINTER as i32, -9);
+    assert_eq!(UTF8_ERR_INVALID_ESCAPE as i32, -11);
     let _: utf8_status = UTF8_OK;
 }
 

@@ -1,4 +1,4 @@
-//! The C API: every `extern "C"` function of the library.
+//! The C API: every `extern "C"` function of the library, one file per feature.
 //!
 //! This layer only checks pointers, turns them into slices and maps results onto C status codes;
 //! the codec underneath is safe Rust. Conventions, for every function:
@@ -7,11 +7,17 @@
 //! - Every out-parameter may be NULL, and is then not written.
 //! - Nothing is read outside `[s, s + len)` or written outside `[out, out + cap)`; nothing is
 //!   allocated; there is no global mutable state.
+//! - A function that writes a variable amount of output takes `(out, cap, out_len)`: if the
+//!   output does not fit, the status is `UTF8_ERR_BUFFER_TOO_SMALL`, `*out_len` is the size
+//!   needed, and nothing is promised in `out`; so `(NULL, 0)` is a size query. A NULL `out`
+//!   with `cap > 0` gives `UTF8_ERR_NULL_POINTER`. Input and output must not overlap.
+
+mod codec;
+
+pub use self::codec::{utf8_count_chars, utf8_decode_next, utf8_encode, utf8_validate};
 
 use core::ffi::{CStr, c_char, c_int};
-use core::ptr;
 
-use crate::decode;
 use crate::error::ErrorKind;
 
 /// Result of every libutf8 function that can fail.
@@ -54,6 +60,10 @@ pub enum utf8_status {
     UTF8_ERR_BUFFER_TOO_SMALL = -8,
     /// A NULL buffer was passed with a non-zero length.
     UTF8_ERR_NULL_POINTER = -9,
+    /// An argument outside its documented values: an unknown style, form or flag.
+    UTF8_ERR_INVALID_ARGUMENT = -10,
+    /// Input to utf8_unescape that is not an escape sequence utf8_escape writes.
+    UTF8_ERR_INVALID_ESCAPE = -11,
 }
 
 use utf8_status::*;
@@ -77,13 +87,13 @@ impl From<ErrorKind> for utf8_status {
 pub const UTF8_MAX_BYTES: usize = 4;
 
 /// The scalar value written by utf8_decode_next on error: U+FFFD REPLACEMENT CHARACTER.
-const REPLACEMENT: u32 = 0xFFFD;
+pub(crate) const REPLACEMENT: u32 = 0xFFFD;
 
 /// The input buffer `[s, s + len)` as a slice, or `None` for a NULL pointer with `len > 0`.
 ///
 /// # Safety
 /// If `s` is not NULL it must point to `len` readable bytes that stay unchanged during the call.
-unsafe fn input<'a>(s: *const c_char, len: usize) -> Option<&'a [u8]> {
+pub(crate) unsafe fn input<'a>(s: *const c_char, len: usize) -> Option<&'a [u8]> {
     if len == 0 {
         Some(&[])
     } else if s.is_null() {
@@ -94,161 +104,37 @@ unsafe fn input<'a>(s: *const c_char, len: usize) -> Option<&'a [u8]> {
     }
 }
 
+/// The output buffer `[out, out + cap)` as a slice, or `None` for a NULL pointer with `cap > 0`.
+///
+/// # Safety
+/// If `out` is not NULL it must point to `cap` writable bytes that nothing else reads or writes
+/// during the call (the input included).
+pub(crate) unsafe fn output<'a, T>(out: *mut T, cap: usize) -> Option<&'a mut [T]> {
+    if cap == 0 {
+        Some(&mut [])
+    } else if out.is_null() {
+        None
+    } else {
+        // SAFETY: `out` is non-null and, by the caller's contract, points to `cap` writable
+        // elements that no other reference reaches during the call.
+        Some(unsafe { core::slice::from_raw_parts_mut(out, cap) })
+    }
+}
+
 /// Stores `value` through an optional out-parameter.
 ///
 /// # Safety
 /// `p` is NULL or valid for a write of one `T`.
-unsafe fn put<T>(p: *mut T, value: T) {
+pub(crate) unsafe fn put<T>(p: *mut T, value: T) {
     if !p.is_null() {
         // SAFETY: `p` is non-null and, by the caller's contract, valid for writes.
         unsafe { p.write(value) }
     }
 }
 
-/// Checks that the `len` bytes at `s` are well-formed UTF-8 (RFC 3629 section 4).
-///
-/// Returns UTF8_OK, or the status of the first ill-formed sequence. `*valid_up_to` receives
-/// the length of the longest well-formed prefix: `len` on success, the offset of the first
-/// ill-formed sequence otherwise. `(NULL, 0)` is valid and empty.
-///
-/// # Safety
-/// `s` is NULL or points to `len` readable bytes; `valid_up_to` is NULL or writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn utf8_validate(
-    s: *const c_char,
-    len: usize,
-    valid_up_to: *mut usize,
-) -> utf8_status {
-    // SAFETY: the caller's contract for `s` and `len` is the one `input` needs.
-    let Some(bytes) = (unsafe { input(s, len) }) else {
-        return UTF8_ERR_NULL_POINTER;
-    };
-    let (status, good) = match crate::validate(bytes) {
-        Ok(()) => (UTF8_OK, len),
-        Err(e) => (e.kind.into(), e.valid_up_to),
-    };
-    // SAFETY: `valid_up_to` is NULL or writable, by the caller's contract.
-    unsafe { put(valid_up_to, good) };
-    status
-}
-
-/// Decodes the character at the start of the `len` bytes at `s`.
-///
-/// On UTF8_OK, `*cp` is its scalar value and `*consumed` its length, 1..4. On an ill-formed
-/// sequence, `*cp` is U+FFFD and `*consumed` the length of its maximal subpart (Unicode
-/// Standard, chapter 3): the longest prefix that could still begin a well-formed sequence, and
-/// at least 1. A loop that emits U+FFFD and skips `*consumed` bytes on error replaces exactly
-/// as Unicode, WHATWG and Python specify and never swallows the start of the next character.
-/// UTF8_ERR_TRUNCATED consumes the rest of the input; `len == 0` gives UTF8_ERR_TRUNCATED with
-/// `*consumed == 0`.
-///
-/// # Safety
-/// `s` is NULL or points to `len` readable bytes; `cp` and `consumed` are NULL or writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn utf8_decode_next(
-    s: *const c_char,
-    len: usize,
-    cp: *mut u32,
-    consumed: *mut usize,
-) -> utf8_status {
-    // C loops call this once per character: the common cases (ASCII, a well-formed sequence
-    // with four bytes of input left) need no call and no saved register.
-    // SAFETY: the caller's contract for `s` and `len` is the one `input` needs.
-    if let Some(bytes) = unsafe { input(s, len) }
-        && let Some((value, n)) = decode::decode_fast(bytes)
-    {
-        // SAFETY: `cp` and `consumed` are NULL or writable, by the caller's contract.
-        unsafe {
-            put(cp, value);
-            put(consumed, n);
-        }
-        return UTF8_OK;
-    }
-    // SAFETY: the caller's contract is passed on unchanged.
-    unsafe { decode_next_slow(s, len, cp, consumed) }
-}
-
-/// utf8_decode_next for errors, empty input and the last three bytes of the input.
-///
-/// # Safety
-/// As for utf8_decode_next.
-#[inline(never)]
-unsafe fn decode_next_slow(
-    s: *const c_char,
-    len: usize,
-    cp: *mut u32,
-    consumed: *mut usize,
-) -> utf8_status {
-    // SAFETY: the caller's contract for `s` and `len` is the one `input` needs.
-    let Some(bytes) = (unsafe { input(s, len) }) else {
-        return UTF8_ERR_NULL_POINTER;
-    };
-    let (status, value, n) = match crate::decode_next(bytes) {
-        Ok((value, n)) => (UTF8_OK, value, n),
-        Err(m) => (m.kind.into(), REPLACEMENT, m.len),
-    };
-    // SAFETY: `cp` and `consumed` are NULL or writable, by the caller's contract.
-    unsafe {
-        put(cp, value);
-        put(consumed, n);
-    }
-    status
-}
-
-/// Encodes the scalar value `cp` as 1..4 bytes at `out`, and sets `*out_len` to their number.
-///
-/// A surrogate (U+D800..U+DFFF) gives UTF8_ERR_SURROGATE and a value above 0x10FFFF
-/// UTF8_ERR_TOO_LARGE, whatever the buffer, with `*out_len` set to 0. If `cap` is too small,
-/// nothing is written, the status is UTF8_ERR_BUFFER_TOO_SMALL and `*out_len` is the size
-/// needed, so `(NULL, 0)` is a size query. A NULL `out` with `cap > 0` gives
-/// UTF8_ERR_NULL_POINTER. The output is not NUL-terminated.
-///
-/// # Safety
-/// `out` is NULL or points to `cap` writable bytes; `out_len` is NULL or writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn utf8_encode(
-    cp: u32,
-    out: *mut c_char,
-    cap: usize,
-    out_len: *mut usize,
-) -> utf8_status {
-    if out.is_null() && cap > 0 {
-        return UTF8_ERR_NULL_POINTER;
-    }
-    let (status, n) = match crate::encode(cp) {
-        Err(kind) => (kind.into(), 0),
-        Ok(e) if e.as_bytes().len() > cap => (UTF8_ERR_BUFFER_TOO_SMALL, e.as_bytes().len()),
-        Ok(e) => {
-            let bytes = e.as_bytes();
-            // SAFETY: `out` is non-null (cap >= bytes.len() >= 1) and, by the caller's contract,
-            // holds `cap` writable bytes; the source is a local array, so they cannot overlap.
-            unsafe { ptr::copy_nonoverlapping(bytes.as_ptr(), out.cast::<u8>(), bytes.len()) };
-            (UTF8_OK, bytes.len())
-        }
-    };
-    // SAFETY: `out_len` is NULL or writable, by the caller's contract.
-    unsafe { put(out_len, n) };
-    status
-}
-
-/// The number of characters in the `len` bytes at `s`, where each maximal subpart of an
-/// ill-formed sequence counts as one: the number of steps a utf8_decode_next loop takes over
-/// the buffer. 0 for `(NULL, any)`.
-///
-/// # Safety
-/// `s` is NULL or points to `len` readable bytes.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn utf8_count_chars(s: *const c_char, len: usize) -> usize {
-    // SAFETY: the caller's contract for `s` and `len` is the one `input` needs.
-    match unsafe { input(s, len) } {
-        Some(bytes) => crate::count_chars(bytes),
-        None => 0,
-    }
-}
-
 impl utf8_status {
     /// Every status, for mapping a C `int` back onto one.
-    const ALL: [utf8_status; 10] = [
+    const ALL: [utf8_status; 12] = [
         UTF8_OK,
         UTF8_ERR_TRUNCATED,
         UTF8_ERR_UNEXPECTED_CONTINUATION,
@@ -259,6 +145,8 @@ impl utf8_status {
         UTF8_ERR_INVALID_BYTE,
         UTF8_ERR_BUFFER_TOO_SMALL,
         UTF8_ERR_NULL_POINTER,
+        UTF8_ERR_INVALID_ARGUMENT,
+        UTF8_ERR_INVALID_ESCAPE,
     ];
 
     fn description(self) -> &'static CStr {
@@ -275,6 +163,8 @@ impl utf8_status {
             UTF8_ERR_INVALID_BYTE => c"byte that never appears in UTF-8 (F8..FF)",
             UTF8_ERR_BUFFER_TOO_SMALL => c"output buffer too small",
             UTF8_ERR_NULL_POINTER => c"NULL buffer with a non-zero length",
+            UTF8_ERR_INVALID_ARGUMENT => c"argument outside its documented values",
+            UTF8_ERR_INVALID_ESCAPE => c"not an escape sequence utf8_escape writes",
         }
     }
 }
