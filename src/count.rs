@@ -1,5 +1,6 @@
 //! Counting characters.
 
+use crate::error::ErrorKind;
 use crate::simd;
 use crate::validate::{Prefix, scalar_prefix};
 
@@ -22,8 +23,13 @@ pub fn count_chars(s: &[u8]) -> usize {
 pub(crate) fn count_chars_with(s: &[u8], prefix: impl Fn(&[u8]) -> Prefix) -> usize {
     let mut chars = 0;
     let mut rest = s;
+    let mut after_error = false;
     loop {
-        let p = prefix(rest);
+        let p = if after_error {
+            prefix_after_error(rest, &prefix)
+        } else {
+            prefix(rest)
+        };
         chars += p.chars;
         let Some(error) = p.error else {
             return chars;
@@ -31,7 +37,28 @@ pub(crate) fn count_chars_with(s: &[u8], prefix: impl Fn(&[u8]) -> Prefix) -> us
         // The maximal subpart is one character; it is at least one byte long, since `rest`
         // is not empty where there is an error.
         chars += 1;
+        after_error = true;
         // Clamped, so that the compiler sees the bounds hold and links no panic path.
         rest = &rest[(p.len + error.len).min(rest.len())..];
+    }
+}
+
+/// `prefix(s)`, for input that follows an error. Errors come in clusters (binary data, text
+/// in another encoding), and a SIMD kernel restarted after each one would check a whole
+/// block per error: the scalar code looks at the next block first.
+fn prefix_after_error(s: &[u8], prefix: impl Fn(&[u8]) -> Prefix) -> Prefix {
+    let head = scalar_prefix(&s[..SIMD_MIN_LEN.min(s.len())]);
+    match head.error {
+        // A sequence cut by the end of the window is not an error yet: the rest decides.
+        Some(e) if e.kind == ErrorKind::Truncated && head.len + e.len < s.len() => {}
+        Some(_) => return head,
+        None if head.len == s.len() => return head,
+        None => {}
+    }
+    let tail = prefix(&s[head.len.min(s.len())..]);
+    Prefix {
+        len: head.len + tail.len,
+        chars: head.chars + tail.chars,
+        error: tail.error,
     }
 }

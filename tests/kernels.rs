@@ -192,3 +192,29 @@ fn long_inputs_with_one_error_far_from_the_start() {
         }
     }
 }
+
+/// After an error, counting looks at the next block with the scalar code before going back to
+/// a kernel: a second error at every distance from the first, and characters of every width cut
+/// by the end of that block.
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "exhaustive: too slow to interpret; the sampled tests run the same paths"
+)]
+fn a_second_error_at_every_distance_from_the_first() {
+    let tail = "\u{E9}\u{20AC}\u{1F600}z".repeat(20).into_bytes();
+    for gap in 0..=2 * 64 + 8 {
+        for width in 1..=4 {
+            for (first, second) in [(&b"\xFF"[..], &b"\xE2\x82"[..]), (b"\xF0\x9F\x98", b"\x80")] {
+                let mut s = b"lead ".to_vec();
+                s.extend_from_slice(first);
+                s.extend_from_slice(&prefix(width, gap));
+                s.extend_from_slice(second);
+                s.extend_from_slice(&tail);
+                check(&s);
+                s.truncate(s.len() - tail.len() - second.len());
+                check(&s);
+            }
+        }
+    }
+}
