@@ -26,6 +26,13 @@ unsafe impl Vector for Avx2 {
     }
 
     #[inline(always)]
+    unsafe fn load_partial(src: &[u8]) -> Self {
+        let word = |at| lookup::word_at(src, at) as i64;
+        // SAFETY: AVX2 by the caller.
+        Avx2(unsafe { _mm256_set_epi64x(word(24), word(16), word(8), word(0)) })
+    }
+
+    #[inline(always)]
     unsafe fn lookup(self, table: &[u8; 16]) -> Self {
         // SAFETY: `table` holds 16 readable bytes; AVX2 by the caller.
         unsafe {

@@ -22,6 +22,8 @@ pub(crate) unsafe trait Vector: Copy {
     unsafe fn splat(b: u8) -> Self;
     /// Loads the first `LANES` bytes of `src`, which must hold at least that many.
     unsafe fn load(src: &[u8]) -> Self;
+    /// The first `LANES` bytes of `src`, zeros where it ends: built from [`word_at`] words.
+    unsafe fn load_partial(src: &[u8]) -> Self;
     /// `table[lane]` per lane, for lanes that are all 0..15.
     unsafe fn lookup(self, table: &[u8; 16]) -> Self;
     /// The high four bits of each byte, as 0..15.
@@ -45,6 +47,30 @@ pub(crate) unsafe trait Vector: Copy {
 
 /// Bytes per block: the unit in which kernels accept or reject input.
 pub(crate) const BLOCK: usize = 64;
+
+/// The eight bytes of `src` from `at` as a little-endian word, zeros where `src` ends, read
+/// with loads that stay inside `src` (overlapping ones where fewer than eight bytes are left).
+#[inline(always)]
+pub(crate) fn word_at(src: &[u8], at: usize) -> u64 {
+    let rest = src.get(at..).unwrap_or_default();
+    if let Some(word) = rest.first_chunk::<8>() {
+        return u64::from_le_bytes(*word);
+    }
+    let n = rest.len();
+    if n == 0 {
+        0
+    } else if let Some(last) = src.last_chunk::<8>() {
+        // `rest` is the top `n` bytes of the last eight.
+        u64::from_le_bytes(*last) >> ((8 - n) * 8)
+    } else if let (Some(lo), Some(hi)) = (rest.first_chunk::<4>(), rest.last_chunk::<4>()) {
+        // Two overlapping halves; the bytes they share are ORed with themselves.
+        u64::from(u32::from_le_bytes(*lo)) | u64::from(u32::from_le_bytes(*hi)) << ((n - 4) * 8)
+    } else if let (Some(lo), Some(hi)) = (rest.first_chunk::<2>(), rest.last_chunk::<2>()) {
+        u64::from(u16::from_le_bytes(*lo)) | u64::from(u16::from_le_bytes(*hi)) << ((n - 2) * 8)
+    } else {
+        u64::from(rest[0])
+    }
+}
 
 // Error classes of a two-byte window, one bit each. Two classes can share a bit when their
 // conditions on the previous byte's high nibble and on the current byte's high nibble agree,
@@ -229,18 +255,75 @@ impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
             let mut error = V::splat(0);
             let mut continuations = 0;
             for offset in (0..BLOCK).step_by(V::LANES) {
-                let input = V::load(&block[offset..]);
-                error = error.or(self.errors(input));
-                if COUNT {
-                    continuations += input.count_continuations() as usize;
-                }
-                self.prev = input;
+                error = self.check(V::load(&block[offset..]), error, &mut continuations);
             }
+            self.end_block(error, BLOCK, continuations)
+        }
+    }
+
+    /// Checks `tail`, shorter than a block, as a block padded with zeros would be. The zeros
+    /// are ASCII, so a sequence cut off by the end fails at the first of them, as if cut off by
+    /// an ASCII byte; only the registers up to that one are checked.
+    ///
+    /// The registers are assembled from words read inside `tail`, not copied to a padded
+    /// buffer: loading a vector from bytes just stored would stall on store forwarding, a
+    /// cost that short strings would pay on every call.
+    ///
+    /// # Safety
+    /// The CPU supports `V`'s ISA.
+    #[inline(always)]
+    unsafe fn tail_is_valid(&mut self, tail: &[u8]) -> bool {
+        // SAFETY: the caller guarantees the ISA.
+        unsafe {
+            let mut error = V::splat(0);
+            let mut continuations = 0;
+            let mut offset = 0;
+            while offset <= tail.len() {
+                let input = V::load_partial(tail.get(offset..).unwrap_or_default());
+                error = self.check(input, error, &mut continuations);
+                offset += V::LANES;
+            }
+            // The padding was counted as characters.
+            let valid = self.end_block(error, offset, continuations);
+            if COUNT && valid {
+                self.chars -= offset - tail.len();
+            }
+            valid
+        }
+    }
+
+    /// Checks the register `input`, which follows `self.prev`: returns `error` with its error
+    /// lanes added, and counts its continuation bytes if COUNT.
+    ///
+    /// # Safety
+    /// The CPU supports `V`'s ISA.
+    #[inline(always)]
+    unsafe fn check(&mut self, input: V, error: V, continuations: &mut usize) -> V {
+        // SAFETY: the caller guarantees the ISA.
+        unsafe {
+            if COUNT {
+                *continuations += input.count_continuations() as usize;
+            }
+            let error = error.or(self.errors(input));
+            self.prev = input;
+            error
+        }
+    }
+
+    /// Ends a block of `len` bytes with `continuations` continuation bytes, whose registers
+    /// gave `error`: whether it is valid.
+    ///
+    /// # Safety
+    /// The CPU supports `V`'s ISA.
+    #[inline(always)]
+    unsafe fn end_block(&mut self, error: V, len: usize, continuations: usize) -> bool {
+        // SAFETY: the caller guarantees the ISA.
+        unsafe {
             self.prev_incomplete = self.prev.saturating_sub(Self::thresholds());
             let valid = !error.any_nonzero();
             if COUNT && valid {
                 // Every byte but a continuation starts a character.
-                self.chars += BLOCK - continuations;
+                self.chars += len - continuations;
             }
             valid
         }
@@ -362,27 +445,35 @@ pub(crate) unsafe fn valid_blocks<V: Vector, const COUNT: bool>(s: &[u8]) -> Blo
             }
             i += 1;
         }
-        // The tail, padded with zeros: they are ASCII, so a sequence cut off by the end of `s`
-        // fails as one cut off by an ASCII byte would.
-        let valid = if tail.is_empty() && checker.at_boundary() {
-            true
-        } else {
-            let mut last = [0u8; BLOCK];
-            // One clamped length for both slices, so that the compiler sees they match and
-            // links no panic path.
-            let n = tail.len().min(BLOCK);
-            last[..n].copy_from_slice(&tail[..n]);
-            let valid = checker.block_is_valid(&last);
-            if COUNT && valid {
-                // The padding was counted as characters.
-                checker.chars -= BLOCK - tail.len();
-            }
-            valid
-        };
+        let valid = (tail.is_empty() && checker.at_boundary()) || checker.tail_is_valid(tail);
         Blocks {
             valid,
             len: if valid { s.len() } else { blocks.len() * BLOCK },
             chars: checker.chars,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::word_at;
+
+    #[test]
+    fn word_at_reads_eight_bytes_zero_padded_at_every_length_and_offset() {
+        let bytes: Vec<u8> = (1..=24).collect();
+        for len in 0..=bytes.len() {
+            let src = &bytes[..len];
+            for at in 0..=len + 8 {
+                let mut expected = [0u8; 8];
+                for (k, e) in expected.iter_mut().enumerate() {
+                    *e = src.get(at + k).copied().unwrap_or(0);
+                }
+                assert_eq!(
+                    word_at(src, at).to_le_bytes(),
+                    expected,
+                    "len {len} at {at}"
+                );
+            }
         }
     }
 }

@@ -239,7 +239,7 @@ pub fn active_isa() -> Isa {
 /// Validates `s` with the implementation in use; a short ASCII string needs no kernel.
 #[inline]
 pub(crate) fn validate(s: &[u8]) -> Result<(), Utf8Error> {
-    if s.len() < BLOCK && s.is_ascii() {
+    if s.len() <= 4 * BLOCK && s.is_ascii() {
         return Ok(());
     }
     validate_with(active(), s)

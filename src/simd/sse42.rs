@@ -26,6 +26,13 @@ unsafe impl Vector for Sse42 {
     }
 
     #[inline(always)]
+    unsafe fn load_partial(src: &[u8]) -> Self {
+        let word = |at| lookup::word_at(src, at) as i64;
+        // SAFETY: SSE2 by the caller.
+        Sse42(unsafe { _mm_set_epi64x(word(8), word(0)) })
+    }
+
+    #[inline(always)]
     unsafe fn lookup(self, table: &[u8; 16]) -> Self {
         // SAFETY: `table` holds 16 readable bytes; SSSE3 by the caller.
         unsafe {
