@@ -570,6 +570,50 @@ fn every_input_of_one_to_three_bytes_in_every_form() {
     }
 }
 
+#[test]
+fn every_cut_or_broken_sequence_of_sampled_values() {
+    // Each well-formed sequence cut after k bytes is Truncated (the input ends inside it), and
+    // followed there by a byte that cannot continue it is an error over the k bytes before
+    // that byte (MissingContinuation) -- except in a CESU-8 / Modified UTF-8 pair, whose
+    // lead surrogate, once complete, is the unpaired surrogate (Surrogate, 3 bytes).
+    let mut rng = Rng::new(2);
+    let samples: Vec<u32> = [
+        0x80, 0x7FF, 0x800, 0xD7FF, 0xE000, 0xFFFF, 0x1_0000, 0x10_FFFF,
+    ]
+    .into_iter()
+    .chain([0x1F_FFFF, 0x20_0000, 0x3FF_FFFF, 0x400_0000, 0x7FFF_FFFF])
+    .chain((0..iterations(2_000)).map(|_| rng.next() as u32 >> rng.below(32)))
+    .collect();
+    for form in Form::ALL {
+        for &v in &samples {
+            let Some(bytes) = expected(v, form) else {
+                continue;
+            };
+            let pair = bytes.len() == 6 && matches!(form, Form::Cesu8 | Form::Mutf8);
+            for k in 1..bytes.len() {
+                let cut = &bytes[..k];
+                let m = form::decode_next(cut, form).unwrap_err();
+                assert_eq!((m.kind, m.len), (Truncated, k), "{cut:02X?} in {form:?}");
+                for breaker in [0x00, 0x41, 0x7F, 0xC2, 0xE1, 0xED, 0xF0, 0xFE] {
+                    let mut s = cut.to_vec();
+                    s.push(breaker);
+                    let want = if pair && k >= 3 {
+                        (Surrogate, 3)
+                    } else {
+                        (MissingContinuation, k)
+                    };
+                    // In a pair, ED after the lead surrogate may begin the trail: not a breaker.
+                    if pair && k == 3 && breaker == 0xED {
+                        continue;
+                    }
+                    let m = form::decode_next(&s, form).unwrap_err();
+                    assert_eq!((m.kind, m.len), want, "{s:02X?} in {form:?}");
+                }
+            }
+        }
+    }
+}
+
 /// Well-formed text of `form`: random values of every width the form has, with a lead
 /// surrogate never directly before a trail one. Returns the bytes and the values.
 fn random_text(rng: &mut Rng, form: Form, chars: usize) -> (Vec<u8>, Vec<u32>) {
