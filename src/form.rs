@@ -327,6 +327,7 @@ fn lead_rule(form: Form, lead: u8) -> Lead {
         // CESU-8 and Modified UTF-8: ED B0..BF, a trail surrogate, can only follow a lead
         // surrogate, as the second half of a pair (see `decode_next`).
         (Form::Cesu8 | Form::Mutf8, 0xED) => seq(3, 0x80, 0xAF, Surrogate),
+        // ED with any second byte in WTF-8 and RFC 2279: surrogates are code points there.
         (_, 0xE1..=0xEF) => any(3),
         // CESU-8 and Modified UTF-8 have no 4-byte form: F0..FF never appear.
         (Form::Cesu8 | Form::Mutf8, 0xF0..=0xFF) => Lead::Invalid(InvalidByte),
@@ -338,7 +339,7 @@ fn lead_rule(form: Form, lead: u8) -> Lead {
         (Form::Rfc2279, 0xFC) => seq(6, 0x84, 0xBF, Overlong),
         (Form::Rfc2279, 0xFD) => any(6),
         (Form::Rfc2279, 0xFE | 0xFF) => Lead::Invalid(InvalidByte),
-        // WTF-8 (and, unused, the strict form) above U+10FFFF.
+        // WTF-8 ends at U+10FFFF, as RFC 3629 does.
         (_, 0xF4) => seq(4, 0x80, 0x8F, TooLarge),
         (_, 0xF5..=0xF7) => Lead::Invalid(TooLarge),
         (_, 0xF8..=0xFF) => Lead::Invalid(InvalidByte),

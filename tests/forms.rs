@@ -548,6 +548,11 @@ fn every_input_of_one_to_three_bytes_in_every_form() {
                     *b = (n >> (8 * i)) as u8;
                 }
                 let s = &s[..len];
+                // After one ASCII byte, a 3-byte input is a 2-byte one, all of which were
+                // checked already: two such bytes stand for the other 126.
+                if len == 3 && s[0] < 0x80 && s[0] != 0x00 && s[0] != 0x41 {
+                    continue;
+                }
                 let want = grammar.decode(s, form);
                 let got = form::decode_next(s, form).map_err(|m| (m.kind, m.len));
                 assert_eq!(got, want, "decode {s:02X?} in {form:?}");
@@ -746,8 +751,20 @@ fn strict_form_is_the_core_api() {
 
 #[test]
 fn an_unknown_form_is_an_invalid_argument_and_touches_nothing() {
-    assert_eq!(utf8_form::UTF8_FORM_STRICT as i32, 0);
-    assert_eq!(utf8_form::UTF8_FORM_RFC2279 as i32, 4);
+    // The C names and the Rust forms agree (the other tests pass `Form as i32` to C).
+    let names = [
+        (utf8_form::UTF8_FORM_STRICT, Form::Strict, 0),
+        (utf8_form::UTF8_FORM_WTF8, Form::Wtf8, 1),
+        (utf8_form::UTF8_FORM_CESU8, Form::Cesu8, 2),
+        (utf8_form::UTF8_FORM_MUTF8, Form::Mutf8, 3),
+        (utf8_form::UTF8_FORM_RFC2279, Form::Rfc2279, 4),
+    ];
+    for (c, rust, value) in names {
+        assert_eq!(
+            (c as i32, rust as i32, Form::ALL[value]),
+            (value as i32, value as i32, rust)
+        );
+    }
     for bad in [-1, 5, 6, 100, i32::MIN, i32::MAX] {
         let form = FormArg(bad);
         assert_eq!(
