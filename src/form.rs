@@ -170,25 +170,28 @@ pub fn decode_next(s: &[u8], form: Form) -> Result<(u32, usize), Malformed> {
 /// [`crate::validate`].
 ///
 /// The forms that extend RFC 3629 (WTF-8, RFC 2279) run the SIMD kernels over each stretch of
-/// strict UTF-8 and the form's grammar only where strict validation stops; the others decode
-/// character by character.
+/// strict UTF-8 and the form's grammar only where strict validation stops; the others skip
+/// runs of ASCII and decode the rest character by character.
 pub fn validate(s: &[u8], form: Form) -> Result<(), Utf8Error> {
     if form == Form::Strict {
         return crate::validate(s);
     }
     let mut at = 0;
     while let Some(rest) = s.get(at..).filter(|rest| !rest.is_empty()) {
-        let next = if form.extends_strict() {
+        // A stretch the form reads as the strict form or as ASCII would.
+        at += if form.extends_strict() {
             match crate::validate(rest) {
                 Ok(()) => return Ok(()),
-                // Strict UTF-8 up to `valid_up_to`, which the form reads the same way.
                 Err(e) => e.valid_up_to,
             }
         } else {
-            0
+            // Modified UTF-8 has no 00 byte.
+            let ascii = |b: &u8| b.is_ascii() && (*b != 0 || form != Form::Mutf8);
+            rest.iter().position(|b| !ascii(b)).unwrap_or(rest.len())
         };
-        at += next;
-        let rest = s.get(at..).unwrap_or_default();
+        let Some(rest) = s.get(at..).filter(|rest| !rest.is_empty()) else {
+            break;
+        };
         match decode_next(rest, form) {
             Ok((_, width)) => at += width,
             Err(m) => {
