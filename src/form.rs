@@ -26,12 +26,13 @@
 //!   to U+10FFFF.)
 //!
 //! Errors use the core's [`ErrorKind`]s, with the length of the maximal subpart in the form's
-//! own grammar, never extending past a byte that could start a character:
+//! own grammar (at least 1). A subpart never takes in the lead byte of a following character,
+//! except that the WTF-8 and RFC 2279 pair error covers both of its halves:
 //!
 //! | form | input | kind, length |
 //! | --- | --- | --- |
 //! | all | 80..BF where a character must start | UnexpectedContinuation, 1 |
-//! | all | C0, C1 (but C0 80 in Modified UTF-8); E0 80..9F; F0 80..8F; F8 80..87 and FC 80..83 (RFC 2279) | Overlong, 1 |
+//! | all | C0, C1 (but C0 80 in Modified UTF-8); E0 80..9F; F0 80..8F (WTF-8, RFC 2279); F8 80..87 and FC 80..83 (RFC 2279) | Overlong, 1 |
 //! | WTF-8, RFC 2279 | a lead surrogate directly followed by a trail surrogate | Surrogate, 6 (the pair) |
 //! | CESU-8, MUTF-8 | a trail surrogate (ED B0..BF) not preceded by a lead one | Surrogate, 1 |
 //! | CESU-8, MUTF-8 | a lead surrogate not followed by a trail one | Surrogate, 3 (the lead surrogate) |
