@@ -13,8 +13,13 @@
 //!   with `cap > 0` gives `UTF8_ERR_NULL_POINTER`. Input and output must not overlap.
 
 mod codec;
+mod form;
 
 pub use self::codec::{utf8_count_chars, utf8_decode_next, utf8_encode, utf8_validate};
+pub use self::form::{
+    FormArg, UTF8_FORM_MAX_BYTES, utf8_decode_next_form, utf8_encode_form, utf8_form,
+    utf8_validate_form,
+};
 
 use core::ffi::{CStr, c_char, c_int};
 
