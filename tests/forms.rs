@@ -703,6 +703,42 @@ fn surrogate_pairs_between_forms() {
     }
 }
 
+#[test]
+fn any_utf16_round_trips_through_wtf8() {
+    // The WTF-8 spec's "convert from potentially ill-formed UTF-16 to WTF-8": decode the
+    // units with `char::decode_utf16` (an unpaired surrogate comes back as the error's unit),
+    // encode each code point; then back: decode the WTF-8, and write each value as UTF-16.
+    let mut rng = Rng::new(16);
+    for _ in 0..iterations(20_000) {
+        let units: Vec<u16> = (0..rng.below(16))
+            .map(|_| match rng.below(4) {
+                0 => 0xD800 + rng.below(0x400) as u16,
+                1 => 0xDC00 + rng.below(0x400) as u16,
+                2 => rng.below(0x80) as u16,
+                _ => rng.next() as u16,
+            })
+            .collect();
+        let points: Vec<u32> = char::decode_utf16(units.iter().copied())
+            .map(|r| r.map_or_else(|e| u32::from(e.unpaired_surrogate()), u32::from))
+            .collect();
+        let wtf8: Vec<u8> = points
+            .iter()
+            .flat_map(|&v| form::encode(v, Form::Wtf8).unwrap().as_bytes().to_vec())
+            .collect();
+        assert_eq!(form::validate(&wtf8, Form::Wtf8), Ok(()), "{units:04X?}");
+        let decoded = decode_all(&wtf8, Form::Wtf8).unwrap();
+        assert_eq!(decoded, points);
+        let mut back = Vec::new();
+        for v in decoded {
+            match char::from_u32(v) {
+                Some(c) => back.extend(c.encode_utf16(&mut [0; 2]).iter()),
+                None => back.push(v as u16),
+            }
+        }
+        assert_eq!(back, units);
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // UTF8_FORM_STRICT is the core API
 
