@@ -103,6 +103,20 @@ typedef enum utf8_status {
  */
 typedef struct Isa Isa;
 
+/**
+ * The state of a streaming validation (utf8_stream_init, utf8_stream_feed,
+ * utf8_stream_finish), allocated by the caller: no heap, no cleanup. Its contents are private.
+ * A zero-filled struct (`utf8_stream st = {0};`, memset) is a stream at its start, exactly as
+ * utf8_stream_init leaves it. Copying the struct copies the stream.
+ */
+typedef struct utf8_stream {
+  /**
+   * Private: the position so far, the up to three bytes of a character split across chunks,
+   * and the first error.
+   */
+  uint64_t opaque[2];
+} utf8_stream;
+
 
 
 #ifdef __cplusplus
@@ -172,6 +186,54 @@ enum utf8_status utf8_encode(uint32_t cp, char *out, size_t cap, size_t *out_len
  * `s` is NULL or points to `len` readable bytes.
  */
 size_t utf8_count_chars(const char *s, size_t len);
+
+/**
+ * Sets `*st` to a stream at its start (all zero). Does nothing if `st` is NULL.
+ *
+ * # Safety
+ * `st` is NULL or writable.
+ */
+void utf8_stream_init(struct utf8_stream *st);
+
+/**
+ * Validates the next `len` bytes at `chunk` of the stream `*st` (since 1.2).
+ *
+ * Fails as soon as the bytes seen so far cannot begin well-formed UTF-8, with the status and
+ * position utf8_validate would report for the whole stream. A character split across chunks
+ * is not an error until it is proven one: a chunk that ends in F4 is fine, F4 then a chunk
+ * starting with 90 is UTF8_ERR_TOO_LARGE. Every call after an error, utf8_stream_finish
+ * included, returns that error and position again; utf8_stream_init starts over.
+ *
+ * `*valid_up_to` is counted from the start of the stream: on UTF8_OK, the end of the last
+ * complete character seen; on error, the offset of the ill-formed sequence. A position that
+ * does not fit in size_t (a stream above 4 GiB on a 32-bit system) is reported as SIZE_MAX.
+ *
+ * A NULL `st`, or a NULL `chunk` with `len > 0`, gives UTF8_ERR_NULL_POINTER and changes
+ * nothing; `(NULL, 0)` is an empty chunk. A `*st` that was neither initialised (or zeroed)
+ * nor left by these functions gives UTF8_ERR_INVALID_ARGUMENT.
+ *
+ * # Safety
+ * `st` is NULL or valid for reads and writes; `chunk` is NULL or points to `len` readable
+ * bytes; `valid_up_to` is NULL or writable.
+ */
+enum utf8_status utf8_stream_feed(struct utf8_stream *st,
+                                  const char *chunk,
+                                  size_t len,
+                                  size_t *valid_up_to);
+
+/**
+ * Ends the stream `*st` (since 1.2): UTF8_OK if everything fed is well-formed UTF-8, with
+ * `*valid_up_to` its total length; UTF8_ERR_TRUNCATED if it ends inside a character, with
+ * `*valid_up_to` the offset of that character; the first error again if there was one. The
+ * TRUNCATED error is kept like any other. After UTF8_OK the stream is unchanged.
+ *
+ * A NULL `st` gives UTF8_ERR_NULL_POINTER; a `*st` that was neither initialised (or zeroed)
+ * nor left by these functions gives UTF8_ERR_INVALID_ARGUMENT.
+ *
+ * # Safety
+ * `st` is NULL or valid for reads and writes; `valid_up_to` is NULL or writable.
+ */
+enum utf8_status utf8_stream_finish(struct utf8_stream *st, size_t *valid_up_to);
 
 #ifdef __cplusplus
 }  // extern "C"

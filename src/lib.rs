@@ -7,6 +7,7 @@
 //! - [`decode`]: the scalar value at the start of a buffer, or the maximal subpart to replace.
 //! - [`encode`]: the 1..4 byte encoding of a scalar value.
 //! - [`count`]: the number of characters, each error counting as one.
+//! - [`stream`]: validation of input that arrives in chunks.
 //! - [`simd`]: the SIMD kernels and the run-time choice among them.
 //! - [`sink`]: output buffers that report the size they would need.
 //! - [`error`]: how ill-formed input is classified.
@@ -18,10 +19,12 @@ pub mod error;
 pub mod ffi;
 pub mod simd;
 pub mod sink;
+pub mod stream;
 pub mod validate;
 
 pub use count::count_chars;
 pub use decode::decode_next;
 pub use encode::{Encoded, encode};
 pub use error::{ErrorKind, Malformed, Utf8Error};
+pub use stream::{StreamError, StreamState};
 pub use validate::validate;

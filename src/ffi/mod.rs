@@ -13,8 +13,10 @@
 //!   with `cap > 0` gives `UTF8_ERR_NULL_POINTER`. Input and output must not overlap.
 
 mod codec;
+mod text;
 
 pub use self::codec::{utf8_count_chars, utf8_decode_next, utf8_encode, utf8_validate};
+pub use self::text::{utf8_stream, utf8_stream_feed, utf8_stream_finish, utf8_stream_init};
 
 use core::ffi::{CStr, c_char, c_int};
 
