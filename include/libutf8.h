@@ -99,6 +99,20 @@ typedef enum utf8_status {
 } utf8_status;
 
 /**
+ * How utf8_escape writes its output.
+ */
+typedef enum utf8_escape_style {
+  /**
+   * C-like escapes, reversed by utf8_unescape.
+   */
+  UTF8_ESCAPE_C = 0,
+  /**
+   * A word for a POSIX shell, as GNU `ls --quoting-style=shell-escape` writes it.
+   */
+  UTF8_ESCAPE_SHELL = 1,
+} utf8_escape_style;
+
+/**
  * An implementation: the scalar reference or one SIMD kernel.
  */
 typedef struct Isa Isa;
@@ -234,6 +248,70 @@ enum utf8_status utf8_stream_feed(struct utf8_stream *st,
  * `st` is NULL or valid for reads and writes; `valid_up_to` is NULL or writable.
  */
 enum utf8_status utf8_stream_finish(struct utf8_stream *st, size_t *valid_up_to);
+
+/**
+ * Escapes the `len` bytes at `in` (any bytes: a file name, an argument) into `out` (since
+ * 1.2), so that they can be printed safely: the output is valid UTF-8 and holds no C0 or C1
+ * control, no DEL and no bidirectional control (U+202A..U+202E, U+2066..U+2069), nothing a
+ * terminal acts on. Well-formed printable text, ASCII or not, is copied unchanged.
+ *
+ * UTF8_ESCAPE_C: `\` becomes `\\`; each byte of an ill-formed sequence becomes `\xHH`; a C0
+ * control or DEL becomes `\n`, `\t`, `\r`, `\a`, `\b`, `\f`, `\v` or `\xHH`; a C1 or
+ * bidirectional control becomes `\u{HHHH}`; hex digits are lower case. utf8_unescape reverses
+ * it exactly, for every input.
+ *
+ * UTF8_ESCAPE_SHELL: a word that a POSIX shell reads back as exactly the input, as GNU
+ * `ls --quoting-style=shell-escape` writes it: unchanged if no character needs quoting (the
+ * shell specials are space and ``!"$&'()*;<=>?[\^`|``, `#` and `~` first, `{` and `}` alone);
+ * in double quotes if it holds `'` and nothing else that needs quoting but spaces; otherwise
+ * in single quotes, with `'\''` for `'` and `$'...'` segments for controls and ill-formed
+ * bytes (`\n`, `\t`, `\r`, `\a`, `\b`, `\f`, `\v` or three octal digits per byte: `$'\033'`,
+ * `$'\377'`, `$'\342\200\256'`). The empty string gives `''`. A NUL byte gives `$'\000'`,
+ * which no shell can hold in a word. Unlike ls, the result does not depend on the locale:
+ * C1 and bidirectional controls are always escaped, every other valid character never.
+ *
+ * Returns UTF8_OK with `*out_len` the output length. If it does not fit in `cap` bytes:
+ * UTF8_ERR_BUFFER_TOO_SMALL with `*out_len` the size needed, and nothing promised in `out`,
+ * so `(NULL, 0)` is a size query. A `style` other than UTF8_ESCAPE_C and UTF8_ESCAPE_SHELL
+ * gives UTF8_ERR_INVALID_ARGUMENT; a NULL `in` with `len > 0` or a NULL `out` with `cap > 0`
+ * gives UTF8_ERR_NULL_POINTER; `*out_len` is then not written. The output is not
+ * NUL-terminated.
+ *
+ * # Safety
+ * `in` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
+ * bytes that do not overlap the input; `out_len` is NULL or writable.
+ */
+enum utf8_status utf8_escape(const char *in,
+                             size_t len,
+                             utf8_escape_style style,
+                             char *out,
+                             size_t cap,
+                             size_t *out_len);
+
+/**
+ * Reverses utf8_escape with UTF8_ESCAPE_C (since 1.2): writes to `out` the bytes that the
+ * `len` bytes at `in` stand for; `utf8_unescape(utf8_escape(x)) == x` for every byte string x.
+ *
+ * Escapes are read as utf8_escape writes them, hex digits in either case: `\\`, `\n`, `\t`,
+ * `\r`, `\a`, `\b`, `\f`, `\v`, `\x` and exactly two hex digits (any byte), `\u{` exactly four
+ * hex digits `}` (any character of U+0000..U+FFFF but a surrogate, written as UTF-8). Bytes
+ * outside escapes are copied as they are: the function is lenient there, and accepts
+ * ill-formed UTF-8, controls and text that utf8_escape would have escaped.
+ *
+ * Returns UTF8_OK with `*out_len` the output length. A backslash followed by anything else,
+ * or a short or bad `\x` or `\u{...}` escape, gives UTF8_ERR_INVALID_ESCAPE with `*out_len`
+ * the offset in the input of that backslash (like a valid_up_to), and nothing promised in
+ * `out`. If the output does not fit in `cap` bytes: UTF8_ERR_BUFFER_TOO_SMALL with `*out_len`
+ * the size needed, so `(NULL, 0)` is a size query (an invalid escape is reported first). A
+ * NULL `in` with `len > 0` or a NULL `out` with `cap > 0` gives UTF8_ERR_NULL_POINTER, and
+ * `*out_len` is not written. The output is never longer than the input and not
+ * NUL-terminated.
+ *
+ * # Safety
+ * `in` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
+ * bytes that do not overlap the input; `out_len` is NULL or writable.
+ */
+enum utf8_status utf8_unescape(const char *in, size_t len, char *out, size_t cap, size_t *out_len);
 
 #ifdef __cplusplus
 }  // extern "C"

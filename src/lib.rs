@@ -7,6 +7,7 @@
 //! - [`decode`]: the scalar value at the start of a buffer, or the maximal subpart to replace.
 //! - [`encode`]: the 1..4 byte encoding of a scalar value.
 //! - [`count`]: the number of characters, each error counting as one.
+//! - [`escape`]: escaping arbitrary bytes for terminals and shells, and back.
 //! - [`stream`]: validation of input that arrives in chunks.
 //! - [`simd`]: the SIMD kernels and the run-time choice among them.
 //! - [`sink`]: output buffers that report the size they would need.
@@ -16,6 +17,7 @@ pub mod count;
 pub mod decode;
 pub mod encode;
 pub mod error;
+pub mod escape;
 pub mod ffi;
 pub mod simd;
 pub mod sink;
@@ -26,5 +28,6 @@ pub use count::count_chars;
 pub use decode::decode_next;
 pub use encode::{Encoded, encode};
 pub use error::{ErrorKind, Malformed, Utf8Error};
+pub use escape::{EscapeStyle, escape, unescape};
 pub use stream::{StreamError, StreamState};
 pub use validate::validate;

@@ -1,10 +1,12 @@
 //! Safe text for Unix tools (since 1.2): streaming validation, escaping, lossy copies and
 //! character boundaries.
 
-use core::ffi::c_char;
+use core::ffi::{c_char, c_int};
 
-use super::put;
 use super::utf8_status::{self, *};
+use super::{input, output, put};
+use crate::escape::{self, EscapeStyle};
+use crate::sink::Sink;
 use crate::stream::{StreamError, StreamState};
 
 /// The state of a streaming validation (utf8_stream_init, utf8_stream_feed,
@@ -83,7 +85,7 @@ pub unsafe extern "C" fn utf8_stream_feed(
     valid_up_to: *mut usize,
 ) -> utf8_status {
     // SAFETY: the caller's contract for `chunk` and `len` is the one `input` needs.
-    let Some(bytes) = (unsafe { super::input(chunk, len) }) else {
+    let Some(bytes) = (unsafe { input(chunk, len) }) else {
         return UTF8_ERR_NULL_POINTER;
     };
     // SAFETY: the caller's contract for `st` and `valid_up_to` is the one `stream_step` needs.
@@ -107,4 +109,141 @@ pub unsafe extern "C" fn utf8_stream_finish(
 ) -> utf8_status {
     // SAFETY: the caller's contract for `st` and `valid_up_to` is the one `stream_step` needs.
     unsafe { stream_step(st, valid_up_to, StreamState::finish) }
+}
+
+/// How utf8_escape writes its output.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum utf8_escape_style {
+    /// C-like escapes, reversed by utf8_unescape.
+    UTF8_ESCAPE_C = 0,
+    /// A word for a POSIX shell, as GNU `ls --quoting-style=shell-escape` writes it.
+    UTF8_ESCAPE_SHELL = 1,
+}
+
+/// A utf8_escape_style as C passes it: any int, since C enums can hold other values.
+#[repr(transparent)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EscapeStyleArg(pub c_int);
+
+impl EscapeStyleArg {
+    fn style(self) -> Option<EscapeStyle> {
+        match self.0 {
+            0 => Some(EscapeStyle::C),
+            1 => Some(EscapeStyle::Shell),
+            _ => None,
+        }
+    }
+}
+
+/// The status and length that a `sink` holding a complete output reports.
+fn sink_result(sink: &Sink<'_, u8>) -> (utf8_status, usize) {
+    let status = if sink.fits() {
+        UTF8_OK
+    } else {
+        UTF8_ERR_BUFFER_TOO_SMALL
+    };
+    (status, sink.len())
+}
+
+/// Escapes the `len` bytes at `in` (any bytes: a file name, an argument) into `out` (since
+/// 1.2), so that they can be printed safely: the output is valid UTF-8 and holds no C0 or C1
+/// control, no DEL and no bidirectional control (U+202A..U+202E, U+2066..U+2069), nothing a
+/// terminal acts on. Well-formed printable text, ASCII or not, is copied unchanged.
+///
+/// UTF8_ESCAPE_C: `\` becomes `\\`; each byte of an ill-formed sequence becomes `\xHH`; a C0
+/// control or DEL becomes `\n`, `\t`, `\r`, `\a`, `\b`, `\f`, `\v` or `\xHH`; a C1 or
+/// bidirectional control becomes `\u{HHHH}`; hex digits are lower case. utf8_unescape reverses
+/// it exactly, for every input.
+///
+/// UTF8_ESCAPE_SHELL: a word that a POSIX shell reads back as exactly the input, as GNU
+/// `ls --quoting-style=shell-escape` writes it: unchanged if no character needs quoting (the
+/// shell specials are space and ``!"$&'()*;<=>?[\^`|``, `#` and `~` first, `{` and `}` alone);
+/// in double quotes if it holds `'` and nothing else that needs quoting but spaces; otherwise
+/// in single quotes, with `'\''` for `'` and `$'...'` segments for controls and ill-formed
+/// bytes (`\n`, `\t`, `\r`, `\a`, `\b`, `\f`, `\v` or three octal digits per byte: `$'\033'`,
+/// `$'\377'`, `$'\342\200\256'`). The empty string gives `''`. A NUL byte gives `$'\000'`,
+/// which no shell can hold in a word. Unlike ls, the result does not depend on the locale:
+/// C1 and bidirectional controls are always escaped, every other valid character never.
+///
+/// Returns UTF8_OK with `*out_len` the output length. If it does not fit in `cap` bytes:
+/// UTF8_ERR_BUFFER_TOO_SMALL with `*out_len` the size needed, and nothing promised in `out`,
+/// so `(NULL, 0)` is a size query. A `style` other than UTF8_ESCAPE_C and UTF8_ESCAPE_SHELL
+/// gives UTF8_ERR_INVALID_ARGUMENT; a NULL `in` with `len > 0` or a NULL `out` with `cap > 0`
+/// gives UTF8_ERR_NULL_POINTER; `*out_len` is then not written. The output is not
+/// NUL-terminated.
+///
+/// # Safety
+/// `in` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
+/// bytes that do not overlap the input; `out_len` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn utf8_escape(
+    r#in: *const c_char,
+    len: usize,
+    style: EscapeStyleArg,
+    out: *mut c_char,
+    cap: usize,
+    out_len: *mut usize,
+) -> utf8_status {
+    // SAFETY: the caller's contract for `in`, `len`, `out` and `cap` is the one `input` and
+    // `output` need.
+    let (Some(bytes), Some(buf)) = (unsafe { (input(r#in, len), output(out.cast::<u8>(), cap)) })
+    else {
+        return UTF8_ERR_NULL_POINTER;
+    };
+    let Some(style) = style.style() else {
+        return UTF8_ERR_INVALID_ARGUMENT;
+    };
+    let mut sink = Sink::new(buf);
+    escape::escape(bytes, style, &mut sink);
+    let (status, n) = sink_result(&sink);
+    // SAFETY: `out_len` is NULL or writable, by the caller's contract.
+    unsafe { put(out_len, n) };
+    status
+}
+
+/// Reverses utf8_escape with UTF8_ESCAPE_C (since 1.2): writes to `out` the bytes that the
+/// `len` bytes at `in` stand for; `utf8_unescape(utf8_escape(x)) == x` for every byte string x.
+///
+/// Escapes are read as utf8_escape writes them, hex digits in either case: `\\`, `\n`, `\t`,
+/// `\r`, `\a`, `\b`, `\f`, `\v`, `\x` and exactly two hex digits (any byte), `\u{` exactly four
+/// hex digits `}` (any character of U+0000..U+FFFF but a surrogate, written as UTF-8). Bytes
+/// outside escapes are copied as they are: the function is lenient there, and accepts
+/// ill-formed UTF-8, controls and text that utf8_escape would have escaped.
+///
+/// Returns UTF8_OK with `*out_len` the output length. A backslash followed by anything else,
+/// or a short or bad `\x` or `\u{...}` escape, gives UTF8_ERR_INVALID_ESCAPE with `*out_len`
+/// the offset in the input of that backslash (like a valid_up_to), and nothing promised in
+/// `out`. If the output does not fit in `cap` bytes: UTF8_ERR_BUFFER_TOO_SMALL with `*out_len`
+/// the size needed, so `(NULL, 0)` is a size query (an invalid escape is reported first). A
+/// NULL `in` with `len > 0` or a NULL `out` with `cap > 0` gives UTF8_ERR_NULL_POINTER, and
+/// `*out_len` is not written. The output is never longer than the input and not
+/// NUL-terminated.
+///
+/// # Safety
+/// `in` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
+/// bytes that do not overlap the input; `out_len` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn utf8_unescape(
+    r#in: *const c_char,
+    len: usize,
+    out: *mut c_char,
+    cap: usize,
+    out_len: *mut usize,
+) -> utf8_status {
+    // SAFETY: the caller's contract for `in`, `len`, `out` and `cap` is the one `input` and
+    // `output` need.
+    let (Some(bytes), Some(buf)) = (unsafe { (input(r#in, len), output(out.cast::<u8>(), cap)) })
+    else {
+        return UTF8_ERR_NULL_POINTER;
+    };
+    let mut sink = Sink::new(buf);
+    let (status, n) = match escape::unescape(bytes, &mut sink) {
+        Ok(()) => sink_result(&sink),
+        Err(e) => (UTF8_ERR_INVALID_ESCAPE, e.at),
+    };
+    // SAFETY: `out_len` is NULL or writable, by the caller's contract.
+    unsafe { put(out_len, n) };
+    status
 }
