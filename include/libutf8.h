@@ -131,6 +131,11 @@ typedef struct utf8_stream {
   uint64_t opaque[2];
 } utf8_stream;
 
+/**
+ * U+FFFD REPLACEMENT CHARACTER in UTF-8.
+ */
+#define REPLACEMENT_UTF8 { 239, 191, 189, }
+
 
 
 #ifdef __cplusplus
@@ -312,6 +317,29 @@ enum utf8_status utf8_escape(const char *in,
  * bytes that do not overlap the input; `out_len` is NULL or writable.
  */
 enum utf8_status utf8_unescape(const char *in, size_t len, char *out, size_t cap, size_t *out_len);
+
+/**
+ * Copies the `len` bytes at `in` to `out` with each maximal subpart of an ill-formed sequence
+ * replaced by one U+FFFD (EF BF BD) (since 1.2): the lossy decoding of the Unicode Standard
+ * (chapter 3), WHATWG, Python's `errors='replace'` and a utf8_decode_next loop. The output is
+ * always valid UTF-8; valid input is copied unchanged.
+ *
+ * Returns UTF8_OK whenever the whole output fits, whether or not anything was replaced (call
+ * utf8_validate to find out), with `*out_len` its length. If it does not fit in `cap` bytes:
+ * UTF8_ERR_BUFFER_TOO_SMALL with `*out_len` the size needed, and nothing promised in `out`,
+ * so `(NULL, 0)` is a size query; the size needed is at most 3 * `len`. A NULL `in` with
+ * `len > 0` or a NULL `out` with `cap > 0` gives UTF8_ERR_NULL_POINTER, and `*out_len` is not
+ * written. The output is not NUL-terminated.
+ *
+ * # Safety
+ * `in` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
+ * bytes that do not overlap the input; `out_len` is NULL or writable.
+ */
+enum utf8_status utf8_replace_invalid(const char *in,
+                                      size_t len,
+                                      char *out,
+                                      size_t cap,
+                                      size_t *out_len);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -8,6 +8,7 @@
 //! - [`encode`]: the 1..4 byte encoding of a scalar value.
 //! - [`count`]: the number of characters, each error counting as one.
 //! - [`escape`]: escaping arbitrary bytes for terminals and shells, and back.
+//! - [`lossy`]: copies with ill-formed sequences replaced by U+FFFD.
 //! - [`stream`]: validation of input that arrives in chunks.
 //! - [`simd`]: the SIMD kernels and the run-time choice among them.
 //! - [`sink`]: output buffers that report the size they would need.
@@ -19,6 +20,7 @@ pub mod encode;
 pub mod error;
 pub mod escape;
 pub mod ffi;
+pub mod lossy;
 pub mod simd;
 pub mod sink;
 pub mod stream;
@@ -29,5 +31,6 @@ pub use decode::decode_next;
 pub use encode::{Encoded, encode};
 pub use error::{ErrorKind, Malformed, Utf8Error};
 pub use escape::{EscapeStyle, escape, unescape};
+pub use lossy::replace_invalid;
 pub use stream::{StreamError, StreamState};
 pub use validate::validate;

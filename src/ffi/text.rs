@@ -247,3 +247,40 @@ pub unsafe extern "C" fn utf8_unescape(
     unsafe { put(out_len, n) };
     status
 }
+
+/// Copies the `len` bytes at `in` to `out` with each maximal subpart of an ill-formed sequence
+/// replaced by one U+FFFD (EF BF BD) (since 1.2): the lossy decoding of the Unicode Standard
+/// (chapter 3), WHATWG, Python's `errors='replace'` and a utf8_decode_next loop. The output is
+/// always valid UTF-8; valid input is copied unchanged.
+///
+/// Returns UTF8_OK whenever the whole output fits, whether or not anything was replaced (call
+/// utf8_validate to find out), with `*out_len` its length. If it does not fit in `cap` bytes:
+/// UTF8_ERR_BUFFER_TOO_SMALL with `*out_len` the size needed, and nothing promised in `out`,
+/// so `(NULL, 0)` is a size query; the size needed is at most 3 * `len`. A NULL `in` with
+/// `len > 0` or a NULL `out` with `cap > 0` gives UTF8_ERR_NULL_POINTER, and `*out_len` is not
+/// written. The output is not NUL-terminated.
+///
+/// # Safety
+/// `in` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
+/// bytes that do not overlap the input; `out_len` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn utf8_replace_invalid(
+    r#in: *const c_char,
+    len: usize,
+    out: *mut c_char,
+    cap: usize,
+    out_len: *mut usize,
+) -> utf8_status {
+    // SAFETY: the caller's contract for `in`, `len`, `out` and `cap` is the one `input` and
+    // `output` need.
+    let (Some(bytes), Some(buf)) = (unsafe { (input(r#in, len), output(out.cast::<u8>(), cap)) })
+    else {
+        return UTF8_ERR_NULL_POINTER;
+    };
+    let mut sink = Sink::new(buf);
+    crate::lossy::replace_invalid(bytes, &mut sink);
+    let (status, n) = sink_result(&sink);
+    // SAFETY: `out_len` is NULL or writable, by the caller's contract.
+    unsafe { put(out_len, n) };
+    status
+}
