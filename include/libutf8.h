@@ -341,6 +341,37 @@ enum utf8_status utf8_replace_invalid(const char *in,
                                       size_t cap,
                                       size_t *out_len);
 
+/**
+ * The start of the character that holds byte `i` of the `len` bytes at `s` (since 1.2): the
+ * largest character boundary at or before `i`; `len` if `i >= len`; 0 for `(NULL, any)`.
+ *
+ * In ill-formed input each maximal subpart of an ill-formed sequence is one character, so the
+ * boundaries are those of a utf8_decode_next loop from the start of the buffer, of
+ * utf8_count_chars and of lossy decoding (utf8_replace_invalid), whatever `i`. Every byte that
+ * is not a continuation byte (80..BF) starts a character, so the function reads at most three
+ * bytes before `i` (and three after it), never outside the buffer: it works from any point of
+ * a long buffer in constant time.
+ *
+ * # Safety
+ * `s` is NULL or points to `len` readable bytes.
+ */
+size_t utf8_char_start(const char *s, size_t len, size_t i);
+
+/**
+ * The length of the longest prefix of the `len` bytes at `s` that is at most `max` bytes long
+ * and splits no character (since 1.2): `len` if `max >= len`, otherwise
+ * `utf8_char_start(s, len, max)`; 0 for `(NULL, any)`.
+ *
+ * Characters are those of utf8_char_start: each maximal subpart of an ill-formed sequence is
+ * one, so a buffer that ends inside a character is not shortened when `max >= len`, and
+ * ill-formed bytes are kept or dropped whole as utf8_decode_next sees them. Reads at most four
+ * bytes around `max`, never outside the buffer.
+ *
+ * # Safety
+ * `s` is NULL or points to `len` readable bytes.
+ */
+size_t utf8_truncate(const char *s, size_t len, size_t max);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

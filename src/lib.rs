@@ -7,6 +7,7 @@
 //! - [`decode`]: the scalar value at the start of a buffer, or the maximal subpart to replace.
 //! - [`encode`]: the 1..4 byte encoding of a scalar value.
 //! - [`count`]: the number of characters, each error counting as one.
+//! - [`boundary`]: character boundaries in possibly ill-formed text.
 //! - [`escape`]: escaping arbitrary bytes for terminals and shells, and back.
 //! - [`lossy`]: copies with ill-formed sequences replaced by U+FFFD.
 //! - [`stream`]: validation of input that arrives in chunks.
@@ -14,6 +15,7 @@
 //! - [`sink`]: output buffers that report the size they would need.
 //! - [`error`]: how ill-formed input is classified.
 
+pub mod boundary;
 pub mod count;
 pub mod decode;
 pub mod encode;
@@ -26,6 +28,7 @@ pub mod sink;
 pub mod stream;
 pub mod validate;
 
+pub use boundary::{char_start, truncate};
 pub use count::count_chars;
 pub use decode::decode_next;
 pub use encode::{Encoded, encode};

@@ -17,8 +17,9 @@ mod text;
 
 pub use self::codec::{utf8_count_chars, utf8_decode_next, utf8_encode, utf8_validate};
 pub use self::text::{
-    EscapeStyleArg, utf8_escape, utf8_escape_style, utf8_replace_invalid, utf8_stream,
-    utf8_stream_feed, utf8_stream_finish, utf8_stream_init, utf8_unescape,
+    EscapeStyleArg, utf8_char_start, utf8_escape, utf8_escape_style, utf8_replace_invalid,
+    utf8_stream, utf8_stream_feed, utf8_stream_finish, utf8_stream_init, utf8_truncate,
+    utf8_unescape,
 };
 
 use core::ffi::{CStr, c_char, c_int};

@@ -284,3 +284,44 @@ pub unsafe extern "C" fn utf8_replace_invalid(
     unsafe { put(out_len, n) };
     status
 }
+
+/// The start of the character that holds byte `i` of the `len` bytes at `s` (since 1.2): the
+/// largest character boundary at or before `i`; `len` if `i >= len`; 0 for `(NULL, any)`.
+///
+/// In ill-formed input each maximal subpart of an ill-formed sequence is one character, so the
+/// boundaries are those of a utf8_decode_next loop from the start of the buffer, of
+/// utf8_count_chars and of lossy decoding (utf8_replace_invalid), whatever `i`. Every byte that
+/// is not a continuation byte (80..BF) starts a character, so the function reads at most three
+/// bytes before `i` (and three after it), never outside the buffer: it works from any point of
+/// a long buffer in constant time.
+///
+/// # Safety
+/// `s` is NULL or points to `len` readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn utf8_char_start(s: *const c_char, len: usize, i: usize) -> usize {
+    // SAFETY: the caller's contract for `s` and `len` is the one `input` needs.
+    match unsafe { input(s, len) } {
+        Some(bytes) => crate::char_start(bytes, i),
+        None => 0,
+    }
+}
+
+/// The length of the longest prefix of the `len` bytes at `s` that is at most `max` bytes long
+/// and splits no character (since 1.2): `len` if `max >= len`, otherwise
+/// `utf8_char_start(s, len, max)`; 0 for `(NULL, any)`.
+///
+/// Characters are those of utf8_char_start: each maximal subpart of an ill-formed sequence is
+/// one, so a buffer that ends inside a character is not shortened when `max >= len`, and
+/// ill-formed bytes are kept or dropped whole as utf8_decode_next sees them. Reads at most four
+/// bytes around `max`, never outside the buffer.
+///
+/// # Safety
+/// `s` is NULL or points to `len` readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn utf8_truncate(s: *const c_char, len: usize, max: usize) -> usize {
+    // SAFETY: the caller's contract for `s` and `len` is the one `input` needs.
+    match unsafe { input(s, len) } {
+        Some(bytes) => crate::truncate(bytes, max),
+        None => 0,
+    }
+}
