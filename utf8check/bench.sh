@@ -15,7 +15,10 @@ python=${PYTHON:-python3}
 command -v isutf8 > /dev/null || { echo "isutf8 absent: apt-get install moreutils"; exit 1; }
 [ -d "$corpus" ] || { echo "$corpus absent: set LIBUTF8_CORPUS"; exit 1; }
 
-export LD_LIBRARY_PATH=$PWD/target/release
+# The programs need the library under its soname, which cargo does not create.
+mkdir -p build/bench-lib
+ln -sf ../../target/release/libutf8.so build/bench-lib/libutf8.so.1
+export LD_LIBRARY_PATH=$PWD/build/bench-lib
 "${CC:-cc}" -std=c99 -O2 -Wall -Wextra -Werror -pedantic -Itarget/release/include \
   utf8check/validate_file.c -Ltarget/release -lutf8 -o build/validate_file
 

@@ -10,7 +10,9 @@ usage: oracle.py gen DIR          write the test inputs, each CASE with CASE.rep
                                   CASE.escaped
        oracle.py replace FILE...  print the files, each decoded with errors='replace', encoded
        oracle.py escape           print standard input escaped as UTF8_ESCAPE_C
-       oracle.py report FILE      print the expected report of FILE (after "NAME: ")
+       oracle.py report FILE [OFFSET]
+                                  print the expected report of FILE from byte OFFSET (after
+                                  "NAME: ")
 """
 
 import os
@@ -28,9 +30,11 @@ REASONS = {
     "invalid byte": "byte that never appears in UTF-8 (F8..FF)",
 }
 
-# utf8check reads 128 KiB at a time from a file, at most 64 KiB from a pipe: errors and split
-# characters are placed around these multiples, and the test does not depend on the exact size.
-BOUNDARIES = (65536, 131072, 262144)
+# utf8check reads 128 KiB at a time, at most 64 KiB from a pipe, and maps a regular file 4 MiB
+# at a time: errors and split characters are placed around these multiples, and the test does
+# not depend on the exact sizes.
+BOUNDARIES = (65536, 131072)
+WINDOW = 4 << 20
 
 # Characters of every encoded length, and newlines, for mixed text.
 PALETTE = "abc xyz.,;\t" + "éßñ" + "€漢字한" + "\U0001F600\U00010348"
@@ -161,6 +165,11 @@ def cases():
             yield "split-%d%+d" % (boundary, shift), head + "\U0001F600\n".encode("utf-8") * 3
             yield "cut-%d%+d" % (boundary, shift), head + b"\xe2\x82A tail\n"
             yield "large-%d%+d" % (boundary, shift), head + b"\xf4\x90\x80\x80 tail\n"
+    # A character split between two windows of a mapped file, and an error split between the
+    # next two.
+    head = mixed(rng, WINDOW - 2)
+    middle = mixed(rng, WINDOW - 4, newlines=False)
+    yield "windows", head + "\U0001F600".encode("utf-8") + middle + b"\xe2\x82A tail\n"
     # One line longer than any chunk, with the error far from its start.
     yield "long-line", mixed(rng, 300000, newlines=False) + b"\xed\xbf\xbf\n"
     # Random bytes with random errors, for the copies.
@@ -193,7 +202,7 @@ def main():
         sys.stdout.buffer.write(escaped(sys.stdin.buffer.read()))
     elif cmd == "report":
         with open(args[0], "rb") as f:
-            sys.stdout.write(report(f.read()))
+            sys.stdout.write(report(f.read()[int(args[1]) if len(args) > 1 else 0:]))
     else:
         sys.exit("unknown command " + cmd)
 

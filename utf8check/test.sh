@@ -28,6 +28,13 @@ run() {
   rc=$?
   set -e
 }
+# run_piped FILE CMD...: runs CMD with FILE through a pipe on its standard input, as run does.
+run_piped() {
+  set +e
+  cat "$1" | "${@:2}" > "$work/out" 2> "$work/err"
+  rc=$?
+  set -e
+}
 # expect WHAT STATUS STDOUT_FILE [STDERR_FILE]: compares the last run with the expected
 # values; an absent STDERR_FILE means an empty standard error.
 expect() {
@@ -80,18 +87,29 @@ for input in $(ls | grep -v '\.'); do
   report "(standard input)" "$input" > "$work/expected"
   run "$tool" < "$input"
   expect "$input on standard input" $status "$work/expected"
-  run bash -c 'cat "$1" | "$2"' - "$input" "$tool"
+  run_piped "$input" "$tool"
   expect "$input through a pipe" $status "$work/expected"
   # The copy with U+FFFD, through a pipe too: the report goes to standard error.
   run "$tool" -r "$input"
   expect "-r $input" $status "$input.replaced" <(report "$input" "$input")
-  run bash -c 'cat "$1" | "$2" --replace' - "$input" "$tool"
+  run_piped "$input" "$tool" --replace
   expect "--replace $input through a pipe" $status "$input.replaced" "$work/expected"
   # The escaped copy.
   run "$tool" -e "$input"
   expect "-e $input" $status "$input.escaped" <(report "$input" "$input")
-  run bash -c 'cat "$1" | "$2" --escape' - "$input" "$tool"
+  run_piped "$input" "$tool" --escape
   expect "--escape $input through a pipe" $status "$input.escaped" "$work/expected"
+done
+
+echo "== utf8check: standard input open at an offset"
+# The input starts where the caller's file offset is, not at a page boundary of the file.
+for input in windows cut-131072-1 truncated-3; do
+  for offset in 1 $(($(wc -c < "$input") < 20000 ? 40 : 12345)); do
+    { printf '(standard input): '; "$python" "$here/oracle.py" report "$input" $offset; } > "$work/expected"
+    run "$python" -c 'import os, sys; os.lseek(0, int(sys.argv[1]), 0); os.execv(sys.argv[2], sys.argv[2:])' \
+      $offset "$tool" < "$input"
+    expect "$input from byte $offset" 1 "$work/expected"
+  done
 done
 
 echo "== utf8check: several inputs"

@@ -2,20 +2,25 @@
  * utf8check: checks that files are UTF-8, locating the first error of each; or copies them
  * with errors replaced or escaped. See man/utf8check.1.
  *
- * Every input is read in fixed-size chunks and validated by libutf8's stream validator, so
- * memory use does not depend on the input, and the tool itself does no work per byte. A
- * character split across two chunks is carried, at most three bytes, to the front of the
- * next chunk, so that the line/column tracking and the copies only ever see whole characters.
+ * Every input goes in fixed-size pieces through libutf8's stream validator, so memory use does
+ * not depend on the input, and the tool itself does no work per byte. A regular file being
+ * checked is mapped a window at a time, so that the validator reads the page cache with no
+ * copy, and its line and column are found only after an error. Anything else is read in
+ * chunks; a character split across two chunks is carried, at most three bytes, to the front of
+ * the next, so that the line tracking and the copies only ever see whole characters.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -27,6 +32,9 @@ enum { EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_TROUBLE = 2 };
 /* Bytes read at a time: a read costs little per byte, and the chunk stays in the L2 cache
  * while the validator reads it. */
 #define CHUNK (128 * 1024)
+/* Bytes of a regular file mapped at a time: large enough that mapping costs little per byte
+ * (a multiple of every page size). */
+#define WINDOW ((size_t)4 << 20)
 /* The most bytes of an incomplete character that can end a chunk. */
 #define CARRY_MAX (UTF8_MAX_BYTES - 1)
 /* The longest output for one input byte, from either copy: utf8_escape writes at most four
@@ -96,16 +104,12 @@ static void advance(struct position *p, const char *s, size_t len) {
   p->column += utf8_count_chars(line, (size_t)(end - line));
 }
 
-/* The length of `s` without an incomplete character at its end: what can be copied before the
- * next chunk arrives (the rest, at most CARRY_MAX bytes, may be completed by it). */
+/* The length of `s` without an incomplete character at its end: what can be copied or counted
+ * before the next chunk arrives (the rest, at most CARRY_MAX bytes, may be completed by it). */
 static size_t complete_prefix(const char *s, size_t len) {
-  /* TEMPORARY until utf8_truncate lands. */
-  for (size_t back = 1; back <= CARRY_MAX && back <= len; back++) {
-    unsigned char b = (unsigned char)s[len - back];
-    if ((b & 0xC0) != 0x80)
-      return utf8_decode_next(s + len - back, back, NULL, NULL) == UTF8_ERR_TRUNCATED ? len - back : len;
-  }
-  return len;
+  if (len == 0) return 0;
+  size_t last = utf8_char_start(s, len, len - 1);
+  return utf8_decode_next(s + last, len - last, NULL, NULL) == UTF8_ERR_TRUNCATED ? last : len;
 }
 
 /* Writes all `len` bytes to standard output, or exits. */
@@ -182,21 +186,100 @@ static void report(FILE *out, const char *name, const struct error_report *e,
   fputs(")\n", out);
 }
 
-/* Checks (and copies, in MODE_REPLACE and MODE_ESCAPE) the input `fd`, shown as `name`.
- * Returns its exit status. */
-static int check_input(const struct options *o, int fd, const char *name) {
-  FILE *out = o->mode == MODE_CHECK ? stdout : stderr;
-  struct stat sb;
-  /* A regular file can be read again to find the line and column of an error; anything else
-   * is followed line by line as it is read. */
-  off_t start = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? lseek(fd, 0, SEEK_CUR) : -1;
-  int seekable = start >= 0;
-  if (seekable) posix_fadvise(fd, start, 0, POSIX_FADV_SEQUENTIAL);
+/* Where the SIGBUS handler returns to: a mapped file that shrinks under the mapping raises
+ * SIGBUS on the first access past its new end. */
+static sigjmp_buf bus_error_jump;
+/* The mapping in use, which the jump leaves behind. */
+static char *volatile mapped_at;
+static volatile size_t mapped_len;
 
+static void on_bus_error(int sig) {
+  (void)sig;
+  siglongjmp(bus_error_jump, 1);
+}
+
+/* Feeds bytes [from, end) of the regular file `fd` to `stream`, mapped WINDOW bytes at a time.
+ * Stops at the first error (`*status`, `*valid`), or where mmap fails, where the caller reads
+ * on. Returns the offset reached, or -1 if the file shrank while mapped. */
+static off_t feed_mapped(int fd, off_t from, off_t end, utf8_stream *stream, utf8_status *status,
+                         size_t *valid) {
+  static volatile off_t at; /* static: kept intact by the jump */
+  struct sigaction bus, old;
+  memset(&bus, 0, sizeof bus);
+  bus.sa_handler = on_bus_error;
+  sigemptyset(&bus.sa_mask);
+  sigaction(SIGBUS, &bus, &old);
+  at = from;
+  if (sigsetjmp(bus_error_jump, 1) != 0) {
+    /* The jump left the validator mid-call: its frames hold nothing to release, and the
+     * stream is abandoned. */
+    munmap(mapped_at, mapped_len);
+    sigaction(SIGBUS, &old, NULL);
+    return -1;
+  }
+  while (at < end && *status == UTF8_OK) {
+    off_t base = at - at % (off_t)WINDOW;
+    size_t len = end - base < (off_t)WINDOW ? (size_t)(end - base) : WINDOW;
+    size_t skip = (size_t)(at - base);
+    char *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, base);
+    if (p == MAP_FAILED) break;
+    mapped_len = len;
+    mapped_at = p;
+    posix_madvise(p, len, POSIX_MADV_SEQUENTIAL);
+    *status = utf8_stream_feed(stream, p + skip, len - skip, valid);
+    munmap(p, len);
+    at = base + (off_t)len;
+  }
+  sigaction(SIGBUS, &old, NULL);
+  return at;
+}
+
+/* Checks the regular file `fd` (shown as `name`) from `start`, its current offset: the first
+ * `size` bytes mapped, the rest, if it grew or could not be mapped, read. Returns its exit
+ * status; `*err` describes the error of an invalid one. */
+static int check_regular(int fd, const char *name, off_t start, off_t size,
+                         struct error_report *err) {
   utf8_stream stream;
   utf8_stream_init(&stream);
-  struct position pos = {0, 0};
-  struct error_report err;
+  utf8_status st = UTF8_OK;
+  size_t valid = 0;
+  off_t at = start < size ? feed_mapped(fd, start, size, &stream, &st, &valid) : start;
+  if (at < 0) {
+    fprintf(stderr, "utf8check: %s: the file shrank while being read\n", name);
+    return EXIT_TROUBLE;
+  }
+  int failed = st == UTF8_OK && lseek(fd, at, SEEK_SET) < 0; /* a read error */
+  while (st == UTF8_OK && !failed) {
+    ssize_t got = read(fd, in_buf, CHUNK);
+    if (got == 0) {
+      st = utf8_stream_finish(&stream, &valid);
+      break;
+    }
+    if (got > 0) st = utf8_stream_feed(&stream, in_buf, (size_t)got, &valid);
+    else failed = errno != EINTR;
+  }
+  unsigned char bytes[UTF8_MAX_BYTES];
+  ssize_t got = 0;
+  if (!failed && st != UTF8_OK) {
+    got = pread(fd, bytes, sizeof bytes, start + (off_t)valid);
+    failed = got < 0;
+  }
+  if (failed) {
+    fprintf(stderr, "utf8check: %s: %s\n", name, strerror(errno));
+    return EXIT_TROUBLE;
+  }
+  if (st == UTF8_OK) return EXIT_VALID;
+  note_error(err, st, valid, (const char *)bytes, (size_t)got);
+  return EXIT_INVALID;
+}
+
+/* Reads (and copies, in MODE_REPLACE and MODE_ESCAPE) the input `fd`, shown as `name`, following
+ * its lines if `track`. Returns its exit status; `*err` and `*pos` describe the error of an
+ * invalid one (`*pos` only if `track`). */
+static int scan_stream(enum mode mode, int fd, const char *name, int track,
+                       struct error_report *err, struct position *pos) {
+  utf8_stream stream;
+  utf8_stream_init(&stream);
   int failed = 0;
   uintmax_t buf_start = 0; /* the input offset of in_buf[0] */
   size_t carry = 0;        /* bytes at the front of in_buf kept from the previous chunk */
@@ -217,14 +300,14 @@ static int check_input(const struct options *o, int fd, const char *name) {
       done = valid - (size_t)buf_start;
       if (st != UTF8_OK) {
         failed = 1;
-        note_error(&err, st, valid, in_buf + done, len - done);
+        note_error(err, st, valid, in_buf + done, len - done);
       }
-      if (!seekable) advance(&pos, in_buf, done);
-      if (failed && o->mode == MODE_CHECK) break;
+      if (track) advance(pos, in_buf, done);
+      if (failed && mode == MODE_CHECK) return EXIT_INVALID;
     }
-    if (o->mode != MODE_CHECK) {
+    if (mode != MODE_CHECK) {
       done = complete_prefix(in_buf, len);
-      copy_out(o->mode, in_buf, done);
+      copy_out(mode, in_buf, done);
     }
     carry = len - done;
     memmove(in_buf, in_buf + done, carry);
@@ -235,23 +318,42 @@ static int check_input(const struct options *o, int fd, const char *name) {
     utf8_status st = utf8_stream_finish(&stream, &valid);
     if (st != UTF8_OK) {
       failed = 1;
-      note_error(&err, st, valid, in_buf, carry);
+      note_error(err, st, valid, in_buf, carry);
     }
   }
   /* The end of the input: an incomplete character is copied as the error it is. */
-  if (o->mode != MODE_CHECK && carry > 0) copy_out(o->mode, in_buf, carry);
-  if (!failed) return EXIT_VALID;
+  if (mode != MODE_CHECK && carry > 0) copy_out(mode, in_buf, carry);
+  return failed ? EXIT_INVALID : EXIT_VALID;
+}
 
-  if (o->quiet) return EXIT_INVALID;
+/* Checks (and copies, in MODE_REPLACE and MODE_ESCAPE) the input `fd`, shown as `name`, and
+ * reports on it. Returns its exit status. */
+static int check_input(const struct options *o, int fd, const char *name) {
+  struct stat sb;
+  /* A regular file can be mapped, and read again to find the line and column of an error;
+   * anything else is followed line by line as it is read. */
+  off_t start = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? lseek(fd, 0, SEEK_CUR) : -1;
+  int regular = start >= 0;
+  struct error_report err;
+  struct position pos = {0, 0};
+  int result;
+  if (regular && o->mode == MODE_CHECK) {
+    result = check_regular(fd, name, start, sb.st_size, &err);
+  } else {
+    if (regular) posix_fadvise(fd, start, 0, POSIX_FADV_SEQUENTIAL);
+    result = scan_stream(o->mode, fd, name, !regular, &err, &pos);
+  }
+  if (result != EXIT_INVALID || o->quiet) return result;
+
+  FILE *out = o->mode == MODE_CHECK ? stdout : stderr;
   if (o->list) {
     fprintf(out, "%s\n", name);
-    return EXIT_INVALID;
-  }
-  if (seekable && locate(fd, start, err.offset, &pos) != 0) {
+  } else if (regular && locate(fd, start, err.offset, &pos) != 0) {
     fprintf(stderr, "utf8check: %s: %s\n", name, strerror(errno));
     return EXIT_TROUBLE;
+  } else {
+    report(out, name, &err, &pos);
   }
-  report(out, name, &err, &pos);
   return EXIT_INVALID;
 }
 
