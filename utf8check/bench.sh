@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # utf8check's speed on a 1 GiB file of real text, against moreutils' isutf8 and against one
 # utf8_validate call over the file mapped in memory (utf8check/validate_file.c). Prints a
-# Markdown table of the median wall-clock times; the file is deleted afterwards.
+# Markdown table of the median wall-clock and CPU times; the file is deleted afterwards.
 #
 # Not part of `make check`. Run from the repository's top after `make`; needs isutf8
 # (apt-get install moreutils) and the corpus (../shared/corpus, or $LIBUTF8_CORPUS).
 #
-# usage: utf8check/bench.sh [RUNS]     (RUNS per command, 5 by default)
+# usage: utf8check/bench.sh [RUNS]     (RUNS of each command, 5 by default)
 set -euo pipefail
 runs=${1:-5}
 corpus=${LIBUTF8_CORPUS:-../shared/corpus}
@@ -22,8 +22,9 @@ export LD_LIBRARY_PATH=$PWD/build/bench-lib
 "${CC:-cc}" -std=c99 -O2 -Wall -Wextra -Werror -pedantic -Itarget/release/include \
   utf8check/validate_file.c -Ltarget/release -lutf8 -o build/validate_file
 
-file=$(mktemp "${TMPDIR:-/tmp}/utf8check-bench.XXXXXX")
-trap 'rm -f "$file"' EXIT
+work=$(mktemp -d "${TMPDIR:-/tmp}/utf8check-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+file=$work/text
 # The corpus over and over, to exactly 1 GiB: the last copy is cut at a character boundary
 # and padded with spaces.
 "$python" - "$corpus" "$file" $((1 << 30)) <<'EOF'
@@ -40,38 +41,55 @@ with open(path, "wb") as out:
 EOF
 cat "$file" > /dev/null # into the page cache
 
-# median COMMAND...: the median wall-clock seconds of `runs` runs of COMMAND (through bash -c).
-median() {
-  local times=() t
-  for ((i = 0; i < runs; i++)); do
-    t=$( { TIMEFORMAT=%R; time bash -c "$1" > /dev/null 2>&1; } 2>&1 )
-    times+=("$t")
+# measure NAME<TAB>COMMAND...: runs every command (through bash -c, output discarded) once per
+# round, interleaved so that a change in the machine's load hits them all alike, and prints a
+# row per command: the median wall-clock time, and the median CPU time (user + system), which
+# the other processes of a busy machine disturb less.
+measure() {
+  local results=$work/results name command round
+  : > "$results"
+  for ((round = 0; round < runs; round++)); do
+    for entry in "$@"; do
+      name=${entry%%$'\t'*} command=${entry#*$'\t'}
+      printf '%s\t%s\n' "$name" \
+        "$( { TIMEFORMAT='%R %U %S'; time bash -c "$command" > /dev/null 2>&1; } 2>&1 )" \
+        >> "$results"
+    done
   done
-  printf '%s\n' "${times[@]}" | sort -n | sed -n "$(((runs + 1) / 2))p"
-}
-# row NAME COMMAND: a table row with the median time and the rate.
-row() {
-  local t
-  t=$(median "$2")
-  awk -v name="$1" -v t="$t" 'BEGIN { printf "| %s | %.3f | %.2f |\n", name, t, 1 / t }'
+  local middle=$(((runs + 1) / 2)) wall cpu
+  for entry in "$@"; do
+    name=${entry%%$'\t'*}
+    awk -F '\t' -v name="$name" '$1 == name { split($2, t, " "); print t[1], t[2] + t[3] }' \
+      "$results" > "$work/times"
+    wall=$(cut -d ' ' -f 1 "$work/times" | sort -n | sed -n "${middle}p")
+    cpu=$(cut -d ' ' -f 2 "$work/times" | sort -n | sed -n "${middle}p")
+    awk -v name="$name" -v wall="$wall" -v cpu="$cpu" \
+      'BEGIN { printf "| %s | %.3f | %.2f | %.3f |\n", name, wall, 1 / wall, cpu }'
+  done
 }
 
-echo "1 GiB of ${corpus##*/} text, $runs runs each, median; $(nproc) CPUs, $(uname -m)"
+echo "1 GiB of text (the ${corpus##*/} files repeated), median of $runs runs;" \
+  "$(nproc) CPUs, $(uname -m)"
 echo
-echo "| command | seconds | GiB/s |"
-echo "| --- | ---: | ---: |"
-# The yardstick's utf8_validate call alone (the process's time includes mapping the file).
+# The yardstick's utf8_validate call alone, timed inside the process.
 validate=$(for ((i = 0; i < runs; i++)); do build/validate_file "$file" | cut -d ' ' -f 1; done |
   sort -n | sed -n "$(((runs + 1) / 2))p")
-awk -v t="$validate" 'BEGIN { printf "| utf8_validate call (in memory) | %.3f | %.2f |\n", t, 1 / t }'
-row "validate_file FILE (mmap + utf8_validate)" "build/validate_file $file"
-row "utf8check FILE" "build/utf8check $file"
-row "utf8check < FILE" "build/utf8check < $file"
-row "cat FILE \| utf8check (a pipe: line tracking)" "cat $file | build/utf8check"
-row "utf8check -r FILE > /dev/null" "build/utf8check -r $file"
-row "utf8check -e FILE > /dev/null" "build/utf8check -e $file"
-row "isutf8 FILE" "isutf8 $file"
+awk -v t="$validate" \
+  'BEGIN { printf "utf8_validate over the mapped file, alone: %.3f s, %.2f GiB/s\n\n", t, 1 / t }'
+echo "| command | wall s | GiB/s | CPU s |"
+echo "| --- | ---: | ---: | ---: |"
+measure \
+  "validate_file FILE (map, then one utf8_validate call)"$'\t'"build/validate_file $file" \
+  "utf8check FILE"$'\t'"build/utf8check $file" \
+  "utf8check < FILE"$'\t'"build/utf8check < $file" \
+  "cat FILE \| cat (the pipe alone)"$'\t'"cat $file | cat" \
+  "cat FILE \| utf8check (a pipe: lines followed as read)"$'\t'"cat $file | build/utf8check" \
+  "cat FILE \| utf8check -q (a pipe, lines not followed)"$'\t'"cat $file | build/utf8check -q" \
+  "utf8check -r FILE"$'\t'"build/utf8check -r $file" \
+  "utf8check -e FILE"$'\t'"build/utf8check -e $file" \
+  "isutf8 FILE"$'\t'"isutf8 $file"
 # An error in the last byte: utf8check reads the file again to find its line and column.
 printf '\377' >> "$file"
-row "utf8check FILE, error at the end (read twice)" "build/utf8check $file"
-row "isutf8 FILE, error at the end" "isutf8 $file"
+measure \
+  "utf8check FILE, error in the last byte (read twice)"$'\t'"build/utf8check $file" \
+  "isutf8 FILE, error in the last byte"$'\t'"isutf8 $file"

@@ -341,7 +341,8 @@ static int check_input(const struct options *o, int fd, const char *name) {
     result = check_regular(fd, name, start, sb.st_size, &err);
   } else {
     if (regular) posix_fadvise(fd, start, 0, POSIX_FADV_SEQUENTIAL);
-    result = scan_stream(o->mode, fd, name, !regular, &err, &pos);
+    /* Lines are followed only where they cannot be found afterwards, and are reported. */
+    result = scan_stream(o->mode, fd, name, !regular && !o->quiet && !o->list, &err, &pos);
   }
   if (result != EXIT_INVALID || o->quiet) return result;
 
