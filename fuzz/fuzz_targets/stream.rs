@@ -53,8 +53,14 @@ fn check(s: &[u8], mode: u8) {
         let chunk = exact_copy(&s[from..end]);
         let mut at = usize::MAX;
         // SAFETY: `st` is a live stream, `chunk` a live buffer, `at` a live local.
-        let status = unsafe { utf8_stream_feed(&mut st, chunk.as_ptr().cast(), chunk.len(), &mut at) };
-        assert_eq!((status as i32, at), oracle.after(end), "feed to {end} of {}", hex(s));
+        let status =
+            unsafe { utf8_stream_feed(&mut st, chunk.as_ptr().cast(), chunk.len(), &mut at) };
+        assert_eq!(
+            (status as i32, at),
+            oracle.after(end),
+            "feed to {end} of {}",
+            hex(s)
+        );
         from = end;
     }
     let mut at = usize::MAX;
@@ -65,6 +71,11 @@ fn check(s: &[u8], mode: u8) {
     if end.0 != 0 {
         // SAFETY: as above.
         let again = unsafe { utf8_stream_feed(&mut st, b"a".as_ptr().cast(), 1, &mut at) };
-        assert_eq!((again as i32, at), end, "feed after the error of {}", hex(s));
+        assert_eq!(
+            (again as i32, at),
+            end,
+            "feed after the error of {}",
+            hex(s)
+        );
     }
 }

@@ -27,25 +27,43 @@ fuzz_target!(|data: &[u8]| {
     }
 });
 
-type OutputFn = dyn Fn(*const c_char, usize, *mut c_char, usize, *mut usize) -> i32;
+type OutputFn<'a> = dyn Fn(*const c_char, usize, *mut c_char, usize, *mut usize) -> i32 + 'a;
 
 /// Calls an output function with a size query, then with a buffer of exactly that size.
-fn sized(s: &[u8], f: &OutputFn) -> Result<Vec<u8>, (i32, usize)> {
+fn sized(s: &[u8], f: &OutputFn<'_>) -> Result<Vec<u8>, (i32, usize)> {
     let input = exact_copy(s);
     let mut needed = usize::MAX;
-    let st = f(input.as_ptr().cast(), input.len(), ptr::null_mut(), 0, &mut needed);
+    let st = f(
+        input.as_ptr().cast(),
+        input.len(),
+        ptr::null_mut(),
+        0,
+        &mut needed,
+    );
     if st != status::OK && st != status::BUFFER_TOO_SMALL {
         return Err((st, needed));
     }
     assert_eq!(st == status::OK, needed == 0, "size query of {}", hex(s));
     let mut out = vec![0u8; needed].into_boxed_slice();
     let mut n = usize::MAX;
-    let st = f(input.as_ptr().cast(), input.len(), out.as_mut_ptr().cast(), needed, &mut n);
+    let st = f(
+        input.as_ptr().cast(),
+        input.len(),
+        out.as_mut_ptr().cast(),
+        needed,
+        &mut n,
+    );
     assert_eq!((st, n), (status::OK, needed), "{}", hex(s));
     if needed > 0 {
         // One byte short: refused, with the same size.
         let mut short = vec![0u8; needed - 1].into_boxed_slice();
-        let st = f(input.as_ptr().cast(), input.len(), short.as_mut_ptr().cast(), needed - 1, &mut n);
+        let st = f(
+            input.as_ptr().cast(),
+            input.len(),
+            short.as_mut_ptr().cast(),
+            needed - 1,
+            &mut n,
+        );
         assert_eq!((st, n), (status::BUFFER_TOO_SMALL, needed), "{}", hex(s));
     }
     Ok(out.into_vec())
@@ -53,27 +71,44 @@ fn sized(s: &[u8], f: &OutputFn) -> Result<Vec<u8>, (i32, usize)> {
 
 fn escape(s: &[u8], style: i32) -> Vec<u8> {
     // SAFETY: `sized` passes live buffers of the lengths it gives.
-    sized(s, &|i, l, o, c, n| unsafe { utf8_escape(i, l, EscapeStyleArg(style), o, c, n) } as i32)
-        .expect("escape never fails")
+    sized(
+        s,
+        &|i, l, o, c, n| unsafe { utf8_escape(i, l, EscapeStyleArg(style), o, c, n) } as i32,
+    )
+    .expect("escape never fails")
 }
 
 fn unescape(s: &[u8]) -> Result<Vec<u8>, (i32, usize)> {
     // SAFETY: `sized` passes live buffers of the lengths it gives.
-    sized(s, &|i, l, o, c, n| unsafe { utf8_unescape(i, l, o, c, n) } as i32)
+    sized(s, &|i, l, o, c, n| unsafe { utf8_unescape(i, l, o, c, n) }
+        as i32)
 }
 
 fn assert_terminal_safe(out: &[u8], s: &[u8]) {
-    let text = core::str::from_utf8(out).unwrap_or_else(|_| panic!("not UTF-8: escape of {}", hex(s)));
+    let text =
+        core::str::from_utf8(out).unwrap_or_else(|_| panic!("not UTF-8: escape of {}", hex(s)));
     for c in text.chars() {
         let bidi = matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
-        assert!(!c.is_control() && !bidi, "{c:?} in the escape of {}", hex(s));
+        assert!(
+            !c.is_control() && !bidi,
+            "{c:?} in the escape of {}",
+            hex(s)
+        );
     }
 }
 
 fn check(s: &[u8]) {
     // SAFETY: `sized` passes live buffers of the lengths it gives.
-    let lossy = sized(s, &|i, l, o, c, n| unsafe { utf8_replace_invalid(i, l, o, c, n) } as i32);
-    assert_eq!(lossy.as_deref(), Ok(String::from_utf8_lossy(s).as_bytes()), "{}", hex(s));
+    let lossy = sized(
+        s,
+        &|i, l, o, c, n| unsafe { utf8_replace_invalid(i, l, o, c, n) } as i32,
+    );
+    assert_eq!(
+        lossy.as_deref(),
+        Ok(String::from_utf8_lossy(s).as_bytes()),
+        "{}",
+        hex(s)
+    );
 
     let c = escape(s, 0);
     assert_terminal_safe(&c, s);
@@ -83,7 +118,12 @@ fn check(s: &[u8]) {
         Ok(out) => assert!(out.len() <= s.len(), "unescape of {} grew", hex(s)),
         Err((st, at)) => {
             assert_eq!(st, status::INVALID_ESCAPE);
-            assert_eq!(s.get(at), Some(&b'\\'), "bad escape reported at {at} of {}", hex(s));
+            assert_eq!(
+                s.get(at),
+                Some(&b'\\'),
+                "bad escape reported at {at} of {}",
+                hex(s)
+            );
         }
     }
 
@@ -98,6 +138,11 @@ fn check(s: &[u8]) {
                 utf8_truncate(input.as_ptr().cast(), input.len(), i),
             )
         };
-        assert_eq!((start, cut), (want, want), "char_start/truncate at {i} of {}", hex(s));
+        assert_eq!(
+            (start, cut),
+            (want, want),
+            "char_start/truncate at {i} of {}",
+            hex(s)
+        );
     }
 }

@@ -165,10 +165,14 @@ impl<'a> StreamOracle<'a> {
                 let (at, len) = (e.valid_up_to, e.error_len);
                 // A maximal subpart that could begin a character is proven wrong only by the
                 // byte after it; one that could not (F8, C0, a stray 80) by itself.
-                let incomplete = core::str::from_utf8(&s[at..at + len])
-                    .is_err_and(|e| e.error_len().is_none());
+                let incomplete =
+                    core::str::from_utf8(&s[at..at + len]).is_err_and(|e| e.error_len().is_none());
                 let st = status_of(e.kind);
-                (at, Some((st, at, at + len + usize::from(incomplete))), (st, at))
+                (
+                    at,
+                    Some((st, at, at + len + usize::from(incomplete))),
+                    (st, at),
+                )
             }
         };
         let valid = core::str::from_utf8(&s[..valid_len]).expect("the valid prefix");
