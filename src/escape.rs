@@ -165,19 +165,10 @@ fn escape_c(s: &[u8], out: &mut Sink<'_, u8>) {
     });
 }
 
-/// How [`escape_shell`] writes a word, from the least to the most quoting.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum ShellForm {
-    /// As it is: no character the shell treats specially.
-    Bare,
-    /// In double quotes: it holds `'`, and nothing else a shell treats specially but spaces,
-    /// and `#`, `~`, `{`, `}` where they are special; nothing to escape.
-    Double,
-    /// In single quotes, with `'\''` for each `'` and `$'...'` segments for what a terminal
-    /// would act on or is not UTF-8.
-    Single,
-}
-
+/// Writes `s` as a shell word, in the least quoting that serves: as it is if no character
+/// needs quoting; in double quotes if it holds `'` and nothing else a shell treats specially
+/// but spaces, and `#`, `~`, `{`, `}` where they are special; otherwise in single quotes, with
+/// `'\''` for each `'` and `$'...'` segments for what a terminal would act on or is not UTF-8.
 fn escape_shell(s: &[u8], out: &mut Sink<'_, u8>) {
     if s.is_empty() {
         out.push(b"''");
@@ -210,26 +201,25 @@ fn escape_shell(s: &[u8], out: &mut Sink<'_, u8>) {
         needs_quotes |= needs;
         double_ok &= compatible;
     });
-    let form = if !needs_quotes {
-        ShellForm::Bare
+    if !needs_quotes {
+        out.push(s);
     } else if single_quote && double_ok {
-        ShellForm::Double
+        out.push(b"\"");
+        out.push(s);
+        out.push(b"\"");
     } else {
-        ShellForm::Single
-    };
-    match form {
-        ShellForm::Bare => out.push(s),
-        ShellForm::Double => {
-            out.push(b"\"");
-            out.push(s);
-            out.push(b"\"");
-        }
-        ShellForm::Single => escape_shell_single(s, out),
+        escape_shell_single(s, out);
     }
 }
 
 /// `s` in single quotes, with `'\''` for `'` and `$'...'` segments of C escapes (octal, as
 /// GNU ls writes them) for each byte of what must not appear literally.
+///
+/// GNU ls (coreutils 9.1) differs in two slips, both for words that hold `'` and need a `$'...'`
+/// segment, where its quotearg reuses state from a first scan: a redundant leading `''` when
+/// the word ends in an escape, and, when it also starts with one, that escape written inside
+/// plain single quotes (`'\001''a'\'''$'\n'` for 01 61 27 0A, which a shell reads with a literal
+/// backslash). This writes what ls means there: `'\''` and `$'...'` as everywhere else.
 fn escape_shell_single(s: &[u8], out: &mut Sink<'_, u8>) {
     // Whether a `$'...'` segment is open; literal text then needs a new `'...'` segment.
     let mut in_dollar = false;
