@@ -46,6 +46,15 @@ expected=$(printf 'invalid at byte 6: %s\ncaf\xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd e
 actual=$(LD_LIBRARY_PATH="$work/root$libdir" "$work/readme-example")
 [ "$actual" = "$expected" ] || { echo "README example printed: $actual"; exit 1; }
 
+echo "== install check: the example in the installed libutf8(3)"
+# The roff escapes it uses: \e for a backslash, \(aq for a quote, \- for a minus.
+awk '/^\.SH EXAMPLES/ { f = 1 } f && /^\.EX/ { g = 1; next } g && /^\.EE/ { exit } g' \
+  "$work/root$mandir/man3/libutf8.3" | sed -e 's/\\e/\\/g' -e "s/\\\\(aq/'/g" -e 's/\\-/-/g' \
+  > "$work/man_example.c"
+build_with_pkg_config "$work/root" "--cflags --libs" "$work/man-example" "$work/man_example.c"
+actual=$(LD_LIBRARY_PATH="$work/root$libdir" "$work/man-example")
+[ "$actual" = "$expected" ] || { echo "libutf8(3) example printed: $actual"; exit 1; }
+
 echo "== install check: static library"
 # A system with only the static library installed: --static must bring every system library
 # the Rust standard library needs (Libs.private).
