@@ -10,6 +10,7 @@
  * the next, so that the line tracking and the copies only ever see whole characters.
  */
 #define _POSIX_C_SOURCE 200809L
+#define _FILE_OFFSET_BITS 64 /* files above 2 GiB on 32-bit systems */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -381,6 +382,12 @@ static void usage_error(const char *fmt, const char *arg) {
   exit(EXIT_TROUBLE);
 }
 
+/* Prints `text` and exits: for --help and --version. */
+static void print_and_exit(const char *text) {
+  fputs(text, stdout);
+  exit(fflush(stdout) == 0 ? EXIT_VALID : EXIT_TROUBLE);
+}
+
 static void set_mode(struct options *o, enum mode mode) {
   if (o->mode != MODE_CHECK && o->mode != mode)
     usage_error("%s", "-r (--replace) and -e (--escape) exclude each other");
@@ -401,15 +408,11 @@ static int parse_options(int argc, char **argv, struct options *o) {
       else if (strcmp(a, "--list") == 0) o->list = 1;
       else if (strcmp(a, "--replace") == 0) set_mode(o, MODE_REPLACE);
       else if (strcmp(a, "--escape") == 0) set_mode(o, MODE_ESCAPE);
-      else if (strcmp(a, "--help") == 0) {
-        fputs(usage_text, stdout);
-        exit(fflush(stdout) == 0 ? EXIT_VALID : EXIT_TROUBLE);
-      } else if (strcmp(a, "--version") == 0) {
-        printf("utf8check (libutf8) %s\n", utf8_version());
-        exit(fflush(stdout) == 0 ? EXIT_VALID : EXIT_TROUBLE);
-      } else {
-        usage_error("unknown option '%s'", escape_name(a));
-      }
+      else if (strcmp(a, "--help") == 0) print_and_exit(usage_text);
+      else if (strcmp(a, "--version") == 0) {
+        printf("utf8check (libutf8) %s", utf8_version());
+        print_and_exit("\n");
+      } else usage_error("unknown option '%s'", escape_name(a));
     } else {
       for (const char *c = a + 1; *c != '\0'; c++) {
         switch (*c) {
@@ -417,7 +420,7 @@ static int parse_options(int argc, char **argv, struct options *o) {
           case 'l': o->list = 1; break;
           case 'r': set_mode(o, MODE_REPLACE); break;
           case 'e': set_mode(o, MODE_ESCAPE); break;
-          case 'h': fputs(usage_text, stdout); exit(fflush(stdout) == 0 ? EXIT_VALID : EXIT_TROUBLE);
+          case 'h': print_and_exit(usage_text); break;
           default: {
             char opt[2] = {*c, '\0'};
             usage_error("unknown option '-%s'", escape_name(opt));
