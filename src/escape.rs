@@ -99,11 +99,16 @@ const fn flag_table(bytes: &[u8]) -> [bool; 256] {
 static C_FLAGGED: [bool; 256] = flag_table(b"\\");
 
 /// The characters a POSIX shell (or bash) treats specially somewhere in a word, as GNU quotearg
-/// lists them: these force quoting (`#` and `~` only first, `{` and `}` only alone).
-const SHELL_SPECIAL: &[u8] = b" !\"#$&'()*;<=>?[\\^`{|}~";
+/// lists them, but the space: these force quoting (`#` and `~` only first, `{` and `}` only
+/// alone). A space forces quoting too, but is harmless in double quotes: it is looked for
+/// apart, so that runs of text with spaces stay whole.
+const SHELL_SPECIAL: &[u8] = b"!\"#$&'()*;<=>?[\\^`{|}~";
 
-/// The bytes [`EscapeStyle::Shell`] looks at.
+/// The bytes [`EscapeStyle::Shell`] looks at to choose the quoting.
 static SHELL_FLAGGED: [bool; 256] = flag_table(SHELL_SPECIAL);
+
+/// The bytes [`EscapeStyle::Shell`] looks at inside single quotes.
+static SINGLE_QUOTED_FLAGGED: [bool; 256] = flag_table(b"'");
 
 /// The C0 controls with a named C escape, as both styles write them: (control, name).
 const NAMED: [(u8, u8); 7] = [
@@ -178,7 +183,7 @@ fn escape_shell(s: &[u8], out: &mut Sink<'_, u8>) {
     // alone), a control or an ill-formed sequence. Double quotes serve if the word holds `'`
     // and nothing else special but spaces and `#`, `~`, `{`, `}` where they are special: as
     // quotearg decides, a `#` that needs no quotes still rules them out.
-    let (mut needs_quotes, mut double_ok, mut single_quote) = (false, true, false);
+    let (mut needs_quotes, mut double_ok, mut single_quote) = (s.contains(&b' '), true, false);
     let mut offset = 0;
     for_each_piece(s, &SHELL_FLAGGED, |piece| {
         let (len, needs, compatible) = match piece {
@@ -187,7 +192,6 @@ fn escape_shell(s: &[u8], out: &mut Sink<'_, u8>) {
                 single_quote = true;
                 (1, true, true)
             }
-            Piece::Char(b" ", _) => (1, true, true),
             Piece::Char(b"#" | b"~", _) => (1, offset == 0, offset == 0),
             Piece::Char(b"{" | b"}", _) => (1, s.len() == 1, s.len() == 1),
             Piece::Char(c, cp) => {
@@ -243,7 +247,7 @@ fn escape_shell_single(s: &[u8], out: &mut Sink<'_, u8>) {
             }
         }
     };
-    for_each_piece(s, &SHELL_FLAGGED, |piece| match piece {
+    for_each_piece(s, &SINGLE_QUOTED_FLAGGED, |piece| match piece {
         Piece::Plain(run) => literal(out, &mut in_dollar, run),
         Piece::Char(b"'", _) => {
             // Closes the open segment, whichever it is, and opens a '...' one.

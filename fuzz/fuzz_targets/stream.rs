@@ -34,7 +34,8 @@ fn cuts(s: &[u8], mode: u8) -> Vec<usize> {
             let mut at = 0;
             let mut out = vec![];
             let mut k = usize::from(mode);
-            while at < s.len() {
+            // Empty chunks too, but a bounded number of them: the lengths may all be 0.
+            while at < s.len() && out.len() <= 2 * s.len() {
                 at = (at + usize::from(s[k % s.len()] >> 4)).min(s.len());
                 k += 7;
                 out.push(at);
