@@ -12,6 +12,8 @@ EXEC_PREFIX ?= $(PREFIX)
 LIBDIR ?= $(EXEC_PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+BINDIR ?= $(EXEC_PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
 DESTDIR ?=
 
 VERSION := $(shell sed -n 's/^version *= *"\([^"]*\)".*/\1/p' Cargo.toml | head -n 1)
@@ -34,10 +36,10 @@ SHELL := /bin/bash
 .DELETE_ON_ERROR:
 
 .PHONY: all header lint check check-rust check-miri check-header check-abi check-c \
-        check-guard check-valgrind check-install check-fuzz install uninstall bench fuzz clean \
-        FORCE
+        check-guard check-valgrind check-install check-fuzz check-utf8check check-man install \
+        uninstall bench fuzz clean FORCE
 
-all: $(BUILD)/libutf8.pc
+all: $(BUILD)/libutf8.pc $(BUILD)/utf8check
 
 # One rustc run builds libutf8.so, libutf8.a, the rlib and (in build.rs) the header, and
 # prints the system libraries the static library needs; cargo replays that note when it
@@ -57,6 +59,14 @@ $(BUILD)/libutf8.pc: pkgconfig/libutf8.pc.in $(BUILD)/native-static-libs FORCE
 	    -e 's|@VERSION@|$(VERSION)|' \
 	    -e "s|@LIBS_PRIVATE@|$$(cat $(BUILD)/native-static-libs)|" $< > $@
 
+# The utf8check command, compiled as a user would compile it: against the header and the shared
+# library just built, so that it needs libutf8.so.1 at run time (no rpath: like any program
+# using a system library, it finds it where it is installed, through ld.so's configuration).
+CFLAGS ?= -O2
+$(BUILD)/utf8check: utf8check/utf8check.c $(BUILD)/native-static-libs
+	$(CC) -std=c99 $(CSTD_FLAGS) $(CPPFLAGS) $(CFLAGS) -I$(TARGET)/include $< \
+	  -L$(TARGET) -lutf8 $(LDFLAGS) -o $@
+
 # Copies the freshly generated header over the committed one.
 header: $(BUILD)/native-static-libs
 	cp $(TARGET)/include/libutf8.h include/libutf8.h
@@ -66,18 +76,24 @@ lint:
 	$(CARGO) clippy --all-targets -- -D warnings
 
 install: all
-	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+	  $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
 	install -m 0755 $(TARGET)/libutf8.so $(DESTDIR)$(LIBDIR)/$(REALNAME)
 	ln -sf $(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libutf8.so
 	install -m 0644 $(TARGET)/libutf8.a $(DESTDIR)$(LIBDIR)/libutf8.a
 	install -m 0644 $(TARGET)/include/libutf8.h $(DESTDIR)$(INCLUDEDIR)/libutf8.h
 	install -m 0644 $(BUILD)/libutf8.pc $(DESTDIR)$(PKGCONFIGDIR)/libutf8.pc
+	install -m 0755 $(BUILD)/utf8check $(DESTDIR)$(BINDIR)/utf8check
+	install -m 0644 man/utf8check.1 $(DESTDIR)$(MANDIR)/man1/utf8check.1
+	install -m 0644 man/libutf8.3 $(DESTDIR)$(MANDIR)/man3/libutf8.3
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/$(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 	      $(DESTDIR)$(LIBDIR)/libutf8.so $(DESTDIR)$(LIBDIR)/libutf8.a \
-	      $(DESTDIR)$(INCLUDEDIR)/libutf8.h $(DESTDIR)$(PKGCONFIGDIR)/libutf8.pc
+	      $(DESTDIR)$(INCLUDEDIR)/libutf8.h $(DESTDIR)$(PKGCONFIGDIR)/libutf8.pc \
+	      $(DESTDIR)$(BINDIR)/utf8check $(DESTDIR)$(MANDIR)/man1/utf8check.1 \
+	      $(DESTDIR)$(MANDIR)/man3/libutf8.3
 
 clean:
 	$(CARGO) clean
@@ -94,7 +110,7 @@ bench: all
 # Tests
 
 check: check-rust check-miri check-header check-abi check-c check-guard check-valgrind \
-       check-install check-fuzz
+       check-install check-utf8check check-man check-fuzz
 	@echo "make check: all passed"
 
 check-rust:
@@ -229,4 +245,29 @@ check-fuzz:
 
 # A user's view: install, build a program with nothing but pkg-config, run it, uninstall.
 check-install: all
-	c-tests/install_check.sh "$(MAKE)" $(abspath $(BUILD)/install-check) $(LIBDIR) $(PKGCONFIGDIR)
+	c-tests/install_check.sh "$(MAKE)" $(abspath $(BUILD)/install-check) $(LIBDIR) $(PKGCONFIGDIR) \
+	  $(INCLUDEDIR) $(BINDIR) $(MANDIR) $(VERSION)
+
+# utf8check end to end, run from a staged installation (utf8check/test.sh).
+UTF8CHECK_STAGE := $(abspath $(BUILD)/utf8check-stage)
+check-utf8check: all
+	rm -rf $(UTF8CHECK_STAGE)
+	$(MAKE) --no-print-directory install DESTDIR=$(UTF8CHECK_STAGE)
+	PYTHON="$(PYTHON)" utf8check/test.sh $(UTF8CHECK_STAGE) $(BINDIR) $(LIBDIR) $(MANDIR) \
+	  $(VERSION) $(abspath $(BUILD)/utf8check-test) $(SHARED)
+
+# The man pages render without a warning, and libutf8(3) has a section for every exported
+# function and a row for every status.
+check-man:
+	@missing=$$({ sed 's/.*/^\\.SS &()$$/' c-tests/exported-symbols.txt; \
+	  sed -n 's/^ *\(UTF8_OK\|UTF8_ERR_[A-Z_]*\) = -*[0-9]*,$$/^\1\t/p' include/libutf8.h; } | \
+	  while IFS= read -r pattern; do grep -q "$$pattern" man/libutf8.3 || echo "$$pattern"; done); \
+	if [ -n "$$missing" ]; then echo "man/libutf8.3 lacks:" $$missing; exit 1; fi
+	@if command -v groff >/dev/null; then \
+	  for page in man/libutf8.3 man/utf8check.1; do \
+	    echo "groff -t -man -Tutf8 -ww -z $$page"; \
+	    out=$$(groff -t -man -Tutf8 -ww -z $$page 2>&1); \
+	    if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; done; \
+	else echo "check-man: groff absent: rendering not checked (apt-get install groff-base)"; fi
+	@if command -v mandoc >/dev/null; then mandoc -T lint -W warning man/libutf8.3 man/utf8check.1; \
+	else echo "check-man: mandoc absent: its lint skipped"; fi

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Install check, as a user or a packager would do it: `make install DESTDIR=...`, build a program
 # with nothing but pkg-config (against the shared library, then with --static against the static
-# one), run it, and check that `make uninstall` leaves no file behind.
+# one), run it, and check that `make install` installs exactly the files it should and that
+# `make uninstall` leaves none of them behind.
 #
-# usage: install_check.sh MAKE WORKDIR LIBDIR PKGCONFIGDIR
+# usage: install_check.sh MAKE WORKDIR LIBDIR PKGCONFIGDIR INCLUDEDIR BINDIR MANDIR VERSION
 set -euo pipefail
-make=$1 work=$2 libdir=$3 pcdir=$4
+make=$1 work=$2 libdir=$3 pcdir=$4 includedir=$5 bindir=$6 mandir=$7 version=$8
 cc=${CC:-cc}
 here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$work"
@@ -25,6 +26,14 @@ build_with_pkg_config() {
 
 echo "== install check: shared library"
 $make --no-print-directory install DESTDIR="$work/root"
+expected_files=$(printf '%s\n' "$libdir/libutf8.so.$version" "$libdir/libutf8.so.${version%%.*}" \
+  "$libdir/libutf8.so" "$libdir/libutf8.a" "$includedir/libutf8.h" "$pcdir/libutf8.pc" \
+  "$bindir/utf8check" "$mandir/man1/utf8check.1" "$mandir/man3/libutf8.3" | sort)
+installed_files=$(cd "$work/root" && find . ! -type d | sed 's/^\.//' | sort)
+if [ "$installed_files" != "$expected_files" ]; then
+  echo "make install installed:"; echo "$installed_files"; echo "expected:"; echo "$expected_files"
+  exit 1
+fi
 build_with_pkg_config "$work/root" "--cflags --libs" "$work/prog-shared"
 readelf -d "$work/prog-shared" | grep -q 'NEEDED.*\[libutf8\.so\.1\]'
 LD_LIBRARY_PATH="$work/root$libdir" "$work/prog-shared"
@@ -36,6 +45,15 @@ build_with_pkg_config "$work/root" "--cflags --libs" "$work/readme-example" "$wo
 expected=$(printf 'invalid at byte 6: %s\ncaf\xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd etc' "overlong encoding")
 actual=$(LD_LIBRARY_PATH="$work/root$libdir" "$work/readme-example")
 [ "$actual" = "$expected" ] || { echo "README example printed: $actual"; exit 1; }
+
+echo "== install check: the example in the installed libutf8(3)"
+# The roff escapes it uses: \e for a backslash, \(aq for a quote, \- for a minus.
+awk '/^\.SH EXAMPLES/ { f = 1 } f && /^\.EX/ { g = 1; next } g && /^\.EE/ { exit } g' \
+  "$work/root$mandir/man3/libutf8.3" | sed -e 's/\\e/\\/g' -e "s/\\\\(aq/'/g" -e 's/\\-/-/g' \
+  > "$work/man_example.c"
+build_with_pkg_config "$work/root" "--cflags --libs" "$work/man-example" "$work/man_example.c"
+actual=$(LD_LIBRARY_PATH="$work/root$libdir" "$work/man-example")
+[ "$actual" = "$expected" ] || { echo "libutf8(3) example printed: $actual"; exit 1; }
 
 echo "== install check: static library"
 # A system with only the static library installed: --static must bring every system library

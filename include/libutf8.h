@@ -143,11 +143,44 @@ typedef enum utf8_form {
 } utf8_form;
 
 /**
+ * How utf8_escape writes its output.
+ */
+typedef enum utf8_escape_style {
+  /**
+   * C-like escapes, reversed by utf8_unescape.
+   */
+  UTF8_ESCAPE_C = 0,
+  /**
+   * A word for a POSIX shell, as GNU `ls --quoting-style=shell-escape` writes it.
+   */
+  UTF8_ESCAPE_SHELL = 1,
+} utf8_escape_style;
+
+/**
  * An implementation: the scalar reference or one SIMD kernel.
  */
 typedef struct Isa Isa;
 
+/**
+ * The state of a streaming validation (utf8_stream_init, utf8_stream_feed,
+ * utf8_stream_finish), allocated by the caller: no heap, no cleanup. Its contents are private.
+ * A zero-filled struct (`utf8_stream st = {0};`, memset) is a stream at its start, exactly as
+ * utf8_stream_init leaves it. Copying the struct copies the stream.
+ */
+typedef struct utf8_stream {
+  /**
+   * Private: the position so far, the up to three bytes of a character split across chunks,
+   * and the first error.
+   */
+  uint64_t opaque[2];
+} utf8_stream;
 
+
+
+/**
+ * U+FFFD REPLACEMENT CHARACTER in UTF-8.
+ */
+#define REPLACEMENT_UTF8 { 239, 191, 189, }
 
 
 
@@ -284,6 +317,172 @@ enum utf8_status utf8_encode_form(uint32_t cp,
                                   char *out,
                                   size_t cap,
                                   size_t *out_len);
+
+/**
+ * Sets `*st` to a stream at its start (all zero). Does nothing if `st` is NULL.
+ *
+ * # Safety
+ * `st` is NULL or writable.
+ */
+void utf8_stream_init(struct utf8_stream *st);
+
+/**
+ * Validates the next `len` bytes at `chunk` of the stream `*st` (since 1.2).
+ *
+ * Fails as soon as the bytes seen so far cannot begin well-formed UTF-8, with the status and
+ * position utf8_validate would report for the whole stream. A character split across chunks
+ * is not an error until it is proven one: a chunk that ends in F4 is fine, F4 then a chunk
+ * starting with 90 is UTF8_ERR_TOO_LARGE. Every call after an error, utf8_stream_finish
+ * included, returns that error and position again; utf8_stream_init starts over.
+ *
+ * `*valid_up_to` is counted from the start of the stream: on UTF8_OK, the end of the last
+ * complete character seen; on error, the offset of the ill-formed sequence. A position that
+ * does not fit in size_t (a stream above 4 GiB on a 32-bit system) is reported as SIZE_MAX.
+ *
+ * A NULL `st`, or a NULL `chunk` with `len > 0`, gives UTF8_ERR_NULL_POINTER and changes
+ * nothing; `(NULL, 0)` is an empty chunk. A `*st` that was neither initialised (or zeroed)
+ * nor left by these functions gives UTF8_ERR_INVALID_ARGUMENT.
+ *
+ * # Safety
+ * `st` is NULL or valid for reads and writes; `chunk` is NULL or points to `len` readable
+ * bytes; `valid_up_to` is NULL or writable.
+ */
+enum utf8_status utf8_stream_feed(struct utf8_stream *st,
+                                  const char *chunk,
+                                  size_t len,
+                                  size_t *valid_up_to);
+
+/**
+ * Ends the stream `*st` (since 1.2): UTF8_OK if everything fed is well-formed UTF-8, with
+ * `*valid_up_to` its total length; UTF8_ERR_TRUNCATED if it ends inside a character, with
+ * `*valid_up_to` the offset of that character; the first error again if there was one. The
+ * TRUNCATED error is kept like any other. After UTF8_OK the stream is unchanged.
+ *
+ * A NULL `st` gives UTF8_ERR_NULL_POINTER; a `*st` that was neither initialised (or zeroed)
+ * nor left by these functions gives UTF8_ERR_INVALID_ARGUMENT.
+ *
+ * # Safety
+ * `st` is NULL or valid for reads and writes; `valid_up_to` is NULL or writable.
+ */
+enum utf8_status utf8_stream_finish(struct utf8_stream *st, size_t *valid_up_to);
+
+/**
+ * Escapes the `len` bytes at `in` (any bytes: a file name, an argument) into `out` (since
+ * 1.2), so that they can be printed safely: the output is valid UTF-8 and holds no C0 or C1
+ * control, no DEL and no bidirectional control (U+202A..U+202E, U+2066..U+2069), nothing a
+ * terminal acts on. Well-formed printable text, ASCII or not, is copied unchanged.
+ *
+ * UTF8_ESCAPE_C: `\` becomes `\\`; each byte of an ill-formed sequence becomes `\xHH`; a C0
+ * control or DEL becomes `\n`, `\t`, `\r`, `\a`, `\b`, `\f`, `\v` or `\xHH`; a C1 or
+ * bidirectional control becomes `\u{HHHH}`; hex digits are lower case. utf8_unescape reverses
+ * it exactly, for every input.
+ *
+ * UTF8_ESCAPE_SHELL: a word that a POSIX shell reads back as exactly the input, as GNU
+ * `ls --quoting-style=shell-escape` writes it: unchanged if no character needs quoting (the
+ * shell specials are space and ``!"$&'()*;<=>?[\^`|``, `#` and `~` first, `{` and `}` alone);
+ * in double quotes if it holds `'` and nothing else that needs quoting but spaces; otherwise
+ * in single quotes, with `'\''` for `'` and `$'...'` segments for controls and ill-formed
+ * bytes (`\n`, `\t`, `\r`, `\a`, `\b`, `\f`, `\v` or three octal digits per byte: `$'\033'`,
+ * `$'\377'`, `$'\342\200\256'`). The empty string gives `''`. A NUL byte gives `$'\000'`,
+ * which no shell can hold in a word. Unlike ls, the result does not depend on the locale:
+ * C1 and bidirectional controls are always escaped, every other valid character never.
+ *
+ * Returns UTF8_OK with `*out_len` the output length. If it does not fit in `cap` bytes:
+ * UTF8_ERR_BUFFER_TOO_SMALL with `*out_len` the size needed, and nothing promised in `out`,
+ * so `(NULL, 0)` is a size query. A `style` other than UTF8_ESCAPE_C and UTF8_ESCAPE_SHELL
+ * gives UTF8_ERR_INVALID_ARGUMENT; a NULL `in` with `len > 0` or a NULL `out` with `cap > 0`
+ * gives UTF8_ERR_NULL_POINTER; `*out_len` is then not written. The output is not
+ * NUL-terminated.
+ *
+ * # Safety
+ * `in` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
+ * bytes that do not overlap the input; `out_len` is NULL or writable.
+ */
+enum utf8_status utf8_escape(const char *in,
+                             size_t len,
+                             utf8_escape_style style,
+                             char *out,
+                             size_t cap,
+                             size_t *out_len);
+
+/**
+ * Reverses utf8_escape with UTF8_ESCAPE_C (since 1.2): writes to `out` the bytes that the
+ * `len` bytes at `in` stand for; `utf8_unescape(utf8_escape(x)) == x` for every byte string x.
+ *
+ * Escapes are read as utf8_escape writes them, hex digits in either case: `\\`, `\n`, `\t`,
+ * `\r`, `\a`, `\b`, `\f`, `\v`, `\x` and exactly two hex digits (any byte), `\u{` exactly four
+ * hex digits `}` (any character of U+0000..U+FFFF but a surrogate, written as UTF-8). Bytes
+ * outside escapes are copied as they are: the function is lenient there, and accepts
+ * ill-formed UTF-8, controls and text that utf8_escape would have escaped.
+ *
+ * Returns UTF8_OK with `*out_len` the output length. A backslash followed by anything else,
+ * or a short or bad `\x` or `\u{...}` escape, gives UTF8_ERR_INVALID_ESCAPE with `*out_len`
+ * the offset in the input of that backslash (like a valid_up_to), and nothing promised in
+ * `out`. If the output does not fit in `cap` bytes: UTF8_ERR_BUFFER_TOO_SMALL with `*out_len`
+ * the size needed, so `(NULL, 0)` is a size query (an invalid escape is reported first). A
+ * NULL `in` with `len > 0` or a NULL `out` with `cap > 0` gives UTF8_ERR_NULL_POINTER, and
+ * `*out_len` is not written. The output is never longer than the input and not
+ * NUL-terminated.
+ *
+ * # Safety
+ * `in` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
+ * bytes that do not overlap the input; `out_len` is NULL or writable.
+ */
+enum utf8_status utf8_unescape(const char *in, size_t len, char *out, size_t cap, size_t *out_len);
+
+/**
+ * Copies the `len` bytes at `in` to `out` with each maximal subpart of an ill-formed sequence
+ * replaced by one U+FFFD (EF BF BD) (since 1.2): the lossy decoding of the Unicode Standard
+ * (chapter 3), WHATWG, Python's `errors='replace'` and a utf8_decode_next loop. The output is
+ * always valid UTF-8; valid input is copied unchanged.
+ *
+ * Returns UTF8_OK whenever the whole output fits, whether or not anything was replaced (call
+ * utf8_validate to find out), with `*out_len` its length. If it does not fit in `cap` bytes:
+ * UTF8_ERR_BUFFER_TOO_SMALL with `*out_len` the size needed, and nothing promised in `out`,
+ * so `(NULL, 0)` is a size query; the size needed is at most 3 * `len`. A NULL `in` with
+ * `len > 0` or a NULL `out` with `cap > 0` gives UTF8_ERR_NULL_POINTER, and `*out_len` is not
+ * written. The output is not NUL-terminated.
+ *
+ * # Safety
+ * `in` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
+ * bytes that do not overlap the input; `out_len` is NULL or writable.
+ */
+enum utf8_status utf8_replace_invalid(const char *in,
+                                      size_t len,
+                                      char *out,
+                                      size_t cap,
+                                      size_t *out_len);
+
+/**
+ * The start of the character that holds byte `i` of the `len` bytes at `s` (since 1.2): the
+ * largest character boundary at or before `i`; `len` if `i >= len`; 0 for `(NULL, any)`.
+ *
+ * In ill-formed input each maximal subpart of an ill-formed sequence is one character, so the
+ * boundaries are those of a utf8_decode_next loop from the start of the buffer, of
+ * utf8_count_chars and of lossy decoding (utf8_replace_invalid), whatever `i`. Every byte that
+ * is not a continuation byte (80..BF) starts a character, so the function reads at most three
+ * bytes before `i` (and three after it), never outside the buffer: it works from any point of
+ * a long buffer in constant time.
+ *
+ * # Safety
+ * `s` is NULL or points to `len` readable bytes.
+ */
+size_t utf8_char_start(const char *s, size_t len, size_t i);
+
+/**
+ * The length of the longest prefix of the `len` bytes at `s` that is at most `max` bytes long
+ * and splits no character (since 1.2): `len` if `max >= len`, otherwise
+ * `utf8_char_start(s, len, max)`; 0 for `(NULL, any)`.
+ *
+ * Characters are those of utf8_char_start: each maximal subpart of an ill-formed sequence is
+ * one, so a buffer that ends inside a character is not shortened when `max >= len`, and
+ * ill-formed bytes are kept or dropped whole as utf8_decode_next sees them. Reads at most four
+ * bytes around `max`, never outside the buffer.
+ *
+ * # Safety
+ * `s` is NULL or points to `len` readable bytes.
+ */
+size_t utf8_truncate(const char *s, size_t len, size_t max);
 
 #ifdef __cplusplus
 }  // extern "C"

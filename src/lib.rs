@@ -8,22 +8,34 @@
 //! - [`encode`]: the 1..4 byte encoding of a scalar value.
 //! - [`count`]: the number of characters, each error counting as one.
 //! - [`form`]: the sibling forms of UTF-8 (WTF-8, CESU-8, Modified UTF-8, RFC 2279).
+//! - [`boundary`]: character boundaries in possibly ill-formed text.
+//! - [`escape`]: escaping arbitrary bytes for terminals and shells, and back.
+//! - [`lossy`]: copies with ill-formed sequences replaced by U+FFFD.
+//! - [`stream`]: validation of input that arrives in chunks.
 //! - [`simd`]: the SIMD kernels and the run-time choice among them.
 //! - [`sink`]: output buffers that report the size they would need.
 //! - [`error`]: how ill-formed input is classified.
 
+pub mod boundary;
 pub mod count;
 pub mod decode;
 pub mod encode;
 pub mod error;
+pub mod escape;
 pub mod ffi;
 pub mod form;
+pub mod lossy;
 pub mod simd;
 pub mod sink;
+pub mod stream;
 pub mod validate;
 
+pub use boundary::{char_start, truncate};
 pub use count::count_chars;
 pub use decode::decode_next;
 pub use encode::{Encoded, encode};
 pub use error::{ErrorKind, Malformed, Utf8Error};
+pub use escape::{EscapeStyle, escape, unescape};
+pub use lossy::replace_invalid;
+pub use stream::{StreamError, StreamState};
 pub use validate::validate;

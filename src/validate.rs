@@ -1,5 +1,6 @@
 //! Validation of a whole buffer.
 
+use crate::boundary::last_non_continuation;
 use crate::decode::decode_next;
 use crate::error::{Malformed, Utf8Error};
 use crate::simd;
@@ -90,13 +91,7 @@ pub(crate) fn scalar_from(s: &[u8], start: usize) -> Result<(), Utf8Error> {
 /// Any byte that is not a continuation starts a character, and a character is at most four
 /// bytes long, so the start is among the last three bytes before `end` if it is not `end`.
 pub(crate) fn char_start_at_or_before(s: &[u8], end: usize) -> usize {
-    // Clamped, so that the compiler sees the bounds hold and links no panic path.
-    let end = end.min(s.len());
-    let from = end.saturating_sub(3);
-    s[from..end]
-        .iter()
-        .rposition(|&b| b & 0xC0 != 0x80)
-        .map_or(end, |i| from + i)
+    last_non_continuation(s, end, 3).unwrap_or(end.min(s.len()))
 }
 
 /// Length of the run of ASCII bytes at the start of `s`, found 16 bytes at a time.

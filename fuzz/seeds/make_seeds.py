@@ -14,7 +14,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 KUHN = os.path.join(os.path.dirname(ROOT), "shared", "testdata", "UTF-8-test.txt")
 
-BYTE_TARGETS = ["validate", "decode", "count"]
+BYTE_TARGETS = ["validate", "decode", "count", "text"]
 
 
 def unpad(line):
@@ -137,6 +137,14 @@ def form_seeds():
     }
 
 
+def text_seeds():
+    """For the text target: what the escapes must handle, and escapes for utf8_unescape."""
+    return {
+        "escapes": b"a\\b\x1b[31m\xc2\x9b\x9b\x07\r\x08\x7f\xe2\x80\xae\xe2\x81\xa6 it's \"q\" $x\n\xff",
+        "unescape": rb"\x41\u{202e}\n\\\q\x4\u{d800}",
+    }
+
+
 def write(target, name, data):
     d = os.path.join(HERE, target)
     os.makedirs(d, exist_ok=True)
@@ -158,6 +166,11 @@ def main():
         write("encode", name, data)
     for name, data in form_seeds().items():
         write("forms", name, data)
+    for name, data in text_seeds().items():
+        write("text", name, data)
+    # The stream target's first byte chooses the chunking: 1 is one-byte chunks.
+    for name, data in seeds.items():
+        write("stream", name, b"\x01" + data)
 
 
 if __name__ == "__main__":

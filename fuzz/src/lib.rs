@@ -79,6 +79,8 @@ pub mod status {
     pub const INVALID_BYTE: i32 = -7;
     pub const BUFFER_TOO_SMALL: i32 = -8;
     pub const NULL_POINTER: i32 = -9;
+    pub const INVALID_ARGUMENT: i32 = -10;
+    pub const INVALID_ESCAPE: i32 = -11;
 }
 
 /// The C status of an error kind, as the header's table gives it.
@@ -138,4 +140,77 @@ pub fn hex(s: &[u8]) -> String {
         out.push_str(&format!("... ({} bytes)", s.len()));
     }
     out.trim_end().to_owned()
+}
+
+/// What a stream validator must report over `s`, from [`oracle_validate`] on the whole: after
+/// each prefix, and at the end.
+pub struct StreamOracle<'a> {
+    /// The well-formed prefix of `s`.
+    valid: &'a str,
+    /// The first error that no more input can repair: its status and offset, and the prefix
+    /// length from which it is proven.
+    error: Option<(i32, usize, usize)>,
+    /// What validating all of `s` gives: status and valid_up_to.
+    end: (i32, usize),
+}
+
+impl<'a> StreamOracle<'a> {
+    pub fn new(s: &'a [u8]) -> Self {
+        let (valid_len, error, end) = match oracle_validate(s) {
+            Ok(()) => (s.len(), None, (status::OK, s.len())),
+            Err(e) if e.kind == ErrorKind::Truncated => {
+                (e.valid_up_to, None, (status::TRUNCATED, e.valid_up_to))
+            }
+            Err(e) => {
+                let (at, len) = (e.valid_up_to, e.error_len);
+                // A maximal subpart that could begin a character is proven wrong only by the
+                // byte after it; one that could not (F8, C0, a stray 80) by itself.
+                let incomplete =
+                    core::str::from_utf8(&s[at..at + len]).is_err_and(|e| e.error_len().is_none());
+                let st = status_of(e.kind);
+                (
+                    at,
+                    Some((st, at, at + len + usize::from(incomplete))),
+                    (st, at),
+                )
+            }
+        };
+        let valid = core::str::from_utf8(&s[..valid_len]).expect("the valid prefix");
+        StreamOracle { valid, error, end }
+    }
+
+    /// After the first `e` bytes: OK and the end of the last complete character, or the error.
+    pub fn after(&self, e: usize) -> (i32, usize) {
+        if let Some((st, at, proven)) = self.error
+            && e >= proven
+        {
+            return (st, at);
+        }
+        let mut b = e.min(self.valid.len());
+        while !self.valid.is_char_boundary(b) {
+            b -= 1;
+        }
+        (status::OK, b)
+    }
+
+    /// At the end of the stream: what validating the whole gives.
+    pub fn at_end(&self) -> (i32, usize) {
+        self.end
+    }
+}
+
+/// For each byte of `s`, the start of the unit that holds it in lossy decoding, from the
+/// standard library's `utf8_chunks` (valid characters, then one maximal subpart).
+pub fn oracle_unit_starts(s: &[u8]) -> Vec<usize> {
+    let mut starts = Vec::with_capacity(s.len());
+    let mut at = 0;
+    for chunk in s.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            starts.extend(std::iter::repeat_n(at, c.len_utf8()));
+            at += c.len_utf8();
+        }
+        starts.extend(std::iter::repeat_n(at, chunk.invalid().len()));
+        at += chunk.invalid().len();
+    }
+    starts
 }

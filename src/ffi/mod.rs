@@ -14,11 +14,17 @@
 
 mod codec;
 mod form;
+mod text;
 
 pub use self::codec::{utf8_count_chars, utf8_decode_next, utf8_encode, utf8_validate};
 pub use self::form::{
     FormArg, UTF8_FORM_MAX_BYTES, utf8_decode_next_form, utf8_encode_form, utf8_form,
     utf8_validate_form,
+};
+pub use self::text::{
+    EscapeStyleArg, utf8_char_start, utf8_escape, utf8_escape_style, utf8_replace_invalid,
+    utf8_stream, utf8_stream_feed, utf8_stream_finish, utf8_stream_init, utf8_truncate,
+    utf8_unescape,
 };
 
 use core::ffi::{CStr, c_char, c_int};

@@ -1,0 +1,327 @@
+//! Safe text for Unix tools (since 1.2): streaming validation, escaping, lossy copies and
+//! character boundaries.
+
+use core::ffi::{c_char, c_int};
+
+use super::utf8_status::{self, *};
+use super::{input, output, put};
+use crate::escape::{self, EscapeStyle};
+use crate::sink::Sink;
+use crate::stream::{StreamError, StreamState};
+
+/// The state of a streaming validation (utf8_stream_init, utf8_stream_feed,
+/// utf8_stream_finish), allocated by the caller: no heap, no cleanup. Its contents are private.
+/// A zero-filled struct (`utf8_stream st = {0};`, memset) is a stream at its start, exactly as
+/// utf8_stream_init leaves it. Copying the struct copies the stream.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct utf8_stream {
+    /// Private: the position so far, the up to three bytes of a character split across chunks,
+    /// and the first error.
+    pub opaque: [u64; 2],
+}
+
+/// Sets `*st` to a stream at its start (all zero). Does nothing if `st` is NULL.
+///
+/// # Safety
+/// `st` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn utf8_stream_init(st: *mut utf8_stream) {
+    // SAFETY: `st` is NULL or writable, by the caller's contract.
+    unsafe { put(st, utf8_stream::default()) };
+}
+
+/// Runs `step` on the stream state at `st` and reports its result.
+///
+/// # Safety
+/// `st` is NULL or valid for reads and writes; `valid_up_to` is NULL or writable.
+unsafe fn stream_step(
+    st: *mut utf8_stream,
+    valid_up_to: *mut usize,
+    step: impl FnOnce(&mut StreamState) -> Result<u64, StreamError>,
+) -> utf8_status {
+    // SAFETY: `st` is NULL or valid for reads and writes, by the caller's contract.
+    let Some(st) = (unsafe { st.as_mut() }) else {
+        return UTF8_ERR_NULL_POINTER;
+    };
+    let Some(mut state) = StreamState::from_words(st.opaque) else {
+        return UTF8_ERR_INVALID_ARGUMENT;
+    };
+    let (status, at) = match step(&mut state) {
+        Ok(at) => (UTF8_OK, at),
+        Err(e) => (utf8_status::from(e.kind), e.valid_up_to),
+    };
+    st.opaque = state.to_words();
+    // SAFETY: `valid_up_to` is NULL or writable, by the caller's contract.
+    unsafe { put(valid_up_to, usize::try_from(at).unwrap_or(usize::MAX)) };
+    status
+}
+
+/// Validates the next `len` bytes at `chunk` of the stream `*st` (since 1.2).
+///
+/// Fails as soon as the bytes seen so far cannot begin well-formed UTF-8, with the status and
+/// position utf8_validate would report for the whole stream. A character split across chunks
+/// is not an error until it is proven one: a chunk that ends in F4 is fine, F4 then a chunk
+/// starting with 90 is UTF8_ERR_TOO_LARGE. Every call after an error, utf8_stream_finish
+/// included, returns that error and position again; utf8_stream_init starts over.
+///
+/// `*valid_up_to` is counted from the start of the stream: on UTF8_OK, the end of the last
+/// complete character seen; on error, the offset of the ill-formed sequence. A position that
+/// does not fit in size_t (a stream above 4 GiB on a 32-bit system) is reported as SIZE_MAX.
+///
+/// A NULL `st`, or a NULL `chunk` with `len > 0`, gives UTF8_ERR_NULL_POINTER and changes
+/// nothing; `(NULL, 0)` is an empty chunk. A `*st` that was neither initialised (or zeroed)
+/// nor left by these functions gives UTF8_ERR_INVALID_ARGUMENT.
+///
+/// # Safety
+/// `st` is NULL or valid for reads and writes; `chunk` is NULL or points to `len` readable
+/// bytes; `valid_up_to` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn utf8_stream_feed(
+    st: *mut utf8_stream,
+    chunk: *const c_char,
+    len: usize,
+    valid_up_to: *mut usize,
+) -> utf8_status {
+    // SAFETY: the caller's contract for `chunk` and `len` is the one `input` needs.
+    let Some(bytes) = (unsafe { input(chunk, len) }) else {
+        return UTF8_ERR_NULL_POINTER;
+    };
+    // SAFETY: the caller's contract for `st` and `valid_up_to` is the one `stream_step` needs.
+    unsafe { stream_step(st, valid_up_to, |s| s.feed(bytes)) }
+}
+
+/// Ends the stream `*st` (since 1.2): UTF8_OK if everything fed is well-formed UTF-8, with
+/// `*valid_up_to` its total length; UTF8_ERR_TRUNCATED if it ends inside a character, with
+/// `*valid_up_to` the offset of that character; the first error again if there was one. The
+/// TRUNCATED error is kept like any other. After UTF8_OK the stream is unchanged.
+///
+/// A NULL `st` gives UTF8_ERR_NULL_POINTER; a `*st` that was neither initialised (or zeroed)
+/// nor left by these functions gives UTF8_ERR_INVALID_ARGUMENT.
+///
+/// # Safety
+/// `st` is NULL or valid for reads and writes; `valid_up_to` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn utf8_stream_finish(
+    st: *mut utf8_stream,
+    valid_up_to: *mut usize,
+) -> utf8_status {
+    // SAFETY: the caller's contract for `st` and `valid_up_to` is the one `stream_step` needs.
+    unsafe { stream_step(st, valid_up_to, StreamState::finish) }
+}
+
+/// How utf8_escape writes its output.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum utf8_escape_style {
+    /// C-like escapes, reversed by utf8_unescape.
+    UTF8_ESCAPE_C = 0,
+    /// A word for a POSIX shell, as GNU `ls --quoting-style=shell-escape` writes it.
+    UTF8_ESCAPE_SHELL = 1,
+}
+
+/// A utf8_escape_style as C passes it: any int, since C enums can hold other values.
+#[repr(transparent)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EscapeStyleArg(pub c_int);
+
+impl EscapeStyleArg {
+    fn style(self) -> Option<EscapeStyle> {
+        match self.0 {
+            0 => Some(EscapeStyle::C),
+            1 => Some(EscapeStyle::Shell),
+            _ => None,
+        }
+    }
+}
+
+/// The status and length that a `sink` holding a complete output reports.
+fn sink_result(sink: &Sink<'_, u8>) -> (utf8_status, usize) {
+    let status = if sink.fits() {
+        UTF8_OK
+    } else {
+        UTF8_ERR_BUFFER_TOO_SMALL
+    };
+    (status, sink.len())
+}
+
+/// Escapes the `len` bytes at `in` (any bytes: a file name, an argument) into `out` (since
+/// 1.2), so that they can be printed safely: the output is valid UTF-8 and holds no C0 or C1
+/// control, no DEL and no bidirectional control (U+202A..U+202E, U+2066..U+2069), nothing a
+/// terminal acts on. Well-formed printable text, ASCII or not, is copied unchanged.
+///
+/// UTF8_ESCAPE_C: `\` becomes `\\`; each byte of an ill-formed sequence becomes `\xHH`; a C0
+/// control or DEL becomes `\n`, `\t`, `\r`, `\a`, `\b`, `\f`, `\v` or `\xHH`; a C1 or
+/// bidirectional control becomes `\u{HHHH}`; hex digits are lower case. utf8_unescape reverses
+/// it exactly, for every input.
+///
+/// UTF8_ESCAPE_SHELL: a word that a POSIX shell reads back as exactly the input, as GNU
+/// `ls --quoting-style=shell-escape` writes it: unchanged if no character needs quoting (the
+/// shell specials are space and ``!"$&'()*;<=>?[\^`|``, `#` and `~` first, `{` and `}` alone);
+/// in double quotes if it holds `'` and nothing else that needs quoting but spaces; otherwise
+/// in single quotes, with `'\''` for `'` and `$'...'` segments for controls and ill-formed
+/// bytes (`\n`, `\t`, `\r`, `\a`, `\b`, `\f`, `\v` or three octal digits per byte: `$'\033'`,
+/// `$'\377'`, `$'\342\200\256'`). The empty string gives `''`. A NUL byte gives `$'\000'`,
+/// which no shell can hold in a word. Unlike ls, the result does not depend on the locale:
+/// C1 and bidirectional controls are always escaped, every other valid character never.
+///
+/// Returns UTF8_OK with `*out_len` the output length. If it does not fit in `cap` bytes:
+/// UTF8_ERR_BUFFER_TOO_SMALL with `*out_len` the size needed, and nothing promised in `out`,
+/// so `(NULL, 0)` is a size query. A `style` other than UTF8_ESCAPE_C and UTF8_ESCAPE_SHELL
+/// gives UTF8_ERR_INVALID_ARGUMENT; a NULL `in` with `len > 0` or a NULL `out` with `cap > 0`
+/// gives UTF8_ERR_NULL_POINTER; `*out_len` is then not written. The output is not
+/// NUL-terminated.
+///
+/// # Safety
+/// `in` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
+/// bytes that do not overlap the input; `out_len` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn utf8_escape(
+    r#in: *const c_char,
+    len: usize,
+    style: EscapeStyleArg,
+    out: *mut c_char,
+    cap: usize,
+    out_len: *mut usize,
+) -> utf8_status {
+    // SAFETY: the caller's contract for `in`, `len`, `out` and `cap` is the one `input` and
+    // `output` need.
+    let (Some(bytes), Some(buf)) = (unsafe { (input(r#in, len), output(out.cast::<u8>(), cap)) })
+    else {
+        return UTF8_ERR_NULL_POINTER;
+    };
+    let Some(style) = style.style() else {
+        return UTF8_ERR_INVALID_ARGUMENT;
+    };
+    let mut sink = Sink::new(buf);
+    escape::escape(bytes, style, &mut sink);
+    let (status, n) = sink_result(&sink);
+    // SAFETY: `out_len` is NULL or writable, by the caller's contract.
+    unsafe { put(out_len, n) };
+    status
+}
+
+/// Reverses utf8_escape with UTF8_ESCAPE_C (since 1.2): writes to `out` the bytes that the
+/// `len` bytes at `in` stand for; `utf8_unescape(utf8_escape(x)) == x` for every byte string x.
+///
+/// Escapes are read as utf8_escape writes them, hex digits in either case: `\\`, `\n`, `\t`,
+/// `\r`, `\a`, `\b`, `\f`, `\v`, `\x` and exactly two hex digits (any byte), `\u{` exactly four
+/// hex digits `}` (any character of U+0000..U+FFFF but a surrogate, written as UTF-8). Bytes
+/// outside escapes are copied as they are: the function is lenient there, and accepts
+/// ill-formed UTF-8, controls and text that utf8_escape would have escaped.
+///
+/// Returns UTF8_OK with `*out_len` the output length. A backslash followed by anything else,
+/// or a short or bad `\x` or `\u{...}` escape, gives UTF8_ERR_INVALID_ESCAPE with `*out_len`
+/// the offset in the input of that backslash (like a valid_up_to), and nothing promised in
+/// `out`. If the output does not fit in `cap` bytes: UTF8_ERR_BUFFER_TOO_SMALL with `*out_len`
+/// the size needed, so `(NULL, 0)` is a size query (an invalid escape is reported first). A
+/// NULL `in` with `len > 0` or a NULL `out` with `cap > 0` gives UTF8_ERR_NULL_POINTER, and
+/// `*out_len` is not written. The output is never longer than the input and not
+/// NUL-terminated.
+///
+/// # Safety
+/// `in` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
+/// bytes that do not overlap the input; `out_len` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn utf8_unescape(
+    r#in: *const c_char,
+    len: usize,
+    out: *mut c_char,
+    cap: usize,
+    out_len: *mut usize,
+) -> utf8_status {
+    // SAFETY: the caller's contract for `in`, `len`, `out` and `cap` is the one `input` and
+    // `output` need.
+    let (Some(bytes), Some(buf)) = (unsafe { (input(r#in, len), output(out.cast::<u8>(), cap)) })
+    else {
+        return UTF8_ERR_NULL_POINTER;
+    };
+    let mut sink = Sink::new(buf);
+    let (status, n) = match escape::unescape(bytes, &mut sink) {
+        Ok(()) => sink_result(&sink),
+        Err(e) => (UTF8_ERR_INVALID_ESCAPE, e.at),
+    };
+    // SAFETY: `out_len` is NULL or writable, by the caller's contract.
+    unsafe { put(out_len, n) };
+    status
+}
+
+/// Copies the `len` bytes at `in` to `out` with each maximal subpart of an ill-formed sequence
+/// replaced by one U+FFFD (EF BF BD) (since 1.2): the lossy decoding of the Unicode Standard
+/// (chapter 3), WHATWG, Python's `errors='replace'` and a utf8_decode_next loop. The output is
+/// always valid UTF-8; valid input is copied unchanged.
+///
+/// Returns UTF8_OK whenever the whole output fits, whether or not anything was replaced (call
+/// utf8_validate to find out), with `*out_len` its length. If it does not fit in `cap` bytes:
+/// UTF8_ERR_BUFFER_TOO_SMALL with `*out_len` the size needed, and nothing promised in `out`,
+/// so `(NULL, 0)` is a size query; the size needed is at most 3 * `len`. A NULL `in` with
+/// `len > 0` or a NULL `out` with `cap > 0` gives UTF8_ERR_NULL_POINTER, and `*out_len` is not
+/// written. The output is not NUL-terminated.
+///
+/// # Safety
+/// `in` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
+/// bytes that do not overlap the input; `out_len` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn utf8_replace_invalid(
+    r#in: *const c_char,
+    len: usize,
+    out: *mut c_char,
+    cap: usize,
+    out_len: *mut usize,
+) -> utf8_status {
+    // SAFETY: the caller's contract for `in`, `len`, `out` and `cap` is the one `input` and
+    // `output` need.
+    let (Some(bytes), Some(buf)) = (unsafe { (input(r#in, len), output(out.cast::<u8>(), cap)) })
+    else {
+        return UTF8_ERR_NULL_POINTER;
+    };
+    let mut sink = Sink::new(buf);
+    crate::lossy::replace_invalid(bytes, &mut sink);
+    let (status, n) = sink_result(&sink);
+    // SAFETY: `out_len` is NULL or writable, by the caller's contract.
+    unsafe { put(out_len, n) };
+    status
+}
+
+/// The start of the character that holds byte `i` of the `len` bytes at `s` (since 1.2): the
+/// largest character boundary at or before `i`; `len` if `i >= len`; 0 for `(NULL, any)`.
+///
+/// In ill-formed input each maximal subpart of an ill-formed sequence is one character, so the
+/// boundaries are those of a utf8_decode_next loop from the start of the buffer, of
+/// utf8_count_chars and of lossy decoding (utf8_replace_invalid), whatever `i`. Every byte that
+/// is not a continuation byte (80..BF) starts a character, so the function reads at most three
+/// bytes before `i` (and three after it), never outside the buffer: it works from any point of
+/// a long buffer in constant time.
+///
+/// # Safety
+/// `s` is NULL or points to `len` readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn utf8_char_start(s: *const c_char, len: usize, i: usize) -> usize {
+    // SAFETY: the caller's contract for `s` and `len` is the one `input` needs.
+    match unsafe { input(s, len) } {
+        Some(bytes) => crate::char_start(bytes, i),
+        None => 0,
+    }
+}
+
+/// The length of the longest prefix of the `len` bytes at `s` that is at most `max` bytes long
+/// and splits no character (since 1.2): `len` if `max >= len`, otherwise
+/// `utf8_char_start(s, len, max)`; 0 for `(NULL, any)`.
+///
+/// Characters are those of utf8_char_start: each maximal subpart of an ill-formed sequence is
+/// one, so a buffer that ends inside a character is not shortened when `max >= len`, and
+/// ill-formed bytes are kept or dropped whole as utf8_decode_next sees them. Reads at most four
+/// bytes around `max`, never outside the buffer.
+///
+/// # Safety
+/// `s` is NULL or points to `len` readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn utf8_truncate(s: *const c_char, len: usize, max: usize) -> usize {
+    // SAFETY: the caller's contract for `s` and `len` is the one `input` needs.
+    match unsafe { input(s, len) } {
+        Some(bytes) => crate::truncate(bytes, max),
+        None => 0,
+    }
+}

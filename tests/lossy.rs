@@ -1,0 +1,242 @@
+//! utf8_replace_invalid against two independent oracles of lossy decoding: Rust's
+//! `String::from_utf8_lossy`, and Python's `bytes.decode('utf-8', 'replace')` through
+//! c-tests/lossy_oracle.py (as the C harness uses it), over exhaustive short inputs, random and
+//! adversarial input, inside long text (SIMD blocks), and Markus Kuhn's stress test.
+
+mod common;
+
+use core::ptr;
+use std::path::Path;
+use std::process::Command;
+
+use common::Rng;
+use utf8::ffi::utf8_replace_invalid;
+use utf8::ffi::utf8_status::*;
+
+/// utf8_replace_invalid through the C function, after a size query; also checks the Rust API
+/// and that every smaller buffer is refused with the size needed.
+fn replace(s: &[u8]) -> Vec<u8> {
+    let mut needed = usize::MAX;
+    // SAFETY: (NULL, 0) is a size query; `s` and `needed` are live.
+    let status = unsafe {
+        utf8_replace_invalid(s.as_ptr().cast(), s.len(), ptr::null_mut(), 0, &mut needed)
+    };
+    assert_eq!(
+        status,
+        if needed == 0 {
+            UTF8_OK
+        } else {
+            UTF8_ERR_BUFFER_TOO_SMALL
+        }
+    );
+    let mut out = vec![0u8; needed];
+    let mut n = usize::MAX;
+    // SAFETY: `out` has `needed` writable bytes.
+    let status = unsafe {
+        utf8_replace_invalid(
+            s.as_ptr().cast(),
+            s.len(),
+            out.as_mut_ptr().cast(),
+            needed,
+            &mut n,
+        )
+    };
+    assert_eq!((status, n), (UTF8_OK, needed), "{s:02X?}");
+    let mut rust = vec![0u8; needed];
+    let mut sink = utf8::sink::Sink::new(&mut rust);
+    utf8::replace_invalid(s, &mut sink);
+    assert_eq!((sink.len(), &rust), (needed, &out));
+    out
+}
+
+fn check(s: &[u8]) {
+    assert_eq!(
+        replace(s),
+        String::from_utf8_lossy(s).as_bytes(),
+        "{s:02X?}"
+    );
+}
+
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "exhaustive: too slow to interpret; the sampled tests run the same paths"
+)]
+fn every_input_of_one_and_two_bytes_and_three_after_each_lead_class() {
+    check(&[]);
+    for a in 0..=255u8 {
+        check(&[a]);
+        for b in 0..=255u8 {
+            check(&[a, b]);
+        }
+    }
+    for a in [
+        0x41, 0x80, 0xC2, 0xDF, 0xE0, 0xE1, 0xED, 0xEF, 0xF0, 0xF1, 0xF4, 0xF5, 0xFF,
+    ] {
+        for b in 0..=255u8 {
+            for c in 0..=255u8 {
+                check(&[a, b, c]);
+            }
+        }
+    }
+}
+
+/// Random bytes, mostly high ones, and mutated text of every width, long enough for the SIMD
+/// kernels to see whole blocks.
+fn adversarial(rng: &mut Rng) -> Vec<u8> {
+    match rng.below(3) {
+        0 => {
+            let len = rng.below(50);
+            (0..len)
+                .map(|_| rng.next() as u8 | if rng.below(4) == 0 { 0 } else { 0x80 })
+                .collect()
+        }
+        1 => {
+            let chars = rng.below(200);
+            let mut t = rng.text(chars);
+            rng.mutate(&mut t);
+            t
+        }
+        _ => {
+            // Long valid stretches with an error every so often, at any block offset.
+            let len = rng.below(400);
+            let mut t = rng.text_of_len(len);
+            for _ in 0..rng.below(4) {
+                let at = rng.below(t.len() + 1);
+                let bad: &[u8] = [
+                    &b"\xff"[..],
+                    b"\xe0\x80",
+                    b"\xf4\x90\x80",
+                    b"\xed\xa0\x80",
+                    b"\xc3",
+                    b"\x80\x80",
+                ][rng.below(6)];
+                t.splice(at..at, bad.iter().copied());
+            }
+            t
+        }
+    }
+}
+
+#[test]
+fn random_and_adversarial_input_against_from_utf8_lossy() {
+    let mut rng = Rng::new(0x5EED_1001);
+    for _ in 0..common::iterations(20_000) {
+        check(&adversarial(&mut rng));
+    }
+}
+
+/// Runs c-tests/lossy_oracle.py on `input`; `None` without python3.
+fn python_lossy(input: &[u8], name: &str) -> Option<Vec<u8>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let file = std::env::temp_dir().join(format!("libutf8-lossy-{}-{name}", std::process::id()));
+    std::fs::write(&file, input).unwrap();
+    let out = Command::new("python3")
+        .arg(root.join("c-tests/lossy_oracle.py"))
+        .arg(&file)
+        .output();
+    std::fs::remove_file(&file).unwrap();
+    let out = out.ok()?;
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(out.stdout)
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "runs python3")]
+fn random_and_adversarial_input_against_python() {
+    // One Python run for all the inputs, joined by newlines: a newline ends any ill-formed
+    // sequence and is never replaced, so the lossy decoding of the whole is the decodings of
+    // the parts joined by newlines.
+    let mut rng = Rng::new(0x5EED_1002);
+    let inputs: Vec<Vec<u8>> = (0..5_000).map(|_| adversarial(&mut rng)).collect();
+    let Some(expected) = python_lossy(&inputs.join(&b'\n'), "random") else {
+        eprintln!("python3 not found: skipped");
+        return;
+    };
+    let ours: Vec<Vec<u8>> = inputs.iter().map(|s| replace(s)).collect();
+    let expected: Vec<&[u8]> = expected.split(|&b| b == b'\n').collect();
+    assert_eq!(
+        expected.len(),
+        inputs.len()
+            + inputs
+                .iter()
+                .map(|s| s.iter().filter(|&&b| b == b'\n').count())
+                .sum::<usize>()
+    );
+    assert_eq!(ours.join(&b'\n'), expected.join(&b'\n'));
+}
+
+/// Markus Kuhn's UTF-8 decoder stress test, from the shared test data (`../shared`, as in CI);
+/// skipped when absent.
+#[test]
+#[cfg_attr(miri, ignore = "reads a file and runs python3")]
+fn kuhn_stress_test_against_python() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata/UTF-8-test.txt");
+    let Ok(text) = std::fs::read(&path) else {
+        eprintln!("{} absent: skipped", path.display());
+        return;
+    };
+    check(&text);
+    if let Some(expected) = python_lossy(&text, "kuhn") {
+        assert_eq!(replace(&text), expected);
+    }
+}
+
+#[test]
+fn examples_from_the_unicode_standard() {
+    // Unicode Standard, chapter 3, table 3-8: "61 F1 80 80 E1 80 C2 62 80 63 80 BF 64" becomes
+    // a, FFFD, FFFD, FFFD, b, FFFD, c, FFFD, FFFD, d.
+    let input = b"\x61\xF1\x80\x80\xE1\x80\xC2\x62\x80\x63\x80\xBF\x64";
+    assert_eq!(
+        replace(input),
+        "a\u{FFFD}\u{FFFD}\u{FFFD}b\u{FFFD}c\u{FFFD}\u{FFFD}d".as_bytes()
+    );
+    assert_eq!(
+        replace("d\u{E9}j\u{E0}".as_bytes()),
+        "d\u{E9}j\u{E0}".as_bytes()
+    );
+}
+
+#[test]
+fn too_small_buffers_and_null_pointers() {
+    let s = b"ab\xffc\xe2\x82";
+    let full = "ab\u{FFFD}c\u{FFFD}".as_bytes();
+    for cap in 0..full.len() {
+        let mut buf = vec![0u8; cap];
+        let mut n = usize::MAX;
+        // SAFETY: `buf` has `cap` writable bytes.
+        let status = unsafe {
+            utf8_replace_invalid(
+                s.as_ptr().cast(),
+                s.len(),
+                buf.as_mut_ptr().cast(),
+                cap,
+                &mut n,
+            )
+        };
+        assert_eq!((status, n), (UTF8_ERR_BUFFER_TOO_SMALL, full.len()));
+    }
+    let mut n = 9usize;
+    let mut buf = [0u8; 4];
+    // SAFETY: NULL buffers with lengths are refused before any access.
+    unsafe {
+        assert_eq!(
+            utf8_replace_invalid(ptr::null(), 1, buf.as_mut_ptr().cast(), 4, &mut n),
+            UTF8_ERR_NULL_POINTER
+        );
+        assert_eq!(
+            utf8_replace_invalid(s.as_ptr().cast(), 1, ptr::null_mut(), 4, &mut n),
+            UTF8_ERR_NULL_POINTER
+        );
+        assert_eq!(n, 9);
+        assert_eq!(
+            utf8_replace_invalid(ptr::null(), 0, ptr::null_mut(), 0, &mut n),
+            UTF8_OK
+        );
+    }
+    assert_eq!(n, 0);
+}

@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# End-to-end test of utf8check, run from a staged installation (make check-utf8check): reports,
+# exit statuses, standard input (a pipe and a redirected file), a hostile file name, missing and
+# unreadable inputs, and the --replace and --escape copies byte for byte. Every expected value
+# comes from Python's UTF-8 codec (utf8check/oracle.py), never from libutf8.
+#
+# The library is found through LD_LIBRARY_PATH, pointing at the staged lib directory: the
+# command has no rpath (see the Makefile), as a program using an installed library should not.
+#
+# usage: test.sh STAGE BINDIR LIBDIR MANDIR VERSION WORKDIR [SHARED]
+set -euo pipefail
+stage=$1 bindir=$2 libdir=$3 mandir=$4 version=$5 work=$6 shared=${7:-}
+here=$(cd "$(dirname "$0")" && pwd)
+python=${PYTHON:-python3}
+tool=$stage$bindir/utf8check
+if [ -n "$shared" ] && [ -d "$shared" ]; then shared=$(cd "$shared" && pwd); fi
+export LD_LIBRARY_PATH=$stage$libdir
+
+rm -rf "$work"
+mkdir -p "$work"
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# run CMD...: runs CMD with its output in $work/out and $work/err, its exit status in $rc.
+run() {
+  set +e
+  "$@" > "$work/out" 2> "$work/err"
+  rc=$?
+  set -e
+}
+# run_piped FILE CMD...: runs CMD with FILE through a pipe on its standard input, as run does.
+run_piped() {
+  set +e
+  cat "$1" | "${@:2}" > "$work/out" 2> "$work/err"
+  rc=$?
+  set -e
+}
+# expect WHAT STATUS STDOUT_FILE [STDERR_FILE]: compares the last run with the expected
+# values; an absent STDERR_FILE means an empty standard error.
+expect() {
+  local what=$1 status=$2 out=$3 err=${4:-/dev/null}
+  [ "$rc" = "$status" ] || fail "$what: exit status $rc, expected $status"
+  cmp -s "$work/out" "$out" || fail "$what: standard output: $(cmp "$out" "$work/out" 2>&1 | head -n 1)"
+  cmp -s "$work/err" "$err" || fail "$what: standard error: $(head -c 300 "$work/err")"
+}
+
+# report NAME CASE: the expected report of input CASE shown as NAME (nothing if CASE is valid).
+report() {
+  if [ -s "$2.report" ]; then printf '%s: ' "$1"; cat "$2.report"; fi
+}
+
+echo "== utf8check: installation"
+readelf -d "$tool" > "$work/dynamic"
+grep -q 'NEEDED.*\[libutf8\.so\.1\]' "$work/dynamic" || fail "not linked to libutf8.so.1"
+! grep -qE 'RPATH|RUNPATH' "$work/dynamic" || fail "has an rpath"
+for page in man1/utf8check.1 man3/libutf8.3; do
+  cmp -s "$stage$mandir/$page" "$here/../man/${page#*/}" || fail "$page not installed"
+done
+
+echo "== utf8check: options"
+run "$tool" --version
+printf 'utf8check (libutf8) %s\n' "$version" > "$work/expected"
+expect "--version" 0 "$work/expected"
+run "$tool" --help
+[ "$rc" = 0 ] && head -n 1 "$work/out" | grep -q '^Usage: utf8check' && [ ! -s "$work/err" ] ||
+  fail "--help"
+run "$tool" -h
+cmp -s "$work/out" <("$tool" --help) || fail "-h differs from --help"
+for bad in -x --frobnicate "-r -e" "--replace -e"; do
+  # shellcheck disable=SC2086 # split on purpose
+  run "$tool" $bad /dev/null
+  [ "$rc" = 2 ] && [ ! -s "$work/out" ] && grep -q "Try 'utf8check --help'" "$work/err" ||
+    fail "bad command line '$bad': status $rc"
+done
+
+echo "== utf8check: every case, as a file, a redirected file and a pipe"
+cases=$work/cases
+"$python" "$here/oracle.py" gen "$cases"
+cd "$cases"
+for input in $(ls | grep -v '\.'); do
+  status=0
+  if [ -s "$input.report" ]; then status=1; fi
+  # As a named file; then on standard input, seekable (redirected) and not (a pipe).
+  report "$input" "$input" > "$work/expected"
+  run "$tool" "$input"
+  expect "$input" $status "$work/expected"
+  report "(standard input)" "$input" > "$work/expected"
+  run "$tool" < "$input"
+  expect "$input on standard input" $status "$work/expected"
+  run_piped "$input" "$tool"
+  expect "$input through a pipe" $status "$work/expected"
+  # The copy with U+FFFD, through a pipe too: the report goes to standard error.
+  run "$tool" -r "$input"
+  expect "-r $input" $status "$input.replaced" <(report "$input" "$input")
+  run_piped "$input" "$tool" --replace
+  expect "--replace $input through a pipe" $status "$input.replaced" "$work/expected"
+  # The escaped copy.
+  run "$tool" -e "$input"
+  expect "-e $input" $status "$input.escaped" <(report "$input" "$input")
+  run_piped "$input" "$tool" --escape
+  expect "--escape $input through a pipe" $status "$input.escaped" "$work/expected"
+done
+
+echo "== utf8check: standard input open at an offset"
+# The input starts where the caller's file offset is, not at a page boundary of the file.
+for input in windows cut-131072-1 truncated-3; do
+  for offset in 1 $(($(wc -c < "$input") < 20000 ? 40 : 12345)); do
+    { printf '(standard input): '; "$python" "$here/oracle.py" report "$input" $offset; } > "$work/expected"
+    run "$python" -c 'import os, sys; os.lseek(0, int(sys.argv[1]), 0); os.execv(sys.argv[2], sys.argv[2:])' \
+      $offset "$tool" < "$input"
+    expect "$input from byte $offset" 1 "$work/expected"
+  done
+done
+
+echo "== utf8check: several inputs"
+run "$tool" ascii error-surrogate mixed truncated-2
+{ report error-surrogate error-surrogate; report truncated-2 truncated-2; } > "$work/expected"
+expect "two invalid among four" 1 "$work/expected"
+run "$tool" -l ascii error-surrogate mixed truncated-2
+printf 'error-surrogate\ntruncated-2\n' > "$work/expected"
+expect "-l" 1 "$work/expected"
+run "$tool" -q ascii error-surrogate
+expect "-q, one invalid" 1 /dev/null
+run "$tool" -q ascii mixed empty
+expect "-q, all valid" 0 /dev/null
+# Standard input among files, as "-".
+run "$tool" ascii - error-overlong-c0 < error-continuation
+{ report "(standard input)" error-continuation; report error-overlong-c0 error-overlong-c0; } \
+  > "$work/expected"
+expect "- among files" 1 "$work/expected"
+# The copies of several files, one after the other, each replaced on its own.
+run "$tool" -r noise-0 truncated-4 noise-1
+"$python" "$here/oracle.py" replace noise-0 truncated-4 noise-1 > "$work/expected"
+[ "$rc" = 1 ] && cmp -s "$work/out" "$work/expected" && [ "$(wc -l < "$work/err")" = 3 ] ||
+  fail "-r of three files"
+
+echo "== utf8check: inputs that cannot be read"
+run "$tool" ascii missing-file error-invalid-ff
+report error-invalid-ff error-invalid-ff > "$work/expected"
+echo "utf8check: missing-file: No such file or directory" > "$work/expected-err"
+expect "a missing file among others" 2 "$work/expected" "$work/expected-err"
+mkdir -p a-directory
+run "$tool" a-directory ascii
+echo "utf8check: a-directory: Is a directory" > "$work/expected-err"
+expect "a directory" 2 /dev/null "$work/expected-err"
+run "$tool" -q missing-file
+expect "-q, a missing file" 2 /dev/null <(echo "utf8check: missing-file: No such file or directory")
+if [ -w /dev/full ]; then
+  run bash -c '"$1" -r mixed > /dev/full' - "$tool"
+  [ "$rc" = 2 ] && grep -q 'write error' "$work/err" || fail "-r to a full disk: status $rc"
+fi
+
+echo "== utf8check: a hostile file name"
+# Escape sequences that would set the terminal's title and clear it, a newline that would start
+# a forged report, a backslash, and bytes that are not UTF-8.
+hostile=$(printf 'evil\033]0;owned\007\033[2J\nfake.txt: line 1\r\\\377\300name')
+cp error-missing-2 "$hostile"
+shown=$(printf '%s' "$hostile" | "$python" "$here/oracle.py" escape)
+run "$tool" "$hostile" ascii
+report "$shown" error-missing-2 > "$work/expected"
+expect "a hostile name" 1 "$work/expected"
+# Whatever the escape, every byte printed must be printable ASCII or the line's end.
+if LC_ALL=C grep -q '[^ -~]' "$work/out"; then
+  fail "control or non-ASCII byte in the report: $(od -c "$work/out" | head -n 3)"
+fi
+run "$tool" -l "$hostile"
+expect "-l, a hostile name" 1 <(printf '%s\n' "$shown")
+rm -f "$hostile"
+run "$tool" "$hostile"
+expect "a hostile name, missing" 2 /dev/null <(printf 'utf8check: %s: No such file or directory\n' "$shown")
+
+echo "== utf8check: Markus Kuhn's stress test"
+kuhn=$shared/testdata/UTF-8-test.txt
+if [ -n "$shared" ] && [ -f "$kuhn" ]; then
+  "$python" "$here/oracle.py" replace "$kuhn" > "$work/expected"
+  run "$tool" -r "$kuhn"
+  [ "$rc" = 1 ] && cmp -s "$work/out" "$work/expected" || fail "-r of Kuhn's test, status $rc"
+  { printf '%s: ' "$kuhn"; "$python" "$here/oracle.py" report "$kuhn"; } > "$work/expected"
+  run "$tool" "$kuhn"
+  expect "Kuhn's test" 1 "$work/expected"
+else
+  echo "SKIPPED: $kuhn absent"
+fi
+
+if [ "$failures" -gt 0 ]; then
+  echo "utf8check test: $failures failures"
+  exit 1
+fi
+echo "utf8check test passed"

@@ -1,0 +1,464 @@
+/*
+ * utf8check: checks that files are UTF-8, locating the first error of each; or copies them
+ * with errors replaced or escaped. See man/utf8check.1.
+ *
+ * Every input goes in fixed-size pieces through libutf8's stream validator, so memory use does
+ * not depend on the input, and the tool itself does no work per byte. A regular file being
+ * checked is mapped a window at a time, so that the validator reads the page cache with no
+ * copy, and its line and column are found only after an error. Anything else is read in
+ * chunks; a character split across two chunks is carried, at most three bytes, to the front of
+ * the next, so that the line tracking and the copies only ever see whole characters.
+ */
+#define _POSIX_C_SOURCE 200809L
+#define _FILE_OFFSET_BITS 64 /* files above 2 GiB on 32-bit systems */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <libutf8.h>
+
+enum { EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_TROUBLE = 2 };
+
+/* Bytes read at a time: a read costs little per byte, and the chunk stays in the L2 cache
+ * while the validator reads it. */
+#define CHUNK (128 * 1024)
+/* Bytes of a regular file mapped at a time: large enough that mapping costs little per byte
+ * (a multiple of every page size). */
+#define WINDOW ((size_t)4 << 20)
+/* The most bytes of an incomplete character that can end a chunk. */
+#define CARRY_MAX (UTF8_MAX_BYTES - 1)
+/* The longest output for one input byte, from either copy: utf8_escape writes at most four
+ * bytes per input byte (\xNN), utf8_replace_invalid at most three (U+FFFD). */
+#define MAX_EXPANSION 4
+
+static char in_buf[CARRY_MAX + CHUNK];
+static char out_buf[MAX_EXPANSION * (CARRY_MAX + CHUNK)];
+
+static const char *const usage_text =
+    "Usage: utf8check [OPTION]... [FILE]...\n"
+    "Check that each FILE (standard input if none, or -) is UTF-8 (RFC 3629).\n"
+    "For an invalid one, report the line, column, byte offset, reason and bytes\n"
+    "of its first error.\n"
+    "\n"
+    "  -q, --quiet     report nothing; the exit status tells\n"
+    "  -l, --list      print only the names of the invalid inputs\n"
+    "  -r, --replace   write the inputs to standard output, each error replaced\n"
+    "                  with U+FFFD; reports go to standard error\n"
+    "  -e, --escape    write the inputs to standard output with control\n"
+    "                  characters and errors escaped as in C; reports go to\n"
+    "                  standard error\n"
+    "  -h, --help      print this help and exit\n"
+    "      --version   print the version and exit\n"
+    "\n"
+    "Exit status: 0 if every input is UTF-8, 1 if some is not, 2 if an input\n"
+    "could not be read or the command line is wrong.\n";
+
+enum mode { MODE_CHECK, MODE_REPLACE, MODE_ESCAPE };
+
+struct options {
+  enum mode mode;
+  int quiet;
+  int list;
+};
+
+/* A place in an input, in lines and characters. */
+struct position {
+  uintmax_t newlines; /* '\n' bytes before it */
+  uintmax_t column;   /* characters between the last '\n' and it */
+};
+
+/* The first error of an input. */
+struct error_report {
+  utf8_status status;
+  uintmax_t offset; /* in bytes from the start of the input */
+  unsigned char bytes[UTF8_MAX_BYTES]; /* the ill-formed sequence (its maximal subpart) */
+  size_t nbytes;
+  int has_next; /* for a missing continuation: the byte that cut the character short */
+  unsigned char next;
+};
+
+static void fatal(const char *what) {
+  fprintf(stderr, "utf8check: %s: %s\n", what, strerror(errno));
+  exit(EXIT_TROUBLE);
+}
+
+/* Moves `p` over `len` bytes of whole, valid characters at `s`: one memchr per line, and the
+ * library's character count for the last line only. */
+static void advance(struct position *p, const char *s, size_t len) {
+  const char *end = s + len, *line = s, *nl;
+  while ((nl = memchr(line, '\n', (size_t)(end - line))) != NULL) {
+    p->newlines++;
+    line = nl + 1;
+  }
+  if (line != s) p->column = 0;
+  p->column += utf8_count_chars(line, (size_t)(end - line));
+}
+
+/* The length of `s` without an incomplete character at its end: what can be copied or counted
+ * before the next chunk arrives (the rest, at most CARRY_MAX bytes, may be completed by it). */
+static size_t complete_prefix(const char *s, size_t len) {
+  if (len == 0) return 0;
+  size_t last = utf8_char_start(s, len, len - 1);
+  return utf8_decode_next(s + last, len - last, NULL, NULL) == UTF8_ERR_TRUNCATED ? last : len;
+}
+
+/* Writes all `len` bytes to standard output, or exits. */
+static void write_out(const char *s, size_t len) {
+  while (len > 0) {
+    ssize_t n = write(STDOUT_FILENO, s, len);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fatal("write error");
+    }
+    s += n;
+    len -= (size_t)n;
+  }
+}
+
+/* Writes the `len` bytes at `s`, whole characters, transformed as `mode` says. */
+static void copy_out(enum mode mode, const char *s, size_t len) {
+  size_t n = 0;
+  utf8_status st = mode == MODE_REPLACE
+                       ? utf8_replace_invalid(s, len, out_buf, sizeof out_buf, &n)
+                       : utf8_escape(s, len, UTF8_ESCAPE_C, out_buf, sizeof out_buf, &n);
+  if (st != UTF8_OK) {
+    /* out_buf holds the longest output of a chunk: this is a bug in libutf8 or here. */
+    fprintf(stderr, "utf8check: internal error: %s\n", utf8_status_str(st));
+    exit(EXIT_TROUBLE);
+  }
+  write_out(out_buf, n);
+}
+
+/* Records the error `status` at `offset`, whose bytes start at `s` (`avail` bytes there). */
+static void note_error(struct error_report *e, utf8_status status, uintmax_t offset,
+                       const char *s, size_t avail) {
+  size_t n = 0;
+  e->status = status;
+  e->offset = offset;
+  /* The maximal subpart, as a decoding loop would skip it: at most three bytes. */
+  utf8_decode_next(s, avail < UTF8_MAX_BYTES ? avail : UTF8_MAX_BYTES, NULL, &n);
+  e->nbytes = n;
+  memcpy(e->bytes, s, n);
+  e->has_next = status == UTF8_ERR_MISSING_CONTINUATION && n < avail;
+  e->next = e->has_next ? (unsigned char)s[n] : 0;
+}
+
+/* The position of byte `offset` of the regular file `fd`, whose input starts at `start`:
+ * found again after the error, so that a valid file costs nothing. -1 on a read error. */
+static int locate(int fd, off_t start, uintmax_t offset, struct position *p) {
+  uintmax_t at = 0;
+  size_t carry = 0;
+  while (at < offset) {
+    size_t want = offset - at < CHUNK ? (size_t)(offset - at) : CHUNK;
+    ssize_t got = pread(fd, in_buf + carry, want, start + (off_t)at);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      return -1;
+    }
+    if (got == 0) break; /* the file shrank meanwhile */
+    at += (uintmax_t)got;
+    size_t len = carry + (size_t)got, done = complete_prefix(in_buf, len);
+    advance(p, in_buf, done);
+    carry = len - done;
+    memmove(in_buf, in_buf + done, carry);
+  }
+  advance(p, in_buf, carry);
+  return 0;
+}
+
+/* Reports the error `e` of the input shown as `name` at position `p`. */
+static void report(FILE *out, const char *name, const struct error_report *e,
+                   const struct position *p) {
+  fprintf(out, "%s: line %ju, column %ju, byte %ju: %s (bytes", name, p->newlines + 1,
+          p->column + 1, e->offset, utf8_status_str(e->status));
+  for (size_t i = 0; i < e->nbytes; i++) fprintf(out, " %02X", e->bytes[i]);
+  if (e->has_next) fprintf(out, ", then %02X", e->next);
+  fputs(")\n", out);
+}
+
+/* Where the SIGBUS handler returns to: a mapped file that shrinks under the mapping raises
+ * SIGBUS on the first access past its new end. */
+static sigjmp_buf bus_error_jump;
+/* The mapping in use, which the jump leaves behind. */
+static char *volatile mapped_at;
+static volatile size_t mapped_len;
+
+static void on_bus_error(int sig) {
+  (void)sig;
+  siglongjmp(bus_error_jump, 1);
+}
+
+/* Feeds bytes [from, end) of the regular file `fd` to `stream`, mapped WINDOW bytes at a time.
+ * Stops at the first error (`*status`, `*valid`), or where mmap fails, where the caller reads
+ * on. Returns the offset reached, or -1 if the file shrank while mapped. */
+static off_t feed_mapped(int fd, off_t from, off_t end, utf8_stream *stream, utf8_status *status,
+                         size_t *valid) {
+  static volatile off_t at; /* static: kept intact by the jump */
+  struct sigaction bus, old;
+  memset(&bus, 0, sizeof bus);
+  bus.sa_handler = on_bus_error;
+  sigemptyset(&bus.sa_mask);
+  sigaction(SIGBUS, &bus, &old);
+  at = from;
+  if (sigsetjmp(bus_error_jump, 1) != 0) {
+    /* The jump left the validator mid-call: its frames hold nothing to release, and the
+     * stream is abandoned. */
+    munmap(mapped_at, mapped_len);
+    sigaction(SIGBUS, &old, NULL);
+    return -1;
+  }
+  while (at < end && *status == UTF8_OK) {
+    off_t base = at - at % (off_t)WINDOW;
+    size_t len = end - base < (off_t)WINDOW ? (size_t)(end - base) : WINDOW;
+    size_t skip = (size_t)(at - base);
+    char *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, base);
+    if (p == MAP_FAILED) break;
+    mapped_len = len;
+    mapped_at = p;
+    posix_madvise(p, len, POSIX_MADV_SEQUENTIAL);
+    *status = utf8_stream_feed(stream, p + skip, len - skip, valid);
+    munmap(p, len);
+    at = base + (off_t)len;
+  }
+  sigaction(SIGBUS, &old, NULL);
+  return at;
+}
+
+/* Checks the regular file `fd` (shown as `name`) from `start`, its current offset: the first
+ * `size` bytes mapped, the rest, if it grew or could not be mapped, read. Returns its exit
+ * status; `*err` describes the error of an invalid one. */
+static int check_regular(int fd, const char *name, off_t start, off_t size,
+                         struct error_report *err) {
+  utf8_stream stream;
+  utf8_stream_init(&stream);
+  utf8_status st = UTF8_OK;
+  size_t valid = 0;
+  off_t at = start < size ? feed_mapped(fd, start, size, &stream, &st, &valid) : start;
+  if (at < 0) {
+    fprintf(stderr, "utf8check: %s: the file shrank while being read\n", name);
+    return EXIT_TROUBLE;
+  }
+  int failed = st == UTF8_OK && lseek(fd, at, SEEK_SET) < 0; /* a read error */
+  while (st == UTF8_OK && !failed) {
+    ssize_t got = read(fd, in_buf, CHUNK);
+    if (got == 0) {
+      st = utf8_stream_finish(&stream, &valid);
+      break;
+    }
+    if (got > 0) st = utf8_stream_feed(&stream, in_buf, (size_t)got, &valid);
+    else failed = errno != EINTR;
+  }
+  unsigned char bytes[UTF8_MAX_BYTES];
+  ssize_t got = 0;
+  if (!failed && st != UTF8_OK) {
+    got = pread(fd, bytes, sizeof bytes, start + (off_t)valid);
+    failed = got < 0;
+  }
+  if (failed) {
+    fprintf(stderr, "utf8check: %s: %s\n", name, strerror(errno));
+    return EXIT_TROUBLE;
+  }
+  if (st == UTF8_OK) return EXIT_VALID;
+  note_error(err, st, valid, (const char *)bytes, (size_t)got);
+  return EXIT_INVALID;
+}
+
+/* Reads (and copies, in MODE_REPLACE and MODE_ESCAPE) the input `fd`, shown as `name`, following
+ * its lines if `track`. Returns its exit status; `*err` and `*pos` describe the error of an
+ * invalid one (`*pos` only if `track`). */
+static int scan_stream(enum mode mode, int fd, const char *name, int track,
+                       struct error_report *err, struct position *pos) {
+  utf8_stream stream;
+  utf8_stream_init(&stream);
+  int failed = 0;
+  uintmax_t buf_start = 0; /* the input offset of in_buf[0] */
+  size_t carry = 0;        /* bytes at the front of in_buf kept from the previous chunk */
+  for (;;) {
+    ssize_t got = read(fd, in_buf + carry, CHUNK);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      fprintf(stderr, "utf8check: %s: %s\n", name, strerror(errno));
+      return EXIT_TROUBLE;
+    }
+    if (got == 0) break;
+    size_t len = carry + (size_t)got, done = 0;
+    if (!failed) {
+      /* The stream validator holds the incomplete character, if any, itself: the chunk goes
+       * without the carried bytes, and the position reported is the input's. */
+      size_t valid = 0;
+      utf8_status st = utf8_stream_feed(&stream, in_buf + carry, (size_t)got, &valid);
+      done = valid - (size_t)buf_start;
+      if (st != UTF8_OK) {
+        failed = 1;
+        note_error(err, st, valid, in_buf + done, len - done);
+      }
+      if (track) advance(pos, in_buf, done);
+      if (failed && mode == MODE_CHECK) return EXIT_INVALID;
+    }
+    if (mode != MODE_CHECK) {
+      done = complete_prefix(in_buf, len);
+      copy_out(mode, in_buf, done);
+    }
+    carry = len - done;
+    memmove(in_buf, in_buf + done, carry);
+    buf_start += done;
+  }
+  if (!failed) {
+    size_t valid = 0;
+    utf8_status st = utf8_stream_finish(&stream, &valid);
+    if (st != UTF8_OK) {
+      failed = 1;
+      note_error(err, st, valid, in_buf, carry);
+    }
+  }
+  /* The end of the input: an incomplete character is copied as the error it is. */
+  if (mode != MODE_CHECK && carry > 0) copy_out(mode, in_buf, carry);
+  return failed ? EXIT_INVALID : EXIT_VALID;
+}
+
+/* Checks (and copies, in MODE_REPLACE and MODE_ESCAPE) the input `fd`, shown as `name`, and
+ * reports on it. Returns its exit status. */
+static int check_input(const struct options *o, int fd, const char *name) {
+  struct stat sb;
+  /* A regular file can be mapped, and read again to find the line and column of an error;
+   * anything else is followed line by line as it is read. */
+  off_t start = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? lseek(fd, 0, SEEK_CUR) : -1;
+  int regular = start >= 0;
+  struct error_report err;
+  struct position pos = {0, 0};
+  int result;
+  if (regular && o->mode == MODE_CHECK) {
+    result = check_regular(fd, name, start, sb.st_size, &err);
+  } else {
+    if (regular) posix_fadvise(fd, start, 0, POSIX_FADV_SEQUENTIAL);
+    /* Lines are followed only where they cannot be found afterwards, and are reported. */
+    result = scan_stream(o->mode, fd, name, !regular && !o->quiet && !o->list, &err, &pos);
+  }
+  if (result != EXIT_INVALID || o->quiet) return result;
+
+  FILE *out = o->mode == MODE_CHECK ? stdout : stderr;
+  if (o->list) {
+    fprintf(out, "%s\n", name);
+  } else if (regular && locate(fd, start, err.offset, &pos) != 0) {
+    fprintf(stderr, "utf8check: %s: %s\n", name, strerror(errno));
+    return EXIT_TROUBLE;
+  } else {
+    report(out, name, &err, &pos);
+  }
+  return EXIT_INVALID;
+}
+
+/* `name` escaped as C would (utf8_escape): a hostile file name cannot drive the terminal.
+ * Allocated; exits if memory is short. */
+static char *escape_name(const char *name) {
+  size_t len = strlen(name), need = 0;
+  utf8_status st = utf8_escape(name, len, UTF8_ESCAPE_C, NULL, 0, &need);
+  char *shown = malloc(need + 1);
+  if (shown == NULL) fatal("out of memory");
+  if (st != UTF8_OK) st = utf8_escape(name, len, UTF8_ESCAPE_C, shown, need, &need);
+  if (st != UTF8_OK) {
+    fprintf(stderr, "utf8check: internal error: %s\n", utf8_status_str(st));
+    exit(EXIT_TROUBLE);
+  }
+  shown[need] = '\0';
+  return shown;
+}
+
+static void usage_error(const char *fmt, const char *arg) {
+  fputs("utf8check: ", stderr);
+  fprintf(stderr, fmt, arg);
+  fputs("\nTry 'utf8check --help' for more information.\n", stderr);
+  exit(EXIT_TROUBLE);
+}
+
+/* Prints `text` and exits: for --help and --version. */
+static void print_and_exit(const char *text) {
+  fputs(text, stdout);
+  exit(fflush(stdout) == 0 ? EXIT_VALID : EXIT_TROUBLE);
+}
+
+static void set_mode(struct options *o, enum mode mode) {
+  if (o->mode != MODE_CHECK && o->mode != mode)
+    usage_error("%s", "-r (--replace) and -e (--escape) exclude each other");
+  o->mode = mode;
+}
+
+/* Parses the options, anywhere before "--", and moves the operands to the front of argv.
+ * Returns their number. */
+static int parse_options(int argc, char **argv, struct options *o) {
+  int nfiles = 0, only_files = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (only_files || a[0] != '-' || a[1] == '\0') {
+      argv[nfiles++] = argv[i];
+    } else if (a[1] == '-') {
+      if (a[2] == '\0') only_files = 1;
+      else if (strcmp(a, "--quiet") == 0) o->quiet = 1;
+      else if (strcmp(a, "--list") == 0) o->list = 1;
+      else if (strcmp(a, "--replace") == 0) set_mode(o, MODE_REPLACE);
+      else if (strcmp(a, "--escape") == 0) set_mode(o, MODE_ESCAPE);
+      else if (strcmp(a, "--help") == 0) print_and_exit(usage_text);
+      else if (strcmp(a, "--version") == 0) {
+        printf("utf8check (libutf8) %s", utf8_version());
+        print_and_exit("\n");
+      } else usage_error("unknown option '%s'", escape_name(a));
+    } else {
+      for (const char *c = a + 1; *c != '\0'; c++) {
+        switch (*c) {
+          case 'q': o->quiet = 1; break;
+          case 'l': o->list = 1; break;
+          case 'r': set_mode(o, MODE_REPLACE); break;
+          case 'e': set_mode(o, MODE_ESCAPE); break;
+          case 'h': print_and_exit(usage_text); break;
+          default: {
+            char opt[2] = {*c, '\0'};
+            usage_error("unknown option '-%s'", escape_name(opt));
+          }
+        }
+      }
+    }
+  }
+  return nfiles;
+}
+
+int main(int argc, char **argv) {
+  struct options o = {MODE_CHECK, 0, 0};
+  char stdin_name[] = "-";
+  char *stdin_only[] = {stdin_name};
+  int nfiles = parse_options(argc, argv, &o);
+  char **files = nfiles > 0 ? argv : stdin_only;
+  if (nfiles == 0) nfiles = 1;
+
+  int status = EXIT_VALID;
+  for (int i = 0; i < nfiles; i++) {
+    int from_stdin = strcmp(files[i], "-") == 0, result;
+    if (from_stdin) {
+      result = check_input(&o, STDIN_FILENO, "(standard input)");
+    } else {
+      char *name = escape_name(files[i]);
+      int fd = open(files[i], O_RDONLY);
+      if (fd < 0) {
+        fprintf(stderr, "utf8check: %s: %s\n", name, strerror(errno));
+        result = EXIT_TROUBLE;
+      } else {
+        result = check_input(&o, fd, name);
+        close(fd);
+      }
+      free(name);
+    }
+    if (result > status) status = result;
+  }
+  if (fflush(stdout) != 0 || ferror(stdout)) fatal("write error");
+  return status;
+}
