@@ -28,7 +28,9 @@
  * compared too, so a slip in this file shows up as a failure rather than as a weaker test.
  *
  * The library reads LIBUTF8_FORCE_ISA (scalar, sse4.2, avx2) once, on first use: run this
- * program once per value. Inputs shorter than 64 bytes take the scalar path whatever the ISA.
+ * program once per value. ASCII inputs up to 256 bytes need no kernel, and counting takes the
+ * scalar path below 64 bytes, whatever the ISA.
+ * GUARD_PAGES_SAMPLE=N runs only every Nth input of the sweeps, for slow runs (valgrind).
  * GUARD_PAGES_EXHAUSTIVE=1 adds the large sweeps (every 3-byte input, every 4-byte input
  * F0..F4 80..BF xx xx, lengths up to 600, more error positions and families, single calls at
  * every offset everywhere); they take minutes, not seconds.
@@ -515,6 +517,7 @@ static utf8_status ref_scan(const unsigned char *s, size_t len, size_t *up_to, s
 
 static size_t max_len; /* inputs of every length 0..max_len */
 static int exhaustive; /* GUARD_PAGES_EXHAUSTIVE */
+static unsigned long sample = 1; /* GUARD_PAGES_SAMPLE */
 
 enum family { F_ASCII, F_TWO, F_THREE, F_FOUR, F_MIXED, N_FAMILIES };
 
@@ -886,6 +889,11 @@ static void run_input(struct group *g, const unsigned char *in, size_t len,
     size_t want_up_to, want_chars, up_to, chars, i, off, steps, n;
     int k;
 
+    if (sample > 1) {
+        static unsigned long seen;
+        if (seen++ % sample != 0)
+            return;
+    }
     g->inputs++;
     if (len > MAX_LEN_LIMIT || arena_lo + 2 * len > arena_hi) {
         group_fail(g, "input of length %lu does not fit the arena", (unsigned long)len);
@@ -1765,21 +1773,23 @@ static void test_forms(void)
 int main(void)
 {
     const char *isa = getenv("LIBUTF8_FORCE_ISA");
-    const char *ex = getenv("GUARD_PAGES_EXHAUSTIVE");
+    const char *ex = getenv("GUARD_PAGES_EXHAUSTIVE"), *every = getenv("GUARD_PAGES_SAMPLE");
     double start = now_seconds();
 
     exhaustive = ex != NULL && ex[0] != '\0' && strcmp(ex, "0") != 0;
+    if (every != NULL && strtoul(every, NULL, 10) > 1)
+        sample = strtoul(every, NULL, 10);
     max_len = exhaustive ? 600 : 300;
     leads_init();
     arena_init(OUTPUT_ROOM * max_len); /* an input and the longest output side by side */
     install_fault_handler();
 
     printf("guard_pages: libutf8 %s; LIBUTF8_FORCE_ISA=%s; page %lu bytes, %lu read-write; "
-           "lengths 0..%lu; %s\n",
+           "lengths 0..%lu; %s; every %lu input(s)\n",
            utf8_version(), isa != NULL ? isa : "(unset: the library picks the best kernel)",
            (unsigned long)page_size, (unsigned long)(arena_hi - arena_lo),
            (unsigned long)max_len,
-           exhaustive ? "GUARD_PAGES_EXHAUSTIVE: every sweep" : "default sweeps");
+           exhaustive ? "GUARD_PAGES_EXHAUSTIVE: every sweep" : "default sweeps", sample);
     fflush(stdout);
 
     test_guards_work();
