@@ -7,6 +7,7 @@
 //! - [`decode`]: the scalar value at the start of a buffer, or the maximal subpart to replace.
 //! - [`encode`]: the 1..4 byte encoding of a scalar value.
 //! - [`count`]: the number of characters, each error counting as one.
+//! - [`transcode`]: bulk conversion between UTF-8 and UTF-16 or UTF-32.
 //! - [`simd`]: the SIMD kernels and the run-time choice among them.
 //! - [`sink`]: output buffers that report the size they would need.
 //! - [`error`]: how ill-formed input is classified.
@@ -18,6 +19,7 @@ pub mod error;
 pub mod ffi;
 pub mod simd;
 pub mod sink;
+pub mod transcode;
 pub mod validate;
 
 pub use count::count_chars;
