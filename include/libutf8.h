@@ -36,11 +36,6 @@
 #define UTF8_REPLACE 1
 
 /**
- * U+FFFD REPLACEMENT CHARACTER, written for ill-formed input in [`Mode::replace`] mode.
- */
-#define REPLACEMENT 65533
-
-/**
  * Result of every libutf8 function that can fail.
  *
  * The first ill-formed sequence in the input is classified by its first one or two bytes,

@@ -16,7 +16,7 @@ pub mod utf32;
 use crate::error::{ErrorKind, Malformed};
 
 /// U+FFFD REPLACEMENT CHARACTER, written for ill-formed input in [`Mode::replace`] mode.
-pub const REPLACEMENT: u32 = 0xFFFD;
+pub(crate) const REPLACEMENT: u32 = 0xFFFD;
 
 /// How a conversion treats ill-formed input.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
