@@ -153,9 +153,8 @@ fn copy_ascii<S: Unit, T: Unit>(src: &[S], dst: &mut [T]) -> usize {
         if block.iter().fold(0, |acc, u| acc | u.value()) >= 0x80 {
             break;
         }
-        for (o, u) in out.iter_mut().zip(block) {
-            *o = T::from_ascii(u.value() as u8);
-        }
+        // Built as a value then stored whole, which the compiler turns into vector stores.
+        *out = core::array::from_fn(|i| T::from_ascii(block[i].value() as u8));
         n += ASCII_BLOCK;
     }
     for (o, u) in dst
