@@ -8,6 +8,7 @@
 //! - [`encode`]: the 1..4 byte encoding of a scalar value.
 //! - [`count`]: the number of characters, each error counting as one.
 //! - [`transcode`]: bulk conversion between UTF-8 and UTF-16 or UTF-32.
+//! - [`form`]: the sibling forms of UTF-8 (WTF-8, CESU-8, Modified UTF-8, RFC 2279).
 //! - [`simd`]: the SIMD kernels and the run-time choice among them.
 //! - [`sink`]: output buffers that report the size they would need.
 //! - [`error`]: how ill-formed input is classified.
@@ -17,6 +18,7 @@ pub mod decode;
 pub mod encode;
 pub mod error;
 pub mod ffi;
+pub mod form;
 pub mod simd;
 pub mod sink;
 pub mod transcode;

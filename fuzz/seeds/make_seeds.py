@@ -120,6 +120,32 @@ def transcode_seeds():
         + "a\U0001F600\u20ac".encode("utf-16-le")
         + b"\x00\xd8a\x00\x00\xdc\x00\xd8",
         "utf32_mixed": b"\x0a" + b"".join(v.to_bytes(4, "little") for v in utf32),
+def form_seeds():
+    """Inputs for the forms target: a first byte naming the form (utf8_form's value), then the
+    form's defining examples and its errors."""
+    strict, wtf8, cesu8, mutf8, rfc2279 = (bytes([f]) for f in range(5))
+    rfc2279_examples = bytes.fromhex(
+        "41 E2 89 A2 CE 91 2E"  # RFC 2279 section 4: A<NOT IDENTICAL TO><ALPHA>.
+        "ED 95 9C EA B5 AD EC 96 B4"  # Korean "hangugo"
+        "E6 97 A5 E6 9C AC E8 AA 9E"  # Japanese "nihongo"
+    )
+    return {
+        "strict-examples": strict + rfc2279_examples + "\U0001f4a9".encode(),
+        "wtf8-lone-surrogates": wtf8 + bytes.fromhex("61 ED A0 80 62 ED BF BF ED B0 80 ED A0 80 F0 9F 92 A9"),
+        "wtf8-paired-surrogates": wtf8 + bytes.fromhex("61 ED A0 BD ED B2 A9 62"),
+        "cesu8-pair": cesu8 + bytes.fromhex("61 ED A0 BD ED B2 A9 62 ED A0 80 ED B0 80"),
+        "cesu8-errors": cesu8 + bytes.fromhex("F0 9F 92 A9 ED B2 A9 ED A0 BD 41 ED A0 BD ED"),
+        "mutf8-nul": mutf8 + bytes.fromhex("61 C0 80 62 00 C0 81 ED A0 BD ED B2 A9"),
+        "rfc2279-rows": rfc2279 + rfc2279_examples + bytes.fromhex(
+            "F4 90 80 80 F7 BF BF BF"  # 4 bytes above U+10FFFF
+            "F8 88 80 80 80 FB BF BF BF BF"  # the 5-byte row's first and last values
+            "FC 84 80 80 80 80 FD BF BF BF BF BF"  # the 6-byte row's
+            "F8 87 BF BF BF FC 83 BF BF BF BF FE FF"  # overlong, and the bytes never used
+        ),
+        # Values to encode, four bytes each after the form byte (run as every form).
+        "values": rfc2279 + b"".join(struct.pack("<I", v) for v in [
+            0, 0x7F, 0x80, 0xD7FF, 0xD800, 0xDC00, 0xFFFF, 0x10000, 0x1F4A9, 0x10FFFF,
+            0x110000, 0x1FFFFF, 0x200000, 0x3FFFFFF, 0x4000000, 0x7FFFFFFF, 0x80000000]),
     }
 
 
@@ -144,6 +170,8 @@ def main():
         write("encode", name, data)
     for name, data in transcode_seeds().items():
         write("transcode", name, data)
+    for name, data in form_seeds().items():
+        write("forms", name, data)
 
 
 if __name__ == "__main__":

@@ -13,12 +13,13 @@
 //!   with `cap > 0` gives `UTF8_ERR_NULL_POINTER`. Input and output must not overlap.
 
 mod codec;
+mod form;
 mod transcode;
 
 pub use self::codec::{utf8_count_chars, utf8_decode_next, utf8_encode, utf8_validate};
-pub use self::transcode::{
-    UTF8_REPLACE, utf8_length_from_utf16, utf8_length_from_utf32, utf8_result, utf8_to_utf16,
-    utf8_to_utf32, utf16_length_from_utf8, utf16_to_utf8, utf32_length_from_utf8, utf32_to_utf8,
+pub use self::form::{
+    FormArg, UTF8_FORM_MAX_BYTES, utf8_decode_next_form, utf8_encode_form, utf8_form,
+    utf8_validate_form,
 };
 
 use core::ffi::{CStr, c_char, c_int};
