@@ -43,6 +43,12 @@
 #define UTF8_REPLACE 1
 
 /**
+ * Flag of utf8_to_utf16 and utf16_to_utf8: the UTF-8 side is WTF-8 (UTF8_FORM_WTF8), so that
+ * UTF-16 with lone surrogates, such as Windows file names, round-trips through it.
+ */
+#define UTF8_WTF8 2
+
+/**
  * Result of every libutf8 function that can fail.
  *
  * The first ill-formed sequence in the input is classified by its first one or two bytes,
@@ -329,9 +335,15 @@ enum utf8_status utf8_encode_form(uint32_t cp,
  *   continue from `src + read` (utf16_length_from_utf8 gives the size needed).
  *
  * With UTF8_REPLACE in `flags`, each maximal subpart of an ill-formed sequence becomes one
- * U+FFFD, as utf8_decode_next replaces, and the conversion never stops on bad input. Other flag
- * bits give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0`
- * gives UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
+ * U+FFFD, as utf8_decode_next replaces, and the conversion never stops on bad input.
+ *
+ * With UTF8_WTF8 in `flags`, the input is WTF-8 (UTF8_FORM_WTF8, as utf8_decode_next_form
+ * reads it): the 3-byte sequence of a surrogate becomes that surrogate, a lone UTF-16 unit;
+ * errors are those of that form. utf16_length_from_utf8 is then an upper bound, not the exact
+ * size: WTF-8 replaces fewer bytes than UTF-8 does.
+ *
+ * Other flag bits give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out`
+ * with `cap > 0` gives UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
  *
  * # Safety
  * `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
@@ -346,7 +358,7 @@ struct utf8_result utf8_to_utf16(const char *src,
 /**
  * Converts the `len` bytes of UTF-8 at `src` into UTF-32 at `out`, which has room for `cap`
  * units: as utf8_to_utf16, one unit per character (utf32_length_from_utf8 gives the size
- * needed).
+ * needed). UTF8_WTF8 is not accepted here (UTF8_ERR_INVALID_ARGUMENT).
  *
  * # Safety
  * `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
@@ -372,9 +384,17 @@ struct utf8_result utf8_to_utf32(const char *src,
  *   continue from `src + read` (utf8_length_from_utf16 gives the size needed).
  *
  * With UTF8_REPLACE in `flags`, each lone surrogate becomes U+FFFD (EF BF BD) and the
- * conversion never stops on bad input. Other flag bits give UTF8_ERR_INVALID_ARGUMENT; a NULL
- * `src` with `len > 0` or NULL `out` with `cap > 0` gives UTF8_ERR_NULL_POINTER; both with
- * `read == written == 0`.
+ * conversion never stops on bad input.
+ *
+ * With UTF8_WTF8 in `flags`, the output is WTF-8 (UTF8_FORM_WTF8): each lone surrogate is
+ * written as its 3-byte sequence (ED A0..BF 80..BF), the same size as U+FFFD, so
+ * utf8_length_from_utf16 is exact; a high surrogate that ends the input is lone too. Nothing
+ * is refused, and utf8_to_utf16 with UTF8_WTF8 gives back the input. A caller converting a
+ * stream in pieces must not cut between the two halves of a pair, which would be written as
+ * two lone surrogates.
+ *
+ * Other flag bits give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out`
+ * with `cap > 0` gives UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
  *
  * # Safety
  * `src` is NULL or points to `len` readable units; `out` is NULL or points to `cap` writable
@@ -392,7 +412,8 @@ struct utf8_result utf16_to_utf8(const uint16_t *src,
  *
  * As utf16_to_utf8, where a surrogate value gives UTF8_ERR_SURROGATE and a value above
  * 0x10FFFF UTF8_ERR_TOO_LARGE, as for utf8_encode (each one U+FFFD with UTF8_REPLACE);
- * utf8_length_from_utf32 gives the size needed.
+ * utf8_length_from_utf32 gives the size needed. UTF8_WTF8 is not accepted here
+ * (UTF8_ERR_INVALID_ARGUMENT).
  *
  * # Safety
  * `src` is NULL or points to `len` readable units; `out` is NULL or points to `cap` writable

@@ -13,11 +13,17 @@ use common::{Rng, classify, oracle};
 use utf8::ErrorKind;
 use utf8::ffi::utf8_status::{self, *};
 use utf8::ffi::{
-    UTF8_REPLACE, utf8_length_from_utf16, utf8_length_from_utf32, utf8_result, utf8_to_utf16,
-    utf8_to_utf32, utf16_length_from_utf8, utf16_to_utf8, utf32_length_from_utf8, utf32_to_utf8,
+    UTF8_REPLACE, UTF8_WTF8, utf8_length_from_utf16, utf8_length_from_utf32, utf8_result,
+    utf8_to_utf16, utf8_to_utf32, utf16_length_from_utf8, utf16_to_utf8, utf32_length_from_utf8,
+    utf32_to_utf8,
 };
 use utf8::simd::Isa;
 use utf8::transcode::{Mode, Progress, Stop};
+
+const REPLACE: Mode = Mode {
+    replace: true,
+    wtf8: false,
+};
 
 /// One step of a conversion, as the oracle sees it: `read` input units give `out`, the
 /// character's encoding or U+FFFD for an ill-formed sequence of kind `error`.
@@ -193,7 +199,7 @@ fn check<S: Copy + core::fmt::Debug, T: Sentinel>(
     convert: Convert<S, T>,
     caps: impl Iterator<Item = usize> + Clone,
 ) {
-    for mode in [Mode { replace: false }, Mode { replace: true }] {
+    for mode in [Mode::default(), REPLACE] {
         let (full, full_out) = expected(steps, usize::MAX, mode);
         let exact = full_out.len();
         for cap in caps.clone().chain([exact, exact + 1]) {
@@ -372,7 +378,7 @@ fn all_scalar_values_in_one_buffer() {
     let text: String = (0..=0x10_FFFF).filter_map(char::from_u32).collect();
     let units16: Vec<u16> = text.encode_utf16().collect();
     let units32: Vec<u32> = text.chars().map(u32::from).collect();
-    for mode in [Mode { replace: false }, Mode { replace: true }] {
+    for mode in [Mode::default(), REPLACE] {
         for isa in Isa::supported() {
             let mut out16 = vec![0u16; units16.len()];
             let p = isa
@@ -678,6 +684,7 @@ fn c_functions_against_the_oracle() {
         for flags in [0, UTF8_REPLACE] {
             let mode = Mode {
                 replace: flags == UTF8_REPLACE,
+                ..Mode::default()
             };
             for cap in [lossy_len(&steps16), lossy_len(&steps16) / 2] {
                 let mut out = vec![0u16; cap];
@@ -755,24 +762,19 @@ fn c_functions_refuse_bad_arguments() {
     let (mut o8, mut o16, mut o32) = ([0u8; 4], [0u16; 4], [0u32; 4]);
     // SAFETY: each pointer is NULL or a live buffer of at least the length passed with it.
     unsafe {
-        for flags in [2, 4, 1 << 31, u32::MAX] {
-            let bad = refused(UTF8_ERR_INVALID_ARGUMENT);
-            assert_eq!(
-                utf8_to_utf16(s.as_ptr().cast(), 2, o16.as_mut_ptr(), 4, flags),
-                bad
-            );
-            assert_eq!(
-                utf8_to_utf32(s.as_ptr().cast(), 2, o32.as_mut_ptr(), 4, flags),
-                bad
-            );
-            assert_eq!(
-                utf16_to_utf8(w16.as_ptr(), 2, o8.as_mut_ptr().cast(), 4, flags),
-                bad
-            );
-            assert_eq!(
-                utf32_to_utf8(w32.as_ptr(), 2, o8.as_mut_ptr().cast(), 4, flags),
-                bad
-            );
+        let bad = refused(UTF8_ERR_INVALID_ARGUMENT);
+        for flags in [4, 1 << 31, u32::MAX] {
+            let r = utf8_to_utf16(s.as_ptr().cast(), 2, o16.as_mut_ptr(), 4, flags);
+            assert_eq!(r, bad);
+            let r = utf16_to_utf8(w16.as_ptr(), 2, o8.as_mut_ptr().cast(), 4, flags);
+            assert_eq!(r, bad);
+        }
+        // UTF8_WTF8 is for the UTF-16 converters only.
+        for flags in [UTF8_WTF8, 4, 1 << 31, u32::MAX] {
+            let r = utf8_to_utf32(s.as_ptr().cast(), 2, o32.as_mut_ptr(), 4, flags);
+            assert_eq!(r, bad);
+            let r = utf32_to_utf8(w32.as_ptr(), 2, o8.as_mut_ptr().cast(), 4, flags);
+            assert_eq!(r, bad);
         }
         let refused_null = refused(UTF8_ERR_NULL_POINTER);
         assert_eq!(
@@ -849,5 +851,166 @@ fn strict_conversion_stops_with_the_documented_status() {
             (r.status, r.read, r.written, &out[..2]),
             (want, at, 2, &[0x61, 0x62][..])
         );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// WTF-8 (UTF8_WTF8): UTF-16 with lone surrogates and back
+
+/// The WTF-8 of a code point (Simon Sapin, "The WTF-8 encoding": generalized UTF-8, a
+/// surrogate in three bytes with RFC 3629's bit layout, 1110xxxx 10xxxxxx 10xxxxxx).
+fn wtf8_of(u: u32) -> Vec<u8> {
+    match char::from_u32(u) {
+        Some(c) => utf8_of(c),
+        None => vec![
+            0xE0 | (u >> 12) as u8,
+            0x80 | ((u >> 6) & 0x3F) as u8,
+            0x80 | (u & 0x3F) as u8,
+        ],
+    }
+}
+
+/// The steps of UTF-16 `s` to WTF-8, from `char::decode_utf16`: a lone surrogate is a code
+/// point of its own; nothing is an error.
+fn utf16_wtf8_steps(s: &[u16]) -> Vec<Step<u8>> {
+    char::decode_utf16(s.iter().copied())
+        .map(|item| match item {
+            Ok(c) => Step {
+                read: c.len_utf16(),
+                out: utf8_of(c),
+                error: None,
+            },
+            Err(e) => Step {
+                read: 1,
+                out: wtf8_of(u32::from(e.unpaired_surrogate())),
+                error: None,
+            },
+        })
+        .collect()
+}
+
+/// The steps of the WTF-8 of UTF-16 `s` back to UTF-16: each character's or lone surrogate's
+/// bytes give its units again.
+fn wtf8_utf16_steps(s: &[u16]) -> Vec<Step<u16>> {
+    char::decode_utf16(s.iter().copied())
+        .map(|item| match item {
+            Ok(c) => Step {
+                read: c.len_utf8(),
+                out: utf16_of(c),
+                error: None,
+            },
+            Err(e) => Step {
+                read: 3,
+                out: vec![e.unpaired_surrogate()],
+                error: None,
+            },
+        })
+        .collect()
+}
+
+fn from_utf16_wtf8(isa: Isa, s: &[u16], d: &mut [u8], m: Mode) -> Option<Progress> {
+    isa.utf16_to_utf8(s, d, Mode { wtf8: true, ..m })
+}
+fn to_utf16_wtf8(isa: Isa, s: &[u8], d: &mut [u16], m: Mode) -> Option<Progress> {
+    isa.utf8_to_utf16(s, d, Mode { wtf8: true, ..m })
+}
+
+/// UTF-16 `s` to WTF-8 and back, with every capacity: the WTF-8 is the oracle's, the way back
+/// gives `s` again, and utf8_length_from_utf16 is the exact size.
+fn check_wtf8_round_trip(s: &[u16]) {
+    let steps = utf16_wtf8_steps(s);
+    check(
+        "utf16_to_utf8 WTF-8",
+        s,
+        &steps,
+        from_utf16_wtf8,
+        caps(&steps),
+    );
+    let wtf8: Vec<u8> = steps.iter().flat_map(|s| s.out.clone()).collect();
+    assert_eq!(
+        utf8::transcode::utf16::utf8_length_from_utf16(s),
+        wtf8.len()
+    );
+    let back = wtf8_utf16_steps(s);
+    assert_eq!(
+        back.iter().flat_map(|s| s.out.clone()).collect::<Vec<_>>(),
+        s
+    );
+    check(
+        "utf8_to_utf16 WTF-8",
+        &wtf8,
+        &back,
+        to_utf16_wtf8,
+        caps(&back),
+    );
+    assert!(utf8::transcode::utf16::utf16_length_from_utf8(&wtf8) >= s.len());
+}
+
+/// Every lone surrogate, in every context of `every_lone_surrogate`, round-trips.
+#[test]
+#[cfg_attr(miri, ignore = "exhaustive over the surrogates: too slow interpreted")]
+fn wtf8_round_trips_every_lone_surrogate() {
+    for u in 0xD800..=0xDFFFu16 {
+        for s in [
+            vec![u],
+            vec![u, 0x41],
+            vec![0x41, u],
+            vec![u, u],
+            vec![0xDC00, u],
+            vec![u, 0xD800],
+            vec![0xD83D, 0xDE00, u, 0x20AC],
+        ] {
+            check_wtf8_round_trip(&s);
+        }
+    }
+}
+
+/// Random UTF-16 with lone surrogates, at every offset of the first blocks, round-trips.
+#[test]
+fn wtf8_round_trips_random_utf16() {
+    let mut rng = Rng::new(0x5EED_3F78);
+    for _ in 0..common::iterations(2_000) {
+        let chars = rng.below(120);
+        let text = String::from_utf8(rng.text(chars)).unwrap();
+        let mut units: Vec<u16> = text.encode_utf16().collect();
+        for _ in 0..rng.below(4) {
+            let i = rng.below(units.len() + 1);
+            units.insert(i, 0xD800 + rng.below(0x800) as u16);
+        }
+        check_wtf8_round_trip(&units);
+    }
+}
+
+/// Input that is not WTF-8 (a surrogate pair written as two 3-byte sequences, which WTF-8
+/// wants in four bytes; any other ill-formed UTF-8) stops the conversion strictly, and with
+/// UTF8_REPLACE never writes more than utf16_length_from_utf8 says.
+#[test]
+fn wtf8_input_errors_and_the_length_bound() {
+    let pair = b"ab\xED\xA0\xBD\xED\xB8\x80";
+    let mut out = [0u16; 16];
+    // SAFETY: `pair` and `out` are live buffers of the lengths passed.
+    let r = unsafe {
+        utf8_to_utf16(
+            pair.as_ptr().cast(),
+            pair.len(),
+            out.as_mut_ptr(),
+            16,
+            UTF8_WTF8,
+        )
+    };
+    assert_eq!((r.status, r.read, r.written), (UTF8_ERR_SURROGATE, 2, 2));
+    let mut rng = Rng::new(0x5EED_B0D0);
+    for _ in 0..common::iterations(3_000) {
+        let chars = rng.below(100);
+        let mut s = rng.text(chars);
+        let i = rng.below(s.len() + 1);
+        s.splice(i..i, wtf8_of(0xD800 + rng.below(0x800) as u32));
+        rng.mutate(&mut s);
+        let bound = utf8::transcode::utf16::utf16_length_from_utf8(&s);
+        for isa in Isa::supported() {
+            let mut out = vec![0u16; bound];
+            let p = to_utf16_wtf8(isa, &s, &mut out, REPLACE).unwrap();
+            assert_eq!((p.read, p.stop), (s.len(), None), "{} {s:X?}", isa.name());
+        }
     }
 }

@@ -9,7 +9,8 @@
 //! strict and with UTF8_REPLACE: once into a buffer of exactly the size the length function
 //! gives (AddressSanitizer catches a write past it), which must hold exactly the oracle's
 //! output; then resumed through a buffer of the small capacity, flushed after each call, which
-//! must give the same output and stop at the same place.
+//! must give the same output and stop at the same place. UTF-16 input also goes to WTF-8
+//! (UTF8_WTF8) and back, which must give it again.
 
 #![no_main]
 
@@ -18,8 +19,9 @@ use libfuzzer_sys::fuzz_target;
 use utf8::ErrorKind;
 use utf8::ffi::utf8_status::{self, *};
 use utf8::ffi::{
-    UTF8_REPLACE, utf8_length_from_utf16, utf8_length_from_utf32, utf8_result, utf8_to_utf16,
-    utf8_to_utf32, utf16_length_from_utf8, utf16_to_utf8, utf32_length_from_utf8, utf32_to_utf8,
+    UTF8_REPLACE, UTF8_WTF8, utf8_length_from_utf16, utf8_length_from_utf32, utf8_result,
+    utf8_to_utf16, utf8_to_utf32, utf16_length_from_utf8, utf16_to_utf8, utf32_length_from_utf8,
+    utf32_to_utf8,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -79,15 +81,41 @@ fn from_utf8(s: &[u8], cap: usize) {
             utf32_length_from_utf8(s.as_ptr().cast(), s.len()),
         )
     };
-    assert_eq!(len16, to16.lossy.len(), "utf16_length_from_utf8({})", hex(s));
-    assert_eq!(len32, to32.lossy.len(), "utf32_length_from_utf8({})", hex(s));
+    assert_eq!(
+        len16,
+        to16.lossy.len(),
+        "utf16_length_from_utf8({})",
+        hex(s)
+    );
+    assert_eq!(
+        len32,
+        to32.lossy.len(),
+        "utf32_length_from_utf8({})",
+        hex(s)
+    );
     check("utf8_to_utf16", s, &to16, cap, |src, out, flags| {
         // SAFETY: `src` and `out` are live buffers of the lengths passed.
-        unsafe { utf8_to_utf16(src.as_ptr().cast(), src.len(), out.as_mut_ptr(), out.len(), flags) }
+        unsafe {
+            utf8_to_utf16(
+                src.as_ptr().cast(),
+                src.len(),
+                out.as_mut_ptr(),
+                out.len(),
+                flags,
+            )
+        }
     });
     check("utf8_to_utf32", s, &to32, cap, |src, out, flags| {
         // SAFETY: `src` and `out` are live buffers of the lengths passed.
-        unsafe { utf8_to_utf32(src.as_ptr().cast(), src.len(), out.as_mut_ptr(), out.len(), flags) }
+        unsafe {
+            utf8_to_utf32(
+                src.as_ptr().cast(),
+                src.len(),
+                out.as_mut_ptr(),
+                out.len(),
+                flags,
+            )
+        }
     });
 }
 
@@ -126,8 +154,71 @@ fn from_utf16(bytes: &[u8], cap: usize) {
     assert_eq!(len, want.lossy.len(), "utf8_length_from_utf16({units:X?})");
     check("utf16_to_utf8", &units, &want, cap, |src, out, flags| {
         // SAFETY: `src` and `out` are live buffers of the lengths passed.
-        unsafe { utf16_to_utf8(src.as_ptr(), src.len(), out.as_mut_ptr().cast(), out.len(), flags) }
+        unsafe {
+            utf16_to_utf8(
+                src.as_ptr(),
+                src.len(),
+                out.as_mut_ptr().cast(),
+                out.len(),
+                flags,
+            )
+        }
     });
+    wtf8_round_trip(&units, len);
+}
+
+/// UTF-16 to WTF-8 (a lone surrogate in its three bytes, 1110xxxx 10xxxxxx 10xxxxxx, as Simon
+/// Sapin's "The WTF-8 encoding" defines it) into exactly `len` bytes, then back to `units`.
+fn wtf8_round_trip(units: &[u16], len: usize) {
+    let mut want = Vec::new();
+    for item in char::decode_utf16(units.iter().copied()) {
+        match item {
+            Ok(c) => want.extend_from_slice(c.to_string().as_bytes()),
+            Err(e) => {
+                let u = e.unpaired_surrogate();
+                want.extend([
+                    0xE0 | (u >> 12) as u8,
+                    0x80 | ((u >> 6) & 0x3F) as u8,
+                    0x80 | (u & 0x3F) as u8,
+                ]);
+            }
+        }
+    }
+    let mut wtf8 = vec![0u8; len].into_boxed_slice();
+    // SAFETY: `units` and `wtf8` are live buffers of the lengths passed.
+    let r = unsafe {
+        utf16_to_utf8(
+            units.as_ptr(),
+            units.len(),
+            wtf8.as_mut_ptr().cast(),
+            len,
+            UTF8_WTF8,
+        )
+    };
+    assert_eq!(
+        (r.status, r.read, r.written),
+        (UTF8_OK, units.len(), want.len()),
+        "WTF-8 of {units:X?}"
+    );
+    assert_eq!(&wtf8[..], &want[..], "WTF-8 of {units:X?}");
+    let mut back = vec![0u16; units.len()].into_boxed_slice();
+    // SAFETY: `wtf8` and `back` are live buffers of the lengths passed.
+    let r = unsafe {
+        utf8_to_utf16(
+            wtf8.as_ptr().cast(),
+            wtf8.len(),
+            back.as_mut_ptr(),
+            back.len(),
+            UTF8_WTF8,
+        )
+    };
+    assert_eq!(
+        (r.status, r.read, r.written),
+        (UTF8_OK, wtf8.len(), units.len()),
+        "back from {}",
+        hex(&wtf8)
+    );
+    assert_eq!(&back[..], units, "back from {}", hex(&wtf8));
 }
 
 fn from_utf32(bytes: &[u8], cap: usize) {
@@ -135,7 +226,13 @@ fn from_utf32(bytes: &[u8], cap: usize) {
         .chunks_exact(4)
         .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         // Half the values in the scalar range, so that most inputs are not all errors.
-        .map(|v| if v & 0x8000_0000 != 0 { v & 0x1F_FFFF } else { v })
+        .map(|v| {
+            if v & 0x8000_0000 != 0 {
+                v & 0x1F_FFFF
+            } else {
+                v
+            }
+        })
         .collect();
     let (mut strict, mut lossy, mut status) = (String::new(), String::new(), UTF8_OK);
     let mut read = units.len();
@@ -167,7 +264,15 @@ fn from_utf32(bytes: &[u8], cap: usize) {
     assert_eq!(len, want.lossy.len(), "utf8_length_from_utf32({units:X?})");
     check("utf32_to_utf8", &units, &want, cap, |src, out, flags| {
         // SAFETY: `src` and `out` are live buffers of the lengths passed.
-        unsafe { utf32_to_utf8(src.as_ptr(), src.len(), out.as_mut_ptr().cast(), out.len(), flags) }
+        unsafe {
+            utf32_to_utf8(
+                src.as_ptr(),
+                src.len(),
+                out.as_mut_ptr().cast(),
+                out.len(),
+                flags,
+            )
+        }
     });
 }
 
@@ -194,7 +299,11 @@ fn check<S: core::fmt::Debug, T: Copy + Default + PartialEq + core::fmt::Debug>(
             (status, read, out.len()),
             "{name} flags {flags}: {src:X?}"
         );
-        assert_eq!(&dst[..r.written], &out[..], "{name} flags {flags}: {src:X?}");
+        assert_eq!(
+            &dst[..r.written],
+            &out[..],
+            "{name} flags {flags}: {src:X?}"
+        );
 
         // Resumed through a small buffer, flushed after each call; grown only when one character
         // does not fit in it empty.
@@ -202,14 +311,21 @@ fn check<S: core::fmt::Debug, T: Copy + Default + PartialEq + core::fmt::Debug>(
         let (mut at, mut got) = (0, Vec::new());
         let last = loop {
             let r = convert(&src[at..], &mut buf, flags);
-            assert!(r.written <= buf.len() && r.read <= src.len() - at, "{name}: {r:?}");
+            assert!(
+                r.written <= buf.len() && r.read <= src.len() - at,
+                "{name}: {r:?}"
+            );
             got.extend_from_slice(&buf[..r.written]);
             at += r.read;
             if r.status != UTF8_ERR_BUFFER_TOO_SMALL {
                 break r.status;
             }
             if r.written == 0 {
-                assert!(buf.len() < 4, "{name}: no character needs {} units", buf.len());
+                assert!(
+                    buf.len() < 4,
+                    "{name}: no character needs {} units",
+                    buf.len()
+                );
                 buf.push(T::default());
             }
         };

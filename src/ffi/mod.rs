@@ -21,6 +21,11 @@ pub use self::form::{
     FormArg, UTF8_FORM_MAX_BYTES, utf8_decode_next_form, utf8_encode_form, utf8_form,
     utf8_validate_form,
 };
+pub use self::transcode::{
+    UTF8_REPLACE, UTF8_WTF8, utf8_length_from_utf16, utf8_length_from_utf32, utf8_result,
+    utf8_to_utf16, utf8_to_utf32, utf16_length_from_utf8, utf16_to_utf8, utf32_length_from_utf8,
+    utf32_to_utf8,
+};
 
 use core::ffi::{CStr, c_char, c_int};
 

@@ -10,8 +10,9 @@ use crate::transcode::{Mode, Progress, Stop, utf16, utf32};
 /// and go on, instead of stopping there.
 pub const UTF8_REPLACE: u32 = 1;
 
-/// Every flag a conversion function accepts.
-const KNOWN_FLAGS: u32 = UTF8_REPLACE;
+/// Flag of utf8_to_utf16 and utf16_to_utf8: the UTF-8 side is WTF-8 (UTF8_FORM_WTF8), so that
+/// UTF-16 with lone surrogates, such as Windows file names, round-trips through it.
+pub const UTF8_WTF8: u32 = 2;
 
 /// How far a conversion function got.
 ///
@@ -58,8 +59,8 @@ impl From<Progress> for utf8_result {
     }
 }
 
-/// Runs `convert` on `[src, src + len)` and `[out, out + cap)` after checking the flags and
-/// the pointers.
+/// Runs `convert` on `[src, src + len)` and `[out, out + cap)` after checking the flags
+/// (those outside `known_flags` are refused) and the pointers.
 ///
 /// # Safety
 /// `src` is NULL or points to `len` readable units; `out` is NULL or points to `cap` writable
@@ -69,10 +70,10 @@ unsafe fn run<S, T>(
     len: usize,
     out: *mut T,
     cap: usize,
-    flags: u32,
+    (flags, known_flags): (u32, u32),
     convert: fn(&[S], &mut [T], Mode) -> Progress,
 ) -> utf8_result {
-    if flags & !KNOWN_FLAGS != 0 {
+    if flags & !known_flags != 0 {
         return utf8_result::refused(UTF8_ERR_INVALID_ARGUMENT);
     }
     // SAFETY: the caller's contract for `src`, `len`, `out` and `cap` is the one `units` and
@@ -82,6 +83,7 @@ unsafe fn run<S, T>(
     };
     let mode = Mode {
         replace: flags & UTF8_REPLACE != 0,
+        wtf8: flags & UTF8_WTF8 != 0,
     };
     convert(src, dst, mode).into()
 }
@@ -116,9 +118,15 @@ unsafe fn units<'a, S>(src: *const S, len: usize) -> Option<&'a [S]> {
 ///   continue from `src + read` (utf16_length_from_utf8 gives the size needed).
 ///
 /// With UTF8_REPLACE in `flags`, each maximal subpart of an ill-formed sequence becomes one
-/// U+FFFD, as utf8_decode_next replaces, and the conversion never stops on bad input. Other flag
-/// bits give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0`
-/// gives UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
+/// U+FFFD, as utf8_decode_next replaces, and the conversion never stops on bad input.
+///
+/// With UTF8_WTF8 in `flags`, the input is WTF-8 (UTF8_FORM_WTF8, as utf8_decode_next_form
+/// reads it): the 3-byte sequence of a surrogate becomes that surrogate, a lone UTF-16 unit;
+/// errors are those of that form. utf16_length_from_utf8 is then an upper bound, not the exact
+/// size: WTF-8 replaces fewer bytes than UTF-8 does.
+///
+/// Other flag bits give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out`
+/// with `cap > 0` gives UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
 ///
 /// # Safety
 /// `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
@@ -132,12 +140,21 @@ pub unsafe extern "C" fn utf8_to_utf16(
     flags: u32,
 ) -> utf8_result {
     // SAFETY: the caller's contract is passed on unchanged.
-    unsafe { run(src.cast::<u8>(), len, out, cap, flags, utf16::utf8_to_utf16) }
+    unsafe {
+        run(
+            src.cast::<u8>(),
+            len,
+            out,
+            cap,
+            (flags, UTF8_REPLACE | UTF8_WTF8),
+            utf16::utf8_to_utf16,
+        )
+    }
 }
 
 /// Converts the `len` bytes of UTF-8 at `src` into UTF-32 at `out`, which has room for `cap`
 /// units: as utf8_to_utf16, one unit per character (utf32_length_from_utf8 gives the size
-/// needed).
+/// needed). UTF8_WTF8 is not accepted here (UTF8_ERR_INVALID_ARGUMENT).
 ///
 /// # Safety
 /// `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
@@ -151,7 +168,16 @@ pub unsafe extern "C" fn utf8_to_utf32(
     flags: u32,
 ) -> utf8_result {
     // SAFETY: the caller's contract is passed on unchanged.
-    unsafe { run(src.cast::<u8>(), len, out, cap, flags, utf32::utf8_to_utf32) }
+    unsafe {
+        run(
+            src.cast::<u8>(),
+            len,
+            out,
+            cap,
+            (flags, UTF8_REPLACE),
+            utf32::utf8_to_utf32,
+        )
+    }
 }
 
 /// Converts the `len` units of UTF-16 at `src` into UTF-8 at `out`, which has room for `cap`
@@ -167,9 +193,17 @@ pub unsafe extern "C" fn utf8_to_utf32(
 ///   continue from `src + read` (utf8_length_from_utf16 gives the size needed).
 ///
 /// With UTF8_REPLACE in `flags`, each lone surrogate becomes U+FFFD (EF BF BD) and the
-/// conversion never stops on bad input. Other flag bits give UTF8_ERR_INVALID_ARGUMENT; a NULL
-/// `src` with `len > 0` or NULL `out` with `cap > 0` gives UTF8_ERR_NULL_POINTER; both with
-/// `read == written == 0`.
+/// conversion never stops on bad input.
+///
+/// With UTF8_WTF8 in `flags`, the output is WTF-8 (UTF8_FORM_WTF8): each lone surrogate is
+/// written as its 3-byte sequence (ED A0..BF 80..BF), the same size as U+FFFD, so
+/// utf8_length_from_utf16 is exact; a high surrogate that ends the input is lone too. Nothing
+/// is refused, and utf8_to_utf16 with UTF8_WTF8 gives back the input. A caller converting a
+/// stream in pieces must not cut between the two halves of a pair, which would be written as
+/// two lone surrogates.
+///
+/// Other flag bits give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out`
+/// with `cap > 0` gives UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
 ///
 /// # Safety
 /// `src` is NULL or points to `len` readable units; `out` is NULL or points to `cap` writable
@@ -183,7 +217,16 @@ pub unsafe extern "C" fn utf16_to_utf8(
     flags: u32,
 ) -> utf8_result {
     // SAFETY: the caller's contract is passed on unchanged.
-    unsafe { run(src, len, out.cast::<u8>(), cap, flags, utf16::utf16_to_utf8) }
+    unsafe {
+        run(
+            src,
+            len,
+            out.cast::<u8>(),
+            cap,
+            (flags, UTF8_REPLACE | UTF8_WTF8),
+            utf16::utf16_to_utf8,
+        )
+    }
 }
 
 /// Converts the `len` units of UTF-32 at `src` into UTF-8 at `out`, which has room for `cap`
@@ -191,7 +234,8 @@ pub unsafe extern "C" fn utf16_to_utf8(
 ///
 /// As utf16_to_utf8, where a surrogate value gives UTF8_ERR_SURROGATE and a value above
 /// 0x10FFFF UTF8_ERR_TOO_LARGE, as for utf8_encode (each one U+FFFD with UTF8_REPLACE);
-/// utf8_length_from_utf32 gives the size needed.
+/// utf8_length_from_utf32 gives the size needed. UTF8_WTF8 is not accepted here
+/// (UTF8_ERR_INVALID_ARGUMENT).
 ///
 /// # Safety
 /// `src` is NULL or points to `len` readable units; `out` is NULL or points to `cap` writable
@@ -205,7 +249,16 @@ pub unsafe extern "C" fn utf32_to_utf8(
     flags: u32,
 ) -> utf8_result {
     // SAFETY: the caller's contract is passed on unchanged.
-    unsafe { run(src, len, out.cast::<u8>(), cap, flags, utf32::utf32_to_utf8) }
+    unsafe {
+        run(
+            src,
+            len,
+            out.cast::<u8>(),
+            cap,
+            (flags, UTF8_REPLACE),
+            utf32::utf32_to_utf8,
+        )
+    }
 }
 
 /// The number of UTF-16 units utf8_to_utf16 writes for the `len` bytes at `src` with

@@ -23,6 +23,9 @@ pub(crate) const REPLACEMENT: u32 = 0xFFFD;
 pub struct Mode {
     /// Replace each ill-formed sequence with U+FFFD and go on, instead of stopping there.
     pub replace: bool,
+    /// UTF-8 is WTF-8 ([`crate::form::Form::Wtf8`]): lone surrogates of UTF-16 are written as
+    /// their 3-byte sequences and read back as themselves. For the UTF-16 converters only.
+    pub wtf8: bool,
 }
 
 /// Why a conversion stopped before the end of its input.

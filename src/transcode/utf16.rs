@@ -2,6 +2,7 @@
 
 use super::{Mode, Progress, convert, decode_utf8, encode_utf8, units_from_utf8};
 use crate::error::{ErrorKind, Malformed};
+use crate::form::{self, Form};
 
 /// Converts UTF-8 to UTF-16 with the implementation in use (see [`crate::simd`]).
 pub fn utf8_to_utf16(src: &[u8], dst: &mut [u16], mode: Mode) -> Progress {
@@ -14,15 +15,49 @@ pub fn utf16_to_utf8(src: &[u16], dst: &mut [u8], mode: Mode) -> Progress {
 }
 
 /// [`utf8_to_utf16`] as one loop, inlined into each implementation.
+///
+/// In WTF-8 mode the UTF-8 is decoded by [`form::decode_next`], which reads a surrogate's
+/// 3-byte sequence as the surrogate; [`encode_utf16`] writes it as one unit.
 #[inline(always)]
 pub(crate) fn utf8_to_utf16_with(src: &[u8], dst: &mut [u16], mode: Mode) -> Progress {
-    convert(src, dst, mode, decode_utf8, encode_utf16)
+    if mode.wtf8 {
+        convert(
+            src,
+            dst,
+            mode,
+            |s| form::decode_next(s, Form::Wtf8),
+            encode_utf16,
+        )
+    } else {
+        convert(src, dst, mode, decode_utf8, encode_utf16)
+    }
 }
 
 /// [`utf16_to_utf8`] as one loop, inlined into each implementation.
+///
+/// In WTF-8 mode a lone surrogate (one [`decode_utf16`] refuses, a high surrogate that ends
+/// the input included) is a code point of its own, written by [`form::encode`].
 #[inline(always)]
 pub(crate) fn utf16_to_utf8_with(src: &[u16], dst: &mut [u8], mode: Mode) -> Progress {
-    convert(src, dst, mode, decode_utf16, encode_utf8)
+    if mode.wtf8 {
+        let decode = |s: &[u16]| match decode_utf16(s) {
+            Err(_) if !s.is_empty() => Ok((u32::from(s[0]), 1)),
+            decoded => decoded,
+        };
+        let encode = |value, out: &mut [u8]| {
+            if (0xD800..=0xDFFF).contains(&value) {
+                let bytes = form::encode(value, Form::Wtf8).ok()?;
+                let bytes = bytes.as_bytes();
+                out.get_mut(..bytes.len())?.copy_from_slice(bytes);
+                Some(bytes.len())
+            } else {
+                encode_utf8(value, out)
+            }
+        };
+        convert(src, dst, mode, decode, encode)
+    } else {
+        convert(src, dst, mode, decode_utf16, encode_utf8)
+    }
 }
 
 /// Decodes the character at the start of `s`: a unit that is not a surrogate, or a high
