@@ -6,6 +6,10 @@
 //! `utf8_count_chars`); where it found an error, the scalar code, the reference, locates and
 //! classifies it exactly.
 //!
+//! Each implementation also carries the converters of [`crate::transcode`], compiled for its
+//! instruction set (`transcoders!` in each kernel file), so that their ASCII block copies use
+//! its registers; the scalar implementation's are the same loops compiled for the baseline.
+//!
 //! The implementation is chosen once, on the first call that needs one, from the CPU's
 //! features (or from `LIBUTF8_FORCE_ISA`, for testing), and cached in an atomic pointer, as
 //! the `simdutf8` crate does; later calls pay one relaxed load and an indirect call.
