@@ -533,6 +533,10 @@ fn run_of(width: usize, len: usize) -> Vec<u8> {
 /// Each error class at every offset of the first blocks (every block width up to 64 units,
 /// the ASCII block of the converters included), after runs of each width, with text after it.
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "hundreds of inputs, each with every capacity: too slow interpreted; see a_few_inputs_through_every_implementation"
+)]
 fn every_error_at_every_offset_of_the_first_blocks() {
     let max = common::or_under_miri(100, 40);
     for width in 1..=4 {
@@ -551,6 +555,10 @@ fn every_error_at_every_offset_of_the_first_blocks() {
 
 /// Lone surrogates and invalid UTF-32 values at every offset of the first blocks.
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "hundreds of inputs, each with every capacity: too slow interpreted; see a_few_inputs_through_every_implementation"
+)]
 fn every_bad_unit_at_every_offset_of_the_first_blocks() {
     let max = common::or_under_miri(100, 40);
     for width in 1..=4 {
@@ -574,12 +582,32 @@ fn every_bad_unit_at_every_offset_of_the_first_blocks() {
     }
 }
 
+/// A few inputs across the converters' 32-unit ASCII blocks, with an error at the block's edge:
+/// the coverage Miri runs, where the sweeps are too slow.
+#[test]
+fn a_few_inputs_through_every_implementation() {
+    let mut text = "a".repeat(31);
+    text.push_str("\u{E9}\u{20AC}\u{1F600}");
+    text.push_str(&"b".repeat(33));
+    let utf8 = text.as_bytes();
+    check_utf8(utf8);
+    check_utf8(&[&utf8[..31], b"\xE2\x82", &utf8[31..]].concat());
+    check_utf8(&[&utf8[..32], b"\xFF"].concat());
+    let units16: Vec<u16> = text.encode_utf16().collect();
+    check_utf16(&units16);
+    check_utf16(&[&units16[..31], &[0xDC00], &units16[31..]].concat());
+    check_wtf8_round_trip(&[&units16[..32], &[0xD800]].concat());
+    let units32: Vec<u32> = text.chars().map(u32::from).collect();
+    check_utf32(&units32);
+    check_utf32(&[&units32[..32], &[0x11_0000], &units32[32..]].concat());
+}
+
 /// Random text of mixed widths, mutated, in every direction.
 #[test]
 fn random_text_with_random_mutations() {
     let mut rng = Rng::new(0x5EED_7C0D);
     for _ in 0..common::iterations(3_000) {
-        let chars = rng.below(150);
+        let chars = rng.below(common::or_under_miri(150, 12));
         let mut s = if rng.below(2) == 0 {
             rng.text(chars)
         } else {
@@ -608,6 +636,10 @@ fn random_text_with_random_mutations() {
 
 /// Adversarial UTF-8: nothing but errors, every other byte an error, truncations everywhere.
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "hundreds of inputs, each with every capacity: too slow interpreted; see a_few_inputs_through_every_implementation"
+)]
 fn adversarial_utf8() {
     let mut inputs: Vec<Vec<u8>> = vec![
         vec![0xFF; 200],
@@ -653,7 +685,7 @@ fn c_result(p: Progress) -> utf8_result {
 fn c_functions_against_the_oracle() {
     let mut rng = Rng::new(0x5EED_C7C0);
     for _ in 0..common::iterations(500) {
-        let chars = rng.below(100);
+        let chars = rng.below(common::or_under_miri(100, 12));
         let mut s = rng.text(chars);
         let text = String::from_utf8(s.clone()).unwrap();
         rng.mutate(&mut s);
@@ -971,7 +1003,7 @@ fn wtf8_round_trips_every_lone_surrogate() {
 fn wtf8_round_trips_random_utf16() {
     let mut rng = Rng::new(0x5EED_3F78);
     for _ in 0..common::iterations(2_000) {
-        let chars = rng.below(120);
+        let chars = rng.below(common::or_under_miri(120, 12));
         let text = String::from_utf8(rng.text(chars)).unwrap();
         let mut units: Vec<u16> = text.encode_utf16().collect();
         for _ in 0..rng.below(4) {
@@ -1002,7 +1034,7 @@ fn wtf8_input_errors_and_the_length_bound() {
     assert_eq!((r.status, r.read, r.written), (UTF8_ERR_SURROGATE, 2, 2));
     let mut rng = Rng::new(0x5EED_B0D0);
     for _ in 0..common::iterations(3_000) {
-        let chars = rng.below(100);
+        let chars = rng.below(common::or_under_miri(100, 12));
         let mut s = rng.text(chars);
         let i = rng.below(s.len() + 1);
         s.splice(i..i, wtf8_of(0xD800 + rng.below(0x800) as u32));
