@@ -35,6 +35,13 @@ DFA_DECODE = "Hoehrmann DFA decode loop"
 DFA_VALIDATE = "Hoehrmann DFA validate loop"
 MEMCHR = "memchr (absent byte)"
 MEMCPY = "memcpy"
+# Transcoding, per direction: (libutf8's strict converter, simdutf's validating one).
+TRANSCODERS = [
+    ("UTF-8 to UTF-16", "libutf8 utf8_to_utf16", "simdutf convert_utf8_to_utf16le"),
+    ("UTF-8 to UTF-32", "libutf8 utf8_to_utf32", "simdutf convert_utf8_to_utf32"),
+    ("UTF-16 to UTF-8", "libutf8 utf16_to_utf8", "simdutf convert_utf16le_to_utf8"),
+    ("UTF-32 to UTF-8", "libutf8 utf32_to_utf8", "simdutf convert_utf32_to_utf8"),
+]
 
 # Column headings of the tables.
 SHORT = {
@@ -286,6 +293,18 @@ def goals(res):
                 f"slowest {w:.2f}× ({wn}), geometric mean {g:.2f}×; "
                 f"{below} of {len(pairs)} files below",
                 verdict(None if w is None else w >= 1, all(r for _, r in pairs), True)))
+
+    # Transcoding, every direction, every corpus file.
+    for label, ours, peer in TRANSCODERS:
+        pairs = [(n, res.ratio("rust", n, ours, peer)) for n in corpus]
+        w, wn = worst(pairs)
+        g = geomean([r for _, r in pairs])
+        below = sum(1 for _, r in pairs if r is not None and r < 1)
+        out.append((f"Transcoding {label}, corpus: libutf8 (strict) ÷ simdutf (validating), "
+                    "every file", "≥ 1.00× on each", "—" if w is None else
+                    f"slowest {w:.2f}× ({wn}), geometric mean {g:.2f}×; "
+                    f"{below} of {len(pairs)} files below",
+                    verdict(None if w is None else w >= 1, all(r for _, r in pairs), True)))
     return out
 
 
@@ -622,6 +641,18 @@ def main():
                   cell(res.gbps("rust", n, SIMDUTF_COUNT)),
                   times(res.ratio("rust", n, LIB_COUNT, SIMDUTF_COUNT))] for n in bulk])
           + "\n")
+
+        w("## Transcoding (Rust harness)\n")
+        w("GB/s of UTF-8 (the input, or the output for the directions to UTF-8), median. "
+          "libutf8's converters run strict (no flag: they stop at the first error) into a buffer "
+          "as large as the input; simdutf's are its validating `convert_*` functions. The UTF-16 "
+          "and UTF-32 inputs are the UTF-8 inputs converted beforehand.\n")
+        for direction, ours, peer in TRANSCODERS:
+            w(f"### {direction}\n")
+            w(table(["input", "libutf8", "simdutf", "ratio"],
+                    [[label(n), cell(res.gbps("rust", n, ours)),
+                      cell(res.gbps("rust", n, peer)),
+                      times(res.ratio("rust", n, ours, peer))] for n in bulk]) + "\n")
 
     # Short strings.
     if short:

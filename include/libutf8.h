@@ -37,6 +37,18 @@
 #define UTF8_FORM_MAX_BYTES 6
 
 /**
+ * Flag of the conversion functions: replace each ill-formed sequence of the input with U+FFFD
+ * and go on, instead of stopping there.
+ */
+#define UTF8_REPLACE 1
+
+/**
+ * Flag of utf8_to_utf16 and utf16_to_utf8: the UTF-8 side is WTF-8 (UTF8_FORM_WTF8), so that
+ * UTF-16 with lone surrogates, such as Windows file names, round-trips through it.
+ */
+#define UTF8_WTF8 2
+
+/**
  * Result of every libutf8 function that can fail.
  *
  * The first ill-formed sequence in the input is classified by its first one or two bytes,
@@ -174,6 +186,30 @@ typedef struct utf8_stream {
    */
   uint64_t opaque[2];
 } utf8_stream;
+
+/**
+ * How far a conversion function got.
+ *
+ * `read` and `written` count code units of the input and the output (bytes for UTF-8, 16-bit
+ * units for UTF-16, 32-bit units for UTF-32, native-endian). The first `read` units of the
+ * input have been converted into the first `written` units of the output, which never end
+ * inside a character, so that a caller can continue from `in + read`.
+ */
+typedef struct utf8_result {
+  /**
+   * UTF8_OK if the whole input was converted, else why the conversion stopped at `read`.
+   */
+  enum utf8_status status;
+  /**
+   * Input units consumed: the input's length on UTF8_OK, else the offset of the character
+   * that was ill-formed or did not fit.
+   */
+  size_t read;
+  /**
+   * Output units written.
+   */
+  size_t written;
+} utf8_result;
 
 
 
@@ -483,6 +519,150 @@ size_t utf8_char_start(const char *s, size_t len, size_t i);
  * `s` is NULL or points to `len` readable bytes.
  */
 size_t utf8_truncate(const char *s, size_t len, size_t max);
+
+/**
+ * Converts the `len` bytes of UTF-8 at `src` into UTF-16 at `out`, which has room for `cap`
+ * units.
+ *
+ * Returns UTF8_OK with `read == len` when all the input is converted, `written` units. It
+ * stops early, `read` being the offset of the character concerned and everything before it
+ * converted into the first `written` units, with:
+ * - the status of the table of utf8_status for an ill-formed sequence (without UTF8_REPLACE);
+ *   UTF8_ERR_TRUNCATED if the input ends inside a character, so that a caller converting a
+ *   stream can carry those bytes over;
+ * - UTF8_ERR_BUFFER_TOO_SMALL if the character does not fit: grow or flush the buffer and
+ *   continue from `src + read` (utf16_length_from_utf8 gives the size needed).
+ *
+ * With UTF8_REPLACE in `flags`, each maximal subpart of an ill-formed sequence becomes one
+ * U+FFFD, as utf8_decode_next replaces, and the conversion never stops on bad input.
+ *
+ * With UTF8_WTF8 in `flags`, the input is WTF-8 (UTF8_FORM_WTF8, as utf8_decode_next_form
+ * reads it): the 3-byte sequence of a surrogate becomes that surrogate, a lone UTF-16 unit;
+ * errors are those of that form. utf16_length_from_utf8 is then an upper bound, not the exact
+ * size: WTF-8 replaces fewer bytes than UTF-8 does.
+ *
+ * Other flag bits give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out`
+ * with `cap > 0` gives UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
+ *
+ * # Safety
+ * `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
+ * units that do not overlap the input.
+ */
+struct utf8_result utf8_to_utf16(const char *src,
+                                 size_t len,
+                                 uint16_t *out,
+                                 size_t cap,
+                                 uint32_t flags);
+
+/**
+ * Converts the `len` bytes of UTF-8 at `src` into UTF-32 at `out`, which has room for `cap`
+ * units: as utf8_to_utf16, one unit per character (utf32_length_from_utf8 gives the size
+ * needed). UTF8_WTF8 is not accepted here (UTF8_ERR_INVALID_ARGUMENT).
+ *
+ * # Safety
+ * `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
+ * units that do not overlap the input.
+ */
+struct utf8_result utf8_to_utf32(const char *src,
+                                 size_t len,
+                                 uint32_t *out,
+                                 size_t cap,
+                                 uint32_t flags);
+
+/**
+ * Converts the `len` units of UTF-16 at `src` into UTF-8 at `out`, which has room for `cap`
+ * bytes.
+ *
+ * Returns UTF8_OK with `read == len` when all the input is converted, `written` bytes. It
+ * stops early, `read` being the offset of the unit concerned and everything before it
+ * converted into the first `written` bytes, with:
+ * - UTF8_ERR_SURROGATE for a lone surrogate (without UTF8_REPLACE), except a high surrogate
+ *   that ends the input: UTF8_ERR_TRUNCATED, so that a caller converting a stream can carry
+ *   it over;
+ * - UTF8_ERR_BUFFER_TOO_SMALL if the character does not fit: grow or flush the buffer and
+ *   continue from `src + read` (utf8_length_from_utf16 gives the size needed).
+ *
+ * With UTF8_REPLACE in `flags`, each lone surrogate becomes U+FFFD (EF BF BD) and the
+ * conversion never stops on bad input.
+ *
+ * With UTF8_WTF8 in `flags`, the output is WTF-8 (UTF8_FORM_WTF8): each lone surrogate is
+ * written as its 3-byte sequence (ED A0..BF 80..BF), the same size as U+FFFD, so
+ * utf8_length_from_utf16 is exact; a high surrogate that ends the input is lone too. Nothing
+ * is refused, and utf8_to_utf16 with UTF8_WTF8 gives back the input. A caller converting a
+ * stream in pieces must not cut between the two halves of a pair, which would be written as
+ * two lone surrogates.
+ *
+ * Other flag bits give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out`
+ * with `cap > 0` gives UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
+ *
+ * # Safety
+ * `src` is NULL or points to `len` readable units; `out` is NULL or points to `cap` writable
+ * bytes that do not overlap the input.
+ */
+struct utf8_result utf16_to_utf8(const uint16_t *src,
+                                 size_t len,
+                                 char *out,
+                                 size_t cap,
+                                 uint32_t flags);
+
+/**
+ * Converts the `len` units of UTF-32 at `src` into UTF-8 at `out`, which has room for `cap`
+ * bytes.
+ *
+ * As utf16_to_utf8, where a surrogate value gives UTF8_ERR_SURROGATE and a value above
+ * 0x10FFFF UTF8_ERR_TOO_LARGE, as for utf8_encode (each one U+FFFD with UTF8_REPLACE);
+ * utf8_length_from_utf32 gives the size needed. UTF8_WTF8 is not accepted here
+ * (UTF8_ERR_INVALID_ARGUMENT).
+ *
+ * # Safety
+ * `src` is NULL or points to `len` readable units; `out` is NULL or points to `cap` writable
+ * bytes that do not overlap the input.
+ */
+struct utf8_result utf32_to_utf8(const uint32_t *src,
+                                 size_t len,
+                                 char *out,
+                                 size_t cap,
+                                 uint32_t flags);
+
+/**
+ * The number of UTF-16 units utf8_to_utf16 writes for the `len` bytes at `src` with
+ * UTF8_REPLACE: exact for any input, and so also for strict conversion of well-formed input.
+ * At most `len`. 0 for `(NULL, any)`.
+ *
+ * # Safety
+ * `src` is NULL or points to `len` readable bytes.
+ */
+size_t utf16_length_from_utf8(const char *src, size_t len);
+
+/**
+ * The number of UTF-32 units utf8_to_utf32 writes for the `len` bytes at `src` with
+ * UTF8_REPLACE (the number of characters, as utf8_count_chars counts them): exact for any
+ * input. At most `len`. 0 for `(NULL, any)`.
+ *
+ * # Safety
+ * `src` is NULL or points to `len` readable bytes.
+ */
+size_t utf32_length_from_utf8(const char *src, size_t len);
+
+/**
+ * The number of bytes utf16_to_utf8 writes for the `len` units at `src` with UTF8_REPLACE:
+ * exact for any input. At most `3 * len`, which cannot overflow for a buffer that exists
+ * (its `2 * len` bytes are at most SIZE_MAX / 2). 0 for `(NULL, any)`.
+ *
+ * # Safety
+ * `src` is NULL or points to `len` readable units.
+ */
+size_t utf8_length_from_utf16(const uint16_t *src, size_t len);
+
+/**
+ * The number of bytes utf32_to_utf8 writes for the `len` units at `src` with UTF8_REPLACE:
+ * exact for any input. At most `4 * len`, which cannot overflow for a buffer that exists (its
+ * `4 * len` bytes fit in a size_t). 0 for `(NULL, any)`.
+ *
+ * # Safety
+ * `src` is NULL or points to `len` readable units.
+ */
+size_t utf8_length_from_utf32(const uint32_t *src, size_t len);
 
 #ifdef __cplusplus
 }  // extern "C"

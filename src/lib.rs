@@ -7,6 +7,7 @@
 //! - [`decode`]: the scalar value at the start of a buffer, or the maximal subpart to replace.
 //! - [`encode`]: the 1..4 byte encoding of a scalar value.
 //! - [`count`]: the number of characters, each error counting as one.
+//! - [`transcode`]: bulk conversion between UTF-8 and UTF-16 or UTF-32.
 //! - [`form`]: the sibling forms of UTF-8 (WTF-8, CESU-8, Modified UTF-8, RFC 2279).
 //! - [`boundary`]: character boundaries in possibly ill-formed text.
 //! - [`escape`]: escaping arbitrary bytes for terminals and shells, and back.
@@ -28,6 +29,7 @@ pub mod lossy;
 pub mod simd;
 pub mod sink;
 pub mod stream;
+pub mod transcode;
 pub mod validate;
 
 pub use boundary::{char_start, truncate};

@@ -34,7 +34,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use std::{env, fs, process};
 
-use utf8::ffi::utf8_status;
+use utf8::ffi::{utf8_result, utf8_status};
 
 unsafe extern "C" {
     fn utf8_validate(s: *const c_char, len: usize, valid_up_to: *mut usize) -> utf8_status;
@@ -45,6 +45,34 @@ unsafe extern "C" {
         used: *mut usize,
     ) -> utf8_status;
     fn utf8_count_chars(s: *const c_char, len: usize) -> usize;
+    fn utf8_to_utf16(
+        s: *const c_char,
+        len: usize,
+        out: *mut u16,
+        cap: usize,
+        flags: u32,
+    ) -> utf8_result;
+    fn utf8_to_utf32(
+        s: *const c_char,
+        len: usize,
+        out: *mut u32,
+        cap: usize,
+        flags: u32,
+    ) -> utf8_result;
+    fn utf16_to_utf8(
+        s: *const u16,
+        len: usize,
+        out: *mut c_char,
+        cap: usize,
+        flags: u32,
+    ) -> utf8_result;
+    fn utf32_to_utf8(
+        s: *const u32,
+        len: usize,
+        out: *mut c_char,
+        cap: usize,
+        flags: u32,
+    ) -> utf8_result;
 }
 
 type ValidateFn = unsafe extern "C" fn(*const c_char, usize, *mut usize) -> utf8_status;
@@ -53,6 +81,14 @@ const _: [ValidateFn; 2] = [utf8_validate, utf8::ffi::utf8_validate];
 const _: [DecodeFn; 2] = [utf8_decode_next, utf8::ffi::utf8_decode_next];
 type CountFn = unsafe extern "C" fn(*const c_char, usize) -> usize;
 const _: [CountFn; 2] = [utf8_count_chars, utf8::ffi::utf8_count_chars];
+type ToUtf16Fn = unsafe extern "C" fn(*const c_char, usize, *mut u16, usize, u32) -> utf8_result;
+type ToUtf32Fn = unsafe extern "C" fn(*const c_char, usize, *mut u32, usize, u32) -> utf8_result;
+type FromUtf16Fn = unsafe extern "C" fn(*const u16, usize, *mut c_char, usize, u32) -> utf8_result;
+type FromUtf32Fn = unsafe extern "C" fn(*const u32, usize, *mut c_char, usize, u32) -> utf8_result;
+const _: [ToUtf16Fn; 2] = [utf8_to_utf16, utf8::ffi::utf8_to_utf16];
+const _: [ToUtf32Fn; 2] = [utf8_to_utf32, utf8::ffi::utf8_to_utf32];
+const _: [FromUtf16Fn; 2] = [utf16_to_utf8, utf8::ffi::utf16_to_utf8];
+const _: [FromUtf32Fn; 2] = [utf32_to_utf8, utf8::ffi::utf32_to_utf8];
 
 /// `f`, as a value the optimiser knows nothing about: calling it is a real, indirect call.
 #[inline(always)]
@@ -72,6 +108,14 @@ enum Group {
     Decode,
     /// Counting the characters of valid input: the result is their number.
     Count,
+    /// UTF-8 to UTF-16 (strict, validating): the result is the number of units written.
+    ToUtf16,
+    /// UTF-8 to UTF-32 (strict, validating): the result is the number of units written.
+    ToUtf32,
+    /// UTF-16 (the input, converted beforehand) to UTF-8: the result is the bytes written.
+    FromUtf16,
+    /// UTF-32 (the input, converted beforehand) to UTF-8: the result is the bytes written.
+    FromUtf32,
 }
 
 impl Group {
@@ -80,6 +124,10 @@ impl Group {
             Group::Validate => "validate",
             Group::Decode => "decode",
             Group::Count => "count",
+            Group::ToUtf16 => "utf8_to_utf16",
+            Group::ToUtf32 => "utf8_to_utf32",
+            Group::FromUtf16 => "utf16_to_utf8",
+            Group::FromUtf32 => "utf32_to_utf8",
         }
     }
 }
@@ -205,11 +253,182 @@ fn entries() -> Vec<Entry> {
         entry!("simdutf count_utf8", Count, |s| {
             simdutf::count_utf8(s) as u64
         }),
+        // Transcoding, libutf8 strict against simdutf's validating converters. The output
+        // buffers are reused from call to call (see `Scratch`).
+        entry!("libutf8 utf8_to_utf16", ToUtf16, |s| {
+            let convert = opaque(utf8_to_utf16 as ToUtf16Fn);
+            Scratch::with(|b| {
+                let out = b.units16(s.len());
+                // SAFETY: `s` is a live slice; `out` has room for `out.len()` units.
+                let r =
+                    unsafe { convert(s.as_ptr().cast(), s.len(), out.as_mut_ptr(), out.len(), 0) };
+                if r.status == utf8_status::UTF8_OK {
+                    r.written as u64
+                } else {
+                    u64::MAX
+                }
+            })
+        }),
+        entry!("simdutf convert_utf8_to_utf16le", ToUtf16, |s| {
+            Scratch::with(|b| {
+                let out = b.units16(s.len());
+                // SAFETY: `out` has room for the at most `s.len()` units of the output.
+                unsafe {
+                    simdutf::convert_utf8_to_utf16le(s.as_ptr(), s.len(), out.as_mut_ptr()) as u64
+                }
+            })
+        }),
+        entry!("libutf8 utf8_to_utf32", ToUtf32, |s| {
+            let convert = opaque(utf8_to_utf32 as ToUtf32Fn);
+            Scratch::with(|b| {
+                let out = b.units32(s.len());
+                // SAFETY: `s` is a live slice; `out` has room for `out.len()` units.
+                let r =
+                    unsafe { convert(s.as_ptr().cast(), s.len(), out.as_mut_ptr(), out.len(), 0) };
+                if r.status == utf8_status::UTF8_OK {
+                    r.written as u64
+                } else {
+                    u64::MAX
+                }
+            })
+        }),
+        entry!("simdutf convert_utf8_to_utf32", ToUtf32, |s| {
+            Scratch::with(|b| {
+                let out = b.units32(s.len());
+                // SAFETY: `out` has room for the at most `s.len()` units of the output.
+                unsafe {
+                    simdutf::convert_utf8_to_utf32(s.as_ptr(), s.len(), out.as_mut_ptr()) as u64
+                }
+            })
+        }),
+        entry!("libutf8 utf16_to_utf8", FromUtf16, |s| {
+            let convert = opaque(utf16_to_utf8 as FromUtf16Fn);
+            Scratch::with(|b| {
+                let (src, out) = b.utf16_input(s);
+                // SAFETY: `src` is a live slice; `out` has room for `out.len()` bytes.
+                let r = unsafe {
+                    convert(
+                        src.as_ptr(),
+                        src.len(),
+                        out.as_mut_ptr().cast(),
+                        out.len(),
+                        0,
+                    )
+                };
+                if r.status == utf8_status::UTF8_OK {
+                    r.written as u64
+                } else {
+                    u64::MAX
+                }
+            })
+        }),
+        entry!("simdutf convert_utf16le_to_utf8", FromUtf16, |s| {
+            Scratch::with(|b| {
+                let (src, out) = b.utf16_input(s);
+                // SAFETY: `out` has room for the `s.len()` bytes of the output.
+                unsafe {
+                    simdutf::convert_utf16le_to_utf8(src.as_ptr(), src.len(), out.as_mut_ptr())
+                        as u64
+                }
+            })
+        }),
+        entry!("libutf8 utf32_to_utf8", FromUtf32, |s| {
+            let convert = opaque(utf32_to_utf8 as FromUtf32Fn);
+            Scratch::with(|b| {
+                let (src, out) = b.utf32_input(s);
+                // SAFETY: `src` is a live slice; `out` has room for `out.len()` bytes.
+                let r = unsafe {
+                    convert(
+                        src.as_ptr(),
+                        src.len(),
+                        out.as_mut_ptr().cast(),
+                        out.len(),
+                        0,
+                    )
+                };
+                if r.status == utf8_status::UTF8_OK {
+                    r.written as u64
+                } else {
+                    u64::MAX
+                }
+            })
+        }),
+        entry!("simdutf convert_utf32_to_utf8", FromUtf32, |s| {
+            Scratch::with(|b| {
+                let (src, out) = b.utf32_input(s);
+                // SAFETY: `out` has room for the `s.len()` bytes of the output.
+                unsafe {
+                    simdutf::convert_utf32_to_utf8(src.as_ptr(), src.len(), out.as_mut_ptr()) as u64
+                }
+            })
+        }),
         // encoding_rs (Firefox's).
         entry!("encoding_rs utf8_valid_up_to", Validate, |s| {
             encoding_rs::Encoding::utf8_valid_up_to(s) as u64
         }),
     ]
+}
+
+/// The buffers of the transcoding entries, kept from call to call so that no call allocates:
+/// outputs as large as the largest input needs, and the UTF-16 / UTF-32 form of the UTF-8 input
+/// the bench is measuring, converted (by the standard library) on its first call only.
+#[derive(Default)]
+struct Scratch {
+    out8: Vec<u8>,
+    out16: Vec<u16>,
+    out32: Vec<u32>,
+    /// The input (address and length) `in16` and `in32` were made from.
+    source: (usize, usize),
+    in16: Vec<u16>,
+    in32: Vec<u32>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
+
+impl Scratch {
+    fn with<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
+        SCRATCH.with(|b| f(&mut b.borrow_mut()))
+    }
+
+    fn units16(&mut self, n: usize) -> &mut [u16] {
+        if self.out16.len() < n {
+            self.out16.resize(n, 0);
+        }
+        &mut self.out16[..n]
+    }
+
+    fn units32(&mut self, n: usize) -> &mut [u32] {
+        if self.out32.len() < n {
+            self.out32.resize(n, 0);
+        }
+        &mut self.out32[..n]
+    }
+
+    /// `s` (valid UTF-8) as UTF-16, and an output buffer of `s.len()` bytes.
+    fn utf16_input(&mut self, s: &[u8]) -> (&[u16], &mut [u8]) {
+        self.convert_input(s);
+        (&self.in16, &mut self.out8[..s.len()])
+    }
+
+    /// `s` (valid UTF-8) as UTF-32, and an output buffer of `s.len()` bytes.
+    fn utf32_input(&mut self, s: &[u8]) -> (&[u32], &mut [u8]) {
+        self.convert_input(s);
+        (&self.in32, &mut self.out8[..s.len()])
+    }
+
+    fn convert_input(&mut self, s: &[u8]) {
+        if self.source != (s.as_ptr() as usize, s.len()) {
+            let text = core::str::from_utf8(s).unwrap_or_default();
+            self.in16 = text.encode_utf16().collect();
+            self.in32 = text.chars().map(u32::from).collect();
+            self.source = (s.as_ptr() as usize, s.len());
+        }
+        if self.out8.len() < s.len() {
+            self.out8.resize(s.len(), 0);
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -500,6 +719,10 @@ fn expected(group: Group, input: &Input, bytes: &[u8]) -> Option<u64> {
         // Short strings measure validation only.
         Group::Decode if !short => Some(text.chars().map(u64::from).sum()),
         Group::Count if !short => Some(text.chars().count() as u64),
+        // Transcoding: bulk inputs only (the UTF-16/32 input is made once per buffer).
+        Group::ToUtf16 if !short => Some(text.encode_utf16().count() as u64),
+        Group::ToUtf32 if !short => Some(text.chars().count() as u64),
+        Group::FromUtf16 | Group::FromUtf32 if !short => Some(bytes.len() as u64),
         _ => None,
     }
 }
@@ -540,7 +763,12 @@ fn stats(mut v: Vec<f64>) -> Stats {
 fn measure(manifest: &Path, out: &Path) -> Result<(), String> {
     let settings = Settings::from_env();
     let inputs = read_manifest(manifest)?;
-    let entries = entries();
+    // LIBUTF8_BENCH_GROUPS=utf8_to_utf16,count,... measures those groups only.
+    let only = env::var("LIBUTF8_BENCH_GROUPS").unwrap_or_default();
+    let entries: Vec<Entry> = entries()
+        .into_iter()
+        .filter(|e| only.is_empty() || only.split(',').any(|g| g == e.group.name()))
+        .collect();
     let mut csv = String::from(
         "harness,group,kind,input,impl,bytes_per_call,median_ns,min_ns,max_ns,samples,calls_per_sample\n",
     );

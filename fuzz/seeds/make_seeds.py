@@ -108,6 +108,18 @@ def encode_seeds():
     }
 
 
+def transcode_seeds():
+    """Inputs of the transcode target: a control byte (low two bits: from UTF-8, UTF-16 or
+    UTF-32; the rest: a small output capacity), then the input, 16/32-bit units little-endian."""
+    text = "a\u00e9\u20ac\U0001F600 \u4e2d\u6587 ascii text"
+    utf32 = [0x41, 0xE9, 0x20AC, 0x1F600, 0xD800, 0x110000, 0x10FFFF, 0x80000041]
+    return {
+        "utf8_mixed": b"\x00" + text.encode(),
+        "utf8_errors": b"\x10" + b"ab\xed\xa0\x80\xc0\x80\xf0\x9f\x98" + text.encode() + b"\xe2\x82",
+        "utf16_pairs_and_lone": b"\x05"
+        + "a\U0001F600\u20ac".encode("utf-16-le")
+        + b"\x00\xd8a\x00\x00\xdc\x00\xd8",
+        "utf32_mixed": b"\x0a" + b"".join(v.to_bytes(4, "little") for v in utf32),
 def form_seeds():
     """Inputs for the forms target: a first byte naming the form (utf8_form's value), then the
     form's defining examples and its errors."""
@@ -164,6 +176,8 @@ def main():
             write(target, name, data)
     for name, data in encode_seeds().items():
         write("encode", name, data)
+    for name, data in transcode_seeds().items():
+        write("transcode", name, data)
     for name, data in form_seeds().items():
         write("forms", name, data)
     for name, data in text_seeds().items():

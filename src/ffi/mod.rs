@@ -15,6 +15,7 @@
 mod codec;
 mod form;
 mod text;
+mod transcode;
 
 pub use self::codec::{utf8_count_chars, utf8_decode_next, utf8_encode, utf8_validate};
 pub use self::form::{
@@ -25,6 +26,11 @@ pub use self::text::{
     EscapeStyleArg, utf8_char_start, utf8_escape, utf8_escape_style, utf8_replace_invalid,
     utf8_stream, utf8_stream_feed, utf8_stream_finish, utf8_stream_init, utf8_truncate,
     utf8_unescape,
+};
+pub use self::transcode::{
+    UTF8_REPLACE, UTF8_WTF8, utf8_length_from_utf16, utf8_length_from_utf32, utf8_result,
+    utf8_to_utf16, utf8_to_utf32, utf16_length_from_utf8, utf16_to_utf8, utf32_length_from_utf8,
+    utf32_to_utf8,
 };
 
 use core::ffi::{CStr, c_char, c_int};

@@ -136,3 +136,7 @@ pub(super) unsafe fn count_valid_blocks(s: &[u8]) -> Blocks {
     // SAFETY: the features are enabled here, and present by the caller's contract.
     unsafe { lookup::valid_blocks::<Avx2, true>(s) }
 }
+
+// The converters of crate::transcode, compiled for this instruction set: their runs of ASCII are
+// widened and narrowed in its registers.
+crate::transcode::transcoders!("avx2,popcnt");

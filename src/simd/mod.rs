@@ -6,6 +6,10 @@
 //! `utf8_count_chars`); where it found an error, the scalar code, the reference, locates and
 //! classifies it exactly.
 //!
+//! Each implementation also carries the converters of [`crate::transcode`], compiled for its
+//! instruction set (`transcoders!` in each kernel file), so that their ASCII block copies use
+//! its registers; the scalar implementation's are the same loops compiled for the baseline.
+//!
 //! The implementation is chosen once, on the first call that needs one, from the CPU's
 //! features (or from `LIBUTF8_FORCE_ISA`, for testing), and cached in an atomic pointer, as
 //! the `simdutf8` crate does; later calls pay one relaxed load and an indirect call.
@@ -21,6 +25,7 @@ use core::ptr;
 use core::sync::atomic::{AtomicPtr, Ordering};
 
 use crate::error::Utf8Error;
+use crate::transcode::{Mode, Progress, utf16, utf32};
 use crate::validate::{Prefix, char_start_at_or_before, scalar_from, scalar_prefix};
 use lookup::{BLOCK, Blocks};
 
@@ -38,11 +43,18 @@ pub enum Isa {
 /// A kernel; see [`Blocks`].
 type Kernel = unsafe fn(&[u8]) -> Blocks;
 
+/// A converter from code units `S` to code units `T` (see [`crate::transcode`]).
+type Converter<S, T> = unsafe fn(&[S], &mut [T], Mode) -> Progress;
+
 /// The kernels of one implementation.
 struct Kernels {
     isa: Isa,
     validate: Kernel,
     count: Kernel,
+    utf8_to_utf16: Converter<u8, u16>,
+    utf16_to_utf8: Converter<u16, u8>,
+    utf8_to_utf32: Converter<u8, u32>,
+    utf32_to_utf8: Converter<u32, u8>,
 }
 
 /// The scalar implementation's "kernel": it checks nothing.
@@ -58,18 +70,30 @@ static SCALAR: Kernels = Kernels {
     isa: Isa::Scalar,
     validate: no_blocks,
     count: no_blocks,
+    utf8_to_utf16: utf16::utf8_to_utf16_with,
+    utf16_to_utf8: utf16::utf16_to_utf8_with,
+    utf8_to_utf32: utf32::utf8_to_utf32_with,
+    utf32_to_utf8: utf32::utf32_to_utf8_with,
 };
 #[cfg(target_arch = "x86_64")]
 static SSE42: Kernels = Kernels {
     isa: Isa::Sse42,
     validate: sse42::valid_blocks,
     count: sse42::count_valid_blocks,
+    utf8_to_utf16: sse42::utf8_to_utf16,
+    utf16_to_utf8: sse42::utf16_to_utf8,
+    utf8_to_utf32: sse42::utf8_to_utf32,
+    utf32_to_utf8: sse42::utf32_to_utf8,
 };
 #[cfg(target_arch = "x86_64")]
 static AVX2: Kernels = Kernels {
     isa: Isa::Avx2,
     validate: avx2::valid_blocks,
     count: avx2::count_valid_blocks,
+    utf8_to_utf16: avx2::utf8_to_utf16,
+    utf16_to_utf8: avx2::utf16_to_utf8,
+    utf8_to_utf32: avx2::utf8_to_utf32,
+    utf32_to_utf8: avx2::utf32_to_utf8,
 };
 
 impl Isa {
@@ -163,6 +187,30 @@ impl Isa {
         Some(unsafe { (kernels.validate)(s) }.len)
     }
 
+    /// Converts UTF-8 to UTF-16 with this implementation, or `None` if the CPU cannot run it.
+    pub fn utf8_to_utf16(self, src: &[u8], dst: &mut [u16], mode: Mode) -> Option<Progress> {
+        // SAFETY: `kernels` returns only kernels whose ISA the CPU supports.
+        Some(unsafe { (self.kernels()?.utf8_to_utf16)(src, dst, mode) })
+    }
+
+    /// Converts UTF-16 to UTF-8 with this implementation, or `None` if the CPU cannot run it.
+    pub fn utf16_to_utf8(self, src: &[u16], dst: &mut [u8], mode: Mode) -> Option<Progress> {
+        // SAFETY: `kernels` returns only kernels whose ISA the CPU supports.
+        Some(unsafe { (self.kernels()?.utf16_to_utf8)(src, dst, mode) })
+    }
+
+    /// Converts UTF-8 to UTF-32 with this implementation, or `None` if the CPU cannot run it.
+    pub fn utf8_to_utf32(self, src: &[u8], dst: &mut [u32], mode: Mode) -> Option<Progress> {
+        // SAFETY: `kernels` returns only kernels whose ISA the CPU supports.
+        Some(unsafe { (self.kernels()?.utf8_to_utf32)(src, dst, mode) })
+    }
+
+    /// Converts UTF-32 to UTF-8 with this implementation, or `None` if the CPU cannot run it.
+    pub fn utf32_to_utf8(self, src: &[u32], dst: &mut [u8], mode: Mode) -> Option<Progress> {
+        // SAFETY: `kernels` returns only kernels whose ISA the CPU supports.
+        Some(unsafe { (self.kernels()?.utf32_to_utf8)(src, dst, mode) })
+    }
+
     /// The kernels, if the CPU can run them.
     fn kernels(self) -> Option<&'static Kernels> {
         if !self.is_supported() {
@@ -250,4 +298,32 @@ pub(crate) fn validate(s: &[u8]) -> Result<(), Utf8Error> {
 #[inline]
 pub(crate) fn count_prefix(s: &[u8]) -> Prefix {
     count_prefix_with(active(), s)
+}
+
+/// Converts UTF-8 to UTF-16 with the implementation in use.
+#[inline]
+pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [u16], mode: Mode) -> Progress {
+    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+    unsafe { (active().utf8_to_utf16)(src, dst, mode) }
+}
+
+/// Converts UTF-16 to UTF-8 with the implementation in use.
+#[inline]
+pub(crate) fn utf16_to_utf8(src: &[u16], dst: &mut [u8], mode: Mode) -> Progress {
+    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+    unsafe { (active().utf16_to_utf8)(src, dst, mode) }
+}
+
+/// Converts UTF-8 to UTF-32 with the implementation in use.
+#[inline]
+pub(crate) fn utf8_to_utf32(src: &[u8], dst: &mut [u32], mode: Mode) -> Progress {
+    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+    unsafe { (active().utf8_to_utf32)(src, dst, mode) }
+}
+
+/// Converts UTF-32 to UTF-8 with the implementation in use.
+#[inline]
+pub(crate) fn utf32_to_utf8(src: &[u32], dst: &mut [u8], mode: Mode) -> Progress {
+    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+    unsafe { (active().utf32_to_utf8)(src, dst, mode) }
 }

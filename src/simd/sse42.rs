@@ -134,3 +134,7 @@ pub(super) unsafe fn count_valid_blocks(s: &[u8]) -> Blocks {
     // SAFETY: the features are enabled here, and present by the caller's contract.
     unsafe { lookup::valid_blocks::<Sse42, true>(s) }
 }
+
+// The converters of crate::transcode, compiled for this instruction set: their runs of ASCII are
+// widened and narrowed in its registers.
+crate::transcode::transcoders!("sse4.2,popcnt");

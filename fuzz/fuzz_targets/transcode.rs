@@ -1,0 +1,338 @@
+//! The converters (utf8_to_utf16, utf8_to_utf32, utf16_to_utf8, utf32_to_utf8) and their length
+//! functions, through the C API, against the standard library: `str::from_utf8` and
+//! `str::encode_utf16`, `String::from_utf8_lossy`, `char::decode_utf16`,
+//! `String::from_utf16_lossy` and `char::from_u32`.
+//!
+//! The first byte of the input chooses the direction (low two bits) and a small output capacity
+//! (the rest); the other bytes are the input (16- and 32-bit units little-endian), used once as
+//! they are and once widened to several SIMD blocks (`fuzz_common::widen`). Each conversion runs
+//! strict and with UTF8_REPLACE: once into a buffer of exactly the size the length function
+//! gives (AddressSanitizer catches a write past it), which must hold exactly the oracle's
+//! output; then resumed through a buffer of the small capacity, flushed after each call, which
+//! must give the same output and stop at the same place. UTF-16 input also goes to WTF-8
+//! (UTF8_WTF8) and back, which must give it again.
+
+#![no_main]
+
+use fuzz_common::{classify, hex, widen};
+use libfuzzer_sys::fuzz_target;
+use utf8::ErrorKind;
+use utf8::ffi::utf8_status::{self, *};
+use utf8::ffi::{
+    UTF8_REPLACE, UTF8_WTF8, utf8_length_from_utf16, utf8_length_from_utf32, utf8_result,
+    utf8_to_utf16, utf8_to_utf32, utf16_length_from_utf8, utf16_to_utf8, utf32_length_from_utf8,
+    utf32_to_utf8,
+};
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&control, input)) = data.split_first() else {
+        return;
+    };
+    let cap = 1 + usize::from(control >> 2);
+    let wide = widen(data).unwrap_or_default();
+    for bytes in [input, &wide[..]] {
+        match control & 3 {
+            0 => from_utf8(bytes, cap),
+            1 => from_utf16(bytes, cap),
+            _ => from_utf32(bytes, cap),
+        }
+    }
+});
+
+/// The oracle's view of a conversion: the strict result (status, read, and output up to there)
+/// and the lossy output.
+struct Expected<T> {
+    status: utf8_status,
+    read: usize,
+    strict: Vec<T>,
+    lossy: Vec<T>,
+}
+
+fn from_utf8(s: &[u8], cap: usize) {
+    let lossy = String::from_utf8_lossy(s);
+    let (good, status) = match core::str::from_utf8(s) {
+        Ok(_) => (s.len(), UTF8_OK),
+        Err(e) => {
+            let at = e.valid_up_to();
+            let kind = match e.error_len() {
+                None => ErrorKind::Truncated,
+                Some(_) => classify(&s[at..]),
+            };
+            (at, kind.into())
+        }
+    };
+    let text = core::str::from_utf8(&s[..good]).expect("the valid prefix");
+    let to16 = Expected {
+        status,
+        read: good,
+        strict: text.encode_utf16().collect(),
+        lossy: lossy.encode_utf16().collect(),
+    };
+    let to32 = Expected {
+        status,
+        read: good,
+        strict: text.chars().map(u32::from).collect(),
+        lossy: lossy.chars().map(u32::from).collect(),
+    };
+    // SAFETY: `s` is a live buffer of `s.len()` bytes.
+    let (len16, len32) = unsafe {
+        (
+            utf16_length_from_utf8(s.as_ptr().cast(), s.len()),
+            utf32_length_from_utf8(s.as_ptr().cast(), s.len()),
+        )
+    };
+    assert_eq!(
+        len16,
+        to16.lossy.len(),
+        "utf16_length_from_utf8({})",
+        hex(s)
+    );
+    assert_eq!(
+        len32,
+        to32.lossy.len(),
+        "utf32_length_from_utf8({})",
+        hex(s)
+    );
+    check("utf8_to_utf16", s, &to16, cap, |src, out, flags| {
+        // SAFETY: `src` and `out` are live buffers of the lengths passed.
+        unsafe {
+            utf8_to_utf16(
+                src.as_ptr().cast(),
+                src.len(),
+                out.as_mut_ptr(),
+                out.len(),
+                flags,
+            )
+        }
+    });
+    check("utf8_to_utf32", s, &to32, cap, |src, out, flags| {
+        // SAFETY: `src` and `out` are live buffers of the lengths passed.
+        unsafe {
+            utf8_to_utf32(
+                src.as_ptr().cast(),
+                src.len(),
+                out.as_mut_ptr(),
+                out.len(),
+                flags,
+            )
+        }
+    });
+}
+
+fn from_utf16(bytes: &[u8], cap: usize) {
+    let units: Vec<u16> = bytes
+        .chunks_exact(2)
+        .map(|b| u16::from_le_bytes([b[0], b[1]]))
+        .collect();
+    let (mut strict, mut read, mut status) = (String::new(), 0, UTF8_OK);
+    for item in char::decode_utf16(units.iter().copied()) {
+        match item {
+            Ok(c) => {
+                strict.push(c);
+                read += c.len_utf16();
+            }
+            Err(e) => {
+                // A high surrogate that ends the input could be completed by more input.
+                let high = (0xD800..=0xDBFF).contains(&e.unpaired_surrogate());
+                status = if high && read + 1 == units.len() {
+                    UTF8_ERR_TRUNCATED
+                } else {
+                    UTF8_ERR_SURROGATE
+                };
+                break;
+            }
+        }
+    }
+    let want = Expected {
+        status,
+        read,
+        strict: strict.into_bytes(),
+        lossy: String::from_utf16_lossy(&units).into_bytes(),
+    };
+    // SAFETY: `units` is a live buffer of `units.len()` units.
+    let len = unsafe { utf8_length_from_utf16(units.as_ptr(), units.len()) };
+    assert_eq!(len, want.lossy.len(), "utf8_length_from_utf16({units:X?})");
+    check("utf16_to_utf8", &units, &want, cap, |src, out, flags| {
+        // SAFETY: `src` and `out` are live buffers of the lengths passed.
+        unsafe {
+            utf16_to_utf8(
+                src.as_ptr(),
+                src.len(),
+                out.as_mut_ptr().cast(),
+                out.len(),
+                flags,
+            )
+        }
+    });
+    wtf8_round_trip(&units, len);
+}
+
+/// UTF-16 to WTF-8 (a lone surrogate in its three bytes, 1110xxxx 10xxxxxx 10xxxxxx, as Simon
+/// Sapin's "The WTF-8 encoding" defines it) into exactly `len` bytes, then back to `units`.
+fn wtf8_round_trip(units: &[u16], len: usize) {
+    let mut want = Vec::new();
+    for item in char::decode_utf16(units.iter().copied()) {
+        match item {
+            Ok(c) => want.extend_from_slice(c.to_string().as_bytes()),
+            Err(e) => {
+                let u = e.unpaired_surrogate();
+                want.extend([
+                    0xE0 | (u >> 12) as u8,
+                    0x80 | ((u >> 6) & 0x3F) as u8,
+                    0x80 | (u & 0x3F) as u8,
+                ]);
+            }
+        }
+    }
+    let mut wtf8 = vec![0u8; len].into_boxed_slice();
+    // SAFETY: `units` and `wtf8` are live buffers of the lengths passed.
+    let r = unsafe {
+        utf16_to_utf8(
+            units.as_ptr(),
+            units.len(),
+            wtf8.as_mut_ptr().cast(),
+            len,
+            UTF8_WTF8,
+        )
+    };
+    assert_eq!(
+        (r.status, r.read, r.written),
+        (UTF8_OK, units.len(), want.len()),
+        "WTF-8 of {units:X?}"
+    );
+    assert_eq!(&wtf8[..], &want[..], "WTF-8 of {units:X?}");
+    let mut back = vec![0u16; units.len()].into_boxed_slice();
+    // SAFETY: `wtf8` and `back` are live buffers of the lengths passed.
+    let r = unsafe {
+        utf8_to_utf16(
+            wtf8.as_ptr().cast(),
+            wtf8.len(),
+            back.as_mut_ptr(),
+            back.len(),
+            UTF8_WTF8,
+        )
+    };
+    assert_eq!(
+        (r.status, r.read, r.written),
+        (UTF8_OK, wtf8.len(), units.len()),
+        "back from {}",
+        hex(&wtf8)
+    );
+    assert_eq!(&back[..], units, "back from {}", hex(&wtf8));
+}
+
+fn from_utf32(bytes: &[u8], cap: usize) {
+    let units: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        // Half the values in the scalar range, so that most inputs are not all errors.
+        .map(|v| {
+            if v & 0x8000_0000 != 0 {
+                v & 0x1F_FFFF
+            } else {
+                v
+            }
+        })
+        .collect();
+    let (mut strict, mut lossy, mut status) = (String::new(), String::new(), UTF8_OK);
+    let mut read = units.len();
+    for (i, &v) in units.iter().enumerate() {
+        let c = char::from_u32(v);
+        lossy.push(c.unwrap_or('\u{FFFD}'));
+        match c {
+            Some(c) if status == UTF8_OK => strict.push(c),
+            Some(_) => {}
+            None if status == UTF8_OK => {
+                status = if v > 0x10_FFFF {
+                    UTF8_ERR_TOO_LARGE
+                } else {
+                    UTF8_ERR_SURROGATE
+                };
+                read = i;
+            }
+            None => {}
+        }
+    }
+    let want = Expected {
+        status,
+        read,
+        strict: strict.into_bytes(),
+        lossy: lossy.into_bytes(),
+    };
+    // SAFETY: `units` is a live buffer of `units.len()` units.
+    let len = unsafe { utf8_length_from_utf32(units.as_ptr(), units.len()) };
+    assert_eq!(len, want.lossy.len(), "utf8_length_from_utf32({units:X?})");
+    check("utf32_to_utf8", &units, &want, cap, |src, out, flags| {
+        // SAFETY: `src` and `out` are live buffers of the lengths passed.
+        unsafe {
+            utf32_to_utf8(
+                src.as_ptr(),
+                src.len(),
+                out.as_mut_ptr().cast(),
+                out.len(),
+                flags,
+            )
+        }
+    });
+}
+
+/// `convert` strict and lossy, into a buffer of exactly the lossy size, then resumed through a
+/// buffer of `cap` units.
+fn check<S: core::fmt::Debug, T: Copy + Default + PartialEq + core::fmt::Debug>(
+    name: &str,
+    src: &[S],
+    want: &Expected<T>,
+    cap: usize,
+    convert: impl Fn(&[S], &mut [T], u32) -> utf8_result,
+) {
+    for flags in [0, UTF8_REPLACE] {
+        let (status, read, out) = if flags == 0 {
+            (want.status, want.read, &want.strict)
+        } else {
+            (UTF8_OK, src.len(), &want.lossy)
+        };
+        // Exactly the size the length function gives: a boxed slice, so that ASan sees its end.
+        let mut dst = vec![T::default(); want.lossy.len()].into_boxed_slice();
+        let r = convert(src, &mut dst, flags);
+        assert_eq!(
+            (r.status, r.read, r.written),
+            (status, read, out.len()),
+            "{name} flags {flags}: {src:X?}"
+        );
+        assert_eq!(
+            &dst[..r.written],
+            &out[..],
+            "{name} flags {flags}: {src:X?}"
+        );
+
+        // Resumed through a small buffer, flushed after each call; grown only when one character
+        // does not fit in it empty.
+        let mut buf = vec![T::default(); cap];
+        let (mut at, mut got) = (0, Vec::new());
+        let last = loop {
+            let r = convert(&src[at..], &mut buf, flags);
+            assert!(
+                r.written <= buf.len() && r.read <= src.len() - at,
+                "{name}: {r:?}"
+            );
+            got.extend_from_slice(&buf[..r.written]);
+            at += r.read;
+            if r.status != UTF8_ERR_BUFFER_TOO_SMALL {
+                break r.status;
+            }
+            if r.written == 0 {
+                assert!(
+                    buf.len() < 4,
+                    "{name}: no character needs {} units",
+                    buf.len()
+                );
+                buf.push(T::default());
+            }
+        };
+        assert_eq!(
+            (last, at, &got[..]),
+            (status, read, &out[..]),
+            "{name} flags {flags} resumed with cap {cap}: {src:X?}"
+        );
+    }
+}

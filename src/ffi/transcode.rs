@@ -1,0 +1,310 @@
+//! The C functions converting between UTF-8 and UTF-16 or UTF-32 (since 1.2).
+
+use core::ffi::c_char;
+
+use super::utf8_status::{self, *};
+use super::{input, output};
+use crate::transcode::{Mode, Progress, Stop, utf16, utf32};
+
+/// Flag of the conversion functions: replace each ill-formed sequence of the input with U+FFFD
+/// and go on, instead of stopping there.
+pub const UTF8_REPLACE: u32 = 1;
+
+/// Flag of utf8_to_utf16 and utf16_to_utf8: the UTF-8 side is WTF-8 (UTF8_FORM_WTF8), so that
+/// UTF-16 with lone surrogates, such as Windows file names, round-trips through it.
+pub const UTF8_WTF8: u32 = 2;
+
+/// How far a conversion function got.
+///
+/// `read` and `written` count code units of the input and the output (bytes for UTF-8, 16-bit
+/// units for UTF-16, 32-bit units for UTF-32, native-endian). The first `read` units of the
+/// input have been converted into the first `written` units of the output, which never end
+/// inside a character, so that a caller can continue from `in + read`.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct utf8_result {
+    /// UTF8_OK if the whole input was converted, else why the conversion stopped at `read`.
+    pub status: utf8_status,
+    /// Input units consumed: the input's length on UTF8_OK, else the offset of the character
+    /// that was ill-formed or did not fit.
+    pub read: usize,
+    /// Output units written.
+    pub written: usize,
+}
+
+impl utf8_result {
+    /// A call refused before reading anything.
+    const fn refused(status: utf8_status) -> Self {
+        utf8_result {
+            status,
+            read: 0,
+            written: 0,
+        }
+    }
+}
+
+impl From<Progress> for utf8_result {
+    fn from(p: Progress) -> Self {
+        let status = match p.stop {
+            None => UTF8_OK,
+            Some(Stop::Malformed(kind)) => kind.into(),
+            Some(Stop::OutputFull) => UTF8_ERR_BUFFER_TOO_SMALL,
+        };
+        utf8_result {
+            status,
+            read: p.read,
+            written: p.written,
+        }
+    }
+}
+
+/// Runs `convert` on `[src, src + len)` and `[out, out + cap)` after checking the flags
+/// (those outside `known_flags` are refused) and the pointers.
+///
+/// # Safety
+/// `src` is NULL or points to `len` readable units; `out` is NULL or points to `cap` writable
+/// units that do not overlap the input.
+unsafe fn run<S, T>(
+    src: *const S,
+    len: usize,
+    out: *mut T,
+    cap: usize,
+    (flags, known_flags): (u32, u32),
+    convert: fn(&[S], &mut [T], Mode) -> Progress,
+) -> utf8_result {
+    if flags & !known_flags != 0 {
+        return utf8_result::refused(UTF8_ERR_INVALID_ARGUMENT);
+    }
+    // SAFETY: the caller's contract for `src`, `len`, `out` and `cap` is the one `units` and
+    // `output` need.
+    let (Some(src), Some(dst)) = (unsafe { units(src, len) }, unsafe { output(out, cap) }) else {
+        return utf8_result::refused(UTF8_ERR_NULL_POINTER);
+    };
+    let mode = Mode {
+        replace: flags & UTF8_REPLACE != 0,
+        wtf8: flags & UTF8_WTF8 != 0,
+    };
+    convert(src, dst, mode).into()
+}
+
+/// The input buffer `[src, src + len)` of units `S`, or `None` for NULL with `len > 0`.
+///
+/// # Safety
+/// If `src` is not NULL it must point to `len` readable units that stay unchanged during the
+/// call.
+unsafe fn units<'a, S>(src: *const S, len: usize) -> Option<&'a [S]> {
+    if len == 0 {
+        Some(&[])
+    } else if src.is_null() {
+        None
+    } else {
+        // SAFETY: `src` is non-null and, by the caller's contract, points to `len` readable
+        // units.
+        Some(unsafe { core::slice::from_raw_parts(src, len) })
+    }
+}
+
+/// Converts the `len` bytes of UTF-8 at `src` into UTF-16 at `out`, which has room for `cap`
+/// units.
+///
+/// Returns UTF8_OK with `read == len` when all the input is converted, `written` units. It
+/// stops early, `read` being the offset of the character concerned and everything before it
+/// converted into the first `written` units, with:
+/// - the status of the table of utf8_status for an ill-formed sequence (without UTF8_REPLACE);
+///   UTF8_ERR_TRUNCATED if the input ends inside a character, so that a caller converting a
+///   stream can carry those bytes over;
+/// - UTF8_ERR_BUFFER_TOO_SMALL if the character does not fit: grow or flush the buffer and
+///   continue from `src + read` (utf16_length_from_utf8 gives the size needed).
+///
+/// With UTF8_REPLACE in `flags`, each maximal subpart of an ill-formed sequence becomes one
+/// U+FFFD, as utf8_decode_next replaces, and the conversion never stops on bad input.
+///
+/// With UTF8_WTF8 in `flags`, the input is WTF-8 (UTF8_FORM_WTF8, as utf8_decode_next_form
+/// reads it): the 3-byte sequence of a surrogate becomes that surrogate, a lone UTF-16 unit;
+/// errors are those of that form. utf16_length_from_utf8 is then an upper bound, not the exact
+/// size: WTF-8 replaces fewer bytes than UTF-8 does.
+///
+/// Other flag bits give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out`
+/// with `cap > 0` gives UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
+///
+/// # Safety
+/// `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
+/// units that do not overlap the input.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn utf8_to_utf16(
+    src: *const c_char,
+    len: usize,
+    out: *mut u16,
+    cap: usize,
+    flags: u32,
+) -> utf8_result {
+    // SAFETY: the caller's contract is passed on unchanged.
+    unsafe {
+        run(
+            src.cast::<u8>(),
+            len,
+            out,
+            cap,
+            (flags, UTF8_REPLACE | UTF8_WTF8),
+            utf16::utf8_to_utf16,
+        )
+    }
+}
+
+/// Converts the `len` bytes of UTF-8 at `src` into UTF-32 at `out`, which has room for `cap`
+/// units: as utf8_to_utf16, one unit per character (utf32_length_from_utf8 gives the size
+/// needed). UTF8_WTF8 is not accepted here (UTF8_ERR_INVALID_ARGUMENT).
+///
+/// # Safety
+/// `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
+/// units that do not overlap the input.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn utf8_to_utf32(
+    src: *const c_char,
+    len: usize,
+    out: *mut u32,
+    cap: usize,
+    flags: u32,
+) -> utf8_result {
+    // SAFETY: the caller's contract is passed on unchanged.
+    unsafe {
+        run(
+            src.cast::<u8>(),
+            len,
+            out,
+            cap,
+            (flags, UTF8_REPLACE),
+            utf32::utf8_to_utf32,
+        )
+    }
+}
+
+/// Converts the `len` units of UTF-16 at `src` into UTF-8 at `out`, which has room for `cap`
+/// bytes.
+///
+/// Returns UTF8_OK with `read == len` when all the input is converted, `written` bytes. It
+/// stops early, `read` being the offset of the unit concerned and everything before it
+/// converted into the first `written` bytes, with:
+/// - UTF8_ERR_SURROGATE for a lone surrogate (without UTF8_REPLACE), except a high surrogate
+///   that ends the input: UTF8_ERR_TRUNCATED, so that a caller converting a stream can carry
+///   it over;
+/// - UTF8_ERR_BUFFER_TOO_SMALL if the character does not fit: grow or flush the buffer and
+///   continue from `src + read` (utf8_length_from_utf16 gives the size needed).
+///
+/// With UTF8_REPLACE in `flags`, each lone surrogate becomes U+FFFD (EF BF BD) and the
+/// conversion never stops on bad input.
+///
+/// With UTF8_WTF8 in `flags`, the output is WTF-8 (UTF8_FORM_WTF8): each lone surrogate is
+/// written as its 3-byte sequence (ED A0..BF 80..BF), the same size as U+FFFD, so
+/// utf8_length_from_utf16 is exact; a high surrogate that ends the input is lone too. Nothing
+/// is refused, and utf8_to_utf16 with UTF8_WTF8 gives back the input. A caller converting a
+/// stream in pieces must not cut between the two halves of a pair, which would be written as
+/// two lone surrogates.
+///
+/// Other flag bits give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out`
+/// with `cap > 0` gives UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
+///
+/// # Safety
+/// `src` is NULL or points to `len` readable units; `out` is NULL or points to `cap` writable
+/// bytes that do not overlap the input.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn utf16_to_utf8(
+    src: *const u16,
+    len: usize,
+    out: *mut c_char,
+    cap: usize,
+    flags: u32,
+) -> utf8_result {
+    // SAFETY: the caller's contract is passed on unchanged.
+    unsafe {
+        run(
+            src,
+            len,
+            out.cast::<u8>(),
+            cap,
+            (flags, UTF8_REPLACE | UTF8_WTF8),
+            utf16::utf16_to_utf8,
+        )
+    }
+}
+
+/// Converts the `len` units of UTF-32 at `src` into UTF-8 at `out`, which has room for `cap`
+/// bytes.
+///
+/// As utf16_to_utf8, where a surrogate value gives UTF8_ERR_SURROGATE and a value above
+/// 0x10FFFF UTF8_ERR_TOO_LARGE, as for utf8_encode (each one U+FFFD with UTF8_REPLACE);
+/// utf8_length_from_utf32 gives the size needed. UTF8_WTF8 is not accepted here
+/// (UTF8_ERR_INVALID_ARGUMENT).
+///
+/// # Safety
+/// `src` is NULL or points to `len` readable units; `out` is NULL or points to `cap` writable
+/// bytes that do not overlap the input.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn utf32_to_utf8(
+    src: *const u32,
+    len: usize,
+    out: *mut c_char,
+    cap: usize,
+    flags: u32,
+) -> utf8_result {
+    // SAFETY: the caller's contract is passed on unchanged.
+    unsafe {
+        run(
+            src,
+            len,
+            out.cast::<u8>(),
+            cap,
+            (flags, UTF8_REPLACE),
+            utf32::utf32_to_utf8,
+        )
+    }
+}
+
+/// The number of UTF-16 units utf8_to_utf16 writes for the `len` bytes at `src` with
+/// UTF8_REPLACE: exact for any input, and so also for strict conversion of well-formed input.
+/// At most `len`. 0 for `(NULL, any)`.
+///
+/// # Safety
+/// `src` is NULL or points to `len` readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn utf16_length_from_utf8(src: *const c_char, len: usize) -> usize {
+    // SAFETY: the caller's contract for `src` and `len` is the one `input` needs.
+    unsafe { input(src, len) }.map_or(0, utf16::utf16_length_from_utf8)
+}
+
+/// The number of UTF-32 units utf8_to_utf32 writes for the `len` bytes at `src` with
+/// UTF8_REPLACE (the number of characters, as utf8_count_chars counts them): exact for any
+/// input. At most `len`. 0 for `(NULL, any)`.
+///
+/// # Safety
+/// `src` is NULL or points to `len` readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn utf32_length_from_utf8(src: *const c_char, len: usize) -> usize {
+    // SAFETY: the caller's contract for `src` and `len` is the one `input` needs.
+    unsafe { input(src, len) }.map_or(0, utf32::utf32_length_from_utf8)
+}
+
+/// The number of bytes utf16_to_utf8 writes for the `len` units at `src` with UTF8_REPLACE:
+/// exact for any input. At most `3 * len`, which cannot overflow for a buffer that exists
+/// (its `2 * len` bytes are at most SIZE_MAX / 2). 0 for `(NULL, any)`.
+///
+/// # Safety
+/// `src` is NULL or points to `len` readable units.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn utf8_length_from_utf16(src: *const u16, len: usize) -> usize {
+    // SAFETY: the caller's contract for `src` and `len` is the one `units` needs.
+    unsafe { units(src, len) }.map_or(0, utf16::utf8_length_from_utf16)
+}
+
+/// The number of bytes utf32_to_utf8 writes for the `len` units at `src` with UTF8_REPLACE:
+/// exact for any input. At most `4 * len`, which cannot overflow for a buffer that exists (its
+/// `4 * len` bytes fit in a size_t). 0 for `(NULL, any)`.
+///
+/// # Safety
+/// `src` is NULL or points to `len` readable units.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn utf8_length_from_utf32(src: *const u32, len: usize) -> usize {
+    // SAFETY: the caller's contract for `src` and `len` is the one `units` needs.
+    unsafe { units(src, len) }.map_or(0, utf32::utf8_length_from_utf32)
+}

@@ -1,0 +1,267 @@
+//! Bulk conversion between UTF-8 and UTF-16 or UTF-32 (native-endian code units).
+//!
+//! Every converter is one instance of [`convert`]: decode a character of the source, encode it
+//! into the target, stop at the first ill-formed input (or replace it with U+FFFD and go on),
+//! or stop before a character that does not fit. It copies runs of ASCII a block at a time;
+//! [`crate::simd`] compiles it once per instruction set, so that those copies use the widest
+//! registers the CPU has, and picks the one to run at run time.
+//!
+//! The length functions give the exact size of the lossy output (each maximal subpart of
+//! ill-formed UTF-8, each lone surrogate, each invalid UTF-32 value replaced with one U+FFFD),
+//! which is also the size of the strict output of well-formed input.
+
+pub mod utf16;
+pub mod utf32;
+
+use crate::error::{ErrorKind, Malformed};
+
+/// U+FFFD REPLACEMENT CHARACTER, written for ill-formed input in [`Mode::replace`] mode.
+pub(crate) const REPLACEMENT: u32 = 0xFFFD;
+
+/// How a conversion treats ill-formed input.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Mode {
+    /// Replace each ill-formed sequence with U+FFFD and go on, instead of stopping there.
+    pub replace: bool,
+    /// UTF-8 is WTF-8 ([`crate::form::Form::Wtf8`]): lone surrogates of UTF-16 are written as
+    /// their 3-byte sequences and read back as themselves. For the UTF-16 converters only.
+    pub wtf8: bool,
+}
+
+/// Why a conversion stopped before the end of its input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// Ill-formed input at `read`: why.
+    Malformed(ErrorKind),
+    /// The character at `read` does not fit in the rest of the output.
+    OutputFull,
+}
+
+/// How far a conversion got: code units read and written, and why it stopped early, if it did.
+///
+/// Everything before `read` has been converted into the first `written` units of the output,
+/// which never end inside a character, so a caller can continue from `read`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    pub read: usize,
+    pub written: usize,
+    pub stop: Option<Stop>,
+}
+
+/// A code unit of UTF-8, UTF-16 or UTF-32.
+pub(crate) trait Unit: Copy {
+    /// The unit as a number.
+    fn value(self) -> u32;
+    /// The unit holding the ASCII value `b`.
+    fn from_ascii(b: u8) -> Self;
+}
+
+impl Unit for u8 {
+    #[inline(always)]
+    fn value(self) -> u32 {
+        u32::from(self)
+    }
+    #[inline(always)]
+    fn from_ascii(b: u8) -> Self {
+        b
+    }
+}
+
+impl Unit for u16 {
+    #[inline(always)]
+    fn value(self) -> u32 {
+        u32::from(self)
+    }
+    #[inline(always)]
+    fn from_ascii(b: u8) -> Self {
+        u16::from(b)
+    }
+}
+
+impl Unit for u32 {
+    #[inline(always)]
+    fn value(self) -> u32 {
+        self
+    }
+    #[inline(always)]
+    fn from_ascii(b: u8) -> Self {
+        u32::from(b)
+    }
+}
+
+/// Units copied at a time in a run of ASCII: enough for the compiler to use whole vector
+/// registers of the widest target (32 bytes of UTF-8 widen to two AVX2 registers of UTF-16).
+const ASCII_BLOCK: usize = 32;
+
+/// Converts `src` into `dst`: `decode` reads one character (its value and length in source
+/// units, or why the units at the start of its argument are ill-formed), `encode` writes one
+/// (its length in target units, or `None` if it does not fit).
+///
+/// Inlined into each instance, so that every converter of every instruction set is compiled
+/// from this one loop with its own decoder and encoder.
+#[inline(always)]
+pub(crate) fn convert<S: Unit, T: Unit>(
+    src: &[S],
+    dst: &mut [T],
+    mode: Mode,
+    decode: impl Fn(&[S]) -> Result<(u32, usize), Malformed>,
+    encode: impl Fn(u32, &mut [T]) -> Option<usize>,
+) -> Progress {
+    let (mut read, mut written) = (0, 0);
+    let stop = |read, written, stop| Progress {
+        read,
+        written,
+        stop: Some(stop),
+    };
+    while let Some(rest) = src.get(read..).filter(|r| !r.is_empty()) {
+        let out = dst.get_mut(written..).unwrap_or_default();
+        if rest[0].value() < 0x80 {
+            let n = copy_ascii(rest, out);
+            read += n;
+            written += n;
+            if n > 0 {
+                continue;
+            }
+        }
+        let (value, len) = match decode(rest) {
+            Ok(decoded) => decoded,
+            // A maximal subpart is at least one unit long where there is input.
+            Err(m) if mode.replace => (REPLACEMENT, m.len.max(1)),
+            Err(m) => return stop(read, written, Stop::Malformed(m.kind)),
+        };
+        let Some(units) = encode(value, out) else {
+            return stop(read, written, Stop::OutputFull);
+        };
+        read += len;
+        written += units;
+    }
+    Progress {
+        read,
+        written,
+        stop: None,
+    }
+}
+
+/// Copies the run of ASCII at the start of `src` into `dst`, [`ASCII_BLOCK`] units at a time,
+/// then one at a time, as far as both allow; returns the number of units copied.
+#[inline(always)]
+fn copy_ascii<S: Unit, T: Unit>(src: &[S], dst: &mut [T]) -> usize {
+    let mut n = 0;
+    while let (Some(block), Some(out)) = (
+        src.get(n..).and_then(|s| s.first_chunk::<ASCII_BLOCK>()),
+        dst.get_mut(n..)
+            .and_then(|d| d.first_chunk_mut::<ASCII_BLOCK>()),
+    ) {
+        // One test for the whole block, with no early exit, so that it vectorises.
+        if block.iter().fold(0, |acc, u| acc | u.value()) >= 0x80 {
+            break;
+        }
+        // Built as a value then stored whole, which the compiler turns into vector stores.
+        *out = core::array::from_fn(|i| T::from_ascii(block[i].value() as u8));
+        n += ASCII_BLOCK;
+    }
+    for (o, u) in dst
+        .get_mut(n..)
+        .unwrap_or_default()
+        .iter_mut()
+        .zip(src.get(n..).unwrap_or_default())
+    {
+        if u.value() >= 0x80 {
+            break;
+        }
+        *o = T::from_ascii(u.value() as u8);
+        n += 1;
+    }
+    n
+}
+
+/// Writes the UTF-8 encoding of the scalar value `value` at the start of `out`: its length, or
+/// `None` if it does not fit (or, which the decoders never produce, if `value` is not a scalar
+/// value).
+#[inline(always)]
+pub(crate) fn encode_utf8(value: u32, out: &mut [u8]) -> Option<usize> {
+    let bytes = crate::encode(value).ok()?;
+    let bytes = bytes.as_bytes();
+    out.get_mut(..bytes.len())?.copy_from_slice(bytes);
+    Some(bytes.len())
+}
+
+/// The UTF-8 decoder of the converters: [`crate::decode_next`].
+#[inline(always)]
+pub(crate) fn decode_utf8(src: &[u8]) -> Result<(u32, usize), Malformed> {
+    crate::decode_next(src)
+}
+
+/// The number of units of the lossy conversion of `s` from UTF-8, where each character of
+/// `s` gives `units_of(lead)` units (`lead` being its first byte) and each maximal subpart of an
+/// ill-formed sequence gives one.
+///
+/// Well-formed stretches are found by [`crate::validate`] (a SIMD kernel) and measured by
+/// their bytes alone: a character is one byte that is not a continuation byte.
+#[inline(always)]
+pub(crate) fn units_from_utf8(s: &[u8], units_of: impl Fn(u8) -> usize) -> usize {
+    let mut total = 0usize;
+    let mut rest = s;
+    loop {
+        let (good, error_len) = match crate::validate(rest) {
+            Ok(()) => (rest.len(), None),
+            Err(e) => (e.valid_up_to, Some(e.error_len)),
+        };
+        let good = good.min(rest.len());
+        // At most one unit per byte (see the callers), so this sum cannot overflow.
+        total += rest[..good]
+            .iter()
+            .map(|&b| if (b as i8) < -64 { 0 } else { units_of(b) })
+            .sum::<usize>();
+        let Some(error_len) = error_len else {
+            return total;
+        };
+        total += 1;
+        rest = &rest[(good + error_len.max(1)).min(rest.len())..];
+    }
+}
+
+/// Defines, in a kernel file of [`crate::simd`], the converters compiled for its instruction
+/// set: `transcoders!("avx2,popcnt")`. The loops are those of [`convert`], inlined here.
+macro_rules! transcoders {
+    ($features:literal) => {
+        use crate::transcode::{Mode, Progress, utf16, utf32};
+
+        /// [`crate::transcode::utf16::utf8_to_utf16`] compiled for this instruction set.
+        ///
+        /// # Safety
+        /// The CPU has the instruction set.
+        #[target_feature(enable = $features)]
+        pub(super) unsafe fn utf8_to_utf16(src: &[u8], dst: &mut [u16], mode: Mode) -> Progress {
+            utf16::utf8_to_utf16_with(src, dst, mode)
+        }
+
+        /// [`crate::transcode::utf16::utf16_to_utf8`] compiled for this instruction set.
+        ///
+        /// # Safety
+        /// The CPU has the instruction set.
+        #[target_feature(enable = $features)]
+        pub(super) unsafe fn utf16_to_utf8(src: &[u16], dst: &mut [u8], mode: Mode) -> Progress {
+            utf16::utf16_to_utf8_with(src, dst, mode)
+        }
+
+        /// [`crate::transcode::utf32::utf8_to_utf32`] compiled for this instruction set.
+        ///
+        /// # Safety
+        /// The CPU has the instruction set.
+        #[target_feature(enable = $features)]
+        pub(super) unsafe fn utf8_to_utf32(src: &[u8], dst: &mut [u32], mode: Mode) -> Progress {
+            utf32::utf8_to_utf32_with(src, dst, mode)
+        }
+
+        /// [`crate::transcode::utf32::utf32_to_utf8`] compiled for this instruction set.
+        ///
+        /// # Safety
+        /// The CPU has the instruction set.
+        #[target_feature(enable = $features)]
+        pub(super) unsafe fn utf32_to_utf8(src: &[u32], dst: &mut [u8], mode: Mode) -> Progress {
+            utf32::utf32_to_utf8_with(src, dst, mode)
+        }
+    };
+}
+pub(crate) use transcoders;

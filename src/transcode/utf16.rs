@@ -1,0 +1,133 @@
+//! UTF-8 to UTF-16 and back.
+
+use super::{Mode, Progress, convert, decode_utf8, encode_utf8, units_from_utf8};
+use crate::error::{ErrorKind, Malformed};
+use crate::form::{self, Form};
+
+/// Converts UTF-8 to UTF-16 with the implementation in use (see [`crate::simd`]).
+pub fn utf8_to_utf16(src: &[u8], dst: &mut [u16], mode: Mode) -> Progress {
+    crate::simd::utf8_to_utf16(src, dst, mode)
+}
+
+/// Converts UTF-16 to UTF-8 with the implementation in use (see [`crate::simd`]).
+pub fn utf16_to_utf8(src: &[u16], dst: &mut [u8], mode: Mode) -> Progress {
+    crate::simd::utf16_to_utf8(src, dst, mode)
+}
+
+/// [`utf8_to_utf16`] as one loop, inlined into each implementation.
+///
+/// In WTF-8 mode the UTF-8 is decoded by [`form::decode_next`], which reads a surrogate's
+/// 3-byte sequence as the surrogate; [`encode_utf16`] writes it as one unit.
+#[inline(always)]
+pub(crate) fn utf8_to_utf16_with(src: &[u8], dst: &mut [u16], mode: Mode) -> Progress {
+    if mode.wtf8 {
+        convert(
+            src,
+            dst,
+            mode,
+            |s| form::decode_next(s, Form::Wtf8),
+            encode_utf16,
+        )
+    } else {
+        convert(src, dst, mode, decode_utf8, encode_utf16)
+    }
+}
+
+/// [`utf16_to_utf8`] as one loop, inlined into each implementation.
+///
+/// In WTF-8 mode a lone surrogate (one [`decode_utf16`] refuses, a high surrogate that ends
+/// the input included) is a code point of its own, written by [`form::encode`].
+#[inline(always)]
+pub(crate) fn utf16_to_utf8_with(src: &[u16], dst: &mut [u8], mode: Mode) -> Progress {
+    if mode.wtf8 {
+        let decode = |s: &[u16]| match decode_utf16(s) {
+            Err(_) if !s.is_empty() => Ok((u32::from(s[0]), 1)),
+            decoded => decoded,
+        };
+        let encode = |value, out: &mut [u8]| {
+            if (0xD800..=0xDFFF).contains(&value) {
+                let bytes = form::encode(value, Form::Wtf8).ok()?;
+                let bytes = bytes.as_bytes();
+                out.get_mut(..bytes.len())?.copy_from_slice(bytes);
+                Some(bytes.len())
+            } else {
+                encode_utf8(value, out)
+            }
+        };
+        convert(src, dst, mode, decode, encode)
+    } else {
+        convert(src, dst, mode, decode_utf16, encode_utf8)
+    }
+}
+
+/// Decodes the character at the start of `s`: a unit that is not a surrogate, or a high
+/// surrogate (D800..DBFF) followed by a low one (DC00..DFFF), with its length, 1 or 2 (The
+/// Unicode Standard, section 3.9, D91).
+///
+/// Any other surrogate is [`ErrorKind::Surrogate`], one unit long, except a high surrogate that
+/// ends the input, which the next unit could complete: [`ErrorKind::Truncated`], so that a
+/// caller converting a stream can carry it over.
+#[inline(always)]
+pub(crate) fn decode_utf16(s: &[u16]) -> Result<(u32, usize), Malformed> {
+    let malformed = |kind| Err(Malformed { kind, len: 1 });
+    let Some(&unit) = s.first() else {
+        return Err(Malformed {
+            kind: ErrorKind::Truncated,
+            len: 0,
+        });
+    };
+    let high = u32::from(unit);
+    match unit {
+        0xD800..=0xDBFF => match s.get(1) {
+            Some(&low @ 0xDC00..=0xDFFF) => Ok((
+                0x1_0000 + ((high - 0xD800) << 10) + (u32::from(low) - 0xDC00),
+                2,
+            )),
+            Some(_) => malformed(ErrorKind::Surrogate),
+            None => malformed(ErrorKind::Truncated),
+        },
+        0xDC00..=0xDFFF => malformed(ErrorKind::Surrogate),
+        _ => Ok((high, 1)),
+    }
+}
+
+/// Writes the UTF-16 encoding of `value` (a scalar value) at the start of `out`: its length, or
+/// `None` if it does not fit.
+#[inline(always)]
+fn encode_utf16(value: u32, out: &mut [u16]) -> Option<usize> {
+    if value < 0x1_0000 {
+        *out.first_mut()? = value as u16;
+        Some(1)
+    } else {
+        let v = value - 0x1_0000;
+        *out.first_chunk_mut::<2>()? = [0xD800 | (v >> 10) as u16, 0xDC00 | (v & 0x3FF) as u16];
+        Some(2)
+    }
+}
+
+/// The length in UTF-16 units of the lossy conversion of `s`: one unit per character below
+/// U+10000, two per character above, one per maximal subpart of an ill-formed sequence.
+///
+/// At most `s.len()`: every unit comes from at least one byte of `s`.
+pub fn utf16_length_from_utf8(s: &[u8]) -> usize {
+    units_from_utf8(s, |lead| 1 + usize::from(lead >= 0xF0))
+}
+
+/// The length in bytes of the lossy conversion of `s` into UTF-8: 1, 2 or 3 bytes per unit
+/// below U+0080, U+0800 or not a surrogate; 4 per surrogate pair; 3 (U+FFFD) per lone surrogate.
+///
+/// At most `3 * s.len()`, which does not overflow: `s` is in memory, so its `2 * s.len()` bytes
+/// are at most `isize::MAX`.
+pub fn utf8_length_from_utf16(s: &[u16]) -> usize {
+    // Three bytes per surrogate, less one for each that is half of a pair.
+    let bytes: usize = s
+        .iter()
+        .map(|&u| 1 + usize::from(u >= 0x80) + usize::from(u >= 0x800))
+        .sum();
+    let pairs = s
+        .iter()
+        .zip(s.get(1..).unwrap_or_default())
+        .filter(|&(&a, &b)| (0xD800..=0xDBFF).contains(&a) && (0xDC00..=0xDFFF).contains(&b))
+        .count();
+    bytes - 2 * pairs
+}

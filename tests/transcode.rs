@@ -1,0 +1,1049 @@
+//! The converters between UTF-8 and UTF-16 / UTF-32, every implementation this CPU supports
+//! and the C functions, against Rust's own codecs as the oracle: `str::from_utf8`,
+//! `str::encode_utf16`, `char::decode_utf16`, `String::from_utf8_lossy`,
+//! `String::from_utf16_lossy` and `char::from_u32`.
+//!
+//! The oracle splits the input into steps (a character, or one ill-formed sequence and the
+//! U+FFFD that replaces it), from which the exact result for every output capacity follows:
+//! where a strict conversion stops, how much fits, and what the lossy output is.
+
+mod common;
+
+use common::{Rng, classify, oracle};
+use utf8::ErrorKind;
+use utf8::ffi::utf8_status::{self, *};
+use utf8::ffi::{
+    UTF8_REPLACE, UTF8_WTF8, utf8_length_from_utf16, utf8_length_from_utf32, utf8_result,
+    utf8_to_utf16, utf8_to_utf32, utf16_length_from_utf8, utf16_to_utf8, utf32_length_from_utf8,
+    utf32_to_utf8,
+};
+use utf8::simd::Isa;
+use utf8::transcode::{Mode, Progress, Stop};
+
+const REPLACE: Mode = Mode {
+    replace: true,
+    wtf8: false,
+};
+
+/// One step of a conversion, as the oracle sees it: `read` input units give `out`, the
+/// character's encoding or U+FFFD for an ill-formed sequence of kind `error`.
+#[derive(Clone, Debug)]
+struct Step<T> {
+    read: usize,
+    out: Vec<T>,
+    error: Option<ErrorKind>,
+}
+
+const FFFD_UTF8: &[u8] = "\u{FFFD}".as_bytes();
+
+/// The steps of decoding UTF-8 `s`: `str::from_utf8` finds each ill-formed sequence (its
+/// maximal subpart, `error_len`, or the truncated rest) and `common::oracle` classifies it.
+fn utf8_steps<T>(s: &[u8], encode: impl Fn(char) -> Vec<T>) -> Vec<Step<T>> {
+    let mut steps = Vec::new();
+    let mut at = 0;
+    while at < s.len() {
+        let rest = &s[at..];
+        let (good, bad) = match oracle(rest) {
+            Ok(()) => (rest.len(), None),
+            Err((good, kind, len)) => (good, Some((kind, len))),
+        };
+        let text = core::str::from_utf8(&rest[..good]).expect("oracle's valid prefix");
+        for c in text.chars() {
+            steps.push(Step {
+                read: c.len_utf8(),
+                out: encode(c),
+                error: None,
+            });
+        }
+        at += good;
+        if let Some((kind, len)) = bad {
+            steps.push(Step {
+                read: len,
+                out: encode('\u{FFFD}'),
+                error: Some(kind),
+            });
+            at += len;
+        }
+    }
+    steps
+}
+
+fn utf16_of(c: char) -> Vec<u16> {
+    c.encode_utf16(&mut [0; 2]).to_vec()
+}
+
+fn utf8_of(c: char) -> Vec<u8> {
+    c.to_string().into_bytes()
+}
+
+/// The steps of decoding UTF-16 `s` with `char::decode_utf16`: a lone surrogate is an error,
+/// of kind Truncated if it is a high surrogate that ends the input.
+fn utf16_steps(s: &[u16]) -> Vec<Step<u8>> {
+    let mut steps = Vec::new();
+    let mut at = 0;
+    for item in char::decode_utf16(s.iter().copied()) {
+        let step = match item {
+            Ok(c) => Step {
+                read: c.len_utf16(),
+                out: utf8_of(c),
+                error: None,
+            },
+            Err(e) => {
+                let u = e.unpaired_surrogate();
+                let truncated = (0xD800..=0xDBFF).contains(&u) && at + 1 == s.len();
+                Step {
+                    read: 1,
+                    out: FFFD_UTF8.to_vec(),
+                    error: Some(if truncated {
+                        ErrorKind::Truncated
+                    } else {
+                        ErrorKind::Surrogate
+                    }),
+                }
+            }
+        };
+        at += step.read;
+        steps.push(step);
+    }
+    steps
+}
+
+/// The steps of decoding UTF-32 `s` with `char::from_u32`.
+fn utf32_steps(s: &[u32]) -> Vec<Step<u8>> {
+    s.iter()
+        .map(|&v| match char::from_u32(v) {
+            Some(c) => Step {
+                read: 1,
+                out: utf8_of(c),
+                error: None,
+            },
+            None => Step {
+                read: 1,
+                out: FFFD_UTF8.to_vec(),
+                error: Some(if v > 0x10_FFFF {
+                    ErrorKind::TooLarge
+                } else {
+                    ErrorKind::Surrogate
+                }),
+            },
+        })
+        .collect()
+}
+
+/// What a conversion of the steps' input into `cap` units must give: its progress and output.
+fn expected<T: Clone>(steps: &[Step<T>], cap: usize, mode: Mode) -> (Progress, Vec<T>) {
+    let (mut read, mut out) = (0, Vec::new());
+    for step in steps {
+        let stop = if let (Some(kind), false) = (step.error, mode.replace) {
+            Some(Stop::Malformed(kind))
+        } else if out.len() + step.out.len() > cap {
+            Some(Stop::OutputFull)
+        } else {
+            None
+        };
+        if stop.is_some() {
+            let written = out.len();
+            return (
+                Progress {
+                    read,
+                    written,
+                    stop,
+                },
+                out,
+            );
+        }
+        read += step.read;
+        out.extend_from_slice(&step.out);
+    }
+    let written = out.len();
+    (
+        Progress {
+            read,
+            written,
+            stop: None,
+        },
+        out,
+    )
+}
+
+/// The lossy output of the steps: what the length functions must count.
+fn lossy_len<T>(steps: &[Step<T>]) -> usize {
+    steps.iter().map(|s| s.out.len()).sum()
+}
+
+/// A value no converter writes, to check that nothing is written past `written`.
+trait Sentinel: Copy + PartialEq + core::fmt::Debug {
+    const UNTOUCHED: Self;
+}
+impl Sentinel for u8 {
+    const UNTOUCHED: u8 = 0xA5; // a continuation byte never ends an encoding that starts at 0
+}
+impl Sentinel for u16 {
+    const UNTOUCHED: u16 = 0xA5A5;
+}
+impl Sentinel for u32 {
+    const UNTOUCHED: u32 = 0xA5A5_A5A5;
+}
+
+type Convert<S, T> = fn(Isa, &[S], &mut [T], Mode) -> Option<Progress>;
+
+/// Checks `convert`, with every supported implementation, on `src` against the oracle's
+/// `steps`, in both modes, for each capacity in `caps` (and always the exact size of the
+/// output, and one more): progress, output, and the rest of the buffer untouched. Then, for
+/// the smaller capacities, the caller's loop of resuming into a fresh buffer of the same size
+/// must give the output of one call.
+fn check<S: Copy + core::fmt::Debug, T: Sentinel>(
+    name: &str,
+    src: &[S],
+    steps: &[Step<T>],
+    convert: Convert<S, T>,
+    caps: impl Iterator<Item = usize> + Clone,
+) {
+    for mode in [Mode::default(), REPLACE] {
+        let (full, full_out) = expected(steps, usize::MAX, mode);
+        let exact = full_out.len();
+        for cap in caps.clone().chain([exact, exact + 1]) {
+            let (want, want_out) = expected(steps, cap, mode);
+            for isa in Isa::supported() {
+                let mut dst = vec![T::UNTOUCHED; cap];
+                let got = convert(isa, src, &mut dst, mode).expect("supported");
+                assert_eq!(
+                    got,
+                    want,
+                    "{name} {} {mode:?} cap {cap}: {src:X?}",
+                    isa.name()
+                );
+                assert_eq!(
+                    &dst[..got.written.min(cap)],
+                    &want_out[..],
+                    "{name} {} {mode:?} cap {cap}: output of {src:X?}",
+                    isa.name()
+                );
+                assert!(
+                    dst[got.written.min(cap)..]
+                        .iter()
+                        .all(|&u| u == T::UNTOUCHED),
+                    "{name} {} {mode:?} cap {cap}: wrote past `written` for {src:X?}",
+                    isa.name()
+                );
+                if cap > 0 && cap < exact {
+                    assert_eq!(
+                        resumed(isa, src, cap, mode, convert),
+                        (full, full_out.clone()),
+                        "{name} {} {mode:?}: resumed with cap {cap} on {src:X?}",
+                        isa.name()
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Converts `src` as a caller with a buffer of `cap` units does: convert, flush what was
+/// written, continue from `read`; growing the buffer only when one character does not fit in
+/// an empty one. Returns the progress over the whole input and everything flushed.
+fn resumed<S, T: Sentinel>(
+    isa: Isa,
+    src: &[S],
+    cap: usize,
+    mode: Mode,
+    convert: Convert<S, T>,
+) -> (Progress, Vec<T>) {
+    let (mut read, mut out) = (0, Vec::new());
+    let mut buf = vec![T::UNTOUCHED; cap];
+    loop {
+        let p = convert(isa, &src[read..], &mut buf, mode).expect("supported");
+        out.extend_from_slice(&buf[..p.written]);
+        read += p.read;
+        match p.stop {
+            Some(Stop::OutputFull) => {
+                if p.written == 0 {
+                    buf.resize(buf.len() + 1, T::UNTOUCHED);
+                }
+            }
+            stop => {
+                let written = out.len();
+                return (
+                    Progress {
+                        read,
+                        written,
+                        stop,
+                    },
+                    out,
+                );
+            }
+        }
+    }
+}
+
+fn to_utf16(isa: Isa, s: &[u8], d: &mut [u16], m: Mode) -> Option<Progress> {
+    isa.utf8_to_utf16(s, d, m)
+}
+fn to_utf32(isa: Isa, s: &[u8], d: &mut [u32], m: Mode) -> Option<Progress> {
+    isa.utf8_to_utf32(s, d, m)
+}
+fn from_utf16(isa: Isa, s: &[u16], d: &mut [u8], m: Mode) -> Option<Progress> {
+    isa.utf16_to_utf8(s, d, m)
+}
+fn from_utf32(isa: Isa, s: &[u32], d: &mut [u8], m: Mode) -> Option<Progress> {
+    isa.utf32_to_utf8(s, d, m)
+}
+
+/// Every capacity from 0 to the largest output of the input's steps, or a sample of them for
+/// long inputs.
+fn caps<T>(steps: &[Step<T>]) -> impl Iterator<Item = usize> + Clone {
+    let max: usize = steps.iter().map(|s| s.out.len()).sum();
+    let stride = (max / common::or_under_miri(64, 2)).max(1);
+    (0..max).step_by(stride)
+}
+
+/// UTF-8 input: both converters, and both length functions.
+fn check_utf8(s: &[u8]) {
+    let steps16 = utf8_steps(s, utf16_of);
+    let steps32 = utf8_steps(s, |c| vec![u32::from(c)]);
+    // The oracle's steps against the standard library's own lossy decoding.
+    let lossy = String::from_utf8_lossy(s);
+    assert_eq!(
+        steps16
+            .iter()
+            .flat_map(|s| s.out.clone())
+            .collect::<Vec<_>>(),
+        lossy.encode_utf16().collect::<Vec<_>>()
+    );
+    check("utf8_to_utf16", s, &steps16, to_utf16, caps(&steps16));
+    check("utf8_to_utf32", s, &steps32, to_utf32, caps(&steps32));
+    assert_eq!(
+        utf8::transcode::utf16::utf16_length_from_utf8(s),
+        lossy_len(&steps16),
+        "utf16_length_from_utf8({s:X?})"
+    );
+    assert_eq!(
+        utf8::transcode::utf32::utf32_length_from_utf8(s),
+        lossy.chars().count(),
+        "utf32_length_from_utf8({s:X?})"
+    );
+}
+
+/// UTF-16 input: the converter and the length function.
+fn check_utf16(s: &[u16]) {
+    let steps = utf16_steps(s);
+    let lossy = String::from_utf16_lossy(s).into_bytes();
+    assert_eq!(
+        steps.iter().flat_map(|s| s.out.clone()).collect::<Vec<_>>(),
+        lossy
+    );
+    check("utf16_to_utf8", s, &steps, from_utf16, caps(&steps));
+    assert_eq!(
+        utf8::transcode::utf16::utf8_length_from_utf16(s),
+        lossy.len(),
+        "utf8_length_from_utf16({s:X?})"
+    );
+}
+
+/// UTF-32 input: the converter and the length function.
+fn check_utf32(s: &[u32]) {
+    let steps = utf32_steps(s);
+    check("utf32_to_utf8", s, &steps, from_utf32, caps(&steps));
+    assert_eq!(
+        utf8::transcode::utf32::utf8_length_from_utf32(s),
+        lossy_len(&steps),
+        "utf8_length_from_utf32({s:X?})"
+    );
+}
+
+#[test]
+fn implementations_are_tested_here() {
+    let names: Vec<_> = Isa::supported().map(Isa::name).collect();
+    eprintln!("implementations supported by this CPU and tested: {names:?}");
+    assert!(names.contains(&"scalar"));
+}
+
+/// Every scalar value alone, in every direction, with every output capacity up to its size.
+#[test]
+#[cfg_attr(miri, ignore = "1.1 million values: too slow interpreted")]
+fn every_scalar_value_alone() {
+    for c in (0..=0x10_FFFF).filter_map(char::from_u32) {
+        let s = c.to_string();
+        check_utf8(s.as_bytes());
+        let units: Vec<u16> = s.encode_utf16().collect();
+        check_utf16(&units);
+        check_utf32(&[u32::from(c)]);
+    }
+}
+
+/// All scalar values in one buffer, so that each passes through the block paths too.
+#[test]
+#[cfg_attr(miri, ignore = "1.1 million values: too slow interpreted")]
+fn all_scalar_values_in_one_buffer() {
+    let text: String = (0..=0x10_FFFF).filter_map(char::from_u32).collect();
+    let units16: Vec<u16> = text.encode_utf16().collect();
+    let units32: Vec<u32> = text.chars().map(u32::from).collect();
+    for mode in [Mode::default(), REPLACE] {
+        for isa in Isa::supported() {
+            let mut out16 = vec![0u16; units16.len()];
+            let p = isa
+                .utf8_to_utf16(text.as_bytes(), &mut out16, mode)
+                .unwrap();
+            assert_eq!(
+                (p.read, p.written, p.stop),
+                (text.len(), units16.len(), None)
+            );
+            assert!(out16 == units16, "{} utf8_to_utf16", isa.name());
+
+            let mut out32 = vec![0u32; units32.len()];
+            let p = isa
+                .utf8_to_utf32(text.as_bytes(), &mut out32, mode)
+                .unwrap();
+            assert_eq!(
+                (p.read, p.written, p.stop),
+                (text.len(), units32.len(), None)
+            );
+            assert!(out32 == units32, "{} utf8_to_utf32", isa.name());
+
+            for (name, got) in [
+                ("utf16_to_utf8", {
+                    let mut out = vec![0u8; text.len()];
+                    let p = isa.utf16_to_utf8(&units16, &mut out, mode).unwrap();
+                    assert_eq!((p.read, p.stop), (units16.len(), None));
+                    out.truncate(p.written);
+                    out
+                }),
+                ("utf32_to_utf8", {
+                    let mut out = vec![0u8; text.len()];
+                    let p = isa.utf32_to_utf8(&units32, &mut out, mode).unwrap();
+                    assert_eq!((p.read, p.stop), (units32.len(), None));
+                    out.truncate(p.written);
+                    out
+                }),
+            ] {
+                assert!(got == text.as_bytes(), "{} {name}", isa.name());
+            }
+        }
+    }
+    assert_eq!(
+        utf8::transcode::utf16::utf16_length_from_utf8(text.as_bytes()),
+        units16.len()
+    );
+    assert_eq!(
+        utf8::transcode::utf32::utf32_length_from_utf8(text.as_bytes()),
+        units32.len()
+    );
+    assert_eq!(
+        utf8::transcode::utf16::utf8_length_from_utf16(&units16),
+        text.len()
+    );
+    assert_eq!(
+        utf8::transcode::utf32::utf8_length_from_utf32(&units32),
+        text.len()
+    );
+}
+
+/// Every lone surrogate: alone, before and after ASCII, before another lone surrogate, and
+/// each high surrogate before each low one (a pair, the only good case).
+#[test]
+#[cfg_attr(miri, ignore = "exhaustive over the surrogates: too slow interpreted")]
+fn every_lone_surrogate() {
+    for u in 0xD800..=0xDFFFu16 {
+        for s in [
+            vec![u],
+            vec![u, 0x41],
+            vec![0x41, u],
+            vec![0x41, u, 0x42],
+            vec![u, u],
+            vec![0xDC00, u],
+            vec![u, 0xD800],
+        ] {
+            check_utf16(&s);
+        }
+        check_utf32(&[u32::from(u)]);
+        check_utf32(&[0x41, u32::from(u), 0x42]);
+        // In UTF-8 (ED A0..BF xx): ill-formed, three maximal subparts of one byte each.
+        let encoded = [
+            0xE0 | (u >> 12) as u8,
+            0x80 | ((u >> 6) & 0x3F) as u8,
+            0x80 | (u & 0x3F) as u8,
+        ];
+        check_utf8(&encoded);
+    }
+    for high in (0xD800..=0xDBFFu16).step_by(7) {
+        for low in 0xDC00..=0xDFFFu16 {
+            check_utf16(&[high, low]);
+        }
+    }
+}
+
+/// UTF-32 values above 0x10FFFF: the boundary, each bit, and random ones.
+#[test]
+fn utf32_values_above_the_last_scalar_value() {
+    let mut values: Vec<u32> = vec![0x11_0000, 0x11_0001, 0x1F_FFFF, 0x7FFF_FFFF, u32::MAX];
+    values.extend((21..32).map(|bit| 1u32 << bit));
+    let mut rng = Rng::new(0x5EED_7032);
+    values.extend((0..common::iterations(2_000)).map(|_| rng.next() as u32 | 0x11_0000));
+    for v in values {
+        check_utf32(&[v]);
+        check_utf32(&[0x41, v, 0x1F600]);
+    }
+}
+
+/// Every one- and two-byte input: every error class of the first two bytes of a sequence.
+#[test]
+#[cfg_attr(miri, ignore = "65 536 inputs: too slow interpreted")]
+fn every_input_of_one_and_two_bytes() {
+    for a in 0..=255u8 {
+        check_utf8(&[a]);
+        for b in 0..=255u8 {
+            check_utf8(&[a, b]);
+        }
+    }
+}
+
+/// One ill-formed sequence of each error class, and the ways a sequence can be cut short.
+const BAD: &[&[u8]] = &[
+    b"\x80",
+    b"\xBF",
+    b"\xC0\x80",
+    b"\xC1\xBF",
+    b"\xE0\x80\x80",
+    b"\xE0\x9F\xBF",
+    b"\xF0\x80\x80\x80",
+    b"\xF0\x8F\xBF\xBF",
+    b"\xED\xA0\x80",
+    b"\xED\xBF\xBF",
+    b"\xF4\x90\x80\x80",
+    b"\xF5\x80\x80\x80",
+    b"\xF8\x88\x80\x80\x80",
+    b"\xFF",
+    b"\xC2A",
+    b"\xE2\x82A",
+    b"\xF0\x9F\x98A",
+    b"\xE2\x82\xAC\x80",
+    b"\xC2",
+    b"\xE2\x82",
+    b"\xF0\x9F\x98",
+];
+
+/// `len` bytes of characters of `width` bytes, padded at the front with ASCII.
+fn run_of(width: usize, len: usize) -> Vec<u8> {
+    let sample = ['a', '\u{E9}', '\u{20AC}', '\u{1F600}'][width - 1].to_string();
+    let mut s = vec![b'-'; len % width];
+    s.extend(sample.repeat(len / width).bytes());
+    s
+}
+
+/// Each error class at every offset of the first blocks (every block width up to 64 units,
+/// the ASCII block of the converters included), after runs of each width, with text after it.
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "hundreds of inputs, each with every capacity: too slow interpreted; see a_few_inputs_through_every_implementation"
+)]
+fn every_error_at_every_offset_of_the_first_blocks() {
+    let max = common::or_under_miri(100, 40);
+    for width in 1..=4 {
+        for len in (0..=max).step_by(common::or_under_miri(1, 13)) {
+            for bad in BAD.iter().step_by(common::or_under_miri(1, 5)) {
+                let mut s = run_of(width, len);
+                s.extend_from_slice(bad);
+                check_utf8(&s);
+                s.extend_from_slice("x\u{E9}\u{20AC}\u{1F600}".as_bytes());
+                s.extend(run_of(1, 40));
+                check_utf8(&s);
+            }
+        }
+    }
+}
+
+/// Lone surrogates and invalid UTF-32 values at every offset of the first blocks.
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "hundreds of inputs, each with every capacity: too slow interpreted; see a_few_inputs_through_every_implementation"
+)]
+fn every_bad_unit_at_every_offset_of_the_first_blocks() {
+    let max = common::or_under_miri(100, 40);
+    for width in 1..=4 {
+        for len in (0..=max).step_by(common::or_under_miri(1, 13)) {
+            let text = String::from_utf8(run_of(width, len)).unwrap();
+            for bad in [0xD800u16, 0xDBFF, 0xDC00, 0xDFFF] {
+                let mut s: Vec<u16> = text.encode_utf16().collect();
+                s.push(bad);
+                check_utf16(&s);
+                s.extend("x\u{E9}\u{20AC}\u{1F600}".encode_utf16());
+                s.extend(std::iter::repeat_n(u16::from(b'a'), 40));
+                check_utf16(&s);
+            }
+            for bad in [0xD800u32, 0xDFFF, 0x11_0000, u32::MAX] {
+                let mut s: Vec<u32> = text.chars().map(u32::from).collect();
+                s.push(bad);
+                s.extend(std::iter::repeat_n(u32::from(b'a'), 40));
+                check_utf32(&s);
+            }
+        }
+    }
+}
+
+/// A few inputs across the converters' 32-unit ASCII blocks, with an error at the block's edge:
+/// the coverage Miri runs, where the sweeps are too slow.
+#[test]
+fn a_few_inputs_through_every_implementation() {
+    let mut text = "a".repeat(31);
+    text.push_str("\u{E9}\u{20AC}\u{1F600}");
+    text.push_str(&"b".repeat(33));
+    let utf8 = text.as_bytes();
+    check_utf8(utf8);
+    check_utf8(&[&utf8[..31], b"\xE2\x82", &utf8[31..]].concat());
+    check_utf8(&[&utf8[..32], b"\xFF"].concat());
+    let units16: Vec<u16> = text.encode_utf16().collect();
+    check_utf16(&units16);
+    check_utf16(&[&units16[..31], &[0xDC00], &units16[31..]].concat());
+    check_wtf8_round_trip(&[&units16[..32], &[0xD800]].concat());
+    let units32: Vec<u32> = text.chars().map(u32::from).collect();
+    check_utf32(&units32);
+    check_utf32(&[&units32[..32], &[0x11_0000], &units32[32..]].concat());
+}
+
+/// Random text of mixed widths, mutated, in every direction.
+#[test]
+fn random_text_with_random_mutations() {
+    let mut rng = Rng::new(0x5EED_7C0D);
+    for _ in 0..common::iterations(3_000) {
+        let chars = rng.below(common::or_under_miri(150, 12));
+        let mut s = if rng.below(2) == 0 {
+            rng.text(chars)
+        } else {
+            vec![b'a'; chars]
+        };
+        let text = String::from_utf8(s.clone()).unwrap();
+        rng.mutate(&mut s);
+        check_utf8(&s);
+
+        let mut units16: Vec<u16> = text.encode_utf16().collect();
+        let mut units32: Vec<u32> = text.chars().map(u32::from).collect();
+        for _ in 0..rng.below(3) {
+            if !units16.is_empty() {
+                let i = rng.below(units16.len());
+                units16[i] = 0xD800 + rng.below(0x800) as u16;
+            }
+            if !units32.is_empty() {
+                let i = rng.below(units32.len());
+                units32[i] = [0xD800 + rng.below(0x800) as u32, rng.next() as u32][rng.below(2)];
+            }
+        }
+        check_utf16(&units16);
+        check_utf32(&units32);
+    }
+}
+
+/// Adversarial UTF-8: nothing but errors, every other byte an error, truncations everywhere.
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "hundreds of inputs, each with every capacity: too slow interpreted; see a_few_inputs_through_every_implementation"
+)]
+fn adversarial_utf8() {
+    let mut inputs: Vec<Vec<u8>> = vec![
+        vec![0xFF; 200],
+        vec![0x80; 200],
+        b"\xF0\x9F\x98".repeat(70),
+        b"\xEDa".repeat(100),
+        b"a\xC2".repeat(100),
+    ];
+    for bad in BAD {
+        inputs.push(bad.repeat(40));
+        inputs.push([&b"\xE2\x82\xAC"[..], bad].concat().repeat(20));
+    }
+    for mut s in inputs {
+        s.truncate(common::or_under_miri(usize::MAX, 24));
+        check_utf8(&s);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The C functions
+
+fn status(kind: ErrorKind) -> utf8_status {
+    kind.into()
+}
+
+/// A conversion's progress as the C functions report it.
+fn c_result(p: Progress) -> utf8_result {
+    let status = match p.stop {
+        None => UTF8_OK,
+        Some(Stop::Malformed(kind)) => status(kind),
+        Some(Stop::OutputFull) => UTF8_ERR_BUFFER_TOO_SMALL,
+    };
+    utf8_result {
+        status,
+        read: p.read,
+        written: p.written,
+    }
+}
+
+/// The C functions on random mutated text, into buffers of exactly the lossy size and of
+/// half of it, against the oracle's steps; and the C length functions.
+#[test]
+fn c_functions_against_the_oracle() {
+    let mut rng = Rng::new(0x5EED_C7C0);
+    for _ in 0..common::iterations(500) {
+        let chars = rng.below(common::or_under_miri(100, 12));
+        let mut s = rng.text(chars);
+        let text = String::from_utf8(s.clone()).unwrap();
+        rng.mutate(&mut s);
+        let steps16 = utf8_steps(&s, utf16_of);
+        let steps32 = utf8_steps(&s, |c| vec![u32::from(c)]);
+        let units16: Vec<u16> = text.encode_utf16().collect();
+        let units32: Vec<u32> = text.chars().map(u32::from).collect();
+        let from16 = utf16_steps(&units16);
+        let from32 = utf32_steps(&units32);
+        // SAFETY: every pointer is a live buffer of the length passed with it.
+        unsafe {
+            assert_eq!(
+                utf16_length_from_utf8(s.as_ptr().cast(), s.len()),
+                lossy_len(&steps16)
+            );
+            assert_eq!(
+                utf32_length_from_utf8(s.as_ptr().cast(), s.len()),
+                lossy_len(&steps32)
+            );
+            assert_eq!(
+                utf8_length_from_utf16(units16.as_ptr(), units16.len()),
+                text.len()
+            );
+            assert_eq!(
+                utf8_length_from_utf32(units32.as_ptr(), units32.len()),
+                text.len()
+            );
+        }
+        for flags in [0, UTF8_REPLACE] {
+            let mode = Mode {
+                replace: flags == UTF8_REPLACE,
+                ..Mode::default()
+            };
+            for cap in [lossy_len(&steps16), lossy_len(&steps16) / 2] {
+                let mut out = vec![0u16; cap];
+                // SAFETY: `s` and `out` are live buffers of the lengths passed.
+                let r = unsafe {
+                    utf8_to_utf16(s.as_ptr().cast(), s.len(), out.as_mut_ptr(), cap, flags)
+                };
+                let (want, want_out) = expected(&steps16, cap, mode);
+                assert_eq!(r, c_result(want), "utf8_to_utf16({s:X?}, {cap}, {flags})");
+                assert_eq!(out[..r.written], want_out[..]);
+            }
+            for cap in [lossy_len(&steps32), lossy_len(&steps32) / 2] {
+                let mut out = vec![0u32; cap];
+                // SAFETY: `s` and `out` are live buffers of the lengths passed.
+                let r = unsafe {
+                    utf8_to_utf32(s.as_ptr().cast(), s.len(), out.as_mut_ptr(), cap, flags)
+                };
+                let (want, want_out) = expected(&steps32, cap, mode);
+                assert_eq!(r, c_result(want), "utf8_to_utf32({s:X?}, {cap}, {flags})");
+                assert_eq!(out[..r.written], want_out[..]);
+            }
+            for cap in [text.len(), text.len() / 2] {
+                let mut out = vec![0u8; cap];
+                // SAFETY: the input and `out` are live buffers of the lengths passed.
+                let r = unsafe {
+                    utf16_to_utf8(
+                        units16.as_ptr(),
+                        units16.len(),
+                        out.as_mut_ptr().cast(),
+                        cap,
+                        flags,
+                    )
+                };
+                let (want, want_out) = expected(&from16, cap, mode);
+                assert_eq!(
+                    r,
+                    c_result(want),
+                    "utf16_to_utf8({units16:X?}, {cap}, {flags})"
+                );
+                assert_eq!(out[..r.written], want_out[..]);
+                // SAFETY: the input and `out` are live buffers of the lengths passed.
+                let r = unsafe {
+                    utf32_to_utf8(
+                        units32.as_ptr(),
+                        units32.len(),
+                        out.as_mut_ptr().cast(),
+                        cap,
+                        flags,
+                    )
+                };
+                let (want, want_out) = expected(&from32, cap, mode);
+                assert_eq!(
+                    r,
+                    c_result(want),
+                    "utf32_to_utf8({units32:X?}, {cap}, {flags})"
+                );
+                assert_eq!(out[..r.written], want_out[..]);
+            }
+        }
+    }
+}
+
+/// The documented refusals: unknown flags, NULL buffers with a length; and `(NULL, 0)` as the
+/// empty buffer.
+#[test]
+fn c_functions_refuse_bad_arguments() {
+    use core::ptr::{null, null_mut};
+    let refused = |status| utf8_result {
+        status,
+        read: 0,
+        written: 0,
+    };
+    let ok_empty = refused(UTF8_OK);
+    let (s, w16, w32) = (b"ab", [0x61u16, 0x62], [0x61u32, 0x62]);
+    let (mut o8, mut o16, mut o32) = ([0u8; 4], [0u16; 4], [0u32; 4]);
+    // SAFETY: each pointer is NULL or a live buffer of at least the length passed with it.
+    unsafe {
+        let bad = refused(UTF8_ERR_INVALID_ARGUMENT);
+        for flags in [4, 1 << 31, u32::MAX] {
+            let r = utf8_to_utf16(s.as_ptr().cast(), 2, o16.as_mut_ptr(), 4, flags);
+            assert_eq!(r, bad);
+            let r = utf16_to_utf8(w16.as_ptr(), 2, o8.as_mut_ptr().cast(), 4, flags);
+            assert_eq!(r, bad);
+        }
+        // UTF8_WTF8 is for the UTF-16 converters only.
+        for flags in [UTF8_WTF8, 4, 1 << 31, u32::MAX] {
+            let r = utf8_to_utf32(s.as_ptr().cast(), 2, o32.as_mut_ptr(), 4, flags);
+            assert_eq!(r, bad);
+            let r = utf32_to_utf8(w32.as_ptr(), 2, o8.as_mut_ptr().cast(), 4, flags);
+            assert_eq!(r, bad);
+        }
+        let refused_null = refused(UTF8_ERR_NULL_POINTER);
+        assert_eq!(
+            utf8_to_utf16(null(), 2, o16.as_mut_ptr(), 4, 0),
+            refused_null
+        );
+        assert_eq!(
+            utf8_to_utf16(s.as_ptr().cast(), 2, null_mut(), 4, 0),
+            refused_null
+        );
+        assert_eq!(
+            utf8_to_utf32(null(), 2, o32.as_mut_ptr(), 4, 0),
+            refused_null
+        );
+        assert_eq!(
+            utf8_to_utf32(s.as_ptr().cast(), 2, null_mut(), 4, 0),
+            refused_null
+        );
+        assert_eq!(
+            utf16_to_utf8(null(), 2, o8.as_mut_ptr().cast(), 4, 0),
+            refused_null
+        );
+        assert_eq!(
+            utf16_to_utf8(w16.as_ptr(), 2, null_mut(), 4, 0),
+            refused_null
+        );
+        assert_eq!(
+            utf32_to_utf8(null(), 2, o8.as_mut_ptr().cast(), 4, 0),
+            refused_null
+        );
+        assert_eq!(
+            utf32_to_utf8(w32.as_ptr(), 2, null_mut(), 4, 0),
+            refused_null
+        );
+        assert_eq!(utf8_to_utf16(null(), 0, null_mut(), 0, 0), ok_empty);
+        assert_eq!(utf8_to_utf32(null(), 0, null_mut(), 0, 0), ok_empty);
+        assert_eq!(utf16_to_utf8(null(), 0, null_mut(), 0, 0), ok_empty);
+        assert_eq!(utf32_to_utf8(null(), 0, null_mut(), 0, 0), ok_empty);
+        // A size query: nothing fits in (NULL, 0).
+        let small = utf8_result {
+            status: UTF8_ERR_BUFFER_TOO_SMALL,
+            read: 0,
+            written: 0,
+        };
+        assert_eq!(utf8_to_utf16(s.as_ptr().cast(), 2, null_mut(), 0, 0), small);
+        assert_eq!(utf16_length_from_utf8(null(), 5), 0);
+        assert_eq!(utf32_length_from_utf8(null(), 5), 0);
+        assert_eq!(utf8_length_from_utf16(null(), 5), 0);
+        assert_eq!(utf8_length_from_utf32(null(), 5), 0);
+    }
+}
+
+/// The classification table of the C API holds for the converters: one case per status,
+/// written from RFC 3629 section 4 (common::classify) and checked against it.
+#[test]
+fn strict_conversion_stops_with_the_documented_status() {
+    let cases: &[(&[u8], utf8_status, usize)] = &[
+        (b"ab\x80", UTF8_ERR_UNEXPECTED_CONTINUATION, 2),
+        (b"ab\xC0\x80", UTF8_ERR_OVERLONG, 2),
+        (b"ab\xED\xA0\x80", UTF8_ERR_SURROGATE, 2),
+        (b"ab\xF4\x90\x80\x80", UTF8_ERR_TOO_LARGE, 2),
+        (b"ab\xFF", UTF8_ERR_INVALID_BYTE, 2),
+        (b"ab\xE2\x82A", UTF8_ERR_MISSING_CONTINUATION, 2),
+        (b"ab\xF0\x9F\x98", UTF8_ERR_TRUNCATED, 2),
+    ];
+    for &(s, want, at) in cases {
+        if want != UTF8_ERR_TRUNCATED {
+            assert_eq!(status(classify(&s[at..])), want);
+        }
+        let mut out = [0u16; 8];
+        // SAFETY: `s` and `out` are live buffers of the lengths passed.
+        let r = unsafe { utf8_to_utf16(s.as_ptr().cast(), s.len(), out.as_mut_ptr(), 8, 0) };
+        assert_eq!(
+            (r.status, r.read, r.written, &out[..2]),
+            (want, at, 2, &[0x61, 0x62][..])
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// WTF-8 (UTF8_WTF8): UTF-16 with lone surrogates and back
+
+/// The WTF-8 of a code point (Simon Sapin, "The WTF-8 encoding": generalized UTF-8, a
+/// surrogate in three bytes with RFC 3629's bit layout, 1110xxxx 10xxxxxx 10xxxxxx).
+fn wtf8_of(u: u32) -> Vec<u8> {
+    match char::from_u32(u) {
+        Some(c) => utf8_of(c),
+        None => vec![
+            0xE0 | (u >> 12) as u8,
+            0x80 | ((u >> 6) & 0x3F) as u8,
+            0x80 | (u & 0x3F) as u8,
+        ],
+    }
+}
+
+/// The steps of UTF-16 `s` to WTF-8, from `char::decode_utf16`: a lone surrogate is a code
+/// point of its own; nothing is an error.
+fn utf16_wtf8_steps(s: &[u16]) -> Vec<Step<u8>> {
+    char::decode_utf16(s.iter().copied())
+        .map(|item| match item {
+            Ok(c) => Step {
+                read: c.len_utf16(),
+                out: utf8_of(c),
+                error: None,
+            },
+            Err(e) => Step {
+                read: 1,
+                out: wtf8_of(u32::from(e.unpaired_surrogate())),
+                error: None,
+            },
+        })
+        .collect()
+}
+
+/// The steps of the WTF-8 of UTF-16 `s` back to UTF-16: each character's or lone surrogate's
+/// bytes give its units again.
+fn wtf8_utf16_steps(s: &[u16]) -> Vec<Step<u16>> {
+    char::decode_utf16(s.iter().copied())
+        .map(|item| match item {
+            Ok(c) => Step {
+                read: c.len_utf8(),
+                out: utf16_of(c),
+                error: None,
+            },
+            Err(e) => Step {
+                read: 3,
+                out: vec![e.unpaired_surrogate()],
+                error: None,
+            },
+        })
+        .collect()
+}
+
+fn from_utf16_wtf8(isa: Isa, s: &[u16], d: &mut [u8], m: Mode) -> Option<Progress> {
+    isa.utf16_to_utf8(s, d, Mode { wtf8: true, ..m })
+}
+fn to_utf16_wtf8(isa: Isa, s: &[u8], d: &mut [u16], m: Mode) -> Option<Progress> {
+    isa.utf8_to_utf16(s, d, Mode { wtf8: true, ..m })
+}
+
+/// UTF-16 `s` to WTF-8 and back, with every capacity: the WTF-8 is the oracle's, the way back
+/// gives `s` again, and utf8_length_from_utf16 is the exact size.
+fn check_wtf8_round_trip(s: &[u16]) {
+    let steps = utf16_wtf8_steps(s);
+    check(
+        "utf16_to_utf8 WTF-8",
+        s,
+        &steps,
+        from_utf16_wtf8,
+        caps(&steps),
+    );
+    let wtf8: Vec<u8> = steps.iter().flat_map(|s| s.out.clone()).collect();
+    assert_eq!(
+        utf8::transcode::utf16::utf8_length_from_utf16(s),
+        wtf8.len()
+    );
+    let back = wtf8_utf16_steps(s);
+    assert_eq!(
+        back.iter().flat_map(|s| s.out.clone()).collect::<Vec<_>>(),
+        s
+    );
+    check(
+        "utf8_to_utf16 WTF-8",
+        &wtf8,
+        &back,
+        to_utf16_wtf8,
+        caps(&back),
+    );
+    assert!(utf8::transcode::utf16::utf16_length_from_utf8(&wtf8) >= s.len());
+}
+
+/// Every lone surrogate, in every context of `every_lone_surrogate`, round-trips.
+#[test]
+#[cfg_attr(miri, ignore = "exhaustive over the surrogates: too slow interpreted")]
+fn wtf8_round_trips_every_lone_surrogate() {
+    for u in 0xD800..=0xDFFFu16 {
+        for s in [
+            vec![u],
+            vec![u, 0x41],
+            vec![0x41, u],
+            vec![u, u],
+            vec![0xDC00, u],
+            vec![u, 0xD800],
+            vec![0xD83D, 0xDE00, u, 0x20AC],
+        ] {
+            check_wtf8_round_trip(&s);
+        }
+    }
+}
+
+/// Random UTF-16 with lone surrogates, at every offset of the first blocks, round-trips.
+#[test]
+fn wtf8_round_trips_random_utf16() {
+    let mut rng = Rng::new(0x5EED_3F78);
+    for _ in 0..common::iterations(2_000) {
+        let chars = rng.below(common::or_under_miri(120, 12));
+        let text = String::from_utf8(rng.text(chars)).unwrap();
+        let mut units: Vec<u16> = text.encode_utf16().collect();
+        for _ in 0..rng.below(4) {
+            let i = rng.below(units.len() + 1);
+            units.insert(i, 0xD800 + rng.below(0x800) as u16);
+        }
+        check_wtf8_round_trip(&units);
+    }
+}
+
+/// Input that is not WTF-8 (a surrogate pair written as two 3-byte sequences, which WTF-8
+/// wants in four bytes; any other ill-formed UTF-8) stops the conversion strictly, and with
+/// UTF8_REPLACE never writes more than utf16_length_from_utf8 says.
+#[test]
+fn wtf8_input_errors_and_the_length_bound() {
+    let pair = b"ab\xED\xA0\xBD\xED\xB8\x80";
+    let mut out = [0u16; 16];
+    // SAFETY: `pair` and `out` are live buffers of the lengths passed.
+    let r = unsafe {
+        utf8_to_utf16(
+            pair.as_ptr().cast(),
+            pair.len(),
+            out.as_mut_ptr(),
+            16,
+            UTF8_WTF8,
+        )
+    };
+    assert_eq!((r.status, r.read, r.written), (UTF8_ERR_SURROGATE, 2, 2));
+    let mut rng = Rng::new(0x5EED_B0D0);
+    for _ in 0..common::iterations(3_000) {
+        let chars = rng.below(common::or_under_miri(100, 12));
+        let mut s = rng.text(chars);
+        let i = rng.below(s.len() + 1);
+        s.splice(i..i, wtf8_of(0xD800 + rng.below(0x800) as u32));
+        rng.mutate(&mut s);
+        let bound = utf8::transcode::utf16::utf16_length_from_utf8(&s);
+        for isa in Isa::supported() {
+            let mut out = vec![0u16; bound];
+            let p = to_utf16_wtf8(isa, &s, &mut out, REPLACE).unwrap();
+            assert_eq!((p.read, p.stop), (s.len(), None), "{} {s:X?}", isa.name());
+        }
+    }
+}
