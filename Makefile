@@ -233,7 +233,7 @@ check-valgrind: all $(BUILD)/kuhn-expected.txt
 # Coverage-guided fuzzing (FUZZING.md): every target of fuzz/ for FUZZ_SECONDS each; make
 # check runs each for CHECK_FUZZ_SECONDS where nightly Rust and cargo-fuzz are installed.
 FUZZ_SECONDS ?= 600
-CHECK_FUZZ_SECONDS ?= 20
+CHECK_FUZZ_SECONDS ?= 10
 
 fuzz:
 	fuzz/run.sh $(FUZZ_SECONDS)
