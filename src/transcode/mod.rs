@@ -107,13 +107,36 @@ pub(crate) fn convert<S: Unit, T: Unit>(
     decode: impl Fn(&[S]) -> Result<(u32, usize), Malformed>,
     encode: impl Fn(u32, &mut [T]) -> Option<usize>,
 ) -> Progress {
-    let (mut read, mut written) = (0, 0);
+    let start = Progress {
+        read: 0,
+        written: 0,
+        stop: None,
+    };
+    convert_until(src, dst, mode, start, src.len(), &decode, &encode)
+}
+
+/// The loop of [`convert`], from `at` (which has not stopped) until it has read `limit` units
+/// or more: the exact path, one character at a time, which every error goes through.
+///
+/// A character is decoded from all of the rest of `src`, never from `src[..limit]`, so that
+/// where a conversion stops and why do not depend on `limit`.
+#[inline(always)]
+fn convert_until<S: Unit, T: Unit>(
+    src: &[S],
+    dst: &mut [T],
+    mode: Mode,
+    at: Progress,
+    limit: usize,
+    decode: &impl Fn(&[S]) -> Result<(u32, usize), Malformed>,
+    encode: &impl Fn(u32, &mut [T]) -> Option<usize>,
+) -> Progress {
+    let (mut read, mut written) = (at.read, at.written);
     let stop = |read, written, stop| Progress {
         read,
         written,
         stop: Some(stop),
     };
-    while let Some(rest) = src.get(read..).filter(|r| !r.is_empty()) {
+    while let Some(rest) = src.get(read..).filter(|r| !r.is_empty() && read < limit) {
         let out = dst.get_mut(written..).unwrap_or_default();
         if rest[0].value() < 0x80 {
             let n = copy_ascii(rest, out);
@@ -140,6 +163,104 @@ pub(crate) fn convert<S: Unit, T: Unit>(
         written,
         stop: None,
     }
+}
+
+/// Bytes of UTF-8 validated at a time by [`convert_from_utf8`]: small enough that a stretch is
+/// still in the cache when it is converted, large enough that a validator call is amortised.
+const STRETCH: usize = 4096;
+
+/// [`convert`] from UTF-8 into units of which a character takes at most one per byte of its
+/// UTF-8 (UTF-16, UTF-32), validating first and converting well-formed input without checks.
+///
+/// The input is taken a stretch at a time, cut where a character starts and at most as long as
+/// the room left in `dst`, so that its output fits whatever it holds. `valid_prefix` (the SIMD
+/// validator of the instruction set) gives the length of the stretch's well-formed prefix,
+/// which [`convert_valid`] converts trusting its input; from the first error found to the end
+/// of the stretch, or for one character where the room left is too short for a stretch, the
+/// exact path of [`convert`] runs, so that results are the same as its.
+#[inline(always)]
+pub(crate) fn convert_from_utf8<T: Unit>(
+    src: &[u8],
+    dst: &mut [T],
+    mode: Mode,
+    valid_prefix: impl Fn(&[u8]) -> usize,
+    decode: impl Fn(&[u8]) -> Result<(u32, usize), Malformed>,
+    encode: impl Fn(u32, &mut [T]) -> Option<usize>,
+) -> Progress {
+    let mut at = Progress {
+        read: 0,
+        written: 0,
+        stop: None,
+    };
+    while let Some(rest) = src.get(at.read..).filter(|r| !r.is_empty()) {
+        let out = dst.get_mut(at.written..).unwrap_or_default();
+        let room = STRETCH.min(out.len());
+        let end = if room >= rest.len() {
+            rest.len()
+        } else {
+            crate::validate::char_start_at_or_before(rest, room)
+        };
+        let stretch = rest.get(..end).unwrap_or_default();
+        let good = valid_prefix(stretch).min(stretch.len());
+        let (read, written) = convert_valid(stretch.get(..good).unwrap_or_default(), out, &encode);
+        at.read += read;
+        at.written += written;
+        if read == stretch.len() && read > 0 {
+            continue;
+        }
+        // At least one character, so that the loop advances or stops.
+        let limit = (at.read - read + end).max(at.read + 1);
+        at = convert_until(src, dst, mode, at, limit, &decode, &encode);
+        if at.stop.is_some() {
+            return at;
+        }
+    }
+    at
+}
+
+/// Converts `s`, well-formed UTF-8, into `out`, which has room for one unit per byte of `s`:
+/// each character is decoded by its lead byte alone, with no check. Returns the bytes read and
+/// units written: all of `s`, unless `out` is shorter than promised (never, by the callers).
+#[inline(always)]
+fn convert_valid<T: Unit>(
+    s: &[u8],
+    out: &mut [T],
+    encode: &impl Fn(u32, &mut [T]) -> Option<usize>,
+) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    while let Some(&lead) = s.get(read) {
+        let out = out.get_mut(written..).unwrap_or_default();
+        if lead < 0x80 {
+            let n = copy_ascii(s.get(read..).unwrap_or_default(), out);
+            if n == 0 {
+                break;
+            }
+            read += n;
+            written += n;
+            continue;
+        }
+        // The character's bytes, padded with zeros past the end of `s`, which a well-formed
+        // character never reaches.
+        let b = match s.get(read..).and_then(|r| r.first_chunk::<4>()) {
+            Some(&bytes) => bytes,
+            None => core::array::from_fn(|k| s.get(read + k).copied().unwrap_or(0)),
+        };
+        let tail = |k: usize| u32::from(b[k] & 0x3F);
+        let (value, len) = if lead < 0xE0 {
+            ((u32::from(lead & 0x1F) << 6) | tail(1), 2)
+        } else if lead < 0xF0 {
+            ((u32::from(lead & 0x0F) << 12) | (tail(1) << 6) | tail(2), 3)
+        } else {
+            let v = (u32::from(lead & 0x07) << 18) | (tail(1) << 12) | (tail(2) << 6) | tail(3);
+            (v, 4)
+        };
+        let Some(units) = encode(value, out) else {
+            break;
+        };
+        read += len;
+        written += units;
+    }
+    (read, written)
 }
 
 /// Copies the run of ASCII at the start of `src` into `dst`, [`ASCII_BLOCK`] units at a time,
@@ -222,9 +343,10 @@ pub(crate) fn units_from_utf8(s: &[u8], units_of: impl Fn(u8) -> usize) -> usize
 }
 
 /// Defines, in a kernel file of [`crate::simd`], the converters compiled for its instruction
-/// set: `transcoders!("avx2,popcnt")`. The loops are those of [`convert`], inlined here.
+/// set and validating UTF-8 with its kernel: `transcoders!("avx2,popcnt", valid_blocks)`. The
+/// loops are those of [`convert`] and [`convert_from_utf8`], inlined here.
 macro_rules! transcoders {
-    ($features:literal) => {
+    ($features:literal, $kernel:path) => {
         use crate::transcode::{Mode, Progress, utf16, utf32};
 
         /// [`crate::transcode::utf16::utf8_to_utf16`] compiled for this instruction set.
@@ -233,7 +355,9 @@ macro_rules! transcoders {
         /// The CPU has the instruction set.
         #[target_feature(enable = $features)]
         pub(super) unsafe fn utf8_to_utf16(src: &[u8], dst: &mut [u16], mode: Mode) -> Progress {
-            utf16::utf8_to_utf16_with(src, dst, mode)
+            // SAFETY: the kernel needs the instruction set, which the CPU has by our contract.
+            let valid_prefix = |s: &[u8]| unsafe { super::valid_prefix($kernel, s) };
+            utf16::utf8_to_utf16_with(src, dst, mode, valid_prefix)
         }
 
         /// [`crate::transcode::utf16::utf16_to_utf8`] compiled for this instruction set.
@@ -251,7 +375,9 @@ macro_rules! transcoders {
         /// The CPU has the instruction set.
         #[target_feature(enable = $features)]
         pub(super) unsafe fn utf8_to_utf32(src: &[u8], dst: &mut [u32], mode: Mode) -> Progress {
-            utf32::utf8_to_utf32_with(src, dst, mode)
+            // SAFETY: the kernel needs the instruction set, which the CPU has by our contract.
+            let valid_prefix = |s: &[u8]| unsafe { super::valid_prefix($kernel, s) };
+            utf32::utf8_to_utf32_with(src, dst, mode, valid_prefix)
         }
 
         /// [`crate::transcode::utf32::utf32_to_utf8`] compiled for this instruction set.
