@@ -1,10 +1,13 @@
 //! Bulk conversion between UTF-8 and UTF-16 or UTF-32 (native-endian code units).
 //!
-//! Every converter is one instance of [`convert`]: decode a character of the source, encode it
-//! into the target, stop at the first ill-formed input (or replace it with U+FFFD and go on),
-//! or stop before a character that does not fit. It copies runs of ASCII a block at a time;
-//! [`crate::simd`] compiles it once per instruction set, so that those copies use the widest
-//! registers the CPU has, and picks the one to run at run time.
+//! Every converter has one exact path, [`convert_until`]: decode a character of the source,
+//! encode it into the target, stop at the first ill-formed input (or replace it with U+FFFD and
+//! go on), or stop before a character that does not fit. Around it, fast paths that trust
+//! their input and give the same results: from UTF-8 ([`convert_from_utf8`]), stretches found
+//! well-formed by the SIMD validator, decoded with no checks; into UTF-8 ([`convert_to_utf8`]),
+//! blocks of units that are all scalar values, encoded with no checks. Runs of ASCII are copied
+//! a block at a time; [`crate::simd`] compiles all of it once per instruction set, so that
+//! those copies use the widest registers the CPU has, and picks the one to run at run time.
 //!
 //! The length functions give the exact size of the lossy output (each maximal subpart of
 //! ill-formed UTF-8, each lone surrogate, each invalid UTF-32 value replaced with one U+FFFD),
@@ -93,30 +96,11 @@ impl Unit for u32 {
 /// registers of the widest target (32 bytes of UTF-8 widen to two AVX2 registers of UTF-16).
 const ASCII_BLOCK: usize = 32;
 
-/// Converts `src` into `dst`: `decode` reads one character (its value and length in source
+/// Converts `src` into `dst` from `at` (which has not stopped) until it has read `limit` units
+/// or more: the exact path, one character at a time (runs of ASCII a block at a time), which
+/// every error goes through. `decode` reads one character (its value and length in source
 /// units, or why the units at the start of its argument are ill-formed), `encode` writes one
 /// (its length in target units, or `None` if it does not fit).
-///
-/// Inlined into each instance, so that every converter of every instruction set is compiled
-/// from this one loop with its own decoder and encoder.
-#[inline(always)]
-pub(crate) fn convert<S: Unit, T: Unit>(
-    src: &[S],
-    dst: &mut [T],
-    mode: Mode,
-    decode: impl Fn(&[S]) -> Result<(u32, usize), Malformed>,
-    encode: impl Fn(u32, &mut [T]) -> Option<usize>,
-) -> Progress {
-    let start = Progress {
-        read: 0,
-        written: 0,
-        stop: None,
-    };
-    convert_until(src, dst, mode, start, src.len(), &decode, &encode)
-}
-
-/// The loop of [`convert`], from `at` (which has not stopped) until it has read `limit` units
-/// or more: the exact path, one character at a time, which every error goes through.
 ///
 /// A character is decoded from all of the rest of `src`, never from `src[..limit]`, so that
 /// where a conversion stops and why do not depend on `limit`.
@@ -169,7 +153,7 @@ fn convert_until<S: Unit, T: Unit>(
 /// still in the cache when it is converted, large enough that a validator call is amortised.
 const STRETCH: usize = 4096;
 
-/// [`convert`] from UTF-8 into units of which a character takes at most one per byte of its
+/// Converts from UTF-8 into units of which a character takes at most one per byte of its
 /// UTF-8 (UTF-16, UTF-32), validating first and converting well-formed input without checks.
 ///
 /// The input is taken a stretch at a time, cut where a character starts and at most as long as
@@ -177,7 +161,7 @@ const STRETCH: usize = 4096;
 /// validator of the instruction set) gives the length of the stretch's well-formed prefix,
 /// which [`convert_valid`] converts trusting its input; from the first error found to the end
 /// of the stretch, or for one character where the room left is too short for a stretch, the
-/// exact path of [`convert`] runs, so that results are the same as its.
+/// exact path, [`convert_until`] runs, so that results are the same as its.
 #[inline(always)]
 pub(crate) fn convert_from_utf8<T: Unit>(
     src: &[u8],
@@ -263,6 +247,108 @@ fn convert_valid<T: Unit>(
     (read, written)
 }
 
+/// Units of UTF-16 or UTF-32 taken at a time by [`convert_to_utf8`].
+const TO_UTF8_BLOCK: usize = 16;
+
+/// Converts into UTF-8 from UTF-16 or UTF-32, a block of [`TO_UTF8_BLOCK`] units at a time
+/// where the block holds only scalar values (no surrogate, nothing above U+10FFFF: one
+/// character per unit), which one comparison per unit tells, without an early exit, so that it
+/// vectorises. Such a block is encoded into a buffer of its own with no check, then copied
+/// whole if it fits; any other block, and the one that does not fit, goes through the exact
+/// path, [`convert_until`], so that results are the same as its.
+#[inline(always)]
+pub(crate) fn convert_to_utf8<S: Unit>(
+    src: &[S],
+    dst: &mut [u8],
+    mode: Mode,
+    decode: impl Fn(&[S]) -> Result<(u32, usize), Malformed>,
+    encode: impl Fn(u32, &mut [u8]) -> Option<usize>,
+) -> Progress {
+    let mut at = Progress {
+        read: 0,
+        written: 0,
+        stop: None,
+    };
+    while at.read < src.len() {
+        let block = src
+            .get(at.read..)
+            .and_then(|r| r.first_chunk::<TO_UTF8_BLOCK>());
+        if let Some(block) = block.filter(|b| b.iter().fold(true, |ok, u| ok & is_scalar(*u))) {
+            let out = dst.get_mut(at.written..).unwrap_or_default();
+            if let Some(written) = encode_scalars(block, out) {
+                at.read += TO_UTF8_BLOCK;
+                at.written += written;
+                continue;
+            }
+        }
+        let limit = at.read + TO_UTF8_BLOCK;
+        at = convert_until(src, dst, mode, at, limit, &decode, &encode);
+        if at.stop.is_some() {
+            return at;
+        }
+    }
+    at
+}
+
+/// Whether the unit is a scalar value: not a surrogate, not above U+10FFFF.
+#[inline(always)]
+fn is_scalar<S: Unit>(unit: S) -> bool {
+    let v = unit.value();
+    (v & !0x7FF) != 0xD800 && v <= 0x10_FFFF
+}
+
+/// Writes the UTF-8 of `block`, scalar values, at the start of `out`: its length, or `None`
+/// (and nothing written) if it does not fit.
+///
+/// Each character is encoded as four bytes (its own, then whatever) into a local buffer at the
+/// length so far, with no branch on its length but the choice of its bytes; only the length so
+/// far is copied out.
+#[inline(always)]
+fn encode_scalars<S: Unit>(block: &[S; TO_UTF8_BLOCK], out: &mut [u8]) -> Option<usize> {
+    let all = block.iter().fold(0, |acc, u| acc | u.value());
+    if all < 0x80 {
+        let out = out.first_chunk_mut::<TO_UTF8_BLOCK>()?;
+        *out = core::array::from_fn(|i| block[i].value() as u8);
+        return Some(TO_UTF8_BLOCK);
+    }
+    let mut buf = [0u8; 4 * TO_UTF8_BLOCK + 4];
+    let mut len = 0;
+    for u in block {
+        let v = u.value();
+        let (bytes, n) = if v < 0x80 {
+            ([v as u8, 0, 0, 0], 1)
+        } else if v < 0x800 {
+            ([0xC0 | (v >> 6) as u8, 0x80 | (v & 0x3F) as u8, 0, 0], 2)
+        } else if v < 0x1_0000 {
+            let b = [
+                0xE0 | (v >> 12) as u8,
+                0x80 | ((v >> 6) & 0x3F) as u8,
+                0x80 | (v & 0x3F) as u8,
+                0,
+            ];
+            (b, 3)
+        } else {
+            let b = [
+                0xF0 | (v >> 18) as u8,
+                0x80 | ((v >> 12) & 0x3F) as u8,
+                0x80 | ((v >> 6) & 0x3F) as u8,
+                0x80 | (v & 0x3F) as u8,
+            ];
+            (b, 4)
+        };
+        // `len` is at most 4 per unit before this one, so the clamp never bites; it lets the
+        // compiler see that the four bytes fit.
+        let at = len.min(4 * TO_UTF8_BLOCK);
+        if let Some(slot) = buf.get_mut(at..).and_then(|b| b.first_chunk_mut::<4>()) {
+            *slot = bytes;
+        }
+        len = at + n;
+    }
+    let (out, bytes) = (out.get_mut(..len)?, buf.get(..len)?);
+    out.copy_from_slice(bytes);
+    Some(len)
+}
+
 /// Copies the run of ASCII at the start of `src` into `dst`, [`ASCII_BLOCK`] units at a time,
 /// then one at a time, as far as both allow; returns the number of units copied.
 #[inline(always)]
@@ -344,7 +430,7 @@ pub(crate) fn units_from_utf8(s: &[u8], units_of: impl Fn(u8) -> usize) -> usize
 
 /// Defines, in a kernel file of [`crate::simd`], the converters compiled for its instruction
 /// set and validating UTF-8 with its kernel: `transcoders!("avx2,popcnt", valid_blocks)`. The
-/// loops are those of [`convert`] and [`convert_from_utf8`], inlined here.
+/// loops are those of [`convert_from_utf8`] and [`convert_to_utf8`], inlined here.
 macro_rules! transcoders {
     ($features:literal, $kernel:path) => {
         use crate::transcode::{Mode, Progress, utf16, utf32};

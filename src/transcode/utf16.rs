@@ -1,7 +1,7 @@
 //! UTF-8 to UTF-16 and back.
 
 use super::{
-    Mode, Progress, convert, convert_from_utf8, decode_utf8, encode_utf8, units_from_utf8,
+    Mode, Progress, convert_from_utf8, convert_to_utf8, decode_utf8, encode_utf8, units_from_utf8,
 };
 use crate::error::{ErrorKind, Malformed};
 use crate::form::{self, Form};
@@ -64,9 +64,9 @@ pub(crate) fn utf16_to_utf8_with(src: &[u16], dst: &mut [u8], mode: Mode) -> Pro
                 encode_utf8(value, out)
             }
         };
-        convert(src, dst, mode, decode, encode)
+        convert_to_utf8(src, dst, mode, decode, encode)
     } else {
-        convert(src, dst, mode, decode_utf16, encode_utf8)
+        convert_to_utf8(src, dst, mode, decode_utf16, encode_utf8)
     }
 }
 
