@@ -275,6 +275,15 @@ pub(crate) fn convert_to_utf8<S: Unit>(
             .and_then(|r| r.first_chunk::<TO_UTF8_BLOCK>());
         if let Some(block) = block.filter(|b| b.iter().fold(true, |ok, u| ok & is_scalar(*u))) {
             let out = dst.get_mut(at.written..).unwrap_or_default();
+            // A block of ASCII starts a run, which may be long: copied as the exact path does.
+            if block.iter().fold(0, |acc, u| acc | u.value()) < 0x80 {
+                let n = copy_ascii(src.get(at.read..).unwrap_or_default(), out);
+                if n > 0 {
+                    at.read += n;
+                    at.written += n;
+                    continue;
+                }
+            }
             if let Some(written) = encode_scalars(block, out) {
                 at.read += TO_UTF8_BLOCK;
                 at.written += written;
@@ -305,37 +314,27 @@ fn is_scalar<S: Unit>(unit: S) -> bool {
 /// far is copied out.
 #[inline(always)]
 fn encode_scalars<S: Unit>(block: &[S; TO_UTF8_BLOCK], out: &mut [u8]) -> Option<usize> {
-    let all = block.iter().fold(0, |acc, u| acc | u.value());
-    if all < 0x80 {
-        let out = out.first_chunk_mut::<TO_UTF8_BLOCK>()?;
-        *out = core::array::from_fn(|i| block[i].value() as u8);
-        return Some(TO_UTF8_BLOCK);
-    }
     let mut buf = [0u8; 4 * TO_UTF8_BLOCK + 4];
     let mut len = 0;
     for u in block {
         let v = u.value();
-        let (bytes, n) = if v < 0x80 {
-            ([v as u8, 0, 0, 0], 1)
+        // The four candidate encodings as little-endian words, chosen by selects rather than
+        // branches: the widths of real text alternate too often to predict.
+        let (b1, b2, b3) = (v & 0x3F, (v >> 6) & 0x3F, (v >> 12) & 0x3F);
+        let two = (0xC0 | (v >> 6)) | (0x80 | b1) << 8;
+        let three = (0xE0 | (v >> 12)) | (0x80 | b2) << 8 | (0x80 | b1) << 16;
+        let four = (0xF0 | (v >> 18)) | (0x80 | b3) << 8 | (0x80 | b2) << 16 | (0x80 | b1) << 24;
+        let word = if v < 0x80 {
+            v
         } else if v < 0x800 {
-            ([0xC0 | (v >> 6) as u8, 0x80 | (v & 0x3F) as u8, 0, 0], 2)
+            two
         } else if v < 0x1_0000 {
-            let b = [
-                0xE0 | (v >> 12) as u8,
-                0x80 | ((v >> 6) & 0x3F) as u8,
-                0x80 | (v & 0x3F) as u8,
-                0,
-            ];
-            (b, 3)
+            three
         } else {
-            let b = [
-                0xF0 | (v >> 18) as u8,
-                0x80 | ((v >> 12) & 0x3F) as u8,
-                0x80 | ((v >> 6) & 0x3F) as u8,
-                0x80 | (v & 0x3F) as u8,
-            ];
-            (b, 4)
+            four
         };
+        let n = 1 + usize::from(v >= 0x80) + usize::from(v >= 0x800) + usize::from(v >= 0x1_0000);
+        let bytes = word.to_le_bytes();
         // `len` is at most 4 per unit before this one, so the clamp never bites; it lets the
         // compiler see that the four bytes fit.
         let at = len.min(4 * TO_UTF8_BLOCK);
