@@ -314,6 +314,35 @@ fn is_scalar<S: Unit>(unit: S) -> bool {
 /// far is copied out.
 #[inline(always)]
 fn encode_scalars<S: Unit>(block: &[S; TO_UTF8_BLOCK], out: &mut [u8]) -> Option<usize> {
+    // Blocks of one width (runs of Cyrillic, Greek, Hebrew, Arabic; of CJK, Indic, Thai) have
+    // their bytes at fixed places, with no dependency from one character to the next.
+    let (min, max) = block.iter().fold((u32::MAX, 0), |(min, max), u| {
+        (min.min(u.value()), max.max(u.value()))
+    });
+    if min >= 0x80 && max < 0x800 {
+        let out = out.first_chunk_mut::<{ 2 * TO_UTF8_BLOCK }>()?;
+        *out = core::array::from_fn(|i| {
+            let v = block[i / 2].value();
+            if i % 2 == 0 {
+                0xC0 | (v >> 6) as u8
+            } else {
+                0x80 | (v & 0x3F) as u8
+            }
+        });
+        return Some(2 * TO_UTF8_BLOCK);
+    }
+    if min >= 0x800 && max < 0x1_0000 {
+        let out = out.first_chunk_mut::<{ 3 * TO_UTF8_BLOCK }>()?;
+        *out = core::array::from_fn(|i| {
+            let v = block[i / 3].value();
+            match i % 3 {
+                0 => 0xE0 | (v >> 12) as u8,
+                1 => 0x80 | ((v >> 6) & 0x3F) as u8,
+                _ => 0x80 | (v & 0x3F) as u8,
+            }
+        });
+        return Some(3 * TO_UTF8_BLOCK);
+    }
     let mut buf = [0u8; 4 * TO_UTF8_BLOCK + 4];
     let mut len = 0;
     for u in block {
