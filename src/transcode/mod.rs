@@ -347,26 +347,24 @@ fn encode_scalars<S: Unit>(block: &[S; TO_UTF8_BLOCK], out: &mut [u8]) -> Option
     let mut len = 0;
     for u in block {
         let v = u.value();
-        // The four candidate encodings as little-endian words, chosen by selects rather than
+        // The four candidate encodings as little-endian words, chosen by masks rather than by
         // branches: the widths of real text alternate too often to predict.
         let (b1, b2, b3) = (v & 0x3F, (v >> 6) & 0x3F, (v >> 12) & 0x3F);
         let two = (0xC0 | (v >> 6)) | (0x80 | b1) << 8;
         let three = (0xE0 | (v >> 12)) | (0x80 | b2) << 8 | (0x80 | b1) << 16;
         let four = (0xF0 | (v >> 18)) | (0x80 | b3) << 8 | (0x80 | b2) << 16 | (0x80 | b1) << 24;
-        let word = if v < 0x80 {
-            v
-        } else if v < 0x800 {
-            two
-        } else if v < 0x1_0000 {
-            three
-        } else {
-            four
-        };
         let n = 1 + usize::from(v >= 0x80) + usize::from(v >= 0x800) + usize::from(v >= 0x1_0000);
+        let pick = |wider: bool, wide: u32, narrow: u32| {
+            let mask = u32::from(wider).wrapping_neg();
+            (wide & mask) | (narrow & !mask)
+        };
+        let word = pick(v >= 0x80, two, v);
+        let word = pick(v >= 0x800, three, word);
+        let word = pick(v >= 0x1_0000, four, word);
         let bytes = word.to_le_bytes();
-        // `len` is at most 4 per unit before this one, so the clamp never bites; it lets the
-        // compiler see that the four bytes fit.
-        let at = len.min(4 * TO_UTF8_BLOCK);
+        // `len` is at most 4 per unit before this one, at most 60, so the mask changes
+        // nothing; it lets the compiler see that the four bytes fit.
+        let at = len & (4 * TO_UTF8_BLOCK - 1);
         if let Some(slot) = buf.get_mut(at..).and_then(|b| b.first_chunk_mut::<4>()) {
             *slot = bytes;
         }
