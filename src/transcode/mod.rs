@@ -275,8 +275,9 @@ pub(crate) fn convert_to_utf8<S: Unit>(
             .and_then(|r| r.first_chunk::<TO_UTF8_BLOCK>());
         if let Some(block) = block.filter(|b| b.iter().fold(true, |ok, u| ok & is_scalar(*u))) {
             let out = dst.get_mut(at.written..).unwrap_or_default();
-            // A block of ASCII starts a run, which may be long: copied as the exact path does.
-            if block.iter().fold(0, |acc, u| acc | u.value()) < 0x80 {
+            // A run of ASCII, which may be long, is copied as the exact path does; it may
+            // end anywhere in the block.
+            if block[0].value() < 0x80 {
                 let n = copy_ascii(src.get(at.read..).unwrap_or_default(), out);
                 if n > 0 {
                     at.read += n;
@@ -284,13 +285,22 @@ pub(crate) fn convert_to_utf8<S: Unit>(
                     continue;
                 }
             }
-            if let Some(written) = encode_scalars(block, out) {
-                at.read += TO_UTF8_BLOCK;
-                at.written += written;
-                continue;
+            // Mostly ASCII with a few other characters (Latin scripts): the characters one at a
+            // time, the runs of ASCII between them copied, is faster than a mixed block.
+            let ascii = block.iter().filter(|u| u.value() < 0x80).count();
+            if ascii < TO_UTF8_BLOCK / 2 {
+                if let Some(written) = encode_scalars(block, out) {
+                    at.read += TO_UTF8_BLOCK;
+                    at.written += written;
+                    continue;
+                }
             }
         }
-        let limit = at.read + TO_UTF8_BLOCK;
+        let limit = if block.is_some() {
+            at.read + 1
+        } else {
+            at.read + TO_UTF8_BLOCK
+        };
         at = convert_until(src, dst, mode, at, limit, &decode, &encode);
         if at.stop.is_some() {
             return at;
