@@ -254,9 +254,9 @@ const TO_UTF8_BLOCK: usize = 16;
 /// where the block holds only scalar values (no surrogate, nothing above U+10FFFF: one
 /// character per unit), which one comparison per unit tells, without an early exit, so that it
 /// vectorises. Such a block is encoded into a buffer of its own with no check, then copied
-/// whole if it fits; runs of ASCII are copied whole, and in a block mostly of ASCII each other
-/// character goes alone through the exact path, [`convert_until`], as do any other block and
-/// the one that does not fit, so that results are the same as its.
+/// whole if it fits; runs of ASCII are copied whole. A block mostly of ASCII, any other block
+/// and the one that does not fit go through the exact path, [`convert_until`], so that results
+/// are the same as its.
 #[inline(always)]
 pub(crate) fn convert_to_utf8<S: Unit>(
     src: &[S],
@@ -271,8 +271,6 @@ pub(crate) fn convert_to_utf8<S: Unit>(
         stop: None,
     };
     while at.read < src.len() {
-        // Units for the exact path to take when the fast path does not.
-        let mut exact = TO_UTF8_BLOCK;
         let block = src
             .get(at.read..)
             .and_then(|r| r.first_chunk::<TO_UTF8_BLOCK>());
@@ -288,18 +286,18 @@ pub(crate) fn convert_to_utf8<S: Unit>(
                     continue;
                 }
             }
-            // Mostly ASCII with a few other characters (Latin scripts): the characters one at a
-            // time, the runs of ASCII between them copied, is faster than a mixed block.
+            // Mostly ASCII with a few other characters (Latin scripts): the exact path, which
+            // copies the runs of ASCII between them, is faster than a mixed block.
             let ascii = block.iter().filter(|u| u.value() < 0x80).count();
-            if ascii >= TO_UTF8_BLOCK / 2 {
-                exact = 1;
-            } else if let Some(written) = encode_scalars(block, out) {
+            if ascii < TO_UTF8_BLOCK / 2
+                && let Some(written) = encode_scalars(block, out)
+            {
                 at.read += TO_UTF8_BLOCK;
                 at.written += written;
                 continue;
             }
         }
-        let limit = at.read + exact;
+        let limit = at.read + TO_UTF8_BLOCK;
         at = convert_until(src, dst, mode, at, limit, &decode, &encode);
         if at.stop.is_some() {
             return at;
