@@ -70,11 +70,23 @@ static SCALAR: Kernels = Kernels {
     isa: Isa::Scalar,
     validate: no_blocks,
     count: no_blocks,
-    utf8_to_utf16: utf16::utf8_to_utf16_with,
+    utf8_to_utf16: scalar_utf8_to_utf16,
     utf16_to_utf8: utf16::utf16_to_utf8_with,
-    utf8_to_utf32: utf32::utf8_to_utf32_with,
+    utf8_to_utf32: scalar_utf8_to_utf32,
     utf32_to_utf8: utf32::utf32_to_utf8_with,
 };
+/// [`utf16::utf8_to_utf16_with`] validating with the scalar code.
+fn scalar_utf8_to_utf16(src: &[u8], dst: &mut [u16], mode: Mode) -> Progress {
+    // SAFETY: the scalar "kernel" runs on any CPU.
+    utf16::utf8_to_utf16_with(src, dst, mode, |s| unsafe { valid_prefix(no_blocks, s) })
+}
+
+/// [`utf32::utf8_to_utf32_with`] validating with the scalar code.
+fn scalar_utf8_to_utf32(src: &[u8], dst: &mut [u32], mode: Mode) -> Progress {
+    // SAFETY: the scalar "kernel" runs on any CPU.
+    utf32::utf8_to_utf32_with(src, dst, mode, |s| unsafe { valid_prefix(no_blocks, s) })
+}
+
 #[cfg(target_arch = "x86_64")]
 static SSE42: Kernels = Kernels {
     isa: Isa::Sse42,
@@ -231,11 +243,35 @@ impl Isa {
 /// Validates `s` with `kernels`: the scalar code only runs where the kernel found an error.
 fn validate_with(kernels: &Kernels, s: &[u8]) -> Result<(), Utf8Error> {
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
-    let blocks = unsafe { (kernels.validate)(s) };
+    unsafe { validate_kernel(kernels.validate, s) }
+}
+
+/// Validates `s` with `kernel`, then with the scalar code from where it found an error.
+///
+/// # Safety
+/// The CPU supports the kernel's instruction set.
+#[inline(always)]
+unsafe fn validate_kernel(kernel: Kernel, s: &[u8]) -> Result<(), Utf8Error> {
+    // SAFETY: by the caller.
+    let blocks = unsafe { kernel(s) };
     if blocks.valid {
         return Ok(());
     }
     scalar_from(s, char_start_at_or_before(s, blocks.len))
+}
+
+/// The length of the longest well-formed prefix of `s`, found with `kernel` (for the
+/// converters from UTF-8).
+///
+/// # Safety
+/// The CPU supports the kernel's instruction set.
+#[inline(always)]
+unsafe fn valid_prefix(kernel: Kernel, s: &[u8]) -> usize {
+    // SAFETY: by the caller.
+    match unsafe { validate_kernel(kernel, s) } {
+        Ok(()) => s.len(),
+        Err(e) => e.valid_up_to,
+    }
 }
 
 /// The longest well-formed prefix of `s` with its characters counted, using `kernels`.

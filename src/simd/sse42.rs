@@ -137,4 +137,4 @@ pub(super) unsafe fn count_valid_blocks(s: &[u8]) -> Blocks {
 
 // The converters of crate::transcode, compiled for this instruction set: their runs of ASCII are
 // widened and narrowed in its registers.
-crate::transcode::transcoders!("sse4.2,popcnt");
+crate::transcode::transcoders!("sse4.2,popcnt", valid_blocks);

@@ -1,10 +1,13 @@
 //! Bulk conversion between UTF-8 and UTF-16 or UTF-32 (native-endian code units).
 //!
-//! Every converter is one instance of [`convert`]: decode a character of the source, encode it
-//! into the target, stop at the first ill-formed input (or replace it with U+FFFD and go on),
-//! or stop before a character that does not fit. It copies runs of ASCII a block at a time;
-//! [`crate::simd`] compiles it once per instruction set, so that those copies use the widest
-//! registers the CPU has, and picks the one to run at run time.
+//! Every converter has one exact path, [`convert_until`]: decode a character of the source,
+//! encode it into the target, stop at the first ill-formed input (or replace it with U+FFFD and
+//! go on), or stop before a character that does not fit. Around it, fast paths that trust
+//! their input and give the same results: from UTF-8 ([`convert_from_utf8`]), stretches found
+//! well-formed by the SIMD validator, decoded with no checks; into UTF-8 ([`convert_to_utf8`]),
+//! blocks of units that are all scalar values, encoded with no checks. Runs of ASCII are copied
+//! a block at a time; [`crate::simd`] compiles all of it once per instruction set, so that
+//! those copies use the widest registers the CPU has, and picks the one to run at run time.
 //!
 //! The length functions give the exact size of the lossy output (each maximal subpart of
 //! ill-formed UTF-8, each lone surrogate, each invalid UTF-32 value replaced with one U+FFFD),
@@ -93,27 +96,31 @@ impl Unit for u32 {
 /// registers of the widest target (32 bytes of UTF-8 widen to two AVX2 registers of UTF-16).
 const ASCII_BLOCK: usize = 32;
 
-/// Converts `src` into `dst`: `decode` reads one character (its value and length in source
+/// Converts `src` into `dst` from `at` (which has not stopped) until it has read `limit` units
+/// or more: the exact path, one character at a time (runs of ASCII a block at a time), which
+/// every error goes through. `decode` reads one character (its value and length in source
 /// units, or why the units at the start of its argument are ill-formed), `encode` writes one
 /// (its length in target units, or `None` if it does not fit).
 ///
-/// Inlined into each instance, so that every converter of every instruction set is compiled
-/// from this one loop with its own decoder and encoder.
+/// A character is decoded from all of the rest of `src`, never from `src[..limit]`, so that
+/// where a conversion stops and why do not depend on `limit`.
 #[inline(always)]
-pub(crate) fn convert<S: Unit, T: Unit>(
+fn convert_until<S: Unit, T: Unit>(
     src: &[S],
     dst: &mut [T],
     mode: Mode,
-    decode: impl Fn(&[S]) -> Result<(u32, usize), Malformed>,
-    encode: impl Fn(u32, &mut [T]) -> Option<usize>,
+    at: Progress,
+    limit: usize,
+    decode: &impl Fn(&[S]) -> Result<(u32, usize), Malformed>,
+    encode: &impl Fn(u32, &mut [T]) -> Option<usize>,
 ) -> Progress {
-    let (mut read, mut written) = (0, 0);
+    let (mut read, mut written) = (at.read, at.written);
     let stop = |read, written, stop| Progress {
         read,
         written,
         stop: Some(stop),
     };
-    while let Some(rest) = src.get(read..).filter(|r| !r.is_empty()) {
+    while let Some(rest) = src.get(read..).filter(|r| !r.is_empty() && read < limit) {
         let out = dst.get_mut(written..).unwrap_or_default();
         if rest[0].value() < 0x80 {
             let n = copy_ascii(rest, out);
@@ -140,6 +147,239 @@ pub(crate) fn convert<S: Unit, T: Unit>(
         written,
         stop: None,
     }
+}
+
+/// Bytes of UTF-8 validated at a time by [`convert_from_utf8`]: small enough that a stretch is
+/// still in the cache when it is converted, large enough that a validator call is amortised.
+const STRETCH: usize = 4096;
+
+/// Converts from UTF-8 into units of which a character takes at most one per byte of its
+/// UTF-8 (UTF-16, UTF-32), validating first and converting well-formed input without checks.
+///
+/// The input is taken a stretch at a time, cut where a character starts and at most as long as
+/// the room left in `dst`, so that its output fits whatever it holds. `valid_prefix` (the SIMD
+/// validator of the instruction set) gives the length of the stretch's well-formed prefix,
+/// which [`convert_valid`] converts trusting its input; from the first error found to the end
+/// of the stretch, or for one character where the room left is too short for a stretch, the
+/// exact path, [`convert_until`] runs, so that results are the same as its.
+#[inline(always)]
+pub(crate) fn convert_from_utf8<T: Unit>(
+    src: &[u8],
+    dst: &mut [T],
+    mode: Mode,
+    valid_prefix: impl Fn(&[u8]) -> usize,
+    decode: impl Fn(&[u8]) -> Result<(u32, usize), Malformed>,
+    encode: impl Fn(u32, &mut [T]) -> Option<usize>,
+) -> Progress {
+    let mut at = Progress {
+        read: 0,
+        written: 0,
+        stop: None,
+    };
+    while let Some(rest) = src.get(at.read..).filter(|r| !r.is_empty()) {
+        let out = dst.get_mut(at.written..).unwrap_or_default();
+        let room = STRETCH.min(out.len());
+        let end = if room >= rest.len() {
+            rest.len()
+        } else {
+            crate::validate::char_start_at_or_before(rest, room)
+        };
+        let stretch = rest.get(..end).unwrap_or_default();
+        let good = valid_prefix(stretch).min(stretch.len());
+        let (read, written) = convert_valid(stretch.get(..good).unwrap_or_default(), out, &encode);
+        at.read += read;
+        at.written += written;
+        if read == stretch.len() && read > 0 {
+            continue;
+        }
+        // At least one character, so that the loop advances or stops.
+        let limit = (at.read - read + end).max(at.read + 1);
+        at = convert_until(src, dst, mode, at, limit, &decode, &encode);
+        if at.stop.is_some() {
+            return at;
+        }
+    }
+    at
+}
+
+/// Converts `s`, well-formed UTF-8, into `out`, which has room for one unit per byte of `s`:
+/// each character is decoded by its lead byte alone, with no check. Returns the bytes read and
+/// units written: all of `s`, unless `out` is shorter than promised (never, by the callers).
+#[inline(always)]
+fn convert_valid<T: Unit>(
+    s: &[u8],
+    out: &mut [T],
+    encode: &impl Fn(u32, &mut [T]) -> Option<usize>,
+) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    while let Some(&lead) = s.get(read) {
+        let out = out.get_mut(written..).unwrap_or_default();
+        if lead < 0x80 {
+            let n = copy_ascii(s.get(read..).unwrap_or_default(), out);
+            if n == 0 {
+                break;
+            }
+            read += n;
+            written += n;
+            continue;
+        }
+        // The character's bytes, padded with zeros past the end of `s`, which a well-formed
+        // character never reaches.
+        let b = match s.get(read..).and_then(|r| r.first_chunk::<4>()) {
+            Some(&bytes) => bytes,
+            None => core::array::from_fn(|k| s.get(read + k).copied().unwrap_or(0)),
+        };
+        let tail = |k: usize| u32::from(b[k] & 0x3F);
+        let (value, len) = if lead < 0xE0 {
+            ((u32::from(lead & 0x1F) << 6) | tail(1), 2)
+        } else if lead < 0xF0 {
+            ((u32::from(lead & 0x0F) << 12) | (tail(1) << 6) | tail(2), 3)
+        } else {
+            let v = (u32::from(lead & 0x07) << 18) | (tail(1) << 12) | (tail(2) << 6) | tail(3);
+            (v, 4)
+        };
+        let Some(units) = encode(value, out) else {
+            break;
+        };
+        read += len;
+        written += units;
+    }
+    (read, written)
+}
+
+/// Units of UTF-16 or UTF-32 taken at a time by [`convert_to_utf8`].
+const TO_UTF8_BLOCK: usize = 16;
+
+/// Converts into UTF-8 from UTF-16 or UTF-32, a block of [`TO_UTF8_BLOCK`] units at a time
+/// where the block holds only scalar values (no surrogate, nothing above U+10FFFF: one
+/// character per unit), which one comparison per unit tells, without an early exit, so that it
+/// vectorises. Such a block is encoded into a buffer of its own with no check, then copied
+/// whole if it fits; runs of ASCII are copied whole. A block mostly of ASCII, any other block
+/// and the one that does not fit go through the exact path, [`convert_until`], so that results
+/// are the same as its.
+#[inline(always)]
+pub(crate) fn convert_to_utf8<S: Unit>(
+    src: &[S],
+    dst: &mut [u8],
+    mode: Mode,
+    decode: impl Fn(&[S]) -> Result<(u32, usize), Malformed>,
+    encode: impl Fn(u32, &mut [u8]) -> Option<usize>,
+) -> Progress {
+    let mut at = Progress {
+        read: 0,
+        written: 0,
+        stop: None,
+    };
+    while at.read < src.len() {
+        let block = src
+            .get(at.read..)
+            .and_then(|r| r.first_chunk::<TO_UTF8_BLOCK>());
+        if let Some(block) = block.filter(|b| b.iter().fold(true, |ok, u| ok & is_scalar(*u))) {
+            let out = dst.get_mut(at.written..).unwrap_or_default();
+            // A run of ASCII, which may be long, is copied as the exact path does; it may
+            // end anywhere in the block.
+            if block[0].value() < 0x80 {
+                let n = copy_ascii(src.get(at.read..).unwrap_or_default(), out);
+                if n > 0 {
+                    at.read += n;
+                    at.written += n;
+                    continue;
+                }
+            }
+            // Mostly ASCII with a few other characters (Latin scripts): the exact path, which
+            // copies the runs of ASCII between them, is faster than a mixed block.
+            let ascii = block.iter().filter(|u| u.value() < 0x80).count();
+            if ascii < TO_UTF8_BLOCK / 2
+                && let Some(written) = encode_scalars(block, out)
+            {
+                at.read += TO_UTF8_BLOCK;
+                at.written += written;
+                continue;
+            }
+        }
+        let limit = at.read + TO_UTF8_BLOCK;
+        at = convert_until(src, dst, mode, at, limit, &decode, &encode);
+        if at.stop.is_some() {
+            return at;
+        }
+    }
+    at
+}
+
+/// Whether the unit is a scalar value: not a surrogate, not above U+10FFFF.
+#[inline(always)]
+fn is_scalar<S: Unit>(unit: S) -> bool {
+    let v = unit.value();
+    (v & !0x7FF) != 0xD800 && v <= 0x10_FFFF
+}
+
+/// Writes the UTF-8 of `block`, scalar values, at the start of `out`: its length, or `None`
+/// (and nothing written) if it does not fit.
+///
+/// Each character is encoded as four bytes (its own, then whatever) into a local buffer at the
+/// length so far, with no branch on its length but the choice of its bytes; only the length so
+/// far is copied out.
+#[inline(always)]
+fn encode_scalars<S: Unit>(block: &[S; TO_UTF8_BLOCK], out: &mut [u8]) -> Option<usize> {
+    // Blocks of one width (runs of Cyrillic, Greek, Hebrew, Arabic; of CJK, Indic, Thai) have
+    // their bytes at fixed places, with no dependency from one character to the next.
+    let (min, max) = block.iter().fold((u32::MAX, 0), |(min, max), u| {
+        (min.min(u.value()), max.max(u.value()))
+    });
+    if min >= 0x80 && max < 0x800 {
+        let out = out.first_chunk_mut::<{ 2 * TO_UTF8_BLOCK }>()?;
+        *out = core::array::from_fn(|i| {
+            let v = block[i / 2].value();
+            if i % 2 == 0 {
+                0xC0 | (v >> 6) as u8
+            } else {
+                0x80 | (v & 0x3F) as u8
+            }
+        });
+        return Some(2 * TO_UTF8_BLOCK);
+    }
+    if min >= 0x800 && max < 0x1_0000 {
+        let out = out.first_chunk_mut::<{ 3 * TO_UTF8_BLOCK }>()?;
+        *out = core::array::from_fn(|i| {
+            let v = block[i / 3].value();
+            match i % 3 {
+                0 => 0xE0 | (v >> 12) as u8,
+                1 => 0x80 | ((v >> 6) & 0x3F) as u8,
+                _ => 0x80 | (v & 0x3F) as u8,
+            }
+        });
+        return Some(3 * TO_UTF8_BLOCK);
+    }
+    let mut buf = [0u8; 4 * TO_UTF8_BLOCK + 4];
+    let mut len = 0;
+    for u in block {
+        let v = u.value();
+        // The four candidate encodings as little-endian words, chosen by masks rather than by
+        // branches: the widths of real text alternate too often to predict.
+        let (b1, b2, b3) = (v & 0x3F, (v >> 6) & 0x3F, (v >> 12) & 0x3F);
+        let two = (0xC0 | (v >> 6)) | (0x80 | b1) << 8;
+        let three = (0xE0 | (v >> 12)) | (0x80 | b2) << 8 | (0x80 | b1) << 16;
+        let four = (0xF0 | (v >> 18)) | (0x80 | b3) << 8 | (0x80 | b2) << 16 | (0x80 | b1) << 24;
+        let n = 1 + usize::from(v >= 0x80) + usize::from(v >= 0x800) + usize::from(v >= 0x1_0000);
+        let pick = |wider: bool, wide: u32, narrow: u32| {
+            let mask = u32::from(wider).wrapping_neg();
+            (wide & mask) | (narrow & !mask)
+        };
+        let word = pick(v >= 0x80, two, v);
+        let word = pick(v >= 0x800, three, word);
+        let word = pick(v >= 0x1_0000, four, word);
+        let bytes = word.to_le_bytes();
+        // `len` is at most 4 per unit before this one, at most 60, so the mask changes
+        // nothing; it lets the compiler see that the four bytes fit.
+        let at = len & (4 * TO_UTF8_BLOCK - 1);
+        if let Some(slot) = buf.get_mut(at..).and_then(|b| b.first_chunk_mut::<4>()) {
+            *slot = bytes;
+        }
+        len = at + n;
+    }
+    let (out, bytes) = (out.get_mut(..len)?, buf.get(..len)?);
+    out.copy_from_slice(bytes);
+    Some(len)
 }
 
 /// Copies the run of ASCII at the start of `src` into `dst`, [`ASCII_BLOCK`] units at a time,
@@ -222,9 +462,10 @@ pub(crate) fn units_from_utf8(s: &[u8], units_of: impl Fn(u8) -> usize) -> usize
 }
 
 /// Defines, in a kernel file of [`crate::simd`], the converters compiled for its instruction
-/// set: `transcoders!("avx2,popcnt")`. The loops are those of [`convert`], inlined here.
+/// set and validating UTF-8 with its kernel: `transcoders!("avx2,popcnt", valid_blocks)`. The
+/// loops are those of [`convert_from_utf8`] and [`convert_to_utf8`], inlined here.
 macro_rules! transcoders {
-    ($features:literal) => {
+    ($features:literal, $kernel:path) => {
         use crate::transcode::{Mode, Progress, utf16, utf32};
 
         /// [`crate::transcode::utf16::utf8_to_utf16`] compiled for this instruction set.
@@ -233,7 +474,9 @@ macro_rules! transcoders {
         /// The CPU has the instruction set.
         #[target_feature(enable = $features)]
         pub(super) unsafe fn utf8_to_utf16(src: &[u8], dst: &mut [u16], mode: Mode) -> Progress {
-            utf16::utf8_to_utf16_with(src, dst, mode)
+            // SAFETY: the kernel needs the instruction set, which the CPU has by our contract.
+            let valid_prefix = |s: &[u8]| unsafe { super::valid_prefix($kernel, s) };
+            utf16::utf8_to_utf16_with(src, dst, mode, valid_prefix)
         }
 
         /// [`crate::transcode::utf16::utf16_to_utf8`] compiled for this instruction set.
@@ -251,7 +494,9 @@ macro_rules! transcoders {
         /// The CPU has the instruction set.
         #[target_feature(enable = $features)]
         pub(super) unsafe fn utf8_to_utf32(src: &[u8], dst: &mut [u32], mode: Mode) -> Progress {
-            utf32::utf8_to_utf32_with(src, dst, mode)
+            // SAFETY: the kernel needs the instruction set, which the CPU has by our contract.
+            let valid_prefix = |s: &[u8]| unsafe { super::valid_prefix($kernel, s) };
+            utf32::utf8_to_utf32_with(src, dst, mode, valid_prefix)
         }
 
         /// [`crate::transcode::utf32::utf32_to_utf8`] compiled for this instruction set.

@@ -1,6 +1,8 @@
 //! UTF-8 to UTF-16 and back.
 
-use super::{Mode, Progress, convert, decode_utf8, encode_utf8, units_from_utf8};
+use super::{
+    Mode, Progress, convert_from_utf8, convert_to_utf8, decode_utf8, encode_utf8, units_from_utf8,
+};
 use crate::error::{ErrorKind, Malformed};
 use crate::form::{self, Form};
 
@@ -14,22 +16,30 @@ pub fn utf16_to_utf8(src: &[u16], dst: &mut [u8], mode: Mode) -> Progress {
     crate::simd::utf16_to_utf8(src, dst, mode)
 }
 
-/// [`utf8_to_utf16`] as one loop, inlined into each implementation.
+/// [`utf8_to_utf16`] as one loop, inlined into each implementation, which passes its
+/// validator as `valid_prefix` (see [`convert_from_utf8`]).
 ///
 /// In WTF-8 mode the UTF-8 is decoded by [`form::decode_next`], which reads a surrogate's
-/// 3-byte sequence as the surrogate; [`encode_utf16`] writes it as one unit.
+/// 3-byte sequence as the surrogate; [`encode_utf16`] writes it as one unit. Well-formed UTF-8
+/// is WTF-8 without surrogates, and is converted alike in both modes.
 #[inline(always)]
-pub(crate) fn utf8_to_utf16_with(src: &[u8], dst: &mut [u16], mode: Mode) -> Progress {
+pub(crate) fn utf8_to_utf16_with(
+    src: &[u8],
+    dst: &mut [u16],
+    mode: Mode,
+    valid_prefix: impl Fn(&[u8]) -> usize,
+) -> Progress {
     if mode.wtf8 {
-        convert(
+        convert_from_utf8(
             src,
             dst,
             mode,
+            valid_prefix,
             |s| form::decode_next(s, Form::Wtf8),
             encode_utf16,
         )
     } else {
-        convert(src, dst, mode, decode_utf8, encode_utf16)
+        convert_from_utf8(src, dst, mode, valid_prefix, decode_utf8, encode_utf16)
     }
 }
 
@@ -54,9 +64,9 @@ pub(crate) fn utf16_to_utf8_with(src: &[u16], dst: &mut [u8], mode: Mode) -> Pro
                 encode_utf8(value, out)
             }
         };
-        convert(src, dst, mode, decode, encode)
+        convert_to_utf8(src, dst, mode, decode, encode)
     } else {
-        convert(src, dst, mode, decode_utf16, encode_utf8)
+        convert_to_utf8(src, dst, mode, decode_utf16, encode_utf8)
     }
 }
 

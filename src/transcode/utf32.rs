@@ -1,6 +1,6 @@
 //! UTF-8 to UTF-32 and back.
 
-use super::{Mode, Progress, convert, decode_utf8, encode_utf8};
+use super::{Mode, Progress, convert_from_utf8, convert_to_utf8, decode_utf8, encode_utf8};
 use crate::error::{ErrorKind, Malformed};
 
 /// Converts UTF-8 to UTF-32 with the implementation in use (see [`crate::simd`]).
@@ -13,16 +13,22 @@ pub fn utf32_to_utf8(src: &[u32], dst: &mut [u8], mode: Mode) -> Progress {
     crate::simd::utf32_to_utf8(src, dst, mode)
 }
 
-/// [`utf8_to_utf32`] as one loop, inlined into each implementation.
+/// [`utf8_to_utf32`] as one loop, inlined into each implementation, which passes its
+/// validator as `valid_prefix` (see [`convert_from_utf8`]).
 #[inline(always)]
-pub(crate) fn utf8_to_utf32_with(src: &[u8], dst: &mut [u32], mode: Mode) -> Progress {
-    convert(src, dst, mode, decode_utf8, encode_utf32)
+pub(crate) fn utf8_to_utf32_with(
+    src: &[u8],
+    dst: &mut [u32],
+    mode: Mode,
+    valid_prefix: impl Fn(&[u8]) -> usize,
+) -> Progress {
+    convert_from_utf8(src, dst, mode, valid_prefix, decode_utf8, encode_utf32)
 }
 
 /// [`utf32_to_utf8`] as one loop, inlined into each implementation.
 #[inline(always)]
 pub(crate) fn utf32_to_utf8_with(src: &[u32], dst: &mut [u8], mode: Mode) -> Progress {
-    convert(src, dst, mode, decode_utf32, encode_utf8)
+    convert_to_utf8(src, dst, mode, decode_utf32, encode_utf8)
 }
 
 /// The scalar value in the first unit of `s`: a surrogate is [`ErrorKind::Surrogate`] and a
