@@ -111,13 +111,25 @@ pub(crate) const REPLACEMENT: u32 = 0xFFFD;
 /// # Safety
 /// If `s` is not NULL it must point to `len` readable bytes that stay unchanged during the call.
 pub(crate) unsafe fn input<'a>(s: *const c_char, len: usize) -> Option<&'a [u8]> {
+    // SAFETY: the caller's contract is the one `units` needs.
+    unsafe { units(s.cast::<u8>(), len) }
+}
+
+/// The input buffer of `len` code units at `src` as a slice, or `None` for a NULL pointer with
+/// `len > 0`.
+///
+/// # Safety
+/// If `src` is not NULL it must point to `len` readable units that stay unchanged during the
+/// call.
+pub(crate) unsafe fn units<'a, T>(src: *const T, len: usize) -> Option<&'a [T]> {
     if len == 0 {
         Some(&[])
-    } else if s.is_null() {
+    } else if src.is_null() {
         None
     } else {
-        // SAFETY: `s` is non-null and, by the caller's contract, points to `len` readable bytes.
-        Some(unsafe { core::slice::from_raw_parts(s.cast::<u8>(), len) })
+        // SAFETY: `src` is non-null and, by the caller's contract, points to `len` readable
+        // units.
+        Some(unsafe { core::slice::from_raw_parts(src, len) })
     }
 }
 

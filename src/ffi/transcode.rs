@@ -3,7 +3,7 @@
 use core::ffi::c_char;
 
 use super::utf8_status::{self, *};
-use super::{input, output};
+use super::{input, output, units};
 use crate::transcode::{Mode, Progress, Stop, utf16, utf32};
 
 /// Flag of the conversion functions: replace each ill-formed sequence of the input with U+FFFD
@@ -86,23 +86,6 @@ unsafe fn run<S, T>(
         wtf8: flags & UTF8_WTF8 != 0,
     };
     convert(src, dst, mode).into()
-}
-
-/// The input buffer `[src, src + len)` of units `S`, or `None` for NULL with `len > 0`.
-///
-/// # Safety
-/// If `src` is not NULL it must point to `len` readable units that stay unchanged during the
-/// call.
-unsafe fn units<'a, S>(src: *const S, len: usize) -> Option<&'a [S]> {
-    if len == 0 {
-        Some(&[])
-    } else if src.is_null() {
-        None
-    } else {
-        // SAFETY: `src` is non-null and, by the caller's contract, points to `len` readable
-        // units.
-        Some(unsafe { core::slice::from_raw_parts(src, len) })
-    }
 }
 
 /// Converts the `len` bytes of UTF-8 at `src` into UTF-16 at `out`, which has room for `cap`
