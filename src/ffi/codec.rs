@@ -3,9 +3,8 @@
 use core::ffi::c_char;
 
 use super::utf8_status::{self, *};
-use super::{REPLACEMENT, input, output, put};
+use super::{decoded, input, output, put, validated, write_encoded};
 use crate::decode;
-use crate::sink::Sink;
 
 /// Checks that the `len` bytes at `s` are well-formed UTF-8 (RFC 3629 section 4).
 ///
@@ -25,10 +24,7 @@ pub unsafe extern "C" fn utf8_validate(
     let Some(bytes) = (unsafe { input(s, len) }) else {
         return UTF8_ERR_NULL_POINTER;
     };
-    let (status, good) = match crate::validate(bytes) {
-        Ok(()) => (UTF8_OK, len),
-        Err(e) => (e.kind.into(), e.valid_up_to),
-    };
+    let (status, good) = validated(crate::validate(bytes), len);
     // SAFETY: `valid_up_to` is NULL or writable, by the caller's contract.
     unsafe { put(valid_up_to, good) };
     status
@@ -85,10 +81,7 @@ unsafe fn decode_next_slow(
     let Some(bytes) = (unsafe { input(s, len) }) else {
         return UTF8_ERR_NULL_POINTER;
     };
-    let (status, value, n) = match crate::decode_next(bytes) {
-        Ok((value, n)) => (UTF8_OK, value, n),
-        Err(m) => (m.kind.into(), REPLACEMENT, m.len),
-    };
+    let (status, value, n) = decoded(crate::decode_next(bytes));
     // SAFETY: `cp` and `consumed` are NULL or writable, by the caller's contract.
     unsafe {
         put(cp, value);
@@ -120,16 +113,7 @@ pub unsafe extern "C" fn utf8_encode(
     };
     let (status, n) = match crate::encode(cp) {
         Err(kind) => (kind.into(), 0),
-        Ok(e) => {
-            let mut sink = Sink::new(buf);
-            sink.push(e.as_bytes());
-            let status = if sink.fits() {
-                UTF8_OK
-            } else {
-                UTF8_ERR_BUFFER_TOO_SMALL
-            };
-            (status, sink.len())
-        }
+        Ok(e) => write_encoded(buf, e.as_bytes()),
     };
     // SAFETY: `out_len` is NULL or writable, by the caller's contract.
     unsafe { put(out_len, n) };

@@ -4,9 +4,8 @@
 use core::ffi::{c_char, c_int};
 
 use super::utf8_status::{self, *};
-use super::{REPLACEMENT, input, output, put};
+use super::{decoded, input, output, put, validated, write_encoded};
 use crate::form::{self, Form};
-use crate::sink::Sink;
 
 /// A form of UTF-8, the `form` argument of utf8_validate_form, utf8_decode_next_form and
 /// utf8_encode_form. Each form accepts exactly its own definition; overlong forms are errors
@@ -84,10 +83,7 @@ pub unsafe extern "C" fn utf8_validate_form(
     let Some(bytes) = (unsafe { input(s, len) }) else {
         return UTF8_ERR_NULL_POINTER;
     };
-    let (status, good) = match form::validate(bytes, form) {
-        Ok(()) => (UTF8_OK, len),
-        Err(e) => (e.kind.into(), e.valid_up_to),
-    };
+    let (status, good) = validated(form::validate(bytes, form), len);
     // SAFETY: `valid_up_to` is NULL or writable, by the caller's contract.
     unsafe { put(valid_up_to, good) };
     status
@@ -124,10 +120,7 @@ pub unsafe extern "C" fn utf8_decode_next_form(
     let Some(bytes) = (unsafe { input(s, len) }) else {
         return UTF8_ERR_NULL_POINTER;
     };
-    let (status, value, n) = match form::decode_next(bytes, form) {
-        Ok((value, n)) => (UTF8_OK, value, n),
-        Err(m) => (m.kind.into(), REPLACEMENT, m.len),
-    };
+    let (status, value, n) = decoded(form::decode_next(bytes, form));
     // SAFETY: `cp` and `consumed` are NULL or writable, by the caller's contract.
     unsafe {
         put(cp, value);
@@ -172,16 +165,7 @@ pub unsafe extern "C" fn utf8_encode_form(
     };
     let (status, n) = match form::encode(cp, form) {
         Err(kind) => (kind.into(), 0),
-        Ok(e) => {
-            let mut sink = Sink::new(buf);
-            sink.push(e.as_bytes());
-            let status = if sink.fits() {
-                UTF8_OK
-            } else {
-                UTF8_ERR_BUFFER_TOO_SMALL
-            };
-            (status, sink.len())
-        }
+        Ok(e) => write_encoded(buf, e.as_bytes()),
     };
     // SAFETY: `out_len` is NULL or writable, by the caller's contract.
     unsafe { put(out_len, n) };

@@ -35,7 +35,8 @@ pub use self::transcode::{
 
 use core::ffi::{CStr, c_char, c_int};
 
-use crate::error::ErrorKind;
+use crate::error::{ErrorKind, Malformed, Utf8Error};
+use crate::sink::Sink;
 
 /// Result of every libutf8 function that can fail.
 ///
@@ -148,6 +149,41 @@ pub(crate) unsafe fn output<'a, T>(out: *mut T, cap: usize) -> Option<&'a mut [T
         // elements that no other reference reaches during the call.
         Some(unsafe { core::slice::from_raw_parts_mut(out, cap) })
     }
+}
+
+/// The status and `*valid_up_to` that a validation of `len` bytes reports.
+pub(crate) fn validated(result: Result<(), Utf8Error>, len: usize) -> (utf8_status, usize) {
+    match result {
+        Ok(()) => (UTF8_OK, len),
+        Err(e) => (e.kind.into(), e.valid_up_to),
+    }
+}
+
+/// The status, `*cp` and `*consumed` that a decoding step reports: on error, U+FFFD and the
+/// length of the maximal subpart.
+pub(crate) fn decoded(result: Result<(u32, usize), Malformed>) -> (utf8_status, u32, usize) {
+    match result {
+        Ok((value, n)) => (UTF8_OK, value, n),
+        Err(m) => (m.kind.into(), REPLACEMENT, m.len),
+    }
+}
+
+/// The status and `*out_len` of output written through `sink`: the size needed if it did not
+/// fit.
+pub(crate) fn written<T: Copy>(sink: &Sink<'_, T>) -> (utf8_status, usize) {
+    let status = if sink.fits() {
+        UTF8_OK
+    } else {
+        UTF8_ERR_BUFFER_TOO_SMALL
+    };
+    (status, sink.len())
+}
+
+/// Writes one encoded value to `buf`, whole or not at all: the status and `*out_len`.
+pub(crate) fn write_encoded(buf: &mut [u8], bytes: &[u8]) -> (utf8_status, usize) {
+    let mut sink = Sink::new(buf);
+    sink.push(bytes);
+    written(&sink)
 }
 
 /// Stores `value` through an optional out-parameter.

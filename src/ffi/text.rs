@@ -4,7 +4,7 @@
 use core::ffi::{c_char, c_int};
 
 use super::utf8_status::{self, *};
-use super::{input, output, put};
+use super::{input, output, put, written};
 use crate::escape::{self, EscapeStyle};
 use crate::sink::Sink;
 use crate::stream::{StreamError, StreamState};
@@ -137,16 +137,6 @@ impl EscapeStyleArg {
     }
 }
 
-/// The status and length that a `sink` holding a complete output reports.
-fn sink_result(sink: &Sink<'_, u8>) -> (utf8_status, usize) {
-    let status = if sink.fits() {
-        UTF8_OK
-    } else {
-        UTF8_ERR_BUFFER_TOO_SMALL
-    };
-    (status, sink.len())
-}
-
 /// Escapes the `len` bytes at `in` (any bytes: a file name, an argument) into `out` (since
 /// 1.2), so that they can be printed safely: the output is valid UTF-8 and holds no C0 or C1
 /// control, no DEL and no bidirectional control (U+202A..U+202E, U+2066..U+2069), nothing a
@@ -197,7 +187,7 @@ pub unsafe extern "C" fn utf8_escape(
     };
     let mut sink = Sink::new(buf);
     escape::escape(bytes, style, &mut sink);
-    let (status, n) = sink_result(&sink);
+    let (status, n) = written(&sink);
     // SAFETY: `out_len` is NULL or writable, by the caller's contract.
     unsafe { put(out_len, n) };
     status
@@ -240,7 +230,7 @@ pub unsafe extern "C" fn utf8_unescape(
     };
     let mut sink = Sink::new(buf);
     let (status, n) = match escape::unescape(bytes, &mut sink) {
-        Ok(()) => sink_result(&sink),
+        Ok(()) => written(&sink),
         Err(e) => (UTF8_ERR_INVALID_ESCAPE, e.at),
     };
     // SAFETY: `out_len` is NULL or writable, by the caller's contract.
@@ -279,7 +269,7 @@ pub unsafe extern "C" fn utf8_replace_invalid(
     };
     let mut sink = Sink::new(buf);
     crate::lossy::replace_invalid(bytes, &mut sink);
-    let (status, n) = sink_result(&sink);
+    let (status, n) = written(&sink);
     // SAFETY: `out_len` is NULL or writable, by the caller's contract.
     unsafe { put(out_len, n) };
     status
