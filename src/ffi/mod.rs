@@ -36,6 +36,7 @@ pub use self::transcode::{
 use core::ffi::{CStr, c_char, c_int};
 
 use crate::error::{ErrorKind, Malformed, Utf8Error};
+use crate::lossy::REPLACEMENT;
 use crate::sink::Sink;
 
 /// Result of every libutf8 function that can fail.
@@ -103,9 +104,6 @@ impl From<ErrorKind> for utf8_status {
 /// The longest encoding of one character, in bytes: a buffer this large always suffices for
 /// utf8_encode.
 pub const UTF8_MAX_BYTES: usize = 4;
-
-/// The scalar value written by utf8_decode_next on error: U+FFFD REPLACEMENT CHARACTER.
-pub(crate) const REPLACEMENT: u32 = 0xFFFD;
 
 /// The input buffer `[s, s + len)` as a slice, or `None` for a NULL pointer with `len > 0`.
 ///

@@ -17,9 +17,7 @@ pub mod utf16;
 pub mod utf32;
 
 use crate::error::{ErrorKind, Malformed};
-
-/// U+FFFD REPLACEMENT CHARACTER, written for ill-formed input in [`Mode::replace`] mode.
-pub(crate) const REPLACEMENT: u32 = 0xFFFD;
+use crate::lossy::REPLACEMENT;
 
 /// How a conversion treats ill-formed input.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
