@@ -118,12 +118,23 @@ check-rust:
 
 # The Rust tests under Miri: the FFI layer, the scalar code and the SIMD kernels, whose target
 # features are enabled at compile time so that Miri runs them. Under Miri the randomized tests
-# sample less and the exhaustive sweeps are skipped (too slow to interpret).
+# sample less and the exhaustive sweeps are skipped (too slow to interpret). Miri interprets on
+# one core, so the test files run as two processes side by side: the heaviest ones (the kernels
+# and the converters), and all the others; each one's output is printed when it ends.
 MIRI_RUSTFLAGS := -C target-feature=+sse4.2,+popcnt,+avx2
+MIRI_HEAVY := kernels transcode
+MIRI_OTHERS := $(filter-out $(MIRI_HEAVY),$(basename $(notdir $(wildcard tests/*.rs))))
+MIRI_TEST = RUSTFLAGS='$(MIRI_RUSTFLAGS)' $(CARGO) +nightly miri test
 check-miri:
 	@if $(CARGO) +nightly miri --version >/dev/null 2>&1; then \
-	  echo "RUSTFLAGS='$(MIRI_RUSTFLAGS)' $(CARGO) +nightly miri test"; \
-	  RUSTFLAGS='$(MIRI_RUSTFLAGS)' $(CARGO) +nightly miri test; \
+	  mkdir -p $(BUILD) && $(MIRI_TEST) --no-run && \
+	  echo "$(MIRI_TEST) $(MIRI_HEAVY:%=--test %) &" && \
+	  echo "$(MIRI_TEST) --lib $(MIRI_OTHERS:%=--test %)" && \
+	  { $(MIRI_TEST) $(MIRI_HEAVY:%=--test %) > $(BUILD)/miri-heavy.log 2>&1; \
+	    echo $$? > $(BUILD)/miri-heavy.status; } & \
+	  $(MIRI_TEST) --lib $(MIRI_OTHERS:%=--test %) > $(BUILD)/miri-others.log 2>&1; \
+	  others=$$?; wait; cat $(BUILD)/miri-others.log $(BUILD)/miri-heavy.log; \
+	  test $$others = 0 && test "$$(cat $(BUILD)/miri-heavy.status)" = 0; \
 	else \
 	  echo "check-miri: SKIPPED: no nightly toolchain with Miri" \
 	       "(rustup toolchain install nightly --component miri rust-src)"; \
