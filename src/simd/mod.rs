@@ -17,6 +17,8 @@
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 mod env;
+#[cfg(target_arch = "x86_64")]
+mod from_utf8;
 pub(crate) mod lookup;
 #[cfg(target_arch = "x86_64")]
 mod sse42;
@@ -75,16 +77,18 @@ static SCALAR: Kernels = Kernels {
     utf8_to_utf32: scalar_utf8_to_utf32,
     utf32_to_utf8: utf32::utf32_to_utf8_with,
 };
-/// [`utf16::utf8_to_utf16_with`] validating with the scalar code.
+/// [`utf16::utf8_to_utf16_with`] validating with the scalar code, and no SIMD converter.
 fn scalar_utf8_to_utf16(src: &[u8], dst: &mut [u16], mode: Mode) -> Progress {
     // SAFETY: the scalar "kernel" runs on any CPU.
-    utf16::utf8_to_utf16_with(src, dst, mode, |s| unsafe { valid_prefix(no_blocks, s) })
+    let valid_prefix = |s: &[u8]| unsafe { valid_prefix(no_blocks, s) };
+    utf16::utf8_to_utf16_with(src, dst, mode, valid_prefix, |_, _, _| (0, 0))
 }
 
-/// [`utf32::utf8_to_utf32_with`] validating with the scalar code.
+/// [`utf32::utf8_to_utf32_with`] validating with the scalar code, and no SIMD converter.
 fn scalar_utf8_to_utf32(src: &[u8], dst: &mut [u32], mode: Mode) -> Progress {
     // SAFETY: the scalar "kernel" runs on any CPU.
-    utf32::utf8_to_utf32_with(src, dst, mode, |s| unsafe { valid_prefix(no_blocks, s) })
+    let valid_prefix = |s: &[u8]| unsafe { valid_prefix(no_blocks, s) };
+    utf32::utf8_to_utf32_with(src, dst, mode, valid_prefix, |_, _, _| (0, 0))
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -157,7 +157,9 @@ const STRETCH: usize = 4096;
 /// The input is taken a stretch at a time, cut where a character starts and at most as long as
 /// the room left in `dst`, so that its output fits whatever it holds. `valid_prefix` (the SIMD
 /// validator of the instruction set) gives the length of the stretch's well-formed prefix,
-/// which [`convert_valid`] converts trusting its input; from the first error found to the end
+/// which `fast` (a SIMD kernel, or nothing) converts as far as it can, given the whole rest of
+/// the input to read ahead in and the length of the well-formed prefix not to convert past,
+/// then [`convert_valid`] to its end, trusting its input; from the first error found to the end
 /// of the stretch, or for one character where the room left is too short for a stretch, the
 /// exact path, [`convert_until`] runs, so that results are the same as its.
 #[inline(always)]
@@ -166,6 +168,7 @@ pub(crate) fn convert_from_utf8<T: Unit>(
     dst: &mut [T],
     mode: Mode,
     valid_prefix: impl Fn(&[u8]) -> usize,
+    fast: impl Fn(&[u8], usize, &mut [T]) -> (usize, usize),
     decode: impl Fn(&[u8]) -> Result<(u32, usize), Malformed>,
     encode: impl Fn(u32, &mut [T]) -> Option<usize>,
 ) -> Progress {
@@ -184,7 +187,13 @@ pub(crate) fn convert_from_utf8<T: Unit>(
         };
         let stretch = rest.get(..end).unwrap_or_default();
         let good = valid_prefix(stretch).min(stretch.len());
-        let (read, written) = convert_valid(stretch.get(..good).unwrap_or_default(), out, &encode);
+        let (fast_read, fast_written) = fast(rest, good, out);
+        let (read, written) = convert_valid(
+            stretch.get(fast_read..good).unwrap_or_default(),
+            out.get_mut(fast_written..).unwrap_or_default(),
+            &encode,
+        );
+        let (read, written) = (fast_read + read, fast_written + written);
         at.read += read;
         at.written += written;
         if read == stretch.len() && read > 0 {
@@ -460,10 +469,12 @@ pub(crate) fn units_from_utf8(s: &[u8], units_of: impl Fn(u8) -> usize) -> usize
 }
 
 /// Defines, in a kernel file of [`crate::simd`], the converters compiled for its instruction
-/// set and validating UTF-8 with its kernel: `transcoders!("avx2,popcnt", valid_blocks)`. The
-/// loops are those of [`convert_from_utf8`] and [`convert_to_utf8`], inlined here.
+/// set, validating UTF-8 with its kernel and converting it with [`crate::simd`]'s `from_utf8`
+/// kernel, whose runs of ASCII it widens with its registers:
+/// `transcoders!("avx2,popcnt", valid_blocks, Avx2)`. The loops are those of
+/// [`convert_from_utf8`] and [`convert_to_utf8`], inlined here.
 macro_rules! transcoders {
-    ($features:literal, $kernel:path) => {
+    ($features:literal, $kernel:path, $registers:ty) => {
         use crate::transcode::{Mode, Progress, utf16, utf32};
 
         /// [`crate::transcode::utf16::utf8_to_utf16`] compiled for this instruction set.
@@ -474,7 +485,12 @@ macro_rules! transcoders {
         pub(super) unsafe fn utf8_to_utf16(src: &[u8], dst: &mut [u16], mode: Mode) -> Progress {
             // SAFETY: the kernel needs the instruction set, which the CPU has by our contract.
             let valid_prefix = |s: &[u8]| unsafe { super::valid_prefix($kernel, s) };
-            utf16::utf8_to_utf16_with(src, dst, mode, valid_prefix)
+            // SAFETY: as above; the kernel needs SSE4.1 and SSSE3, which both instruction sets
+            // of `crate::simd` include.
+            let fast = |s: &[u8], valid, d: &mut [u16]| unsafe {
+                super::from_utf8::convert::<$registers, u16>(s, valid, d)
+            };
+            utf16::utf8_to_utf16_with(src, dst, mode, valid_prefix, fast)
         }
 
         /// [`crate::transcode::utf16::utf16_to_utf8`] compiled for this instruction set.
@@ -494,7 +510,11 @@ macro_rules! transcoders {
         pub(super) unsafe fn utf8_to_utf32(src: &[u8], dst: &mut [u32], mode: Mode) -> Progress {
             // SAFETY: the kernel needs the instruction set, which the CPU has by our contract.
             let valid_prefix = |s: &[u8]| unsafe { super::valid_prefix($kernel, s) };
-            utf32::utf8_to_utf32_with(src, dst, mode, valid_prefix)
+            // SAFETY: as for `utf8_to_utf16`.
+            let fast = |s: &[u8], valid, d: &mut [u32]| unsafe {
+                super::from_utf8::convert::<$registers, u32>(s, valid, d)
+            };
+            utf32::utf8_to_utf32_with(src, dst, mode, valid_prefix, fast)
         }
 
         /// [`crate::transcode::utf32::utf32_to_utf8`] compiled for this instruction set.
