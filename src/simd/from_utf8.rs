@@ -460,8 +460,9 @@ unsafe impl Target for u32 {
 }
 
 /// Converts the well-formed UTF-8 at the start of `src`, `src[..valid]`, into `dst` as far as
-/// whole blocks allow: returns the bytes read and units written, which end where a character
-/// does. Bytes of `src` past `valid` may be read, never converted.
+/// whole blocks allow, and whole blocks of ASCII after it: returns the bytes read and units
+/// written, which end where a character does. Other bytes of `src` past `valid` may be read,
+/// never converted.
 ///
 /// A block is converted only where 64 bytes of `src` are left to read and 64 units of `dst`
 /// to write. A step stores a whole register, which may go past the units it means, but not
@@ -477,7 +478,7 @@ pub(crate) unsafe fn convert<W: WidenAscii, T: Target>(
 ) -> (usize, usize) {
     let valid = valid.min(src.len());
     let (mut read, mut written) = (0, 0);
-    while read < valid && read + BLOCK <= src.len() && written + BLOCK <= dst.len() {
+    while read + BLOCK <= src.len() && written + BLOCK <= dst.len() {
         // SAFETY: 64 bytes readable from `read` and 64 units writable from `written`, by the
         // loop condition; the steps read 16 bytes from `read + at` with `at <= 48` and write
         // at most 16 units from `written + units` with `units <= at` (each unit takes at least
@@ -485,12 +486,16 @@ pub(crate) unsafe fn convert<W: WidenAscii, T: Target>(
         unsafe {
             let block = src.as_ptr().add(read);
             let out = dst.as_mut_ptr().add(written);
-            let limit = valid - read;
-            if limit >= BLOCK && T::widen_block::<W>(block, out) {
+            // A block of ASCII from the start of a character is well-formed, even past `valid`.
+            if T::widen_block::<W>(block, out) {
                 read += BLOCK;
                 written += BLOCK;
                 continue;
             }
+            if read >= valid {
+                break;
+            }
+            let limit = valid - read;
             let (at, units) = convert_block::<T>(block, limit, out);
             if at == 0 {
                 break;

@@ -158,7 +158,8 @@ const STRETCH: usize = 4096;
 /// the room left in `dst`, so that its output fits whatever it holds. `valid_prefix` (the SIMD
 /// validator of the instruction set) gives the length of the stretch's well-formed prefix,
 /// which `fast` (a SIMD kernel, or nothing) converts as far as it can, given the whole rest of
-/// the input to read ahead in and the length of the well-formed prefix not to convert past,
+/// the input to read ahead in and the length of the well-formed prefix not to convert past
+/// (except whole blocks of ASCII, which it may convert anywhere, and before any validation),
 /// then [`convert_valid`] to its end, trusting its input; from the first error found to the end
 /// of the stretch, or for one character where the room left is too short for a stretch, the
 /// exact path, [`convert_until`] runs, so that results are the same as its.
@@ -179,6 +180,13 @@ pub(crate) fn convert_from_utf8<T: Unit>(
     };
     while let Some(rest) = src.get(at.read..).filter(|r| !r.is_empty()) {
         let out = dst.get_mut(at.written..).unwrap_or_default();
+        // Blocks of ASCII, well-formed whatever follows them, need no validation.
+        let (ascii_read, ascii_written) = fast(rest, 0, out);
+        if ascii_read > 0 {
+            at.read += ascii_read;
+            at.written += ascii_written;
+            continue;
+        }
         let room = STRETCH.min(out.len());
         let end = if room >= rest.len() {
             rest.len()
@@ -196,7 +204,8 @@ pub(crate) fn convert_from_utf8<T: Unit>(
         let (read, written) = (fast_read + read, fast_written + written);
         at.read += read;
         at.written += written;
-        if read == stretch.len() && read > 0 {
+        // Blocks of ASCII may take `fast` past the stretch.
+        if read >= stretch.len() && read > 0 {
             continue;
         }
         // At least one character, so that the loop advances or stops.
