@@ -160,6 +160,8 @@ const fn longest(lengths: &[u8], count: usize, n: usize) -> u8 {
 
 /// Eight 2-byte characters in 16 bytes, each into a 16-bit lane.
 static EIGHT_TWO: [u8; 16] = shuffle_for(&[2; 8], 2);
+/// Four 3-byte characters in 12 bytes, each into a 32-bit lane.
+static FOUR_THREE: [u8; 16] = shuffle_for(&[3; 4], 4);
 /// Four 4-byte characters in 16 bytes, each into a 32-bit lane.
 static FOUR_FOUR: [u8; 16] = shuffle_for(&[4; 4], 4);
 
@@ -552,6 +554,13 @@ unsafe fn convert_block<T: Target>(block: *const u8, limit: usize, out: *mut T) 
                 let lanes = _mm_shuffle_epi8(bytes, table(&FOUR_FOUR));
                 units += T::store_any(values_of_four(lanes), 4, dst);
                 at += STEP;
+            } else if here & 0xFFF == 0x924 && at + 12 + T::SPARE <= limit {
+                // Four 3-byte characters (CJK, Indic, Thai): known without the table lookup,
+                // so that the next position does not wait for it.
+                let lanes = _mm_shuffle_epi8(bytes, table(&FOUR_THREE));
+                T::store_32(values_of_three(lanes), dst);
+                at += 12;
+                units += 4;
             } else {
                 let step = STEPS[(here as usize) & ((1 << STEP_BITS) - 1)];
                 let (shuffle, len) = (usize::from(step as u8), usize::from(step >> 8));
