@@ -535,6 +535,12 @@ unsafe fn convert_block<T: Target>(block: *const u8, limit: usize, out: *mut T) 
         if limit < BLOCK {
             ends |= 1 << (limit - 1);
         }
+        let wide = chunks.iter().fold(_mm_setzero_si128(), |any, &c| {
+            _mm_or_si128(any, _mm_subs_epu8(c, _mm_set1_epi8(0xDFu8 as i8)))
+        });
+        if limit >= BLOCK + NARROW_SPARE && _mm_testz_si128(wide, wide) != 0 {
+            return convert_narrow_block(&chunks, ends, out);
+        }
         let (mut at, mut units) = (0, 0);
         while at <= BLOCK - STEP {
             let bytes = load(block.add(at));
@@ -583,4 +589,81 @@ unsafe fn convert_block<T: Target>(block: *const u8, limit: usize, out: *mut T) 
         }
         (at, units)
     }
+}
+
+/// Bytes of well-formed UTF-8 that must follow a block for [`convert_narrow_block`]: enough
+/// for eight units (the register its last store may write past the block's units), of at
+/// most four bytes each.
+const NARROW_SPARE: usize = 4 * 8;
+
+/// For each mask of 8 bits, the shuffle that packs together the 16-bit lanes whose bit is set.
+static PACK_LANES: [[u8; 16]; 256] = {
+    let mut table = [[ZERO; 16]; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let mut out = 0;
+        let mut lane = 0;
+        while lane < 8 {
+            if mask & (1 << lane) != 0 {
+                table[mask][2 * out] = (2 * lane) as u8;
+                table[mask][2 * out + 1] = (2 * lane + 1) as u8;
+                out += 1;
+            }
+            lane += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+
+/// Converts a block of 64 bytes, `chunks`, of characters of 1 or 2 bytes only (Cyrillic,
+/// Greek, Hebrew, Arabic, accented Latin, with ASCII) with no table step: the value each byte
+/// would have if it ended a character (with the byte before it, if it is a continuation
+/// byte) in a 16-bit lane, then those of the bytes that do end one, by `ends`, packed together
+/// eight lanes at a time. Converts the characters that end before byte 63; returns the bytes
+/// read and units written.
+///
+/// # Safety
+/// SSE4.1 and SSSE3; 64 units writable at `out`, and the units of 32 more bytes of
+/// well-formed UTF-8 after the block written after it by the caller (see [`NARROW_SPARE`]).
+#[inline(always)]
+unsafe fn convert_narrow_block<T: Target>(
+    chunks: &[__m128i; 4],
+    ends: u64,
+    out: *mut T,
+) -> (usize, usize) {
+    let ends = ends & !(1 << 63);
+    let mut units = 0;
+    // SAFETY: by the caller; each store writes 8 units at `units`, which is at most the
+    // number of characters before, so within the block's units and the spare ones.
+    unsafe {
+        // The block starts a character: the byte before it is never used.
+        let mut previous = _mm_setzero_si128();
+        for (k, &bytes) in chunks.iter().enumerate() {
+            let before = _mm_alignr_epi8::<15>(bytes, previous);
+            previous = bytes;
+            // Where a byte is a continuation byte, the five bits of the lead byte before it.
+            let continuation = _mm_cmpgt_epi8(_mm_set1_epi8(-64), bytes);
+            let lead_bits = _mm_and_si128(continuation, _mm_set1_epi8(0x1F));
+            let seven = _mm_set1_epi8(0x7F);
+            let halves = [
+                (
+                    _mm_unpacklo_epi8(bytes, before),
+                    _mm_unpacklo_epi8(seven, lead_bits),
+                ),
+                (
+                    _mm_unpackhi_epi8(bytes, before),
+                    _mm_unpackhi_epi8(seven, lead_bits),
+                ),
+            ];
+            for (h, (pairs, bits)) in halves.into_iter().enumerate() {
+                let values = _mm_maddubs_epi16(_mm_and_si128(pairs, bits), _mm_set1_epi16(0x4001));
+                let mask = (ends >> (16 * k + 8 * h)) as u8;
+                let packed = _mm_shuffle_epi8(values, table(&PACK_LANES[usize::from(mask)]));
+                T::store_16(packed, out.add(units));
+                units += mask.count_ones() as usize;
+            }
+        }
+    }
+    (BLOCK - ends.leading_zeros() as usize, units)
 }
