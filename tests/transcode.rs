@@ -1236,16 +1236,26 @@ fn every_capacity_around_the_simd_stores() {
     }
 }
 
-/// Text of 1- and 2-byte characters only, converted a block of 64 bytes at a time with no
-/// table step, of every length around a few blocks, ending with an error or not, so that the
-/// stores of the last blocks before the end or the error are checked at every position.
+/// Text of 1- to 3-byte characters only, converted a block of 64 bytes at a time with no
+/// table step, or of 3-byte characters only, 48 bytes at a time, of every length around a few
+/// blocks, ending with an error or not, so that the stores of the last blocks before the end
+/// or the error are checked at every position.
 #[test]
 #[cfg_attr(
     miri,
-    ignore = "hundreds of inputs: too slow interpreted; see simd_steps_of_every_kind"
+    ignore = "thousands of inputs: too slow interpreted; see simd_steps_of_every_kind"
 )]
-fn blocks_of_one_and_two_byte_characters_of_every_length() {
-    for sample in ["\u{E9}", "a\u{42F}", "ab \u{5D0}\u{7FF}", "\u{80}a"] {
+fn blocks_without_4_byte_characters_of_every_length() {
+    let samples = [
+        "\u{E9}",
+        "a\u{42F}",
+        "ab \u{5D0}\u{7FF}",
+        "\u{80}a",
+        "\u{4E2D}",
+        "\u{915}\u{94D}\u{937} ",
+        "\u{FFFF}\u{800}a\u{E9}",
+    ];
+    for sample in samples {
         let run = sample.repeat(300 / sample.len());
         for len in 0..=run.len() {
             if run.is_char_boundary(len) {

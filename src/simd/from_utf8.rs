@@ -535,10 +535,20 @@ unsafe fn convert_block<T: Target>(block: *const u8, limit: usize, out: *mut T) 
         if limit < BLOCK {
             ends |= 1 << (limit - 1);
         }
-        let wide = chunks.iter().fold(_mm_setzero_si128(), |any, &c| {
-            _mm_or_si128(any, _mm_subs_epu8(c, _mm_set1_epi8(0xDFu8 as i8)))
+        // Sixteen 3-byte characters (CJK): four steps at known places, stores of exactly
+        // their units.
+        if limit >= 48 && ends & ((1 << 48) - 1) == 0x9249_2492_4924 {
+            for k in 0..4 {
+                let lanes = _mm_shuffle_epi8(load(block.add(12 * k)), table(&FOUR_THREE));
+                T::store_32(values_of_three(lanes), out.add(4 * k));
+            }
+            return (48, 16);
+        }
+        // Lead bytes of 4-byte characters, F0..F4.
+        let four = chunks.iter().fold(_mm_setzero_si128(), |any, &c| {
+            _mm_or_si128(any, _mm_subs_epu8(c, _mm_set1_epi8(0xEFu8 as i8)))
         });
-        if limit >= BLOCK + NARROW_SPARE && _mm_testz_si128(wide, wide) != 0 {
+        if limit >= BLOCK + NARROW_SPARE && _mm_testz_si128(four, four) != 0 {
             return convert_narrow_block(&chunks, ends, out);
         }
         let (mut at, mut units) = (0, 0);
@@ -616,12 +626,12 @@ static PACK_LANES: [[u8; 16]; 256] = {
     table
 };
 
-/// Converts a block of 64 bytes, `chunks`, of characters of 1 or 2 bytes only (Cyrillic,
-/// Greek, Hebrew, Arabic, accented Latin, with ASCII) with no table step: the value each byte
-/// would have if it ended a character (with the byte before it, if it is a continuation
-/// byte) in a 16-bit lane, then those of the bytes that do end one, by `ends`, packed together
-/// eight lanes at a time. Converts the characters that end before byte 63; returns the bytes
-/// read and units written.
+/// Converts a block of 64 bytes, `chunks`, of characters of 1 to 3 bytes only (all scripts
+/// but emoji and rare ideographs) with no table step: the value each byte would have if it
+/// ended a character (with the one or two bytes before it, if it and the one before are
+/// continuation bytes) in a 16-bit lane, then those of the bytes that do end one, by `ends`,
+/// packed together eight lanes at a time. Converts the characters that end before byte 63;
+/// returns the bytes read and units written.
 ///
 /// # Safety
 /// SSE4.1 and SSSE3; 64 units writable at `out`, and the units of 32 more bytes of
@@ -637,27 +647,38 @@ unsafe fn convert_narrow_block<T: Target>(
     // SAFETY: by the caller; each store writes 8 units at `units`, which is at most the
     // number of characters before, so within the block's units and the spare ones.
     unsafe {
-        // The block starts a character: the byte before it is never used.
+        // The block starts a character: the bytes before it are never used.
         let mut previous = _mm_setzero_si128();
         for (k, &bytes) in chunks.iter().enumerate() {
             let before = _mm_alignr_epi8::<15>(bytes, previous);
+            let two_before = _mm_alignr_epi8::<14>(bytes, previous);
             previous = bytes;
-            // Where a byte is a continuation byte, the five bits of the lead byte before it.
+            // As signed bytes, continuation bytes (80..BF) are those below -64 (C0).
             let continuation = _mm_cmpgt_epi8(_mm_set1_epi8(-64), bytes);
-            let lead_bits = _mm_and_si128(continuation, _mm_set1_epi8(0x1F));
-            let seven = _mm_set1_epi8(0x7F);
+            let after_continuation = _mm_cmpgt_epi8(_mm_set1_epi8(-64), before);
+            // The bits of the byte before, if this one continues its character: six of a
+            // continuation byte, five of a 2-byte lead (whose sixth is 0); the four of a
+            // 3-byte lead two bytes before, if both continue its character.
+            let middle = _mm_and_si128(before, _mm_and_si128(continuation, _mm_set1_epi8(0x3F)));
+            let top = _mm_and_si128(
+                two_before,
+                _mm_and_si128(
+                    _mm_and_si128(continuation, after_continuation),
+                    _mm_set1_epi8(0x0F),
+                ),
+            );
+            let low = _mm_and_si128(bytes, _mm_set1_epi8(0x7F));
+            let zero = _mm_setzero_si128();
             let halves = [
-                (
-                    _mm_unpacklo_epi8(bytes, before),
-                    _mm_unpacklo_epi8(seven, lead_bits),
-                ),
-                (
-                    _mm_unpackhi_epi8(bytes, before),
-                    _mm_unpackhi_epi8(seven, lead_bits),
-                ),
+                (_mm_unpacklo_epi8(low, middle), _mm_unpacklo_epi8(zero, top)),
+                (_mm_unpackhi_epi8(low, middle), _mm_unpackhi_epi8(zero, top)),
             ];
-            for (h, (pairs, bits)) in halves.into_iter().enumerate() {
-                let values = _mm_maddubs_epi16(_mm_and_si128(pairs, bits), _mm_set1_epi16(0x4001));
+            for (h, (low_middle, top)) in halves.into_iter().enumerate() {
+                // Low + 64 * middle, and top (in the high byte) moved down to bit 12.
+                let values = _mm_or_si128(
+                    _mm_maddubs_epi16(low_middle, _mm_set1_epi16(0x4001)),
+                    _mm_slli_epi16::<4>(top),
+                );
                 let mask = (ends >> (16 * k + 8 * h)) as u8;
                 let packed = _mm_shuffle_epi8(values, table(&PACK_LANES[usize::from(mask)]));
                 T::store_16(packed, out.add(units));
