@@ -549,7 +549,15 @@ unsafe fn convert_block<T: Target>(block: *const u8, limit: usize, out: *mut T) 
             _mm_or_si128(any, _mm_subs_epu8(c, _mm_set1_epi8(0xEFu8 as i8)))
         });
         if limit >= BLOCK + NARROW_SPARE && _mm_testz_si128(four, four) != 0 {
-            return convert_narrow_block(&chunks, ends, out);
+            // Lead bytes of 3-byte characters, E0..EF, or none (a cheaper block).
+            let three = chunks.iter().fold(_mm_setzero_si128(), |any, &c| {
+                _mm_or_si128(any, _mm_subs_epu8(c, _mm_set1_epi8(0xDFu8 as i8)))
+            });
+            return if _mm_testz_si128(three, three) != 0 {
+                convert_narrow_block::<T, false>(&chunks, ends, out)
+            } else {
+                convert_narrow_block::<T, true>(&chunks, ends, out)
+            };
         }
         let (mut at, mut units) = (0, 0);
         while at <= BLOCK - STEP {
@@ -631,13 +639,14 @@ static PACK_LANES: [[u8; 16]; 256] = {
 /// ended a character (with the one or two bytes before it, if it and the one before are
 /// continuation bytes) in a 16-bit lane, then those of the bytes that do end one, by `ends`,
 /// packed together eight lanes at a time. Converts the characters that end before byte 63;
-/// returns the bytes read and units written.
+/// returns the bytes read and units written. Without `THREE`, the block has no 3-byte
+/// character, and the work for them is left out.
 ///
 /// # Safety
 /// SSE4.1 and SSSE3; 64 units writable at `out`, and the units of 32 more bytes of
 /// well-formed UTF-8 after the block written after it by the caller (see [`NARROW_SPARE`]).
 #[inline(always)]
-unsafe fn convert_narrow_block<T: Target>(
+unsafe fn convert_narrow_block<T: Target, const THREE: bool>(
     chunks: &[__m128i; 4],
     ends: u64,
     out: *mut T,
@@ -660,13 +669,17 @@ unsafe fn convert_narrow_block<T: Target>(
             // continuation byte, five of a 2-byte lead (whose sixth is 0); the four of a
             // 3-byte lead two bytes before, if both continue its character.
             let middle = _mm_and_si128(before, _mm_and_si128(continuation, _mm_set1_epi8(0x3F)));
-            let top = _mm_and_si128(
-                two_before,
+            let top = if THREE {
                 _mm_and_si128(
-                    _mm_and_si128(continuation, after_continuation),
-                    _mm_set1_epi8(0x0F),
-                ),
-            );
+                    two_before,
+                    _mm_and_si128(
+                        _mm_and_si128(continuation, after_continuation),
+                        _mm_set1_epi8(0x0F),
+                    ),
+                )
+            } else {
+                _mm_setzero_si128()
+            };
             let low = _mm_and_si128(bytes, _mm_set1_epi8(0x7F));
             let zero = _mm_setzero_si128();
             let halves = [
