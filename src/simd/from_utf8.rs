@@ -5,14 +5,24 @@
 //!
 //! The input is taken 64 bytes at a time. A block of ASCII is widened whole (with the widest
 //! registers of the instruction set, [`WidenAscii`]). Otherwise one bitmask marks the bytes
-//! that end a character (those followed by a byte that is not a continuation byte), and the
-//! block is converted a step at a time from the current position: 16 bytes of ASCII, of eight
-//! 2-byte characters or of four 4-byte characters where the mask says so, else the 12 bits of
-//! the mask at the position pick from [`STEPS`] one shuffle of [`SHUFFLES`], which moves the
-//! bytes of the next few characters into lanes of their own (six characters of 1-2 bytes into
-//! 16-bit lanes, four of 1-3 bytes or three of 1-4 bytes into 32-bit lanes), and the number
-//! of bytes those characters take. The bits of each lane are then put together with a mask
-//! and multiply-adds (`pmaddubsw`, `pmaddwd`), and stored whole ([`Target`]).
+//! that end a character (those followed by a byte that is not a continuation byte), and:
+//! - a block of sixteen 3-byte characters (CJK) is converted in four fixed steps;
+//! - a block with no 4-byte character (most text) is converted whole, with no step: the value
+//!   each byte would have if it ended a character is computed from it and the two bytes before
+//!   it in 16-bit lanes, and those of the bytes that do end one are packed together by the mask
+//!   ([`convert_narrow_block`]), which keeps each position independent of the last;
+//! - any other block (and the last ones of a validated stretch) a step at a time from the
+//!   current position: 16 bytes of ASCII, of eight 2-byte characters or of four 4-byte
+//!   characters, or 12 bytes of four 3-byte characters, where the mask says so, else the 12
+//!   bits of the mask at the position pick from [`STEPS`] one shuffle of [`SHUFFLES`], which
+//!   moves the bytes of the next few characters into lanes of their own (six characters of 1-2
+//!   bytes into 16-bit lanes, four of 1-3 bytes or three of 1-4 bytes into 32-bit lanes), and
+//!   the number of bytes those characters take, as in the paper.
+//!
+//! The bits of each lane are put together with masks and multiply-adds (`pmaddubsw`,
+//! `pmaddwd`), and stored as whole registers ([`Target`]), never past the units of the
+//! well-formed input the caller then converts, so that nothing is left written past the end
+//! of a conversion.
 //!
 //! The 128-bit instructions are SSE4.1 and SSSE3, which both kernels have; inside an AVX2
 //! function they get the VEX encoding.
