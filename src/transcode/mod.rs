@@ -196,6 +196,14 @@ pub(crate) fn convert_from_utf8<T: Unit>(
         let stretch = rest.get(..end).unwrap_or_default();
         let good = valid_prefix(stretch).min(stretch.len());
         let (fast_read, fast_written) = fast(rest, good, out);
+        // A stretch well-formed to its end with more input after it: the few bytes `fast` left
+        // are validated again with the next stretch, and converted there in blocks, rather
+        // than here one character at a time.
+        if good == stretch.len() && end < rest.len() && fast_read > 0 {
+            at.read += fast_read;
+            at.written += fast_written;
+            continue;
+        }
         let (read, written) = convert_valid(
             stretch.get(fast_read..good).unwrap_or_default(),
             out.get_mut(fast_written..).unwrap_or_default(),
