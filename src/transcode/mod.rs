@@ -160,9 +160,10 @@ const STRETCH: usize = 4096;
 /// which `fast` (a SIMD kernel, or nothing) converts as far as it can, given the whole rest of
 /// the input to read ahead in and the length of the well-formed prefix not to convert past
 /// (except whole blocks of ASCII, which it may convert anywhere, and before any validation),
-/// then [`convert_valid`] to its end, trusting its input; from the first error found to the end
-/// of the stretch, or for one character where the room left is too short for a stretch, the
-/// exact path, [`convert_until`] runs, so that results are the same as its.
+/// then, where the stretch ends the input or an error, [`convert_valid`] to its end (else the
+/// next stretch starts where `fast` stopped), trusting its input; from the first error found to
+/// the end of the stretch, or for one character where the room left is too short for a
+/// stretch, the exact path, [`convert_until`] runs, so that results are the same as its.
 #[inline(always)]
 pub(crate) fn convert_from_utf8<T: Unit>(
     src: &[u8],
