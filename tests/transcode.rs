@@ -1082,3 +1082,185 @@ fn wtf8_input_errors_and_the_length_bound() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The SIMD converters from UTF-8 (src/simd/from_utf8.rs): steps chosen by the 12 bits of the
+// end-of-character mask at their position, special steps of 16 bytes, whole-register stores.
+
+/// A random character of `width` bytes of UTF-8.
+fn char_of_width(rng: &mut Rng, width: usize) -> char {
+    loop {
+        let c = rng.scalar();
+        if c.len_utf8() == width {
+            return c;
+        }
+    }
+}
+
+/// Well-formed `s` converted by every implementation into buffers of exactly the right size,
+/// with room after them that must stay untouched, against `str::encode_utf16` and `chars()`;
+/// then `s` followed by a byte that is never UTF-8 (FF) and `tail`, which a strict conversion
+/// converts up to the FF, writing nothing past it even with room for all.
+fn check_well_formed(s: &str, tail: &str) {
+    let utf16: Vec<u16> = s.encode_utf16().collect();
+    let utf32: Vec<u32> = s.chars().map(u32::from).collect();
+    let with_error = [s.as_bytes(), b"\xFF", tail.as_bytes()].concat();
+    let room = 20 + with_error.len();
+    for isa in Isa::supported() {
+        for (src, cap16, cap32, stop) in [
+            (s.as_bytes(), utf16.len(), utf32.len(), None),
+            (
+                &with_error[..],
+                room,
+                room,
+                Some(Stop::Malformed(ErrorKind::InvalidByte)),
+            ),
+        ] {
+            let want = |written| Progress {
+                read: s.len(),
+                written,
+                stop,
+            };
+            let mut d16 = vec![u16::UNTOUCHED; room];
+            let got = isa.utf8_to_utf16(src, &mut d16[..cap16], Mode::default());
+            assert_eq!(got, Some(want(utf16.len())), "{} {src:X?}", isa.name());
+            assert_eq!(d16[..utf16.len()], utf16[..], "{} {src:X?}", isa.name());
+            assert!(d16[utf16.len()..].iter().all(|&u| u == u16::UNTOUCHED));
+            let mut d32 = vec![u32::UNTOUCHED; room];
+            let got = isa.utf8_to_utf32(src, &mut d32[..cap32], Mode::default());
+            assert_eq!(got, Some(want(utf32.len())), "{} {src:X?}", isa.name());
+            assert_eq!(d32[..utf32.len()], utf32[..], "{} {src:X?}", isa.name());
+            assert!(d32[utf32.len()..].iter().all(|&u| u == u32::UNTOUCHED));
+        }
+    }
+}
+
+/// Every sequence of character widths (1 to 4 bytes) long enough to fill 12 bytes, which
+/// makes every 12-bit end-of-character pattern that well-formed UTF-8 can make, after every
+/// length of random text from 0 to 63 bytes (so at every offset of a 64-byte block, and
+/// after steps of every kind), with random text after it, long enough for whole blocks, or
+/// with an error just after it.
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "300 000 inputs: too slow interpreted; see simd_steps_of_every_kind"
+)]
+fn every_end_of_character_pattern_at_every_offset() {
+    fn widths_filling(bytes: usize, so_far: &mut Vec<usize>, all: &mut Vec<Vec<usize>>) {
+        for w in 1..=4 {
+            so_far.push(w);
+            if w >= bytes {
+                all.push(so_far.clone());
+            } else {
+                widths_filling(bytes - w, so_far, all);
+            }
+            so_far.pop();
+        }
+    }
+    let mut sequences = Vec::new();
+    widths_filling(12, &mut Vec::new(), &mut sequences);
+    assert_eq!(sequences.len(), 4819);
+    let mut rng = Rng::new(0x0012_B175);
+    for widths in &sequences {
+        for offset in 0..64 {
+            let mut s = String::from_utf8(rng.text_of_len(offset)).unwrap();
+            s.extend(widths.iter().map(|&w| char_of_width(&mut rng, w)));
+            let tail = String::from_utf8(rng.text_of_len(100)).unwrap();
+            // The pattern, then an error just after it, then the whole.
+            check_well_formed(&s, &tail);
+            s.push_str(&tail);
+            check_well_formed(&s, "");
+        }
+    }
+}
+
+/// Runs of each width and of the mixes real text has (Latin, CJK with ASCII punctuation,
+/// emoji), long enough for several blocks, after each offset: the special steps of 16 bytes
+/// (ASCII, eight 2-byte, four 4-byte characters), four 3-byte characters, and table steps of
+/// each kind. Few enough inputs for Miri.
+#[test]
+fn simd_steps_of_every_kind() {
+    let samples = [
+        "a",
+        "\u{E9}",
+        "\u{42F}",
+        "\u{20AC}",
+        "\u{4E2D}",
+        "\u{1F600}",
+        "a\u{E9}",
+        "ab\u{4E2D}",
+        "\u{4E2D}\u{3002}a",
+        "\u{1F600}a",
+        "\u{10FFFF}\u{E9}",
+        "\u{FFFF}\u{80}\u{7FF}\u{800}",
+    ];
+    let (offsets, len) = common::or_under_miri((0..20, 200), (0..1, 90));
+    for sample in samples {
+        for offset in offsets.clone() {
+            let s = "-".repeat(offset) + &sample.repeat(len / sample.len());
+            check_well_formed(&s, sample);
+            check_well_formed(&s[..s.len() - sample.len()], &s[s.len() - sample.len()..]);
+        }
+    }
+}
+
+/// Output buffers of every size around the stores of the SIMD converters (a register of up to
+/// 16 units, written past the units a step means): each conversion stops with the output full
+/// exactly where the oracle says, writes nothing past what it reports, and resumes.
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "every capacity of inputs of 200 bytes: too slow interpreted; see simd_steps_of_every_kind"
+)]
+fn every_capacity_around_the_simd_stores() {
+    let mut rng = Rng::new(0x0CA9_AC17);
+    let mut inputs: Vec<Vec<u8>> = [
+        "\u{E9}",
+        "\u{20AC}",
+        "\u{1F600}",
+        "ab\u{4E2D}",
+        "a\u{E9}",
+        "\u{42F} ",
+    ]
+    .iter()
+    .map(|s| s.repeat(200 / s.len()).into_bytes())
+    .collect();
+    inputs.extend((0..4).map(|_| rng.text_of_len(200)));
+    for s in inputs {
+        let steps16 = utf8_steps(&s, utf16_of);
+        let steps32 = utf8_steps(&s, |c| vec![u32::from(c)]);
+        let all16 = 0..steps16.iter().map(|s| s.out.len()).sum();
+        let all32 = 0..steps32.iter().map(|s| s.out.len()).sum();
+        check("utf8_to_utf16", &s, &steps16, to_utf16, all16);
+        check("utf8_to_utf32", &s, &steps32, to_utf32, all32);
+    }
+}
+
+/// Text of 1- to 3-byte characters only, converted a block of 64 bytes at a time with no
+/// table step, or of 3-byte characters only, 48 bytes at a time, of every length around a few
+/// blocks, ending with an error or not, so that the stores of the last blocks before the end
+/// or the error are checked at every position.
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "thousands of inputs: too slow interpreted; see simd_steps_of_every_kind"
+)]
+fn blocks_without_4_byte_characters_of_every_length() {
+    let samples = [
+        "\u{E9}",
+        "a\u{42F}",
+        "ab \u{5D0}\u{7FF}",
+        "\u{80}a",
+        "\u{4E2D}",
+        "\u{915}\u{94D}\u{937} ",
+        "\u{FFFF}\u{800}a\u{E9}",
+    ];
+    for sample in samples {
+        let run = sample.repeat(300 / sample.len());
+        for len in 0..=run.len() {
+            if run.is_char_boundary(len) {
+                check_well_formed(&run[..len], sample);
+            }
+        }
+    }
+}

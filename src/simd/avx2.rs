@@ -139,4 +139,43 @@ pub(super) unsafe fn count_valid_blocks(s: &[u8]) -> Blocks {
 
 // The converters of crate::transcode, compiled for this instruction set: their runs of ASCII are
 // widened and narrowed in its registers.
-crate::transcode::transcoders!("avx2,popcnt", valid_blocks);
+crate::transcode::transcoders!("avx2,popcnt", valid_blocks, Avx2);
+
+// Converters from UTF-8 (see `from_utf8`): runs of ASCII are widened 32 bytes at a time.
+
+// SAFETY: AVX2 instructions only, within the bounds the trait documents.
+unsafe impl super::from_utf8::WidenAscii for Avx2 {
+    #[inline(always)]
+    unsafe fn widen_to_utf16(src: *const u8, dst: *mut u16) -> bool {
+        // SAFETY: 64 bytes at `src` and 64 units at `dst`, AVX2, by the caller.
+        unsafe {
+            let halves = [0, 32].map(|at| _mm256_loadu_si256(src.add(at).cast()));
+            if _mm256_movemask_epi8(_mm256_or_si256(halves[0], halves[1])) != 0 {
+                return false;
+            }
+            for (k, half) in halves.into_iter().enumerate() {
+                let low = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(half));
+                let high = _mm256_cvtepu8_epi16(_mm256_extracti128_si256::<1>(half));
+                _mm256_storeu_si256(dst.add(32 * k).cast(), low);
+                _mm256_storeu_si256(dst.add(32 * k + 16).cast(), high);
+            }
+            true
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn widen_to_utf32(src: *const u8, dst: *mut u32) -> bool {
+        // SAFETY: 64 bytes at `src` and 64 units at `dst`, AVX2, by the caller.
+        unsafe {
+            let halves = [0, 32].map(|at| _mm256_loadu_si256(src.add(at).cast()));
+            if _mm256_movemask_epi8(_mm256_or_si256(halves[0], halves[1])) != 0 {
+                return false;
+            }
+            for k in 0..8 {
+                let eight = _mm_loadl_epi64(src.add(8 * k).cast());
+                _mm256_storeu_si256(dst.add(8 * k).cast(), _mm256_cvtepu8_epi32(eight));
+            }
+            true
+        }
+    }
+}

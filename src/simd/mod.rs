@@ -8,7 +8,9 @@
 //!
 //! Each implementation also carries the converters of [`crate::transcode`], compiled for its
 //! instruction set (`transcoders!` in each kernel file), so that their ASCII block copies use
-//! its registers; the scalar implementation's are the same loops compiled for the baseline.
+//! its registers, those from UTF-8 with the SIMD converter of `from_utf8` (128-bit, ASCII
+//! widened with the implementation's registers); the scalar implementation's are the same
+//! loops compiled for the baseline, with no SIMD converter.
 //!
 //! The implementation is chosen once, on the first call that needs one, from the CPU's
 //! features (or from `LIBUTF8_FORCE_ISA`, for testing), and cached in an atomic pointer, as
@@ -17,6 +19,8 @@
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 mod env;
+#[cfg(target_arch = "x86_64")]
+mod from_utf8;
 pub(crate) mod lookup;
 #[cfg(target_arch = "x86_64")]
 mod sse42;
@@ -75,16 +79,18 @@ static SCALAR: Kernels = Kernels {
     utf8_to_utf32: scalar_utf8_to_utf32,
     utf32_to_utf8: utf32::utf32_to_utf8_with,
 };
-/// [`utf16::utf8_to_utf16_with`] validating with the scalar code.
+/// [`utf16::utf8_to_utf16_with`] validating with the scalar code, and no SIMD converter.
 fn scalar_utf8_to_utf16(src: &[u8], dst: &mut [u16], mode: Mode) -> Progress {
     // SAFETY: the scalar "kernel" runs on any CPU.
-    utf16::utf8_to_utf16_with(src, dst, mode, |s| unsafe { valid_prefix(no_blocks, s) })
+    let valid_prefix = |s: &[u8]| unsafe { valid_prefix(no_blocks, s) };
+    utf16::utf8_to_utf16_with(src, dst, mode, valid_prefix, |_, _, _| (0, 0))
 }
 
-/// [`utf32::utf8_to_utf32_with`] validating with the scalar code.
+/// [`utf32::utf8_to_utf32_with`] validating with the scalar code, and no SIMD converter.
 fn scalar_utf8_to_utf32(src: &[u8], dst: &mut [u32], mode: Mode) -> Progress {
     // SAFETY: the scalar "kernel" runs on any CPU.
-    utf32::utf8_to_utf32_with(src, dst, mode, |s| unsafe { valid_prefix(no_blocks, s) })
+    let valid_prefix = |s: &[u8]| unsafe { valid_prefix(no_blocks, s) };
+    utf32::utf8_to_utf32_with(src, dst, mode, valid_prefix, |_, _, _| (0, 0))
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -137,4 +137,50 @@ pub(super) unsafe fn count_valid_blocks(s: &[u8]) -> Blocks {
 
 // The converters of crate::transcode, compiled for this instruction set: their runs of ASCII are
 // widened and narrowed in its registers.
-crate::transcode::transcoders!("sse4.2,popcnt", valid_blocks);
+crate::transcode::transcoders!("sse4.2,popcnt", valid_blocks, Sse42);
+
+// Converters from UTF-8 (see `from_utf8`): runs of ASCII are widened 16 bytes at a time.
+
+// SAFETY: SSE4.1 instructions only, within the bounds the trait documents.
+unsafe impl super::from_utf8::WidenAscii for Sse42 {
+    #[inline(always)]
+    unsafe fn widen_to_utf16(src: *const u8, dst: *mut u16) -> bool {
+        // SAFETY: 64 bytes at `src` and 64 units at `dst`, SSE4.1, by the caller.
+        unsafe {
+            let chunks = [0, 16, 32, 48].map(|at| _mm_loadu_si128(src.add(at).cast()));
+            let any = _mm_or_si128(
+                _mm_or_si128(chunks[0], chunks[1]),
+                _mm_or_si128(chunks[2], chunks[3]),
+            );
+            if _mm_movemask_epi8(any) != 0 {
+                return false;
+            }
+            for (k, chunk) in chunks.into_iter().enumerate() {
+                let high = _mm_unpackhi_epi8(chunk, _mm_setzero_si128());
+                _mm_storeu_si128(dst.add(16 * k).cast(), _mm_cvtepu8_epi16(chunk));
+                _mm_storeu_si128(dst.add(16 * k + 8).cast(), high);
+            }
+            true
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn widen_to_utf32(src: *const u8, dst: *mut u32) -> bool {
+        // SAFETY: 64 bytes at `src` and 64 units at `dst`, SSE4.1, by the caller.
+        unsafe {
+            let chunks = [0, 16, 32, 48].map(|at| _mm_loadu_si128(src.add(at).cast()));
+            let any = _mm_or_si128(
+                _mm_or_si128(chunks[0], chunks[1]),
+                _mm_or_si128(chunks[2], chunks[3]),
+            );
+            if _mm_movemask_epi8(any) != 0 {
+                return false;
+            }
+            for k in 0..16 {
+                let four = _mm_cvtsi32_si128(src.add(4 * k).cast::<i32>().read_unaligned());
+                _mm_storeu_si128(dst.add(4 * k).cast(), _mm_cvtepu8_epi32(four));
+            }
+            true
+        }
+    }
+}

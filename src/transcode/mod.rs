@@ -157,15 +157,20 @@ const STRETCH: usize = 4096;
 /// The input is taken a stretch at a time, cut where a character starts and at most as long as
 /// the room left in `dst`, so that its output fits whatever it holds. `valid_prefix` (the SIMD
 /// validator of the instruction set) gives the length of the stretch's well-formed prefix,
-/// which [`convert_valid`] converts trusting its input; from the first error found to the end
-/// of the stretch, or for one character where the room left is too short for a stretch, the
-/// exact path, [`convert_until`] runs, so that results are the same as its.
+/// which `fast` (a SIMD kernel, or nothing) converts as far as it can, given the whole rest of
+/// the input to read ahead in and the length of the well-formed prefix not to convert past
+/// (except whole blocks of ASCII, which it may convert anywhere, and before any validation),
+/// then, where the stretch ends the input or an error, [`convert_valid`] to its end (else the
+/// next stretch starts where `fast` stopped), trusting its input; from the first error found to
+/// the end of the stretch, or for one character where the room left is too short for a
+/// stretch, the exact path, [`convert_until`] runs, so that results are the same as its.
 #[inline(always)]
 pub(crate) fn convert_from_utf8<T: Unit>(
     src: &[u8],
     dst: &mut [T],
     mode: Mode,
     valid_prefix: impl Fn(&[u8]) -> usize,
+    fast: impl Fn(&[u8], usize, &mut [T]) -> (usize, usize),
     decode: impl Fn(&[u8]) -> Result<(u32, usize), Malformed>,
     encode: impl Fn(u32, &mut [T]) -> Option<usize>,
 ) -> Progress {
@@ -176,6 +181,13 @@ pub(crate) fn convert_from_utf8<T: Unit>(
     };
     while let Some(rest) = src.get(at.read..).filter(|r| !r.is_empty()) {
         let out = dst.get_mut(at.written..).unwrap_or_default();
+        // Blocks of ASCII, well-formed whatever follows them, need no validation.
+        let (ascii_read, ascii_written) = fast(rest, 0, out);
+        if ascii_read > 0 {
+            at.read += ascii_read;
+            at.written += ascii_written;
+            continue;
+        }
         let room = STRETCH.min(out.len());
         let end = if room >= rest.len() {
             rest.len()
@@ -184,10 +196,25 @@ pub(crate) fn convert_from_utf8<T: Unit>(
         };
         let stretch = rest.get(..end).unwrap_or_default();
         let good = valid_prefix(stretch).min(stretch.len());
-        let (read, written) = convert_valid(stretch.get(..good).unwrap_or_default(), out, &encode);
+        let (fast_read, fast_written) = fast(rest, good, out);
+        // A stretch well-formed to its end with more input after it: the few bytes `fast` left
+        // are validated again with the next stretch, and converted there in blocks, rather
+        // than here one character at a time.
+        if good == stretch.len() && end < rest.len() && fast_read > 0 {
+            at.read += fast_read;
+            at.written += fast_written;
+            continue;
+        }
+        let (read, written) = convert_valid(
+            stretch.get(fast_read..good).unwrap_or_default(),
+            out.get_mut(fast_written..).unwrap_or_default(),
+            &encode,
+        );
+        let (read, written) = (fast_read + read, fast_written + written);
         at.read += read;
         at.written += written;
-        if read == stretch.len() && read > 0 {
+        // Blocks of ASCII may take `fast` past the stretch.
+        if read >= stretch.len() && read > 0 {
             continue;
         }
         // At least one character, so that the loop advances or stops.
@@ -460,10 +487,12 @@ pub(crate) fn units_from_utf8(s: &[u8], units_of: impl Fn(u8) -> usize) -> usize
 }
 
 /// Defines, in a kernel file of [`crate::simd`], the converters compiled for its instruction
-/// set and validating UTF-8 with its kernel: `transcoders!("avx2,popcnt", valid_blocks)`. The
-/// loops are those of [`convert_from_utf8`] and [`convert_to_utf8`], inlined here.
+/// set, validating UTF-8 with its kernel and converting it with [`crate::simd`]'s `from_utf8`
+/// kernel, whose runs of ASCII it widens with its registers:
+/// `transcoders!("avx2,popcnt", valid_blocks, Avx2)`. The loops are those of
+/// [`convert_from_utf8`] and [`convert_to_utf8`], inlined here.
 macro_rules! transcoders {
-    ($features:literal, $kernel:path) => {
+    ($features:literal, $kernel:path, $registers:ty) => {
         use crate::transcode::{Mode, Progress, utf16, utf32};
 
         /// [`crate::transcode::utf16::utf8_to_utf16`] compiled for this instruction set.
@@ -474,7 +503,12 @@ macro_rules! transcoders {
         pub(super) unsafe fn utf8_to_utf16(src: &[u8], dst: &mut [u16], mode: Mode) -> Progress {
             // SAFETY: the kernel needs the instruction set, which the CPU has by our contract.
             let valid_prefix = |s: &[u8]| unsafe { super::valid_prefix($kernel, s) };
-            utf16::utf8_to_utf16_with(src, dst, mode, valid_prefix)
+            // SAFETY: as above; the kernel needs SSE4.1 and SSSE3, which both instruction sets
+            // of `crate::simd` include.
+            let fast = |s: &[u8], valid, d: &mut [u16]| unsafe {
+                super::from_utf8::convert::<$registers, u16>(s, valid, d)
+            };
+            utf16::utf8_to_utf16_with(src, dst, mode, valid_prefix, fast)
         }
 
         /// [`crate::transcode::utf16::utf16_to_utf8`] compiled for this instruction set.
@@ -494,7 +528,11 @@ macro_rules! transcoders {
         pub(super) unsafe fn utf8_to_utf32(src: &[u8], dst: &mut [u32], mode: Mode) -> Progress {
             // SAFETY: the kernel needs the instruction set, which the CPU has by our contract.
             let valid_prefix = |s: &[u8]| unsafe { super::valid_prefix($kernel, s) };
-            utf32::utf8_to_utf32_with(src, dst, mode, valid_prefix)
+            // SAFETY: as for `utf8_to_utf16`.
+            let fast = |s: &[u8], valid, d: &mut [u32]| unsafe {
+                super::from_utf8::convert::<$registers, u32>(s, valid, d)
+            };
+            utf32::utf8_to_utf32_with(src, dst, mode, valid_prefix, fast)
         }
 
         /// [`crate::transcode::utf32::utf32_to_utf8`] compiled for this instruction set.

@@ -17,7 +17,8 @@ pub fn utf16_to_utf8(src: &[u16], dst: &mut [u8], mode: Mode) -> Progress {
 }
 
 /// [`utf8_to_utf16`] as one loop, inlined into each implementation, which passes its
-/// validator as `valid_prefix` (see [`convert_from_utf8`]).
+/// validator as `valid_prefix` and its converter of well-formed input as `fast` (see
+/// [`convert_from_utf8`]).
 ///
 /// In WTF-8 mode the UTF-8 is decoded by [`form::decode_next`], which reads a surrogate's
 /// 3-byte sequence as the surrogate; [`encode_utf16`] writes it as one unit. Well-formed UTF-8
@@ -28,6 +29,7 @@ pub(crate) fn utf8_to_utf16_with(
     dst: &mut [u16],
     mode: Mode,
     valid_prefix: impl Fn(&[u8]) -> usize,
+    fast: impl Fn(&[u8], usize, &mut [u16]) -> (usize, usize),
 ) -> Progress {
     if mode.wtf8 {
         convert_from_utf8(
@@ -35,11 +37,13 @@ pub(crate) fn utf8_to_utf16_with(
             dst,
             mode,
             valid_prefix,
+            fast,
             |s| form::decode_next(s, Form::Wtf8),
             encode_utf16,
         )
     } else {
-        convert_from_utf8(src, dst, mode, valid_prefix, decode_utf8, encode_utf16)
+        let decode = decode_utf8;
+        convert_from_utf8(src, dst, mode, valid_prefix, fast, decode, encode_utf16)
     }
 }
 

@@ -14,15 +14,25 @@ pub fn utf32_to_utf8(src: &[u32], dst: &mut [u8], mode: Mode) -> Progress {
 }
 
 /// [`utf8_to_utf32`] as one loop, inlined into each implementation, which passes its
-/// validator as `valid_prefix` (see [`convert_from_utf8`]).
+/// validator as `valid_prefix` and its converter of well-formed input as `fast` (see
+/// [`convert_from_utf8`]).
 #[inline(always)]
 pub(crate) fn utf8_to_utf32_with(
     src: &[u8],
     dst: &mut [u32],
     mode: Mode,
     valid_prefix: impl Fn(&[u8]) -> usize,
+    fast: impl Fn(&[u8], usize, &mut [u32]) -> (usize, usize),
 ) -> Progress {
-    convert_from_utf8(src, dst, mode, valid_prefix, decode_utf8, encode_utf32)
+    convert_from_utf8(
+        src,
+        dst,
+        mode,
+        valid_prefix,
+        fast,
+        decode_utf8,
+        encode_utf32,
+    )
 }
 
 /// [`utf32_to_utf8`] as one loop, inlined into each implementation.

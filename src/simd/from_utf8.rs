@@ -1,0 +1,713 @@
+//! Well-formed UTF-8 to UTF-16 or UTF-32 with 128-bit shuffles: the algorithm of Daniel Lemire
+//! and Robert Keiser, "Transcoding billions of Unicode characters per second with SIMD
+//! instructions", Software: Practice and Experience 52(2), 2022 (arXiv:2109.10433), written here
+//! from the paper's description, with every table computed below from its definition.
+//!
+//! The input is taken 64 bytes at a time. A block of ASCII is widened whole (with the widest
+//! registers of the instruction set, [`WidenAscii`]). Otherwise one bitmask marks the bytes
+//! that end a character (those followed by a byte that is not a continuation byte), and:
+//! - a block of sixteen 3-byte characters (CJK) is converted in four fixed steps;
+//! - a block with no 4-byte character (most text) is converted whole, with no step: the value
+//!   each byte would have if it ended a character is computed from it and the two bytes before
+//!   it in 16-bit lanes, and those of the bytes that do end one are packed together by the mask
+//!   ([`convert_narrow_block`]), which keeps each position independent of the last;
+//! - any other block (and the last ones of a validated stretch) a step at a time from the
+//!   current position: 16 bytes of ASCII, of eight 2-byte characters or of four 4-byte
+//!   characters, or 12 bytes of four 3-byte characters, where the mask says so, else the 12
+//!   bits of the mask at the position pick from [`STEPS`] one shuffle of [`SHUFFLES`], which
+//!   moves the bytes of the next few characters into lanes of their own (six characters of 1-2
+//!   bytes into 16-bit lanes, four of 1-3 bytes or three of 1-4 bytes into 32-bit lanes), and
+//!   the number of bytes those characters take, as in the paper.
+//!
+//! The bits of each lane are put together with masks and multiply-adds (`pmaddubsw`,
+//! `pmaddwd`), and stored as whole registers ([`Target`]), never past the units of the
+//! well-formed input the caller then converts, so that nothing is left written past the end
+//! of a conversion.
+//!
+//! The 128-bit instructions are SSE4.1 and SSSE3, which both kernels have; inside an AVX2
+//! function they get the VEX encoding.
+
+use core::arch::x86_64::*;
+
+use crate::transcode::Unit;
+
+/// Bytes of UTF-8 looked at at a time: the width of the end-of-character mask.
+const BLOCK: usize = 64;
+/// Bytes loaded by a step, which the step's characters never exceed.
+const STEP: usize = 16;
+/// Bits of the end-of-character mask that choose a step's shuffle: as many bytes as three
+/// 4-byte, four 3-byte or six 2-byte characters take.
+const STEP_BITS: usize = 12;
+
+// Kinds of step, by the lane each character gets: ranges of indices into SHUFFLES.
+/// Six characters of 1-2 bytes into 16-bit lanes: 2^6 choices of lengths.
+const TWO: usize = 0;
+/// Four characters of 1-3 bytes into 32-bit lanes: 3^4 choices.
+const THREE: usize = TWO + 64;
+/// Three characters of 1-4 bytes into 32-bit lanes: 4^3 choices.
+const FOUR: usize = THREE + 81;
+const SHUFFLE_COUNT: usize = FOUR + 64;
+
+/// A shuffle index (pshufb) that gives a zero byte.
+const ZERO: u8 = 0x80;
+
+/// The shuffle that puts characters of the given lengths (starting at byte 0) into lanes of
+/// `lane` bytes, one character per lane: its last byte in the lane's lowest byte, the one
+/// before above it, and so on; zero bytes above the character and in unused lanes.
+const fn shuffle_for(lengths: &[u8], lane: usize) -> [u8; 16] {
+    let mut shuffle = [ZERO; 16];
+    let mut start = 0;
+    let mut c = 0;
+    while c < lengths.len() {
+        let len = lengths[c] as usize;
+        let last = start + len - 1;
+        let mut k = 0;
+        while k < len {
+            shuffle[c * lane + k] = (last - k) as u8;
+            k += 1;
+        }
+        start += len;
+        c += 1;
+    }
+    shuffle
+}
+
+/// The lengths (1 to `max` bytes each) of `count` characters numbered `digits` in base `max`,
+/// first character in the lowest digit.
+const fn lengths_of(mut digits: usize, max: usize, count: usize) -> [u8; 6] {
+    let mut lengths = [0; 6];
+    let mut c = 0;
+    while c < count {
+        lengths[c] = (digits % max) as u8 + 1;
+        digits /= max;
+        c += 1;
+    }
+    lengths
+}
+
+/// Every shuffle a step can use: those of [`TWO`], [`THREE`] and [`FOUR`], each in the order
+/// of the base-2, base-3 or base-4 number its characters' lengths (less one) make.
+static SHUFFLES: [[u8; 16]; SHUFFLE_COUNT] = {
+    let mut table = [[ZERO; 16]; SHUFFLE_COUNT];
+    let mut i = 0;
+    while i < SHUFFLE_COUNT {
+        table[i] = if i < THREE {
+            let lengths = lengths_of(i - TWO, 2, 6);
+            shuffle_for(&lengths, 2)
+        } else if i < FOUR {
+            let lengths = lengths_of(i - THREE, 3, 4);
+            shuffle_for(lengths.split_at(4).0, 4)
+        } else {
+            let lengths = lengths_of(i - FOUR, 4, 3);
+            shuffle_for(lengths.split_at(3).0, 4)
+        };
+        i += 1;
+    }
+    table
+};
+
+/// The step for the 12 bits of the end-of-character mask at a position: the index of its
+/// shuffle in [`SHUFFLES`] (low byte) and the bytes it converts (high byte), or 0 where the
+/// bits cannot come from well-formed UTF-8 (a character longer than four bytes).
+///
+/// Six characters go in 16-bit lanes if they are all of 1-2 bytes, else four in 32-bit lanes
+/// if they are all of 1-3 bytes, else three (there are always three within 12 bytes).
+static STEPS: [u16; 1 << STEP_BITS] = {
+    let mut table = [0u16; 1 << STEP_BITS];
+    let mut mask = 0;
+    while mask < 1 << STEP_BITS {
+        // The lengths of the characters that end within the 12 bits.
+        let mut lengths = [0u8; STEP_BITS];
+        let (mut count, mut start, mut bit) = (0, 0, 0);
+        while bit < STEP_BITS {
+            if mask & (1 << bit) != 0 {
+                lengths[count] = (bit + 1 - start) as u8;
+                count += 1;
+                start = bit + 1;
+            }
+            bit += 1;
+        }
+        let (kind, base, n) = if longest(&lengths, count, 6) <= 2 {
+            (TWO, 2, 6)
+        } else if longest(&lengths, count, 4) <= 3 {
+            (THREE, 3, 4)
+        } else if longest(&lengths, count, 3) <= 4 {
+            (FOUR, 4, 3)
+        } else {
+            (0, 0, 0)
+        };
+        if n > 0 {
+            // The first character is the lowest digit, as in `lengths_of`.
+            let (mut index, mut bytes) = (0, 0);
+            let mut c = n;
+            while c > 0 {
+                c -= 1;
+                index = index * base + (lengths[c] as usize - 1);
+                bytes += lengths[c] as usize;
+            }
+            table[mask] = ((bytes << 8) | (kind + index)) as u16;
+        }
+        mask += 1;
+    }
+    table
+};
+
+/// The longest of the first `n` of the `count` lengths, or `u8::MAX` if there are fewer.
+const fn longest(lengths: &[u8], count: usize, n: usize) -> u8 {
+    if count < n {
+        return u8::MAX;
+    }
+    let mut max = 0;
+    let mut c = 0;
+    while c < n {
+        if lengths[c] > max {
+            max = lengths[c];
+        }
+        c += 1;
+    }
+    max
+}
+
+/// Eight 2-byte characters in 16 bytes, each into a 16-bit lane.
+static EIGHT_TWO: [u8; 16] = shuffle_for(&[2; 8], 2);
+/// Four 3-byte characters in 12 bytes, each into a 32-bit lane.
+static FOUR_THREE: [u8; 16] = shuffle_for(&[3; 4], 4);
+/// Four 4-byte characters in 16 bytes, each into a 32-bit lane.
+static FOUR_FOUR: [u8; 16] = shuffle_for(&[4; 4], 4);
+
+/// The bits of a byte that belong to its character's value, by its high nibble: seven of
+/// ASCII, six of a continuation byte, five, four or three of a 2-, 3- or 4-byte lead byte.
+static PAYLOAD: [u8; 16] = {
+    let mut table = [0; 16];
+    let mut n = 0;
+    while n < 16 {
+        table[n] = match n {
+            0x0..=0x7 => 0x7F,
+            0x8..=0xB => 0x3F,
+            0xC..=0xD => 0x1F,
+            0xE => 0x0F,
+            _ => 0x07,
+        };
+        n += 1;
+    }
+    table
+};
+
+/// Sixteen bytes at `p`.
+///
+/// # Safety
+/// `p` points to 16 readable bytes; the CPU has SSE2.
+#[inline(always)]
+unsafe fn load(p: *const u8) -> __m128i {
+    // SAFETY: by the caller; loadu has no alignment requirement.
+    unsafe { _mm_loadu_si128(p.cast()) }
+}
+
+/// The 16-byte table as a register.
+///
+/// # Safety
+/// The CPU has SSE2.
+#[inline(always)]
+unsafe fn table(t: &[u8; 16]) -> __m128i {
+    // SAFETY: `t` is 16 readable bytes.
+    unsafe { load(t.as_ptr()) }
+}
+
+/// Lanes of 16 bits holding a character's last byte (low) and its lead byte or zero (high):
+/// their values.
+///
+/// # Safety
+/// The CPU has SSSE3.
+#[inline(always)]
+unsafe fn values_of_two(lanes: __m128i) -> __m128i {
+    // SAFETY: by the caller. 0x7F keeps ASCII and the six bits of a continuation byte (its
+    // seventh is 0), 0x1F the five of a 2-byte lead; the multiply-add puts the lead's bits
+    // six places up (bytes 1 and 64 as multipliers).
+    unsafe {
+        let bits = _mm_and_si128(lanes, _mm_set1_epi16(0x1F7F));
+        _mm_maddubs_epi16(bits, _mm_set1_epi16(0x4001))
+    }
+}
+
+/// Lanes of 32 bits whose bytes are a character's bits, last byte lowest, masked to their
+/// payload: their values.
+///
+/// # Safety
+/// The CPU has SSSE3.
+#[inline(always)]
+unsafe fn values_of_payloads(bits: __m128i) -> __m128i {
+    // SAFETY: by the caller. Bytes 0 + 64 * byte 1 and byte 2 + 64 * byte 3 as 16-bit
+    // words, then the low word + 4096 * the high one.
+    unsafe {
+        let pairs = _mm_maddubs_epi16(bits, _mm_set1_epi16(0x4001));
+        _mm_madd_epi16(pairs, _mm_set1_epi32(0x1000_0001))
+    }
+}
+
+/// Lanes of 32 bits holding the bytes of a character of 1-3 bytes (as [`shuffle_for`] puts
+/// them): their values.
+///
+/// # Safety
+/// The CPU has SSSE3.
+#[inline(always)]
+unsafe fn values_of_three(lanes: __m128i) -> __m128i {
+    // SAFETY: by the caller. The third byte from the end is a 3-byte lead (four bits) or zero;
+    // the second one a continuation or 2-byte lead (six bits, the sixth 0 for the lead).
+    unsafe { values_of_payloads(_mm_and_si128(lanes, _mm_set1_epi32(0x000F_3F7F))) }
+}
+
+/// Lanes of 32 bits holding the bytes of a character of 1-4 bytes: their values.
+///
+/// # Safety
+/// The CPU has SSSE3.
+#[inline(always)]
+unsafe fn values_of_any(lanes: __m128i) -> __m128i {
+    // SAFETY: by the caller. Each byte's payload mask is looked up by its high nibble.
+    unsafe {
+        let high = _mm_and_si128(_mm_srli_epi16::<4>(lanes), _mm_set1_epi8(0x0F));
+        let mask = _mm_shuffle_epi8(table(&PAYLOAD), high);
+        values_of_payloads(_mm_and_si128(lanes, mask))
+    }
+}
+
+/// Lanes of 32 bits holding four 4-byte characters: their values.
+///
+/// # Safety
+/// The CPU has SSSE3.
+#[inline(always)]
+unsafe fn values_of_four(lanes: __m128i) -> __m128i {
+    // SAFETY: by the caller.
+    unsafe { values_of_payloads(_mm_and_si128(lanes, _mm_set1_epi32(0x073F_3F3F))) }
+}
+
+/// The unit type converted into, and how it stores values.
+///
+/// # Safety
+/// Implementations use SSE4.1 instructions at most; each method writes at most 16 units at
+/// `dst` (32 bytes of UTF-16, 64 of UTF-32); `SPARE` is as documented.
+pub(crate) unsafe trait Target: Unit {
+    /// Bytes of well-formed UTF-8 that must follow a step of [`STEPS`] for it to be taken:
+    /// enough for their units to cover those its store writes past its own, since nothing may
+    /// be left written past the end of a conversion.
+    const SPARE: usize;
+    /// Writes the 64 bytes of ASCII at `src` widened, with `W`'s registers, if they are ASCII.
+    ///
+    /// # Safety
+    /// 64 bytes readable at `src`, 64 units writable at `dst`, the CPU has `W`'s instructions.
+    unsafe fn widen_block<W: WidenAscii>(src: *const u8, dst: *mut Self) -> bool;
+    /// Writes the 16 bytes of ASCII widened.
+    ///
+    /// # Safety
+    /// 16 units writable at `dst`, SSE4.1.
+    unsafe fn store_ascii(bytes: __m128i, dst: *mut Self);
+    /// Writes eight values below U+10000 in 16-bit lanes.
+    ///
+    /// # Safety
+    /// 8 units writable at `dst`, SSE4.1.
+    unsafe fn store_16(values: __m128i, dst: *mut Self);
+    /// Writes four values below U+10000 in 32-bit lanes.
+    ///
+    /// # Safety
+    /// 4 units writable at `dst`, SSE4.1.
+    unsafe fn store_32(values: __m128i, dst: *mut Self);
+    /// Writes the first `n` (3 or 4) of four scalar values in 32-bit lanes, the others being
+    /// zero: returns the units written.
+    ///
+    /// # Safety
+    /// 8 units writable at `dst`, SSE4.1.
+    unsafe fn store_any(values: __m128i, n: usize, dst: *mut Self) -> usize;
+}
+
+/// 64 bytes of ASCII widened with the registers of one instruction set.
+///
+/// # Safety
+/// Implementations use their instruction set's instructions only.
+pub(crate) unsafe trait WidenAscii {
+    /// If the 64 bytes at `src` are all ASCII, writes them as 64 units of UTF-16 at `dst`.
+    ///
+    /// # Safety
+    /// 64 bytes readable at `src`, 64 units writable at `dst`, the CPU has the instructions.
+    unsafe fn widen_to_utf16(src: *const u8, dst: *mut u16) -> bool;
+    /// If the 64 bytes at `src` are all ASCII, writes them as 64 units of UTF-32 at `dst`.
+    ///
+    /// # Safety
+    /// 64 bytes readable at `src`, 64 units writable at `dst`, the CPU has the instructions.
+    unsafe fn widen_to_utf32(src: *const u8, dst: *mut u32) -> bool;
+}
+
+/// For each mask of supplementary lanes among four (bit j: lane j holds a surrogate pair, high
+/// surrogate in its low half), the shuffle that packs the lanes' UTF-16 units together: the
+/// low half of each lane, then its high half if it is a pair.
+static PACK_PAIRS: [[u8; 16]; 16] = {
+    let mut table = [[ZERO; 16]; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let mut out = 0;
+        let mut lane = 0;
+        while lane < 4 {
+            let halves = if mask & (1 << lane) != 0 { 2 } else { 1 };
+            let mut h = 0;
+            while h < halves {
+                table[mask][2 * out] = (4 * lane + 2 * h) as u8;
+                table[mask][2 * out + 1] = (4 * lane + 2 * h + 1) as u8;
+                out += 1;
+                h += 1;
+            }
+            lane += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+
+// SAFETY: SSE2 and SSE4.1 instructions; stores within the bounds the methods document.
+unsafe impl Target for u16 {
+    // A step stores 8 units and may mean only 3; a character takes at most 3 bytes per unit.
+    const SPARE: usize = 3 * 5;
+
+    #[inline(always)]
+    unsafe fn widen_block<W: WidenAscii>(src: *const u8, dst: *mut Self) -> bool {
+        // SAFETY: by the caller.
+        unsafe { W::widen_to_utf16(src, dst) }
+    }
+
+    #[inline(always)]
+    unsafe fn store_ascii(bytes: __m128i, dst: *mut Self) {
+        // SAFETY: 16 units at `dst` by the caller.
+        unsafe {
+            _mm_storeu_si128(dst.cast(), _mm_cvtepu8_epi16(bytes));
+            let high = _mm_unpackhi_epi8(bytes, _mm_setzero_si128());
+            _mm_storeu_si128(dst.add(8).cast(), high);
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store_16(values: __m128i, dst: *mut Self) {
+        // SAFETY: 8 units at `dst` by the caller.
+        unsafe { _mm_storeu_si128(dst.cast(), values) }
+    }
+
+    #[inline(always)]
+    unsafe fn store_32(values: __m128i, dst: *mut Self) {
+        // SAFETY: 4 units at `dst` by the caller; the values fit 16 bits unsaturated.
+        unsafe { _mm_storel_epi64(dst.cast(), _mm_packus_epi32(values, values)) }
+    }
+
+    #[inline(always)]
+    unsafe fn store_any(values: __m128i, n: usize, dst: *mut Self) -> usize {
+        // SAFETY: 8 units at `dst` by the caller, which three or four pairs fill at most.
+        unsafe {
+            let supplementary = _mm_cmpgt_epi32(values, _mm_set1_epi32(0xFFFF));
+            // U+10000 + (high - D800) * 2^10 + (low - DC00) (Unicode Standard, section 3.9).
+            let v = _mm_sub_epi32(values, _mm_set1_epi32(0x1_0000));
+            let high = _mm_add_epi32(_mm_srli_epi32::<10>(v), _mm_set1_epi32(0xD800));
+            let low = _mm_add_epi32(
+                _mm_and_si128(v, _mm_set1_epi32(0x3FF)),
+                _mm_set1_epi32(0xDC00),
+            );
+            let pairs = _mm_or_si128(high, _mm_slli_epi32::<16>(low));
+            let units = _mm_blendv_epi8(values, pairs, supplementary);
+            let mask = _mm_movemask_ps(_mm_castsi128_ps(supplementary)) as usize & 0xF;
+            let pack = table(&PACK_PAIRS[mask]);
+            _mm_storeu_si128(dst.cast(), _mm_shuffle_epi8(units, pack));
+            n + mask.count_ones() as usize
+        }
+    }
+}
+
+// SAFETY: SSE2 and SSE4.1 instructions; stores within the bounds the methods document.
+unsafe impl Target for u32 {
+    // A step stores 8 units and means at least 6, or 4 and means 3; a character takes at
+    // most 4 bytes per unit.
+    const SPARE: usize = 4 * 2;
+
+    #[inline(always)]
+    unsafe fn widen_block<W: WidenAscii>(src: *const u8, dst: *mut Self) -> bool {
+        // SAFETY: by the caller.
+        unsafe { W::widen_to_utf32(src, dst) }
+    }
+
+    #[inline(always)]
+    unsafe fn store_ascii(bytes: __m128i, dst: *mut Self) {
+        // SAFETY: 16 units at `dst` by the caller.
+        unsafe {
+            _mm_storeu_si128(dst.cast(), _mm_cvtepu8_epi32(bytes));
+            _mm_storeu_si128(
+                dst.add(4).cast(),
+                _mm_cvtepu8_epi32(_mm_srli_si128::<4>(bytes)),
+            );
+            _mm_storeu_si128(
+                dst.add(8).cast(),
+                _mm_cvtepu8_epi32(_mm_srli_si128::<8>(bytes)),
+            );
+            _mm_storeu_si128(
+                dst.add(12).cast(),
+                _mm_cvtepu8_epi32(_mm_srli_si128::<12>(bytes)),
+            );
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store_16(values: __m128i, dst: *mut Self) {
+        // SAFETY: 8 units at `dst` by the caller.
+        unsafe {
+            _mm_storeu_si128(dst.cast(), _mm_cvtepu16_epi32(values));
+            let high = _mm_unpackhi_epi16(values, _mm_setzero_si128());
+            _mm_storeu_si128(dst.add(4).cast(), high);
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store_32(values: __m128i, dst: *mut Self) {
+        // SAFETY: 4 units at `dst` by the caller.
+        unsafe { _mm_storeu_si128(dst.cast(), values) }
+    }
+
+    #[inline(always)]
+    unsafe fn store_any(values: __m128i, n: usize, dst: *mut Self) -> usize {
+        // SAFETY: 4 units at `dst` by the caller.
+        unsafe { _mm_storeu_si128(dst.cast(), values) };
+        n
+    }
+}
+
+/// Converts the well-formed UTF-8 at the start of `src`, `src[..valid]`, into `dst` as far as
+/// whole blocks allow, and whole blocks of ASCII after it: returns the bytes read and units
+/// written, which end where a character does. Other bytes of `src` past `valid` may be read,
+/// never converted.
+///
+/// A block is converted only where 64 bytes of `src` are left to read and 64 units of `dst`
+/// to write. A step stores a whole register, which may go past the units it means, but not
+/// past those of `src[..valid]`, which its caller then writes (see [`Target::SPARE`]).
+///
+/// # Safety
+/// The CPU has SSE4.1 and SSSE3, and the instructions of `W`.
+#[inline(always)]
+pub(crate) unsafe fn convert<W: WidenAscii, T: Target>(
+    src: &[u8],
+    valid: usize,
+    dst: &mut [T],
+) -> (usize, usize) {
+    let valid = valid.min(src.len());
+    let (mut read, mut written) = (0, 0);
+    while read + BLOCK <= src.len() && written + BLOCK <= dst.len() {
+        // SAFETY: 64 bytes readable from `read` and 64 units writable from `written`, by the
+        // loop condition; the steps read 16 bytes from `read + at` with `at <= 48` and write
+        // at most 16 units from `written + units` with `units <= at` (each unit takes at least
+        // one byte), so within the same bounds.
+        unsafe {
+            let block = src.as_ptr().add(read);
+            let out = dst.as_mut_ptr().add(written);
+            // A block of ASCII from the start of a character is well-formed, even past `valid`.
+            if T::widen_block::<W>(block, out) {
+                read += BLOCK;
+                written += BLOCK;
+                continue;
+            }
+            if read >= valid {
+                break;
+            }
+            let limit = valid - read;
+            let (at, units) = convert_block::<T>(block, limit, out);
+            if at == 0 {
+                break;
+            }
+            read += at;
+            written += units;
+        }
+    }
+    (read, written)
+}
+
+/// Converts the characters at the start of the 64 bytes at `block` that end within its first
+/// `limit` bytes (well-formed UTF-8), and at least 48 bytes of them if there are as many, in
+/// steps: returns the bytes read and units written.
+///
+/// # Safety
+/// 64 bytes readable at `block`, 64 units writable at `out`, SSE4.1 and SSSE3.
+#[inline(always)]
+unsafe fn convert_block<T: Target>(block: *const u8, limit: usize, out: *mut T) -> (usize, usize) {
+    // SAFETY: by the caller; the loads are at offsets 0, 16, 32, 48 and `at <= 48`, the stores
+    // at `units <= at` and write at most 16 units (see `convert`).
+    unsafe {
+        let chunks = [0, 16, 32, 48].map(|at| load(block.add(at)));
+        // As signed bytes, continuation bytes (80..BF) are those below -64 (C0).
+        let continuation = chunks.iter().rev().fold(0u64, |mask, &c| {
+            let bits = _mm_movemask_epi8(_mm_cmpgt_epi8(_mm_set1_epi8(-64), c)) as u16;
+            (mask << 16) | u64::from(bits)
+        });
+        let non_ascii = chunks.iter().rev().fold(0u64, |mask, &c| {
+            (mask << 16) | u64::from(_mm_movemask_epi8(c) as u16)
+        });
+        // Bit i: byte i ends a character, that is byte i + 1 is not a continuation byte. Bit
+        // 63 is unknown and left clear; the byte at `limit - 1` ends one, whatever follows.
+        let mut ends = !continuation >> 1;
+        if limit < BLOCK {
+            ends |= 1 << (limit - 1);
+        }
+        // Sixteen 3-byte characters (CJK): four steps at known places, stores of exactly
+        // their units.
+        if limit >= 48 && ends & ((1 << 48) - 1) == 0x9249_2492_4924 {
+            for k in 0..4 {
+                let lanes = _mm_shuffle_epi8(load(block.add(12 * k)), table(&FOUR_THREE));
+                T::store_32(values_of_three(lanes), out.add(4 * k));
+            }
+            return (48, 16);
+        }
+        // Lead bytes of 4-byte characters, F0..F4.
+        let four = chunks.iter().fold(_mm_setzero_si128(), |any, &c| {
+            _mm_or_si128(any, _mm_subs_epu8(c, _mm_set1_epi8(0xEFu8 as i8)))
+        });
+        if limit >= BLOCK + NARROW_SPARE && _mm_testz_si128(four, four) != 0 {
+            // Lead bytes of 3-byte characters, E0..EF, or none (a cheaper block).
+            let three = chunks.iter().fold(_mm_setzero_si128(), |any, &c| {
+                _mm_or_si128(any, _mm_subs_epu8(c, _mm_set1_epi8(0xDFu8 as i8)))
+            });
+            return if _mm_testz_si128(three, three) != 0 {
+                convert_narrow_block::<T, false>(&chunks, ends, out)
+            } else {
+                convert_narrow_block::<T, true>(&chunks, ends, out)
+            };
+        }
+        let (mut at, mut units) = (0, 0);
+        while at <= BLOCK - STEP {
+            let bytes = load(block.add(at));
+            let dst = out.add(units);
+            let here = ends >> at;
+            let whole = at + STEP <= limit;
+            if whole && (non_ascii >> at) as u16 == 0 {
+                T::store_ascii(bytes, dst);
+                at += STEP;
+                units += STEP;
+            } else if whole && here as u16 == 0xAAAA {
+                let lanes = _mm_shuffle_epi8(bytes, table(&EIGHT_TWO));
+                T::store_16(values_of_two(lanes), dst);
+                at += STEP;
+                units += 8;
+            } else if whole && here as u16 == 0x8888 {
+                let lanes = _mm_shuffle_epi8(bytes, table(&FOUR_FOUR));
+                units += T::store_any(values_of_four(lanes), 4, dst);
+                at += STEP;
+            } else if here & 0xFFF == 0x924 && at + 12 + T::SPARE <= limit {
+                // Four 3-byte characters (CJK, Indic, Thai): known without the table lookup,
+                // so that the next position does not wait for it.
+                let lanes = _mm_shuffle_epi8(bytes, table(&FOUR_THREE));
+                T::store_32(values_of_three(lanes), dst);
+                at += 12;
+                units += 4;
+            } else {
+                let step = STEPS[(here as usize) & ((1 << STEP_BITS) - 1)];
+                let (shuffle, len) = (usize::from(step as u8), usize::from(step >> 8));
+                if len == 0 || at + len + T::SPARE > limit {
+                    break;
+                }
+                let lanes =
+                    _mm_shuffle_epi8(bytes, table(&SHUFFLES[shuffle.min(SHUFFLE_COUNT - 1)]));
+                if shuffle < THREE {
+                    T::store_16(values_of_two(lanes), dst);
+                    units += 6;
+                } else if shuffle < FOUR {
+                    T::store_32(values_of_three(lanes), dst);
+                    units += 4;
+                } else {
+                    units += T::store_any(values_of_any(lanes), 3, dst);
+                }
+                at += len;
+            }
+        }
+        (at, units)
+    }
+}
+
+/// Bytes of well-formed UTF-8 that must follow a block for [`convert_narrow_block`]: enough
+/// for eight units (the register its last store may write past the block's units), of at
+/// most four bytes each.
+const NARROW_SPARE: usize = 4 * 8;
+
+/// For each mask of 8 bits, the shuffle that packs together the 16-bit lanes whose bit is set.
+static PACK_LANES: [[u8; 16]; 256] = {
+    let mut table = [[ZERO; 16]; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let mut out = 0;
+        let mut lane = 0;
+        while lane < 8 {
+            if mask & (1 << lane) != 0 {
+                table[mask][2 * out] = (2 * lane) as u8;
+                table[mask][2 * out + 1] = (2 * lane + 1) as u8;
+                out += 1;
+            }
+            lane += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+
+/// Converts a block of 64 bytes, `chunks`, of characters of 1 to 3 bytes only (all scripts
+/// but emoji and rare ideographs) with no table step: the value each byte would have if it
+/// ended a character (with the one or two bytes before it, if it and the one before are
+/// continuation bytes) in a 16-bit lane, then those of the bytes that do end one, by `ends`,
+/// packed together eight lanes at a time. Converts the characters that end before byte 63;
+/// returns the bytes read and units written. Without `THREE`, the block has no 3-byte
+/// character, and the work for them is left out.
+///
+/// # Safety
+/// SSE4.1 and SSSE3; 64 units writable at `out`, and the units of 32 more bytes of
+/// well-formed UTF-8 after the block written after it by the caller (see [`NARROW_SPARE`]).
+#[inline(always)]
+unsafe fn convert_narrow_block<T: Target, const THREE: bool>(
+    chunks: &[__m128i; 4],
+    ends: u64,
+    out: *mut T,
+) -> (usize, usize) {
+    let ends = ends & !(1 << 63);
+    let mut units = 0;
+    // SAFETY: by the caller; each store writes 8 units at `units`, which is at most the
+    // number of characters before, so within the block's units and the spare ones.
+    unsafe {
+        // The block starts a character: the bytes before it are never used.
+        let mut previous = _mm_setzero_si128();
+        for (k, &bytes) in chunks.iter().enumerate() {
+            let before = _mm_alignr_epi8::<15>(bytes, previous);
+            let two_before = _mm_alignr_epi8::<14>(bytes, previous);
+            previous = bytes;
+            // As signed bytes, continuation bytes (80..BF) are those below -64 (C0).
+            let continuation = _mm_cmpgt_epi8(_mm_set1_epi8(-64), bytes);
+            let after_continuation = _mm_cmpgt_epi8(_mm_set1_epi8(-64), before);
+            // The bits of the byte before, if this one continues its character: six of a
+            // continuation byte, five of a 2-byte lead (whose sixth is 0); the four of a
+            // 3-byte lead two bytes before, if both continue its character.
+            let middle = _mm_and_si128(before, _mm_and_si128(continuation, _mm_set1_epi8(0x3F)));
+            let top = if THREE {
+                _mm_and_si128(
+                    two_before,
+                    _mm_and_si128(
+                        _mm_and_si128(continuation, after_continuation),
+                        _mm_set1_epi8(0x0F),
+                    ),
+                )
+            } else {
+                _mm_setzero_si128()
+            };
+            let low = _mm_and_si128(bytes, _mm_set1_epi8(0x7F));
+            let zero = _mm_setzero_si128();
+            let halves = [
+                (_mm_unpacklo_epi8(low, middle), _mm_unpacklo_epi8(zero, top)),
+                (_mm_unpackhi_epi8(low, middle), _mm_unpackhi_epi8(zero, top)),
+            ];
+            for (h, (low_middle, top)) in halves.into_iter().enumerate() {
+                // Low + 64 * middle, and top (in the high byte) moved down to bit 12.
+                let values = _mm_or_si128(
+                    _mm_maddubs_epi16(low_middle, _mm_set1_epi16(0x4001)),
+                    _mm_slli_epi16::<4>(top),
+                );
+                let mask = (ends >> (16 * k + 8 * h)) as u8;
+                let packed = _mm_shuffle_epi8(values, table(&PACK_LANES[usize::from(mask)]));
+                T::store_16(packed, out.add(units));
+                units += mask.count_ones() as usize;
+            }
+        }
+    }
+    (BLOCK - ends.leading_zeros() as usize, units)
+}
