@@ -1,5 +1,5 @@
 //! Well-formed UTF-8 to UTF-16 or UTF-32 with 128-bit shuffles: the algorithm of Daniel Lemire
-//! and Robert Keiser, "Transcoding billions of Unicode characters per second with SIMD
+//! and Wojciech Muła, "Transcoding billions of Unicode characters per second with SIMD
 //! instructions", Software: Practice and Experience 52(2), 2022 (arXiv:2109.10433), written here
 //! from the paper's description, with every table computed below from its definition.
 //!
