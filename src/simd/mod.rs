@@ -20,6 +20,8 @@ mod env;
 pub(crate) mod lookup;
 #[cfg(target_arch = "x86_64")]
 mod sse42;
+#[cfg(target_arch = "x86_64")]
+mod to_utf8;
 
 use core::ptr;
 use core::sync::atomic::{AtomicPtr, Ordering};

@@ -245,21 +245,21 @@ fn convert_valid<T: Unit>(
     (read, written)
 }
 
-/// Units of UTF-16 or UTF-32 taken at a time by [`convert_to_utf8`].
+/// Units of UTF-16 or UTF-32 taken at a time by [`encode_blocks`], and by the exact path of
+/// [`convert_to_utf8`] between two tries of its fast path.
 const TO_UTF8_BLOCK: usize = 16;
 
-/// Converts into UTF-8 from UTF-16 or UTF-32, a block of [`TO_UTF8_BLOCK`] units at a time
-/// where the block holds only scalar values (no surrogate, nothing above U+10FFFF: one
-/// character per unit), which one comparison per unit tells, without an early exit, so that it
-/// vectorises. Such a block is encoded into a buffer of its own with no check, then copied
-/// whole if it fits; runs of ASCII are copied whole. A block mostly of ASCII, any other block
-/// and the one that does not fit go through the exact path, [`convert_until`], so that results
-/// are the same as its.
+/// Converts into UTF-8 from UTF-16 or UTF-32. `fast` converts, trusting nothing, the longest
+/// prefix of its input that it can into its output (the units read and bytes written):
+/// well-formed characters that fit. From where it stops, the exact path, [`convert_until`],
+/// converts a block of [`TO_UTF8_BLOCK`] units (or stops), then `fast` tries again, so that
+/// results are the same as the exact path's.
 #[inline(always)]
 pub(crate) fn convert_to_utf8<S: Unit>(
     src: &[S],
     dst: &mut [u8],
     mode: Mode,
+    fast: impl Fn(&[S], &mut [u8]) -> (usize, usize),
     decode: impl Fn(&[S]) -> Result<(u32, usize), Malformed>,
     encode: impl Fn(u32, &mut [u8]) -> Option<usize>,
 ) -> Progress {
@@ -269,31 +269,14 @@ pub(crate) fn convert_to_utf8<S: Unit>(
         stop: None,
     };
     while at.read < src.len() {
-        let block = src
-            .get(at.read..)
-            .and_then(|r| r.first_chunk::<TO_UTF8_BLOCK>());
-        if let Some(block) = block.filter(|b| b.iter().fold(true, |ok, u| ok & is_scalar(*u))) {
-            let out = dst.get_mut(at.written..).unwrap_or_default();
-            // A run of ASCII, which may be long, is copied as the exact path does; it may
-            // end anywhere in the block.
-            if block[0].value() < 0x80 {
-                let n = copy_ascii(src.get(at.read..).unwrap_or_default(), out);
-                if n > 0 {
-                    at.read += n;
-                    at.written += n;
-                    continue;
-                }
-            }
-            // Mostly ASCII with a few other characters (Latin scripts): the exact path, which
-            // copies the runs of ASCII between them, is faster than a mixed block.
-            let ascii = block.iter().filter(|u| u.value() < 0x80).count();
-            if ascii < TO_UTF8_BLOCK / 2
-                && let Some(written) = encode_scalars(block, out)
-            {
-                at.read += TO_UTF8_BLOCK;
-                at.written += written;
-                continue;
-            }
+        let (read, written) = fast(
+            src.get(at.read..).unwrap_or_default(),
+            dst.get_mut(at.written..).unwrap_or_default(),
+        );
+        at.read += read;
+        at.written += written;
+        if at.read >= src.len() {
+            break;
         }
         let limit = at.read + TO_UTF8_BLOCK;
         at = convert_until(src, dst, mode, at, limit, &decode, &encode);
@@ -302,6 +285,46 @@ pub(crate) fn convert_to_utf8<S: Unit>(
         }
     }
     at
+}
+
+/// The fast path of [`convert_to_utf8`] in plain Rust (the scalar implementation's): a block
+/// of [`TO_UTF8_BLOCK`] units at a time where the block holds only scalar values (no
+/// surrogate, nothing above U+10FFFF: one character per unit), which one comparison per unit
+/// tells, without an early exit, so that it vectorises. Such a block is encoded into a buffer
+/// of its own with no check, then copied whole if it fits; runs of ASCII are copied whole. It
+/// stops at a block mostly of ASCII (the exact path, which copies the runs of ASCII between
+/// the other characters, is faster there), at any other block and at the one that does not
+/// fit.
+#[inline(always)]
+pub(crate) fn encode_blocks<S: Unit>(src: &[S], dst: &mut [u8]) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    while let Some(block) = src
+        .get(read..)
+        .and_then(|r| r.first_chunk::<TO_UTF8_BLOCK>())
+        .filter(|b| b.iter().fold(true, |ok, u| ok & is_scalar(*u)))
+    {
+        let out = dst.get_mut(written..).unwrap_or_default();
+        // A run of ASCII, which may be long, is copied as the exact path does; it may end
+        // anywhere in the block.
+        if block[0].value() < 0x80 {
+            let n = copy_ascii(src.get(read..).unwrap_or_default(), out);
+            if n > 0 {
+                read += n;
+                written += n;
+                continue;
+            }
+        }
+        let ascii = block.iter().filter(|u| u.value() < 0x80).count();
+        if ascii >= TO_UTF8_BLOCK / 2 {
+            break;
+        }
+        let Some(n) = encode_scalars(block, out) else {
+            break;
+        };
+        read += TO_UTF8_BLOCK;
+        written += n;
+    }
+    (read, written)
 }
 
 /// Whether the unit is a scalar value: not a surrogate, not above U+10FFFF.
@@ -483,7 +506,9 @@ macro_rules! transcoders {
         /// The CPU has the instruction set.
         #[target_feature(enable = $features)]
         pub(super) unsafe fn utf16_to_utf8(src: &[u16], dst: &mut [u8], mode: Mode) -> Progress {
-            utf16::utf16_to_utf8_with(src, dst, mode)
+            // SAFETY: the kernel needs SSE4.1 and SSSE3, which every instruction set here has.
+            let fast = |s: &[u16], d: &mut [u8]| unsafe { super::to_utf8::utf16_to_utf8(s, d) };
+            utf16::utf16_to_utf8_using(src, dst, mode, fast)
         }
 
         /// [`crate::transcode::utf32::utf8_to_utf32`] compiled for this instruction set.
@@ -503,7 +528,9 @@ macro_rules! transcoders {
         /// The CPU has the instruction set.
         #[target_feature(enable = $features)]
         pub(super) unsafe fn utf32_to_utf8(src: &[u32], dst: &mut [u8], mode: Mode) -> Progress {
-            utf32::utf32_to_utf8_with(src, dst, mode)
+            // SAFETY: the kernel needs SSE4.1 and SSSE3, which every instruction set here has.
+            let fast = |s: &[u32], d: &mut [u8]| unsafe { super::to_utf8::utf32_to_utf8(s, d) };
+            utf32::utf32_to_utf8_using(src, dst, mode, fast)
         }
     };
 }
