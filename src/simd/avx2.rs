@@ -3,6 +3,7 @@
 use core::arch::x86_64::*;
 
 use super::lookup::{self, Blocks, Vector};
+use super::to_utf8::Units;
 
 #[derive(Clone, Copy)]
 pub(super) struct Avx2(__m256i);
@@ -139,4 +140,98 @@ pub(super) unsafe fn count_valid_blocks(s: &[u8]) -> Blocks {
 
 // The converters of crate::transcode, compiled for this instruction set: their runs of ASCII are
 // widened and narrowed in its registers.
-crate::transcode::transcoders!("avx2,popcnt", valid_blocks);
+crate::transcode::transcoders!("avx2,popcnt", valid_blocks, Avx2Units);
+
+// ---------------------------------------------------------------------------------------------
+// Into UTF-8 (see super::to_utf8): 16 units of UTF-16 in one register.
+
+#[derive(Clone, Copy)]
+pub(super) struct Avx2Units(__m256i);
+
+// SAFETY: every method uses AVX2 (and earlier) instructions only, and the trait's contract
+// makes callers guarantee that the CPU has them.
+unsafe impl Units for Avx2Units {
+    #[inline(always)]
+    unsafe fn load(src: *const u16) -> Self {
+        // SAFETY (all methods): AVX2 by the caller; `src` has 16 units by the caller.
+        unsafe { Avx2Units(_mm256_loadu_si256(src.cast())) }
+    }
+    #[inline(always)]
+    unsafe fn from_halves(a: __m128i, b: __m128i) -> Self {
+        unsafe { Avx2Units(_mm256_set_m128i(b, a)) }
+    }
+    #[inline(always)]
+    unsafe fn halves(self) -> [__m128i; 2] {
+        unsafe {
+            [
+                _mm256_castsi256_si128(self.0),
+                _mm256_extracti128_si256::<1>(self.0),
+            ]
+        }
+    }
+    #[inline(always)]
+    unsafe fn splat(v: u16) -> Self {
+        unsafe { Avx2Units(_mm256_set1_epi16(v as i16)) }
+    }
+    #[inline(always)]
+    unsafe fn and(self, other: Self) -> Self {
+        unsafe { Avx2Units(_mm256_and_si256(self.0, other.0)) }
+    }
+    #[inline(always)]
+    unsafe fn or(self, other: Self) -> Self {
+        unsafe { Avx2Units(_mm256_or_si256(self.0, other.0)) }
+    }
+    #[inline(always)]
+    unsafe fn add(self, other: Self) -> Self {
+        unsafe { Avx2Units(_mm256_add_epi16(self.0, other.0)) }
+    }
+    #[inline(always)]
+    unsafe fn eq(self, other: Self) -> Self {
+        unsafe { Avx2Units(_mm256_cmpeq_epi16(self.0, other.0)) }
+    }
+    #[inline(always)]
+    unsafe fn blend(self, other: Self, mask: Self) -> Self {
+        unsafe { Avx2Units(_mm256_blendv_epi8(self.0, other.0, mask.0)) }
+    }
+    #[inline(always)]
+    unsafe fn shr<const N: i32>(self) -> Self {
+        unsafe { Avx2Units(_mm256_srli_epi16::<N>(self.0)) }
+    }
+    #[inline(always)]
+    unsafe fn shl<const N: i32>(self) -> Self {
+        unsafe { Avx2Units(_mm256_slli_epi16::<N>(self.0)) }
+    }
+    #[inline(always)]
+    unsafe fn none(self, mask: Self) -> bool {
+        unsafe { _mm256_testz_si256(self.0, mask.0) != 0 }
+    }
+    #[inline(always)]
+    unsafe fn all_ones(self) -> bool {
+        unsafe { _mm256_movemask_epi8(self.0) == -1 }
+    }
+    #[inline(always)]
+    unsafe fn prev_units(self) -> Self {
+        unsafe {
+            // alignr works within 128-bit lanes: pair each lane with the one before it (zeros
+            // before the first).
+            let before = _mm256_permute2x128_si256::<0x08>(self.0, self.0);
+            Avx2Units(_mm256_alignr_epi8::<14>(self.0, before))
+        }
+    }
+    #[inline(always)]
+    unsafe fn byte_bits(self) -> u32 {
+        unsafe { _mm256_movemask_epi8(self.0) as u32 }
+    }
+    #[inline(always)]
+    unsafe fn lane_bits(self) -> u32 {
+        // packs works within 128-bit lanes: units 0..8 land in bytes 0..8, units 8..16 in
+        // bytes 16..24.
+        let bits = unsafe { _mm256_movemask_epi8(_mm256_packs_epi16(self.0, self.0)) as u32 };
+        (bits & 0xFF) | (bits >> 8 & 0xFF00)
+    }
+    #[inline(always)]
+    unsafe fn narrow(self) -> __m128i {
+        let [a, b] = unsafe { self.halves() };
+        unsafe { _mm_packus_epi16(a, b) }
+    }
+}

@@ -165,76 +165,115 @@ impl<'a> Writer<'a> {
 }
 
 #[inline(always)]
-unsafe fn splat16(v: u16) -> __m128i {
-    // SAFETY: SSE2.
-    unsafe { _mm_set1_epi16(v as i16) }
-}
-
-#[inline(always)]
 unsafe fn splat32(v: u32) -> __m128i {
     // SAFETY: SSE2.
     unsafe { _mm_set1_epi32(v as i32) }
 }
 
-/// Lanes where `v & mask == value`, 16-bit.
-#[inline(always)]
-unsafe fn masked_eq16(v: __m128i, mask: u16, value: u16) -> __m128i {
-    // SAFETY: SSE2.
-    unsafe { _mm_cmpeq_epi16(_mm_and_si128(v, splat16(mask)), splat16(value)) }
+/// The 16 UTF-16 units of a step, in one register or two, and the 16-bit lane operations the
+/// algorithm needs on them; the compression works on 128-bit halves.
+///
+/// # Safety
+/// Implementations use instructions of one ISA (SSE4.1 and SSSE3 at least, which the halves'
+/// code needs): their methods may only run on a CPU that has it.
+pub(crate) unsafe trait Units: Copy {
+    /// Loads 16 units from `src`, which must have them.
+    unsafe fn load(src: *const u16) -> Self;
+    /// Units 0..8 from `a`, 8..16 from `b`.
+    unsafe fn from_halves(a: __m128i, b: __m128i) -> Self;
+    /// Units 0..8, and 8..16.
+    unsafe fn halves(self) -> [__m128i; 2];
+    unsafe fn splat(v: u16) -> Self;
+    unsafe fn and(self, other: Self) -> Self;
+    unsafe fn or(self, other: Self) -> Self;
+    unsafe fn add(self, other: Self) -> Self;
+    /// All ones in the lanes where `self == other`.
+    unsafe fn eq(self, other: Self) -> Self;
+    /// `other`'s bytes where `mask`'s have their top bit set, `self`'s elsewhere.
+    unsafe fn blend(self, other: Self, mask: Self) -> Self;
+    unsafe fn shr<const N: i32>(self) -> Self;
+    unsafe fn shl<const N: i32>(self) -> Self;
+    /// Whether `self & mask` is zero.
+    unsafe fn none(self, mask: Self) -> bool;
+    /// Whether every bit is set.
+    unsafe fn all_ones(self) -> bool;
+    /// Each lane's previous unit (0 before the first).
+    unsafe fn prev_units(self) -> Self;
+    /// The top bit of each byte, byte `i` at bit `i`.
+    unsafe fn byte_bits(self) -> u32;
+    /// For a mask (each lane all ones or zeros), one bit per lane, lane `i` at bit `i`.
+    unsafe fn lane_bits(self) -> u32;
+    /// The low byte of each lane, for units all below 0x100.
+    unsafe fn narrow(self) -> __m128i;
 }
 
-/// Whether no lane of `v` has a bit of `mask`.
+/// Lanes where `v & mask == value`.
 #[inline(always)]
-unsafe fn none(v: __m128i, mask: __m128i) -> bool {
-    // SAFETY: SSE4.1.
-    unsafe { _mm_testz_si128(v, mask) != 0 }
+unsafe fn masked_eq<U: Units>(v: U, mask: u16, value: u16) -> U {
+    // SAFETY: by the caller.
+    unsafe { v.and(U::splat(mask)).eq(U::splat(value)) }
 }
 
-/// The two-byte UTF-8 of 16-bit lanes below U+0800, first byte lowest.
+/// The two-byte UTF-8 of lanes below U+0800, first byte lowest.
 #[inline(always)]
-unsafe fn two_bytes(v: __m128i) -> __m128i {
-    // SAFETY: SSE2.
+unsafe fn two_bytes<U: Units>(v: U) -> U {
+    // SAFETY: by the caller.
     unsafe {
-        let lead = _mm_srli_epi16::<6>(v);
-        let tail = _mm_and_si128(_mm_slli_epi16::<8>(v), splat16(0x3F00));
-        _mm_or_si128(_mm_or_si128(lead, tail), splat16(0x80C0))
+        let tail = v.shl::<8>().and(U::splat(0x3F00));
+        v.shr::<6>().or(tail).or(U::splat(0x80C0))
     }
 }
 
-/// The first two bytes of the three-byte UTF-8 of 16-bit lanes, first byte lowest.
+/// The first two bytes of the three-byte UTF-8 of lanes, first byte lowest.
 #[inline(always)]
-unsafe fn three_bytes_head(v: __m128i) -> __m128i {
-    // SAFETY: SSE2.
+unsafe fn three_bytes_head<U: Units>(v: U) -> U {
+    // SAFETY: by the caller.
     unsafe {
-        let lead = _mm_srli_epi16::<12>(v);
-        let middle = _mm_and_si128(_mm_slli_epi16::<2>(v), splat16(0x3F00));
-        _mm_or_si128(_mm_or_si128(lead, middle), splat16(0x80E0))
+        let middle = v.shl::<2>().and(U::splat(0x3F00));
+        v.shr::<12>().or(middle).or(U::splat(0x80E0))
     }
+}
+
+/// The first two bytes of the UTF-8 of lanes: one for those marked `ascii`, two for the others
+/// marked `short`, the first two of three for the rest.
+#[inline(always)]
+unsafe fn head<U: Units>(v: U, ascii: U, short: U) -> U {
+    // SAFETY: by the caller.
+    unsafe {
+        three_bytes_head(v)
+            .blend(two_bytes(v), short)
+            .blend(v, ascii)
+    }
+}
+
+/// The third byte of the three-byte UTF-8 of lanes.
+#[inline(always)]
+unsafe fn three_bytes_tail<U: Units>(v: U) -> U {
+    // SAFETY: by the caller.
+    unsafe { v.and(U::splat(0x3F)).or(U::splat(0x80)) }
 }
 
 /// The two bytes each surrogate of a well-formed pair contributes (see the module comment),
-/// first byte lowest; `prev` holds each lane's previous unit, `high` marks high surrogates.
+/// first byte lowest; `high` marks high surrogates.
 #[inline(always)]
-unsafe fn surrogate_halves(v: __m128i, prev: __m128i, high: __m128i) -> __m128i {
-    // SAFETY: SSE4.1.
+unsafe fn surrogate_halves<U: Units>(v: U, high: U) -> U {
+    // SAFETY: by the caller.
     unsafe {
         // High: the plane, 0x10000 + (h - 0xD800) << 10 shifted down 10, is h's ten bits + 0x40.
-        let plane = _mm_add_epi16(_mm_and_si128(v, splat16(0x3FF)), splat16(0x40));
-        let first = _mm_or_si128(
-            _mm_or_si128(
-                _mm_srli_epi16::<8>(plane),
-                _mm_and_si128(_mm_slli_epi16::<6>(plane), splat16(0x3F00)),
-            ),
-            splat16(0x80F0),
-        );
+        let plane = v.and(U::splat(0x3FF)).add(U::splat(0x40));
+        let first = plane
+            .shr::<8>()
+            .or(plane.shl::<6>().and(U::splat(0x3F00)))
+            .or(U::splat(0x80F0));
         // Low: the plane's two low bits (the high surrogate's) above the low's top four bits.
-        let third = _mm_or_si128(
-            _mm_slli_epi16::<4>(_mm_and_si128(prev, splat16(3))),
-            _mm_and_si128(_mm_srli_epi16::<6>(v), splat16(0xF)),
-        );
-        let fourth = _mm_and_si128(_mm_slli_epi16::<8>(v), splat16(0x3F00));
-        let second = _mm_or_si128(_mm_or_si128(third, fourth), splat16(0x8080));
-        _mm_blendv_epi8(second, first, high)
+        let third = v
+            .prev_units()
+            .and(U::splat(3))
+            .shl::<4>()
+            .or(v.shr::<6>().and(U::splat(0xF)));
+        let fourth = v.shl::<8>().and(U::splat(0x3F00));
+        let second = third.or(fourth).or(U::splat(0x8080));
+        second.blend(first, high)
     }
 }
 
@@ -253,86 +292,100 @@ unsafe fn one_two(lanes: __m128i, key: u32) -> (__m128i, usize) {
     }
 }
 
-/// A register of 16-bit lanes of 1 to 3 bytes, compressed into two: `head` holds each lane's
-/// first two bytes, `third` its third, `key` two bits per lane (see [`ONE_TWO_THREE`]).
+/// A register of 32-bit lanes of 1 to 3 bytes, compressed: `key` has two bits per lane (see
+/// [`ONE_TWO_THREE`]).
 #[inline(always)]
-unsafe fn one_two_three(head: __m128i, third: __m128i, key: u32) -> [(__m128i, usize); 2] {
-    // SAFETY: SSSE3; the keys are below 256.
+unsafe fn one_two_three(lanes: __m128i, key: u32) -> (__m128i, usize) {
+    let key = (key & 0xFF) as usize;
+    // SAFETY: SSSE3; `key` is below 256.
     unsafe {
-        let part = |lanes: __m128i, key: u32| {
-            let key = (key & 0xFF) as usize;
-            let shuffle = _mm_loadu_si128(ONE_TWO_THREE.shuffle[key].as_ptr().cast());
-            (
-                _mm_shuffle_epi8(lanes, shuffle),
-                usize::from(ONE_TWO_THREE.len[key]),
-            )
-        };
-        [
-            part(_mm_unpacklo_epi16(head, third), key),
-            part(_mm_unpackhi_epi16(head, third), key >> 8),
-        ]
+        let shuffle = _mm_loadu_si128(ONE_TWO_THREE.shuffle[key].as_ptr().cast());
+        (
+            _mm_shuffle_epi8(lanes, shuffle),
+            usize::from(ONE_TWO_THREE.len[key]),
+        )
     }
 }
 
-/// One bit per 16-bit lane of the masks `a` and `b` (all ones or all zeros per lane): `a`'s
-/// lanes in bits 0..8, `b`'s in 8..16.
+/// Two bits per lane: bit `2i` from mask `low` and bit `2i + 1` from mask `high`.
 #[inline(always)]
-unsafe fn bits16(a: __m128i, b: __m128i) -> u32 {
-    // SAFETY: SSE2.
-    unsafe { _mm_movemask_epi8(_mm_packs_epi16(a, b)) as u32 }
+unsafe fn bits_interleaved<U: Units>(low: U, high: U) -> u32 {
+    // SAFETY: by the caller.
+    unsafe { low.blend(high, U::splat(0xFF00)).byte_bits() }
 }
 
-/// Two bits per 16-bit lane: bit `2i` from mask `low` and bit `2i + 1` from mask `high`.
+/// Pushes 16 lanes of 1 or 2 bytes; `ascii` marks those of one byte; the last `trim` bytes
+/// are left out.
 #[inline(always)]
-unsafe fn bits_interleaved(low: __m128i, high: __m128i) -> u32 {
-    // SAFETY: SSE4.1.
-    unsafe { _mm_movemask_epi8(_mm_blendv_epi8(low, high, splat16(0xFF00))) as u32 }
-}
-
-/// Converts the 16 UTF-16 units of `a` and `b` (eight each) into `out`, which has room for
-/// 48 more bytes: the number of units converted (16, or 15 if the last one is a high surrogate,
-/// which the next step takes with its low one), or 0 (nothing written) if they hold a lone
-/// surrogate, or any surrogate when `PAIRS` is false (units that came from UTF-32).
-#[inline(always)]
-unsafe fn utf16_step<const PAIRS: bool>(a: __m128i, b: __m128i, out: &mut Writer) -> usize {
-    // SAFETY: SSE4.1 and SSSE3, which every kernel has.
+unsafe fn push_one_two<U: Units>(out: &mut Writer, lanes: U, ascii: U, trim: usize) {
+    // SAFETY: by the caller.
     unsafe {
-        let any = _mm_or_si128(a, b);
-        if none(any, splat16(0xFF80)) {
-            out.push(_mm_packus_epi16(a, b), 16);
+        let key = ascii.lane_bits();
+        let [a, b] = lanes.halves();
+        let ra = one_two(a, key);
+        let rb = one_two(b, key >> 8);
+        out.push(ra.0, ra.1);
+        out.push(rb.0, rb.1 - trim);
+    }
+}
+
+/// Pushes 16 lanes of 1 to 3 bytes: `head` holds each one's first two bytes, `third` its
+/// third; `ascii` marks those of one byte, `short` those of one or two; the last `trim` bytes
+/// are left out.
+#[inline(always)]
+unsafe fn push_one_two_three<U: Units>(
+    out: &mut Writer,
+    head: U,
+    third: U,
+    ascii: U,
+    short: U,
+    trim: usize,
+) {
+    // SAFETY: by the caller.
+    unsafe {
+        let key = bits_interleaved(ascii, short);
+        let [head_a, head_b] = head.halves();
+        let [third_a, third_b] = third.halves();
+        // Each lane's bytes, the first two then the third, in 32-bit lanes.
+        let r0 = one_two_three(_mm_unpacklo_epi16(head_a, third_a), key);
+        let r1 = one_two_three(_mm_unpackhi_epi16(head_a, third_a), key >> 8);
+        let r2 = one_two_three(_mm_unpacklo_epi16(head_b, third_b), key >> 16);
+        let r3 = one_two_three(_mm_unpackhi_epi16(head_b, third_b), key >> 24);
+        out.push(r0.0, r0.1);
+        out.push(r1.0, r1.1);
+        out.push(r2.0, r2.1);
+        out.push(r3.0, r3.1 - trim);
+    }
+}
+
+/// Converts the 16 UTF-16 units `v` into `out`, which has room for 48 more bytes: the number
+/// of units converted (16, or 15 if the last one is a high surrogate, which the next step takes
+/// with its low one), or 0 (nothing written) if they hold a lone surrogate, or any surrogate
+/// when `PAIRS` is false (units that came from UTF-32).
+#[inline(always)]
+unsafe fn utf16_step<U: Units, const PAIRS: bool>(v: U, out: &mut Writer) -> usize {
+    // SAFETY: by the caller.
+    unsafe {
+        if v.none(U::splat(0xFF80)) {
+            out.push(v.narrow(), 16);
             return STEP;
         }
-        let ascii_a = masked_eq16(a, 0xFF80, 0);
-        let ascii_b = masked_eq16(b, 0xFF80, 0);
-        if none(any, splat16(0xF800)) {
-            let key = bits16(ascii_a, ascii_b);
-            let ra = one_two(_mm_blendv_epi8(two_bytes(a), a, ascii_a), key);
-            let rb = one_two(_mm_blendv_epi8(two_bytes(b), b, ascii_b), key >> 8);
-            out.push(ra.0, ra.1);
-            out.push(rb.0, rb.1);
+        let ascii = masked_eq(v, 0xFF80, 0);
+        if v.none(U::splat(0xF800)) {
+            push_one_two(out, two_bytes(v).blend(v, ascii), ascii, 0);
             return STEP;
         }
-        let surrogate_a = masked_eq16(a, 0xF800, 0xD800);
-        let surrogate_b = masked_eq16(b, 0xF800, 0xD800);
-        let surrogates = _mm_or_si128(surrogate_a, surrogate_b);
-        let small_a = masked_eq16(a, 0xF800, 0);
-        let small_b = masked_eq16(b, 0xF800, 0);
-        // 1 to 3 bytes per lane: the first two, and the third.
-        let lanes = |v: __m128i, ascii: __m128i, small: __m128i| {
-            let head = _mm_blendv_epi8(three_bytes_head(v), two_bytes(v), small);
-            (
-                _mm_blendv_epi8(head, v, ascii),
-                _mm_or_si128(_mm_and_si128(v, splat16(0x3F)), splat16(0x80)),
-            )
-        };
-        if none(surrogates, surrogates) {
-            let (head_a, third_a) = lanes(a, ascii_a, small_a);
-            let (head_b, third_b) = lanes(b, ascii_b, small_b);
-            let [r0, r1] = one_two_three(head_a, third_a, bits_interleaved(ascii_a, small_a));
-            let [r2, r3] = one_two_three(head_b, third_b, bits_interleaved(ascii_b, small_b));
-            for (reg, len) in [r0, r1, r2, r3] {
-                out.push(reg, len);
-            }
+        let surrogate = masked_eq(v, 0xF800, 0xD800);
+        let short = masked_eq(v, 0xF800, 0);
+        if surrogate.none(surrogate) {
+            push_one_two_three(
+                out,
+                head(v, ascii, short),
+                three_bytes_tail(v),
+                ascii,
+                short,
+                0,
+            );
             return STEP;
         }
         if !PAIRS {
@@ -340,39 +393,22 @@ unsafe fn utf16_step<const PAIRS: bool>(a: __m128i, b: __m128i, out: &mut Writer
         }
         // Every low surrogate follows a high one and every high one is followed by a low one,
         // but for one in the last lane, left to the next step.
-        let high_a = masked_eq16(a, 0xFC00, 0xD800);
-        let high_b = masked_eq16(b, 0xFC00, 0xD800);
-        let high = bits16(high_a, high_b);
-        let low = bits16(surrogate_a, surrogate_b) & !high;
+        let high_mask = masked_eq(v, 0xFC00, 0xD800);
+        let high = high_mask.lane_bits();
+        let low = surrogate.lane_bits() & !high;
         if low != (high << 1) & 0xFFFF {
             return 0;
         }
         let split = (high >> 15) as usize;
-        // The lanes of a pair hold two bytes each; lane 0 has no previous unit (and no low
-        // surrogate).
-        let halves_a = surrogate_halves(a, _mm_slli_si128::<2>(a), high_a);
-        let halves_b = surrogate_halves(b, _mm_alignr_epi8::<14>(b, a), high_b);
-        let small_a = _mm_or_si128(small_a, surrogate_a);
-        let small_b = _mm_or_si128(small_b, surrogate_b);
-        if _mm_test_all_ones(_mm_and_si128(small_a, small_b)) != 0 {
-            let key = bits16(ascii_a, ascii_b);
-            let two_a = _mm_blendv_epi8(two_bytes(a), halves_a, surrogate_a);
-            let two_b = _mm_blendv_epi8(two_bytes(b), halves_b, surrogate_b);
-            let ra = one_two(_mm_blendv_epi8(two_a, a, ascii_a), key);
-            let rb = one_two(_mm_blendv_epi8(two_b, b, ascii_b), key >> 8);
-            out.push(ra.0, ra.1);
-            out.push(rb.0, rb.1 - 2 * split);
+        // The lanes of a pair hold two bytes each.
+        let halves = surrogate_halves(v, high_mask);
+        let short = short.or(surrogate);
+        if short.all_ones() {
+            let lanes = two_bytes(v).blend(halves, surrogate).blend(v, ascii);
+            push_one_two(out, lanes, ascii, 2 * split);
         } else {
-            let (head_a, third_a) = lanes(a, ascii_a, small_a);
-            let (head_b, third_b) = lanes(b, ascii_b, small_b);
-            let head_a = _mm_blendv_epi8(head_a, halves_a, surrogate_a);
-            let head_b = _mm_blendv_epi8(head_b, halves_b, surrogate_b);
-            let [r0, r1] = one_two_three(head_a, third_a, bits_interleaved(ascii_a, small_a));
-            let [r2, r3] = one_two_three(head_b, third_b, bits_interleaved(ascii_b, small_b));
-            out.push(r0.0, r0.1);
-            out.push(r1.0, r1.1);
-            out.push(r2.0, r2.1);
-            out.push(r3.0, r3.1 - 2 * split);
+            let head = head(v, ascii, short).blend(halves, surrogate);
+            push_one_two_three(out, head, three_bytes_tail(v), ascii, short, 2 * split);
         }
         STEP - split
     }
@@ -383,9 +419,9 @@ unsafe fn utf16_step<const PAIRS: bool>(a: __m128i, b: __m128i, out: &mut Writer
 /// there.
 ///
 /// # Safety
-/// The CPU has SSE4.1 and SSSE3.
+/// The CPU has `U`'s instruction set.
 #[inline(always)]
-pub(crate) unsafe fn utf16_to_utf8(src: &[u16], dst: &mut [u8]) -> (usize, usize) {
+pub(crate) unsafe fn utf16_to_utf8<U: Units>(src: &[u16], dst: &mut [u8]) -> (usize, usize) {
     let room = dst.len();
     // SAFETY: SSE2.
     let mut out = unsafe { Writer::new(dst) };
@@ -393,12 +429,7 @@ pub(crate) unsafe fn utf16_to_utf8(src: &[u16], dst: &mut [u8]) -> (usize, usize
     while read + STEP <= src.len() && room - out.len() >= 3 * STEP {
         // SAFETY: `src` has the 16 units from `read`; the instructions by the caller; the
         // output has room for the step's at most three bytes per unit.
-        let units = unsafe {
-            let at = src.as_ptr().add(read);
-            let a = _mm_loadu_si128(at.cast());
-            let b = _mm_loadu_si128(at.add(8).cast());
-            utf16_step::<true>(a, b, &mut out)
-        };
+        let units = unsafe { utf16_step::<U, true>(U::load(src.as_ptr().add(read)), &mut out) };
         if units == 0 {
             break;
         }
@@ -406,6 +437,20 @@ pub(crate) unsafe fn utf16_to_utf8(src: &[u16], dst: &mut [u8]) -> (usize, usize
     }
     // SAFETY: SSE2.
     (read, unsafe { out.finish() })
+}
+
+/// Lanes that are surrogates, 32-bit.
+#[inline(always)]
+unsafe fn surrogate(v: __m128i) -> __m128i {
+    // SAFETY: SSE2.
+    unsafe { _mm_cmpeq_epi32(_mm_and_si128(v, splat32(0xFFFF_F800)), splat32(0xD800)) }
+}
+
+/// One bit per 32-bit lane of a mask, at bits 0, 2, 4, 6 (see [`SPREAD`]).
+#[inline(always)]
+unsafe fn spread(mask: __m128i) -> u8 {
+    // SAFETY: SSE2.
+    SPREAD[(unsafe { _mm_movemask_ps(_mm_castsi128_ps(mask)) } & 15) as usize]
 }
 
 /// The 4-byte UTF-8 of 32-bit lanes of scalar values, compressed: 1 to 4 bytes per lane.
@@ -434,8 +479,7 @@ unsafe fn one_to_four(c: __m128i) -> (__m128i, usize) {
         let lanes = _mm_blendv_epi8(c, two, wide2);
         let lanes = _mm_blendv_epi8(lanes, three, wide3);
         let lanes = _mm_blendv_epi8(lanes, four, wide4);
-        let mask = |m: __m128i| SPREAD[(_mm_movemask_ps(_mm_castsi128_ps(m)) & 15) as usize];
-        let key = usize::from(mask(wide2) + mask(wide3) + mask(wide4));
+        let key = usize::from(spread(wide2) + spread(wide3) + spread(wide4));
         let shuffle = _mm_loadu_si128(ONE_TO_FOUR.shuffle[key].as_ptr().cast());
         (
             _mm_shuffle_epi8(lanes, shuffle),
@@ -451,7 +495,7 @@ unsafe fn one_to_four(c: __m128i) -> (__m128i, usize) {
 /// # Safety
 /// The CPU has SSE4.1 and SSSE3.
 #[inline(always)]
-pub(crate) unsafe fn utf32_to_utf8(src: &[u32], dst: &mut [u8]) -> (usize, usize) {
+pub(crate) unsafe fn utf32_to_utf8<U: Units>(src: &[u32], dst: &mut [u8]) -> (usize, usize) {
     let room = dst.len();
     // SAFETY: SSE2.
     let mut out = unsafe { Writer::new(dst) };
@@ -461,24 +505,27 @@ pub(crate) unsafe fn utf32_to_utf8(src: &[u32], dst: &mut [u8]) -> (usize, usize
         // output has room for the step's at most four bytes per unit.
         let units = unsafe {
             let at = src.as_ptr().add(read);
-            let c: [__m128i; 4] = core::array::from_fn(|k| _mm_loadu_si128(at.add(4 * k).cast()));
+            let c = [
+                _mm_loadu_si128(at.cast()),
+                _mm_loadu_si128(at.add(4).cast()),
+                _mm_loadu_si128(at.add(8).cast()),
+                _mm_loadu_si128(at.add(12).cast()),
+            ];
             let any = _mm_or_si128(_mm_or_si128(c[0], c[1]), _mm_or_si128(c[2], c[3]));
-            if none(any, splat32(0xFFFF_0000)) {
+            if _mm_testz_si128(any, splat32(0xFFFF_0000)) != 0 {
                 // packus saturates nothing here: every value is below 0x10000.
                 let a = _mm_packus_epi32(c[0], c[1]);
                 let b = _mm_packus_epi32(c[2], c[3]);
-                utf16_step::<false>(a, b, &mut out)
+                utf16_step::<U, false>(U::from_halves(a, b), &mut out)
             } else {
                 let max = _mm_max_epu32(_mm_max_epu32(c[0], c[1]), _mm_max_epu32(c[2], c[3]));
                 let in_range = _mm_cmpeq_epi32(_mm_min_epu32(max, splat32(0x10_FFFF)), max);
-                let surrogate = |v: __m128i| {
-                    _mm_cmpeq_epi32(_mm_and_si128(v, splat32(0xFFFF_F800)), splat32(0xD800))
-                };
                 let surrogates = _mm_or_si128(
                     _mm_or_si128(surrogate(c[0]), surrogate(c[1])),
                     _mm_or_si128(surrogate(c[2]), surrogate(c[3])),
                 );
-                if _mm_test_all_ones(in_range) == 0 || !none(surrogates, surrogates) {
+                if _mm_test_all_ones(in_range) == 0 || _mm_testz_si128(surrogates, surrogates) == 0
+                {
                     0
                 } else {
                     for v in c {

@@ -483,10 +483,11 @@ pub(crate) fn units_from_utf8(s: &[u8], units_of: impl Fn(u8) -> usize) -> usize
 }
 
 /// Defines, in a kernel file of [`crate::simd`], the converters compiled for its instruction
-/// set and validating UTF-8 with its kernel: `transcoders!("avx2,popcnt", valid_blocks)`. The
+/// set, validating UTF-8 with its kernel and converting into UTF-8 with its registers of units
+/// (see `crate::simd::to_utf8`): `transcoders!("avx2,popcnt", valid_blocks, Avx2Units)`. The
 /// loops are those of [`convert_from_utf8`] and [`convert_to_utf8`], inlined here.
 macro_rules! transcoders {
-    ($features:literal, $kernel:path) => {
+    ($features:literal, $kernel:path, $units:ty) => {
         use crate::transcode::{Mode, Progress, utf16, utf32};
 
         /// [`crate::transcode::utf16::utf8_to_utf16`] compiled for this instruction set.
@@ -506,8 +507,9 @@ macro_rules! transcoders {
         /// The CPU has the instruction set.
         #[target_feature(enable = $features)]
         pub(super) unsafe fn utf16_to_utf8(src: &[u16], dst: &mut [u8], mode: Mode) -> Progress {
-            // SAFETY: the kernel needs SSE4.1 and SSSE3, which every instruction set here has.
-            let fast = |s: &[u16], d: &mut [u8]| unsafe { super::to_utf8::utf16_to_utf8(s, d) };
+            // SAFETY: the registers need the instruction set, which the CPU has by our contract.
+            let fast =
+                |s: &[u16], d: &mut [u8]| unsafe { super::to_utf8::utf16_to_utf8::<$units>(s, d) };
             utf16::utf16_to_utf8_using(src, dst, mode, fast)
         }
 
@@ -528,8 +530,9 @@ macro_rules! transcoders {
         /// The CPU has the instruction set.
         #[target_feature(enable = $features)]
         pub(super) unsafe fn utf32_to_utf8(src: &[u32], dst: &mut [u8], mode: Mode) -> Progress {
-            // SAFETY: the kernel needs SSE4.1 and SSSE3, which every instruction set here has.
-            let fast = |s: &[u32], d: &mut [u8]| unsafe { super::to_utf8::utf32_to_utf8(s, d) };
+            // SAFETY: the registers need the instruction set, which the CPU has by our contract.
+            let fast =
+                |s: &[u32], d: &mut [u8]| unsafe { super::to_utf8::utf32_to_utf8::<$units>(s, d) };
             utf32::utf32_to_utf8_using(src, dst, mode, fast)
         }
     };
