@@ -157,8 +157,18 @@ unsafe impl Units for Avx2Units {
         unsafe { Avx2Units(_mm256_loadu_si256(src.cast())) }
     }
     #[inline(always)]
-    unsafe fn from_halves(a: __m128i, b: __m128i) -> Self {
-        unsafe { Avx2Units(_mm256_set_m128i(b, a)) }
+    unsafe fn load_narrow(src: *const u32) -> Option<Self> {
+        unsafe {
+            let c0 = _mm256_loadu_si256(src.cast());
+            let c1 = _mm256_loadu_si256(src.add(8).cast());
+            if _mm256_testz_si256(_mm256_or_si256(c0, c1), _mm256_set1_epi32(!0xFFFF)) == 0 {
+                return None;
+            }
+            // packus saturates nothing: every value is below 0x10000. It works within 128-bit
+            // lanes, giving units 0..4, 8..12, 4..8, 12..16: the permutation puts them in order.
+            let packed = _mm256_packus_epi32(c0, c1);
+            Some(Avx2Units(_mm256_permute4x64_epi64::<0xD8>(packed)))
+        }
     }
     #[inline(always)]
     unsafe fn halves(self) -> [__m128i; 2] {

@@ -167,8 +167,19 @@ unsafe impl Units for Sse42Units {
         }
     }
     #[inline(always)]
-    unsafe fn from_halves(a: __m128i, b: __m128i) -> Self {
-        Sse42Units(a, b)
+    unsafe fn load_narrow(src: *const u32) -> Option<Self> {
+        unsafe {
+            let c: [__m128i; 4] = [
+                _mm_loadu_si128(src.cast()),
+                _mm_loadu_si128(src.add(4).cast()),
+                _mm_loadu_si128(src.add(8).cast()),
+                _mm_loadu_si128(src.add(12).cast()),
+            ];
+            let any = _mm_or_si128(_mm_or_si128(c[0], c[1]), _mm_or_si128(c[2], c[3]));
+            // packus saturates nothing then: every value is below 0x10000.
+            (_mm_testz_si128(any, _mm_set1_epi32(!0xFFFF)) != 0)
+                .then(|| Sse42Units(_mm_packus_epi32(c[0], c[1]), _mm_packus_epi32(c[2], c[3])))
+        }
     }
     #[inline(always)]
     unsafe fn halves(self) -> [__m128i; 2] {

@@ -179,8 +179,9 @@ unsafe fn splat32(v: u32) -> __m128i {
 pub(crate) unsafe trait Units: Copy {
     /// Loads 16 units from `src`, which must have them.
     unsafe fn load(src: *const u16) -> Self;
-    /// Units 0..8 from `a`, 8..16 from `b`.
-    unsafe fn from_halves(a: __m128i, b: __m128i) -> Self;
+    /// Loads 16 units of UTF-32 from `src`, which must have them, narrowed to 16 bits if
+    /// they are all below 0x10000.
+    unsafe fn load_narrow(src: *const u32) -> Option<Self>;
     /// Units 0..8, and 8..16.
     unsafe fn halves(self) -> [__m128i; 2];
     unsafe fn splat(v: u16) -> Self;
@@ -427,9 +428,22 @@ pub(crate) unsafe fn utf16_to_utf8<U: Units>(src: &[u16], dst: &mut [u8]) -> (us
     let mut out = unsafe { Writer::new(dst) };
     let mut read = 0;
     while read + STEP <= src.len() && room - out.len() >= 3 * STEP {
-        // SAFETY: `src` has the 16 units from `read`; the instructions by the caller; the
-        // output has room for the step's at most three bytes per unit.
-        let units = unsafe { utf16_step::<U, true>(U::load(src.as_ptr().add(read)), &mut out) };
+        // SAFETY: `src` has the units loaded from `read`; the instructions by the caller; the
+        // output has room for the ASCII and for the step's at most three bytes per unit.
+        let units = unsafe {
+            let at = src.as_ptr().add(read);
+            // Runs of ASCII, 32 units at a time.
+            if read + 2 * STEP <= src.len() && room - out.len() >= 2 * STEP {
+                let (v, next) = (U::load(at), U::load(at.add(STEP)));
+                if v.or(next).none(U::splat(0xFF80)) {
+                    out.push(v.narrow(), STEP);
+                    out.push(next.narrow(), STEP);
+                    read += 2 * STEP;
+                    continue;
+                }
+            }
+            utf16_step::<U, true>(U::load(at), &mut out)
+        };
         if units == 0 {
             break;
         }
@@ -505,19 +519,15 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units>(src: &[u32], dst: &mut [u8]) -> (us
         // output has room for the step's at most four bytes per unit.
         let units = unsafe {
             let at = src.as_ptr().add(read);
-            let c = [
-                _mm_loadu_si128(at.cast()),
-                _mm_loadu_si128(at.add(4).cast()),
-                _mm_loadu_si128(at.add(8).cast()),
-                _mm_loadu_si128(at.add(12).cast()),
-            ];
-            let any = _mm_or_si128(_mm_or_si128(c[0], c[1]), _mm_or_si128(c[2], c[3]));
-            if _mm_testz_si128(any, splat32(0xFFFF_0000)) != 0 {
-                // packus saturates nothing here: every value is below 0x10000.
-                let a = _mm_packus_epi32(c[0], c[1]);
-                let b = _mm_packus_epi32(c[2], c[3]);
-                utf16_step::<U, false>(U::from_halves(a, b), &mut out)
+            if let Some(v) = U::load_narrow(at) {
+                utf16_step::<U, false>(v, &mut out)
             } else {
+                let c = [
+                    _mm_loadu_si128(at.cast()),
+                    _mm_loadu_si128(at.add(4).cast()),
+                    _mm_loadu_si128(at.add(8).cast()),
+                    _mm_loadu_si128(at.add(12).cast()),
+                ];
                 let max = _mm_max_epu32(_mm_max_epu32(c[0], c[1]), _mm_max_epu32(c[2], c[3]));
                 let in_range = _mm_cmpeq_epi32(_mm_min_epu32(max, splat32(0x10_FFFF)), max);
                 let surrogates = _mm_or_si128(
