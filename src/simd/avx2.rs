@@ -244,4 +244,13 @@ unsafe impl Units for Avx2Units {
         let [a, b] = unsafe { self.halves() };
         unsafe { _mm_packus_epi16(a, b) }
     }
+    #[inline(always)]
+    unsafe fn store_narrow(self, next: Self, dst: *mut u8) {
+        // SAFETY: `dst` has room for 32 bytes by the caller. packus works within 128-bit lanes,
+        // giving units 0..8 of each register, then 8..16: the permutation puts them in order.
+        unsafe {
+            let packed = _mm256_packus_epi16(self.0, next.0);
+            _mm256_storeu_si256(dst.cast(), _mm256_permute4x64_epi64::<0xD8>(packed));
+        }
+    }
 }

@@ -257,4 +257,12 @@ unsafe impl Units for Sse42Units {
     unsafe fn narrow(self) -> __m128i {
         unsafe { _mm_packus_epi16(self.0, self.1) }
     }
+    #[inline(always)]
+    unsafe fn store_narrow(self, next: Self, dst: *mut u8) {
+        // SAFETY: `dst` has room for 32 bytes by the caller.
+        unsafe {
+            _mm_storeu_si128(dst.cast(), self.narrow());
+            _mm_storeu_si128(dst.add(16).cast(), next.narrow());
+        }
+    }
 }

@@ -150,6 +150,27 @@ impl<'a> Writer<'a> {
         }
     }
 
+    /// Stores 32 units of ASCII, `v` then `w`, which a run of ASCII, copied straight into the
+    /// output, starts or goes on with; the output has room for them after [`Writer::len`].
+    ///
+    /// The pending register is stored whole first; the run's bytes overwrite what follows the
+    /// pending ones.
+    #[inline(always)]
+    unsafe fn ascii<U: Units>(&mut self, v: U, w: U) {
+        // SAFETY: SSE2 by the caller; the output has room for the pending bytes and 32 more,
+        // hence for 16 bytes from `at` and 32 after the pending ones.
+        unsafe {
+            if self.pending_len > 0 {
+                _mm_storeu_si128(self.dst.as_mut_ptr().add(self.at).cast(), self.pending);
+                self.at += self.pending_len;
+                self.pending = _mm_setzero_si128();
+                self.pending_len = 0;
+            }
+            v.store_narrow(w, self.dst.as_mut_ptr().add(self.at));
+        }
+        self.at += 2 * STEP;
+    }
+
     /// Stores the pending bytes: the length of the output.
     #[inline(always)]
     unsafe fn finish(self) -> usize {
@@ -206,6 +227,9 @@ pub(crate) unsafe trait Units: Copy {
     unsafe fn lane_bits(self) -> u32;
     /// The low byte of each lane, for units all below 0x100.
     unsafe fn narrow(self) -> __m128i;
+    /// Stores the low bytes of the lanes of `self` then `next`, units all below 0x100, at
+    /// `dst`, which must have room for 32 bytes.
+    unsafe fn store_narrow(self, next: Self, dst: *mut u8);
 }
 
 /// Lanes where `v & mask == value`.
@@ -436,8 +460,7 @@ pub(crate) unsafe fn utf16_to_utf8<U: Units>(src: &[u16], dst: &mut [u8]) -> (us
             if read + 2 * STEP <= src.len() && room - out.len() >= 2 * STEP {
                 let (v, next) = (U::load(at), U::load(at.add(STEP)));
                 if v.or(next).none(U::splat(0xFF80)) {
-                    out.push(v.narrow(), STEP);
-                    out.push(next.narrow(), STEP);
+                    out.ascii(v, next);
                     read += 2 * STEP;
                     continue;
                 }
@@ -519,7 +542,19 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units>(src: &[u32], dst: &mut [u8]) -> (us
         // output has room for the step's at most four bytes per unit.
         let units = unsafe {
             let at = src.as_ptr().add(read);
-            if let Some(v) = U::load_narrow(at) {
+            let narrow = U::load_narrow(at);
+            // Runs of ASCII, 32 units at a time.
+            if let Some(v) = narrow
+                && read + 2 * STEP <= src.len()
+                && room - out.len() >= 2 * STEP
+                && let Some(next) = U::load_narrow(at.add(STEP))
+                && v.or(next).none(U::splat(0xFF80))
+            {
+                out.ascii(v, next);
+                read += 2 * STEP;
+                continue;
+            }
+            if let Some(v) = narrow {
                 utf16_step::<U, false>(v, &mut out)
             } else {
                 let c = [
