@@ -1127,10 +1127,12 @@ fn text_of_widths(rng: &mut Rng, widths: usize, offset: usize, chars: usize) -> 
 #[test]
 fn every_mix_of_widths_at_every_alignment() {
     let mut rng = Rng::new(0x3141_5926);
-    let offsets = common::or_under_miri(0..17, 0..2);
-    for widths in 1..16 {
+    // Under Miri: 1-2, 1-3 and 1-4 bytes, at one offset.
+    let sets = common::or_under_miri((1..16).collect(), vec![3, 5, 15]);
+    let offsets = common::or_under_miri(0..17, 3..4);
+    for widths in sets {
         for offset in offsets.clone() {
-            let chars = common::or_under_miri(40 + rng.below(40), 20);
+            let chars = common::or_under_miri(40 + rng.below(40), 18);
             let text = text_of_widths(&mut rng, widths, offset, chars);
             let mut units16: Vec<u16> = text.encode_utf16().collect();
             let mut units32: Vec<u32> = text.chars().map(u32::from).collect();
@@ -1150,11 +1152,14 @@ fn every_mix_of_widths_at_every_alignment() {
 /// surrogate last in a step), among ASCII, among 2- and 3-byte characters, and at the end.
 #[test]
 fn surrogate_pairs_across_every_step_boundary() {
-    let offsets = common::or_under_miri(0..48, 14..18);
+    let offsets = common::or_under_miri(0..48, 15..16);
     for filler in ['a', '\u{E9}', '\u{20AC}'] {
         for offset in offsets.clone() {
             let before: String = std::iter::repeat_n(filler, offset).collect();
             for after in ["", "b\u{1F600}\u{E9}", &"\u{10FFFF}z".repeat(20)] {
+                if cfg!(miri) && (filler != 'a' || !after.is_empty()) {
+                    continue;
+                }
                 let text = format!("{before}\u{1F600}{after}{}", filler.to_string().repeat(20));
                 check_utf16(&text.encode_utf16().collect::<Vec<_>>());
                 let text = format!("{before}\u{1F600}{after}");
@@ -1168,12 +1173,14 @@ fn surrogate_pairs_across_every_step_boundary() {
 /// that the pair check refuses the step, and the exact path finds the error.
 #[test]
 fn lone_surrogates_among_pairs_at_every_lane() {
-    let text = "\u{1F600}a\u{10000}\u{E9}\u{10FFFF}\u{20AC}".repeat(8);
+    let text = "\u{1F600}a\u{10000}\u{E9}\u{10FFFF}\u{20AC}".repeat(common::or_under_miri(8, 4));
     let units: Vec<u16> = text.encode_utf16().collect();
-    for lane in (0..40).step_by(common::or_under_miri(1, 13)) {
-        for bad in [0xD800u16, 0xDBFF, 0xDC00, 0xDFFF] {
+    for lane in common::or_under_miri(0..40, 15..16) {
+        for bad in
+            common::or_under_miri(&[0xD800u16, 0xDBFF, 0xDC00, 0xDFFF][..], &[0xDBFF, 0xDC00])
+        {
             let mut s = units.clone();
-            s[lane] = bad;
+            s[lane] = *bad;
             check_utf16(&s);
             check_wtf8_round_trip(&s);
         }
@@ -1203,7 +1210,7 @@ fn every_capacity_around_the_steps() {
         let units16: Vec<u16> = text.encode_utf16().collect();
         let steps = utf16_steps(&units16);
         let max = lossy_len(&steps);
-        let caps = 0..common::or_under_miri(max, 4);
+        let caps = common::or_under_miri(0..max, 0..2);
         check("utf16_to_utf8", &units16, &steps, from_utf16, caps.clone());
         let units32: Vec<u32> = text.chars().map(u32::from).collect();
         let steps = utf32_steps(&units32);

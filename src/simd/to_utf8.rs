@@ -453,19 +453,20 @@ pub(crate) unsafe fn utf16_to_utf8<U: Units>(src: &[u16], dst: &mut [u8]) -> (us
     let mut read = 0;
     while read + STEP <= src.len() && room - out.len() >= 3 * STEP {
         // SAFETY: `src` has the units loaded from `read`; the instructions by the caller; the
-        // output has room for the ASCII and for the step's at most three bytes per unit.
+        // output has room for the step's at most three bytes per unit, or 32 of ASCII.
         let units = unsafe {
             let at = src.as_ptr().add(read);
+            let v = U::load(at);
             // Runs of ASCII, 32 units at a time.
-            if read + 2 * STEP <= src.len() && room - out.len() >= 2 * STEP {
-                let (v, next) = (U::load(at), U::load(at.add(STEP)));
-                if v.or(next).none(U::splat(0xFF80)) {
+            if v.none(U::splat(0xFF80)) && read + 2 * STEP <= src.len() {
+                let next = U::load(at.add(STEP));
+                if next.none(U::splat(0xFF80)) {
                     out.ascii(v, next);
                     read += 2 * STEP;
                     continue;
                 }
             }
-            utf16_step::<U, true>(U::load(at), &mut out)
+            utf16_step::<U, true>(v, &mut out)
         };
         if units == 0 {
             break;
@@ -538,17 +539,17 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units>(src: &[u32], dst: &mut [u8]) -> (us
     let mut out = unsafe { Writer::new(dst) };
     let mut read = 0;
     while read + STEP <= src.len() && room - out.len() >= 4 * STEP {
-        // SAFETY: `src` has the 16 units from `read`; the instructions by the caller; the
-        // output has room for the step's at most four bytes per unit.
+        // SAFETY: `src` has the units loaded from `read`; the instructions by the caller; the
+        // output has room for the step's at most four bytes per unit, or 32 of ASCII.
         let units = unsafe {
             let at = src.as_ptr().add(read);
             let narrow = U::load_narrow(at);
             // Runs of ASCII, 32 units at a time.
             if let Some(v) = narrow
+                && v.none(U::splat(0xFF80))
                 && read + 2 * STEP <= src.len()
-                && room - out.len() >= 2 * STEP
                 && let Some(next) = U::load_narrow(at.add(STEP))
-                && v.or(next).none(U::splat(0xFF80))
+                && next.none(U::splat(0xFF80))
             {
                 out.ascii(v, next);
                 read += 2 * STEP;
