@@ -67,21 +67,6 @@ static ONE_TWO_THREE: Compress = compress(4, 2, [3, 1, 2, 1]);
 /// 32-bit lanes keyed by their length less one.
 static ONE_TO_FOUR: Compress = compress(4, 2, [1, 2, 3, 4]);
 
-/// `SHIFT_UP[n]`: the shuffle that moves a register's bytes `n` places up, zeros below.
-static SHIFT_UP: [[u8; 16]; 17] = {
-    let mut t = [[0x80u8; 16]; 17];
-    let mut n = 0;
-    while n <= 16 {
-        let mut i = n;
-        while i < 16 {
-            t[n][i] = (i - n) as u8;
-            i += 1;
-        }
-        n += 1;
-    }
-    t
-};
-
 /// `SPREAD[m]`: the four bits of `m` at bits 0, 2, 4 and 6, so that the sum of spread lane
 /// masks counts, in two bits per lane, how many of them hold for each lane.
 const SPREAD: [u8; 16] = {
@@ -98,16 +83,21 @@ const SPREAD: [u8; 16] = {
     t
 };
 
-/// Writes compressed registers into the output without ever storing a byte that is not
-/// output: the last register is held back (`pending`, its bytes at the bottom, zeros above),
-/// and a new one is merged into it while both fit in 16 bytes; when they do not, the pending
-/// register is stored whole, its 16 bytes all output, since the new one's follow them.
+/// Writes compressed registers into the output, leaving nothing past the output's end.
+///
+/// A register is stored whole, 16 bytes from where its own bytes go: those past them are
+/// overwritten by the next register's, and so on, except after the last. So the registers of
+/// the last step are held back (`pending`), stored whole when the next step begins, or exactly
+/// at the end. Every step gives at least 16 bytes, so that they cover what the stores before
+/// them left past their bytes; a run of ASCII, stored exactly, leaves nothing to cover. Neither
+/// depends on a branch, which the widths of real text would make unpredictable.
 struct Writer<'a> {
     dst: &'a mut [u8],
     /// Bytes stored.
     at: usize,
-    pending: __m128i,
-    pending_len: usize,
+    /// The last step's registers, each with its bytes at the bottom, and their lengths.
+    pending: [__m128i; 4],
+    pending_lens: [usize; 4],
 }
 
 impl<'a> Writer<'a> {
@@ -117,71 +107,66 @@ impl<'a> Writer<'a> {
             dst,
             at: 0,
             // SAFETY: SSE2, as every kernel has.
-            pending: unsafe { _mm_setzero_si128() },
-            pending_len: 0,
+            pending: [unsafe { _mm_setzero_si128() }; 4],
+            pending_lens: [0; 4],
         }
     }
 
     /// Bytes written so far, pending ones included.
     #[inline(always)]
     fn len(&self) -> usize {
-        self.at + self.pending_len
+        self.at + self.pending_lens.iter().sum::<usize>()
     }
 
-    /// Appends the first `len` bytes of `reg`, whose others are zero; the caller has checked
-    /// that the output has room for them after [`Writer::len`].
+    /// Stores the pending registers whole, before the next step's.
     #[inline(always)]
-    unsafe fn push(&mut self, reg: __m128i, len: usize) {
-        // SAFETY: SSSE3 by the caller; the table has 17 entries and `pending_len` is at most 16.
-        unsafe {
-            if self.pending_len + len <= 16 {
-                let up = _mm_loadu_si128(SHIFT_UP[self.pending_len.min(16)].as_ptr().cast());
-                self.pending = _mm_or_si128(self.pending, _mm_shuffle_epi8(reg, up));
-                self.pending_len += len;
-            } else {
-                debug_assert!(self.at + 16 <= self.dst.len());
-                // SAFETY: the 16 bytes at `at` are the pending ones and the first of `reg`'s,
-                // all within the room the caller checked.
-                _mm_storeu_si128(self.dst.as_mut_ptr().add(self.at).cast(), self.pending);
-                self.at += self.pending_len;
-                self.pending = reg;
-                self.pending_len = len;
-            }
+    unsafe fn flush(&mut self) {
+        for (reg, len) in self.pending.iter().zip(self.pending_lens) {
+            // SAFETY: SSE2; the caller checked that the output has room for the pending bytes
+            // and at least 16 more, which each store stays within.
+            unsafe { _mm_storeu_si128(self.dst.as_mut_ptr().add(self.at).cast(), *reg) };
+            self.at += len;
         }
     }
 
-    /// Stores 32 units of ASCII, `v` then `w`, which a run of ASCII, copied straight into the
-    /// output, starts or goes on with; the output has room for them after [`Writer::len`].
-    ///
-    /// The pending register is stored whole first; the run's bytes overwrite what follows the
-    /// pending ones.
+    /// Ends a step: stores the previous one's registers, and holds back `regs`, with the bytes
+    /// of each at its bottom, `lens` of them, at least 16 in all; the caller has checked that
+    /// the output has room for 16 more than the bytes pending and those of `regs`.
+    #[inline(always)]
+    unsafe fn step(&mut self, regs: [__m128i; 4], lens: [usize; 4]) {
+        // SAFETY: by the caller.
+        unsafe { self.flush() };
+        self.pending = regs;
+        self.pending_lens = lens;
+    }
+
+    /// Stores 32 units of ASCII, `v` then `w`, exactly (a run of ASCII); the caller has
+    /// checked that the output has room for 32 bytes more than the pending ones.
     #[inline(always)]
     unsafe fn ascii<U: Units>(&mut self, v: U, w: U) {
-        // SAFETY: SSE2 by the caller; the output has room for the pending bytes and 32 more,
-        // hence for 16 bytes from `at` and 32 after the pending ones.
+        // SAFETY: SSE2 by the caller; room as above.
         unsafe {
-            if self.pending_len > 0 {
-                _mm_storeu_si128(self.dst.as_mut_ptr().add(self.at).cast(), self.pending);
-                self.at += self.pending_len;
-                self.pending = _mm_setzero_si128();
-                self.pending_len = 0;
-            }
+            self.flush();
+            self.pending_lens = [0; 4];
             v.store_narrow(w, self.dst.as_mut_ptr().add(self.at));
         }
         self.at += 2 * STEP;
     }
 
-    /// Stores the pending bytes: the length of the output.
+    /// Stores the pending bytes exactly: the length of the output.
     #[inline(always)]
-    unsafe fn finish(self) -> usize {
-        let mut bytes = [0u8; 16];
-        // SAFETY: `bytes` holds 16 bytes; SSE2.
-        unsafe { _mm_storeu_si128(bytes.as_mut_ptr().cast(), self.pending) };
-        let out = self.dst.get_mut(self.at..).unwrap_or_default();
-        for (o, b) in out.iter_mut().zip(bytes.iter().take(self.pending_len)) {
-            *o = *b;
+    unsafe fn finish(mut self) -> usize {
+        for (reg, len) in self.pending.iter().zip(self.pending_lens) {
+            let mut bytes = [0u8; 16];
+            // SAFETY: `bytes` holds 16 bytes; SSE2.
+            unsafe { _mm_storeu_si128(bytes.as_mut_ptr().cast(), *reg) };
+            let out = self.dst.get_mut(self.at..).unwrap_or_default();
+            for (o, b) in out.iter_mut().zip(bytes.iter().take(len)) {
+                *o = *b;
+            }
+            self.at += len;
         }
-        self.at + self.pending_len
+        self.at
     }
 }
 
@@ -339,7 +324,7 @@ unsafe fn bits_interleaved<U: Units>(low: U, high: U) -> u32 {
     unsafe { low.blend(high, U::splat(0xFF00)).byte_bits() }
 }
 
-/// Pushes 16 lanes of 1 or 2 bytes; `ascii` marks those of one byte; the last `trim` bytes
+/// Writes 16 lanes of 1 or 2 bytes, a step; `ascii` marks those of one byte; the last `trim` bytes
 /// are left out.
 #[inline(always)]
 unsafe fn push_one_two<U: Units>(out: &mut Writer, lanes: U, ascii: U, trim: usize) {
@@ -349,12 +334,12 @@ unsafe fn push_one_two<U: Units>(out: &mut Writer, lanes: U, ascii: U, trim: usi
         let [a, b] = lanes.halves();
         let ra = one_two(a, key);
         let rb = one_two(b, key >> 8);
-        out.push(ra.0, ra.1);
-        out.push(rb.0, rb.1 - trim);
+        let zero = _mm_setzero_si128();
+        out.step([ra.0, rb.0, zero, zero], [ra.1, rb.1 - trim, 0, 0]);
     }
 }
 
-/// Pushes 16 lanes of 1 to 3 bytes: `head` holds each one's first two bytes, `third` its
+/// Writes 16 lanes of 1 to 3 bytes, a step: `head` holds each one's first two bytes, `third` its
 /// third; `ascii` marks those of one byte, `short` those of one or two; the last `trim` bytes
 /// are left out.
 #[inline(always)]
@@ -376,10 +361,7 @@ unsafe fn push_one_two_three<U: Units>(
         let r1 = one_two_three(_mm_unpackhi_epi16(head_a, third_a), key >> 8);
         let r2 = one_two_three(_mm_unpacklo_epi16(head_b, third_b), key >> 16);
         let r3 = one_two_three(_mm_unpackhi_epi16(head_b, third_b), key >> 24);
-        out.push(r0.0, r0.1);
-        out.push(r1.0, r1.1);
-        out.push(r2.0, r2.1);
-        out.push(r3.0, r3.1 - trim);
+        out.step([r0.0, r1.0, r2.0, r3.0], [r0.1, r1.1, r2.1, r3.1 - trim]);
     }
 }
 
@@ -392,7 +374,8 @@ unsafe fn utf16_step<U: Units, const PAIRS: bool>(v: U, out: &mut Writer) -> usi
     // SAFETY: by the caller.
     unsafe {
         if v.none(U::splat(0xFF80)) {
-            out.push(v.narrow(), 16);
+            let zero = _mm_setzero_si128();
+            out.step([v.narrow(), zero, zero, zero], [STEP, 0, 0, 0]);
             return STEP;
         }
         let ascii = masked_eq(v, 0xFF80, 0);
@@ -425,6 +408,11 @@ unsafe fn utf16_step<U: Units, const PAIRS: bool>(v: U, out: &mut Writer) -> usi
             return 0;
         }
         let split = (high >> 15) as usize;
+        // Fifteen units of ASCII before a high surrogate would give 15 bytes: fewer than a
+        // step must give (see [`Writer`]).
+        if split == 1 && ascii.lane_bits() & 0x7FFF == 0x7FFF {
+            return 0;
+        }
         // The lanes of a pair hold two bytes each.
         let halves = surrogate_halves(v, high_mask);
         let short = short.or(surrogate);
@@ -574,10 +562,13 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units>(src: &[u32], dst: &mut [u8]) -> (us
                 {
                     0
                 } else {
-                    for v in c {
-                        let (reg, len) = one_to_four(v);
-                        out.push(reg, len);
-                    }
+                    let [r0, r1, r2, r3] = [
+                        one_to_four(c[0]),
+                        one_to_four(c[1]),
+                        one_to_four(c[2]),
+                        one_to_four(c[3]),
+                    ];
+                    out.step([r0.0, r1.0, r2.0, r3.0], [r0.1, r1.1, r2.1, r3.1]);
                     STEP
                 }
             }
