@@ -140,16 +140,22 @@ impl<'a> Writer<'a> {
         self.pending_lens = lens;
     }
 
-    /// Stores 32 units of ASCII, `v` then `w`, exactly (a run of ASCII); the caller has
-    /// checked that the output has room for 32 bytes more than the pending ones.
+    /// Starts a run of ASCII, whose bytes are stored exactly by [`Writer::ascii`]: stores the
+    /// pending registers; the caller has checked that the output has room for 32 bytes more
+    /// than the pending ones, and stores 32 bytes of ASCII next.
+    #[inline(always)]
+    unsafe fn start_ascii(&mut self) {
+        // SAFETY: by the caller.
+        unsafe { self.flush() };
+        self.pending_lens = [0; 4];
+    }
+
+    /// Stores 32 units of ASCII, `v` then `w`, exactly, in a run started by
+    /// [`Writer::start_ascii`]; the caller has checked that the output has room for them.
     #[inline(always)]
     unsafe fn ascii<U: Units>(&mut self, v: U, w: U) {
         // SAFETY: SSE2 by the caller; room as above.
-        unsafe {
-            self.flush();
-            self.pending_lens = [0; 4];
-            v.store_narrow(w, self.dst.as_mut_ptr().add(self.at));
-        }
+        unsafe { v.store_narrow(w, self.dst.as_mut_ptr().add(self.at)) };
         self.at += 2 * STEP;
     }
 
@@ -447,10 +453,22 @@ pub(crate) unsafe fn utf16_to_utf8<U: Units>(src: &[u16], dst: &mut [u8]) -> (us
             let v = U::load(at);
             // Runs of ASCII, 32 units at a time.
             if v.none(U::splat(0xFF80)) && read + 2 * STEP <= src.len() {
-                let next = U::load(at.add(STEP));
+                let mut next = U::load(at.add(STEP));
                 if next.none(U::splat(0xFF80)) {
-                    out.ascii(v, next);
-                    read += 2 * STEP;
+                    out.start_ascii();
+                    let mut v = v;
+                    loop {
+                        out.ascii(v, next);
+                        read += 2 * STEP;
+                        if read + 2 * STEP > src.len() || room - out.at < 2 * STEP + 3 * STEP {
+                            break;
+                        }
+                        let at = src.as_ptr().add(read);
+                        (v, next) = (U::load(at), U::load(at.add(STEP)));
+                        if !v.or(next).none(U::splat(0xFF80)) {
+                            break;
+                        }
+                    }
                     continue;
                 }
             }
@@ -539,8 +557,20 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units>(src: &[u32], dst: &mut [u8]) -> (us
                 && let Some(next) = U::load_narrow(at.add(STEP))
                 && next.none(U::splat(0xFF80))
             {
-                out.ascii(v, next);
-                read += 2 * STEP;
+                out.start_ascii();
+                let (mut v, mut next) = (v, next);
+                loop {
+                    out.ascii(v, next);
+                    read += 2 * STEP;
+                    if read + 2 * STEP > src.len() || room - out.at < 2 * STEP + 4 * STEP {
+                        break;
+                    }
+                    let at = src.as_ptr().add(read);
+                    match (U::load_narrow(at), U::load_narrow(at.add(STEP))) {
+                        (Some(a), Some(b)) if a.or(b).none(U::splat(0xFF80)) => (v, next) = (a, b),
+                        _ => break,
+                    }
+                }
                 continue;
             }
             if let Some(v) = narrow {
