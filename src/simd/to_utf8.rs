@@ -445,42 +445,57 @@ pub(crate) unsafe fn utf16_to_utf8<U: Units>(src: &[u16], dst: &mut [u8]) -> (us
     // SAFETY: SSE2.
     let mut out = unsafe { Writer::new(dst) };
     let mut read = 0;
-    while read + STEP <= src.len() && room - out.len() >= 3 * STEP {
-        // SAFETY: `src` has the units loaded from `read`; the instructions by the caller; the
-        // output has room for the step's at most three bytes per unit, or 32 of ASCII.
-        let units = unsafe {
-            let at = src.as_ptr().add(read);
-            let v = U::load(at);
-            // Runs of ASCII, 32 units at a time.
-            if v.none(U::splat(0xFF80)) && read + 2 * STEP <= src.len() {
-                let mut next = U::load(at.add(STEP));
-                if next.none(U::splat(0xFF80)) {
-                    out.start_ascii();
-                    let mut v = v;
-                    loop {
-                        out.ascii(v, next);
-                        read += 2 * STEP;
-                        if read + 2 * STEP > src.len() || room - out.at < 2 * STEP + 3 * STEP {
-                            break;
-                        }
-                        let at = src.as_ptr().add(read);
-                        (v, next) = (U::load(at), U::load(at.add(STEP)));
-                        if !v.or(next).none(U::splat(0xFF80)) {
-                            break;
-                        }
-                    }
-                    continue;
-                }
-            }
-            utf16_step::<U, true>(v, &mut out)
-        };
-        if units == 0 {
+    loop {
+        let limit = input_limit(read, src.len(), room - out.len(), 3);
+        if read + STEP > limit {
             break;
         }
-        read += units;
+        while read + STEP <= limit {
+            // SAFETY: `src` has the units loaded, below `limit`; the instructions by the caller;
+            // the output has room for them (see `input_limit`).
+            let units = unsafe {
+                let at = src.as_ptr().add(read);
+                let v = U::load(at);
+                // Runs of ASCII, 32 units at a time.
+                if v.none(U::splat(0xFF80)) && read + 2 * STEP <= limit {
+                    let mut next = U::load(at.add(STEP));
+                    if next.none(U::splat(0xFF80)) {
+                        out.start_ascii();
+                        let mut v = v;
+                        loop {
+                            out.ascii(v, next);
+                            read += 2 * STEP;
+                            if read + 2 * STEP > limit {
+                                break;
+                            }
+                            let at = src.as_ptr().add(read);
+                            (v, next) = (U::load(at), U::load(at.add(STEP)));
+                            if !v.or(next).none(U::splat(0xFF80)) {
+                                break;
+                            }
+                        }
+                        continue;
+                    }
+                }
+                utf16_step::<U, true>(v, &mut out)
+            };
+            if units == 0 {
+                // SAFETY: SSE2.
+                return (read, unsafe { out.finish() });
+            }
+            read += units;
+        }
     }
     // SAFETY: SSE2.
     (read, unsafe { out.finish() })
+}
+
+/// How far from `read` the input of a converter may go, `end` being its end, for its output to
+/// fit in `room` bytes (those left) at `per_unit` bytes per unit at most, with 16 to spare for
+/// the whole registers stored (see [`Writer`]): the steps below it need no other check.
+#[inline(always)]
+fn input_limit(read: usize, end: usize, room: usize, per_unit: usize) -> usize {
+    read + (end - read).min(room.saturating_sub(16) / per_unit)
 }
 
 /// Lanes that are surrogates, 32-bit.
@@ -544,69 +559,79 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units>(src: &[u32], dst: &mut [u8]) -> (us
     // SAFETY: SSE2.
     let mut out = unsafe { Writer::new(dst) };
     let mut read = 0;
-    while read + STEP <= src.len() && room - out.len() >= 4 * STEP {
-        // SAFETY: `src` has the units loaded from `read`; the instructions by the caller; the
-        // output has room for the step's at most four bytes per unit, or 32 of ASCII.
-        let units = unsafe {
-            let at = src.as_ptr().add(read);
-            let narrow = U::load_narrow(at);
-            // Runs of ASCII, 32 units at a time.
-            if let Some(v) = narrow
-                && v.none(U::splat(0xFF80))
-                && read + 2 * STEP <= src.len()
-                && let Some(next) = U::load_narrow(at.add(STEP))
-                && next.none(U::splat(0xFF80))
-            {
-                out.start_ascii();
-                let (mut v, mut next) = (v, next);
-                loop {
-                    out.ascii(v, next);
-                    read += 2 * STEP;
-                    if read + 2 * STEP > src.len() || room - out.at < 2 * STEP + 4 * STEP {
-                        break;
-                    }
-                    let at = src.as_ptr().add(read);
-                    match (U::load_narrow(at), U::load_narrow(at.add(STEP))) {
-                        (Some(a), Some(b)) if a.or(b).none(U::splat(0xFF80)) => (v, next) = (a, b),
-                        _ => break,
-                    }
-                }
-                continue;
-            }
-            if let Some(v) = narrow {
-                utf16_step::<U, false>(v, &mut out)
-            } else {
-                let c = [
-                    _mm_loadu_si128(at.cast()),
-                    _mm_loadu_si128(at.add(4).cast()),
-                    _mm_loadu_si128(at.add(8).cast()),
-                    _mm_loadu_si128(at.add(12).cast()),
-                ];
-                let max = _mm_max_epu32(_mm_max_epu32(c[0], c[1]), _mm_max_epu32(c[2], c[3]));
-                let in_range = _mm_cmpeq_epi32(_mm_min_epu32(max, splat32(0x10_FFFF)), max);
-                let surrogates = _mm_or_si128(
-                    _mm_or_si128(surrogate(c[0]), surrogate(c[1])),
-                    _mm_or_si128(surrogate(c[2]), surrogate(c[3])),
-                );
-                if _mm_test_all_ones(in_range) == 0 || _mm_testz_si128(surrogates, surrogates) == 0
-                {
-                    0
-                } else {
-                    let [r0, r1, r2, r3] = [
-                        one_to_four(c[0]),
-                        one_to_four(c[1]),
-                        one_to_four(c[2]),
-                        one_to_four(c[3]),
-                    ];
-                    out.step([r0.0, r1.0, r2.0, r3.0], [r0.1, r1.1, r2.1, r3.1]);
-                    STEP
-                }
-            }
-        };
-        if units == 0 {
+    loop {
+        let limit = input_limit(read, src.len(), room - out.len(), 4);
+        if read + STEP > limit {
             break;
         }
-        read += units;
+        while read + STEP <= limit {
+            // SAFETY: `src` has the units loaded, below `limit`; the instructions by the caller; the
+            // output has room for them (see `input_limit`).
+            let units = unsafe {
+                let at = src.as_ptr().add(read);
+                let narrow = U::load_narrow(at);
+                // Runs of ASCII, 32 units at a time.
+                if let Some(v) = narrow
+                    && v.none(U::splat(0xFF80))
+                    && read + 2 * STEP <= limit
+                    && let Some(next) = U::load_narrow(at.add(STEP))
+                    && next.none(U::splat(0xFF80))
+                {
+                    out.start_ascii();
+                    let (mut v, mut next) = (v, next);
+                    loop {
+                        out.ascii(v, next);
+                        read += 2 * STEP;
+                        if read + 2 * STEP > limit {
+                            break;
+                        }
+                        let at = src.as_ptr().add(read);
+                        match (U::load_narrow(at), U::load_narrow(at.add(STEP))) {
+                            (Some(a), Some(b)) if a.or(b).none(U::splat(0xFF80)) => {
+                                (v, next) = (a, b)
+                            }
+                            _ => break,
+                        }
+                    }
+                    continue;
+                }
+                if let Some(v) = narrow {
+                    utf16_step::<U, false>(v, &mut out)
+                } else {
+                    let c = [
+                        _mm_loadu_si128(at.cast()),
+                        _mm_loadu_si128(at.add(4).cast()),
+                        _mm_loadu_si128(at.add(8).cast()),
+                        _mm_loadu_si128(at.add(12).cast()),
+                    ];
+                    let max = _mm_max_epu32(_mm_max_epu32(c[0], c[1]), _mm_max_epu32(c[2], c[3]));
+                    let in_range = _mm_cmpeq_epi32(_mm_min_epu32(max, splat32(0x10_FFFF)), max);
+                    let surrogates = _mm_or_si128(
+                        _mm_or_si128(surrogate(c[0]), surrogate(c[1])),
+                        _mm_or_si128(surrogate(c[2]), surrogate(c[3])),
+                    );
+                    if _mm_test_all_ones(in_range) == 0
+                        || _mm_testz_si128(surrogates, surrogates) == 0
+                    {
+                        0
+                    } else {
+                        let [r0, r1, r2, r3] = [
+                            one_to_four(c[0]),
+                            one_to_four(c[1]),
+                            one_to_four(c[2]),
+                            one_to_four(c[3]),
+                        ];
+                        out.step([r0.0, r1.0, r2.0, r3.0], [r0.1, r1.1, r2.1, r3.1]);
+                        STEP
+                    }
+                }
+            };
+            if units == 0 {
+                // SAFETY: SSE2.
+                return (read, unsafe { out.finish() });
+            }
+            read += units;
+        }
     }
     // SAFETY: SSE2.
     (read, unsafe { out.finish() })
