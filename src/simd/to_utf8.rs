@@ -1,9 +1,8 @@
-//! UTF-16 and UTF-32 into UTF-8 with 128-bit registers: the fast path that
-//! [`crate::transcode::convert_to_utf8`] runs in the SIMD kernels. Written from the description
-//! in Daniel Lemire and Wojciech Muła, "Transcoding billions of Unicode characters per second
-//! with SIMD instructions", Software: Practice and Experience 52(2), 2022 (arXiv:2109.10433),
-//! section 5, and Lemire, "Unicode at gigabytes per second" (2021); the shuffle tables are
-//! computed below from their definition.
+//! UTF-16 and UTF-32 into UTF-8: the fast path that [`crate::transcode::convert_to_utf8`] runs
+//! in the SIMD kernels. Written from the description in Daniel Lemire and Wojciech Muła,
+//! "Transcoding billions of Unicode characters per second with SIMD instructions", Software:
+//! Practice and Experience 52(2), 2022 (arXiv:2109.10433), and Lemire, "Unicode at gigabytes per
+//! second" (2021); the shuffle tables are computed below from their definition.
 //!
 //! A step takes 16 units. Each unit's UTF-8 is built in its own lane, at most as wide as the
 //! widest character of the step needs (16-bit lanes for 1 and 2 bytes, 32-bit lanes for 3 and
@@ -14,10 +13,13 @@
 //!
 //! A step that holds anything else (a lone surrogate, a UTF-32 value that is not a scalar value)
 //! is refused whole, as is a step whose output might not fit: the exact path converts from
-//! there. Only the bytes of accepted characters are ever stored (see [`Writer`]), so that
-//! nothing past the output's end is touched.
+//! there. Registers are stored whole, but every byte stored past the output's end is
+//! overwritten before the end (see [`Writer`]), so that what follows the output is untouched.
 //!
-//! Both kernels run this code: in an AVX2 function the same instructions get VEX encodings.
+//! The lane arithmetic runs on the 16 units of a step at once ([`Units`]: two 128-bit registers
+//! with SSE4.2, one 256-bit register with AVX2); the shuffles work on 128-bit halves, which in an
+//! AVX2 function get VEX encodings. UTF-32 values from U+10000 up are encoded from 128-bit
+//! registers of four.
 
 use core::arch::x86_64::*;
 

@@ -5,9 +5,10 @@
 //! go on), or stop before a character that does not fit. Around it, fast paths that trust
 //! their input and give the same results: from UTF-8 ([`convert_from_utf8`]), stretches found
 //! well-formed by the SIMD validator, decoded with no checks; into UTF-8 ([`convert_to_utf8`]),
-//! blocks of units that are all scalar values, encoded with no checks. Runs of ASCII are copied
-//! a block at a time; [`crate::simd`] compiles all of it once per instruction set, so that
-//! those copies use the widest registers the CPU has, and picks the one to run at run time.
+//! what a SIMD kernel (`crate::simd::to_utf8`), or for the scalar implementation
+//! [`encode_blocks`], finds well-formed, encoded as it checks. Runs of ASCII are copied a block
+//! at a time; [`crate::simd`] compiles all of it once per instruction set, so that those copies
+//! use the widest registers the CPU has, and picks the one to run at run time.
 //!
 //! The length functions give the exact size of the lossy output (each maximal subpart of
 //! ill-formed UTF-8, each lone surrogate, each invalid UTF-32 value replaced with one U+FFFD),
