@@ -157,17 +157,45 @@ unsafe impl Units for Avx2Units {
         unsafe { Avx2Units(_mm256_loadu_si256(src.cast())) }
     }
     #[inline(always)]
-    unsafe fn load_narrow(src: *const u32) -> Option<Self> {
+    unsafe fn load_narrow(src: *const u32) -> (Self, bool) {
         unsafe {
             let c0 = _mm256_loadu_si256(src.cast());
             let c1 = _mm256_loadu_si256(src.add(8).cast());
-            if _mm256_testz_si256(_mm256_or_si256(c0, c1), _mm256_set1_epi32(!0xFFFF)) == 0 {
-                return None;
-            }
-            // packus saturates nothing: every value is below 0x10000. It works within 128-bit
-            // lanes, giving units 0..4, 8..12, 4..8, 12..16: the permutation puts them in order.
+            let narrow = _mm256_testz_si256(_mm256_or_si256(c0, c1), _mm256_set1_epi32(!0xFFFF));
+            // packus saturates nothing where every value is below 0x10000. It works within
+            // 128-bit lanes, giving units 0..4, 8..12, 4..8, 12..16: the permutation puts them
+            // in order.
             let packed = _mm256_packus_epi32(c0, c1);
-            Some(Avx2Units(_mm256_permute4x64_epi64::<0xD8>(packed)))
+            let units = Avx2Units(_mm256_permute4x64_epi64::<0xD8>(packed));
+            (units, narrow != 0)
+        }
+    }
+    #[inline(always)]
+    unsafe fn load_ascii(src: *const u32) -> ([__m128i; 2], bool) {
+        unsafe {
+            let c: [__m256i; 4] = [
+                _mm256_loadu_si256(src.cast()),
+                _mm256_loadu_si256(src.add(8).cast()),
+                _mm256_loadu_si256(src.add(16).cast()),
+                _mm256_loadu_si256(src.add(24).cast()),
+            ];
+            let any = _mm256_or_si256(_mm256_or_si256(c[0], c[1]), _mm256_or_si256(c[2], c[3]));
+            let ascii = _mm256_testz_si256(any, _mm256_set1_epi32(!0x7F)) != 0;
+            // Within each 128-bit lane, the packs give the bytes of four values of each
+            // register in turn, values 0..4 of each in the low lane and 4..8 in the high one:
+            // the permutation of 32-bit groups puts them in order.
+            let words = _mm256_packus_epi32(c[0], c[1]);
+            let words_next = _mm256_packus_epi32(c[2], c[3]);
+            let bytes = _mm256_packus_epi16(words, words_next);
+            let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+            let bytes = _mm256_permutevar8x32_epi32(bytes, order);
+            (
+                [
+                    _mm256_castsi256_si128(bytes),
+                    _mm256_extracti128_si256::<1>(bytes),
+                ],
+                ascii,
+            )
         }
     }
     #[inline(always)]

@@ -167,7 +167,7 @@ unsafe impl Units for Sse42Units {
         }
     }
     #[inline(always)]
-    unsafe fn load_narrow(src: *const u32) -> Option<Self> {
+    unsafe fn load_narrow(src: *const u32) -> (Self, bool) {
         unsafe {
             let c: [__m128i; 4] = [
                 _mm_loadu_si128(src.cast()),
@@ -176,9 +176,18 @@ unsafe impl Units for Sse42Units {
                 _mm_loadu_si128(src.add(12).cast()),
             ];
             let any = _mm_or_si128(_mm_or_si128(c[0], c[1]), _mm_or_si128(c[2], c[3]));
-            // packus saturates nothing then: every value is below 0x10000.
-            (_mm_testz_si128(any, _mm_set1_epi32(!0xFFFF)) != 0)
-                .then(|| Sse42Units(_mm_packus_epi32(c[0], c[1]), _mm_packus_epi32(c[2], c[3])))
+            // packus saturates nothing where every value is below 0x10000.
+            let units = Sse42Units(_mm_packus_epi32(c[0], c[1]), _mm_packus_epi32(c[2], c[3]));
+            (units, _mm_testz_si128(any, _mm_set1_epi32(!0xFFFF)) != 0)
+        }
+    }
+    #[inline(always)]
+    unsafe fn load_ascii(src: *const u32) -> ([__m128i; 2], bool) {
+        unsafe {
+            let (a, a_narrow) = Self::load_narrow(src);
+            let (b, b_narrow) = Self::load_narrow(src.add(16));
+            let ascii = a_narrow & b_narrow & a.or(b).none(Self::splat(0xFF80));
+            ([a.narrow(), b.narrow()], ascii)
         }
     }
     #[inline(always)]

@@ -161,6 +161,17 @@ impl<'a> Writer<'a> {
         self.at += 2 * STEP;
     }
 
+    /// Stores 32 bytes of ASCII exactly, as [`Writer::ascii`] does.
+    #[inline(always)]
+    unsafe fn ascii_bytes(&mut self, [a, b]: [__m128i; 2]) {
+        // SAFETY: SSE2 by the caller; room as above.
+        unsafe {
+            _mm_storeu_si128(self.dst.as_mut_ptr().add(self.at).cast(), a);
+            _mm_storeu_si128(self.dst.as_mut_ptr().add(self.at + 16).cast(), b);
+        }
+        self.at += 2 * STEP;
+    }
+
     /// Stores the pending bytes exactly: the length of the output.
     #[inline(always)]
     unsafe fn finish(mut self) -> usize {
@@ -193,9 +204,12 @@ unsafe fn splat32(v: u32) -> __m128i {
 pub(crate) unsafe trait Units: Copy {
     /// Loads 16 units from `src`, which must have them.
     unsafe fn load(src: *const u16) -> Self;
-    /// Loads 16 units of UTF-32 from `src`, which must have them, narrowed to 16 bits if
-    /// they are all below 0x10000.
-    unsafe fn load_narrow(src: *const u32) -> Option<Self>;
+    /// Loads 16 units of UTF-32 from `src`, which must have them, narrowed to 16 bits, and
+    /// whether they are all below 0x10000 (if not, the narrowed units mean nothing).
+    unsafe fn load_narrow(src: *const u32) -> (Self, bool);
+    /// Loads 32 units of UTF-32 from `src`, which must have them, narrowed to bytes, and
+    /// whether they are all ASCII (if not, the bytes mean nothing).
+    unsafe fn load_ascii(src: *const u32) -> ([__m128i; 2], bool);
     /// Units 0..8, and 8..16.
     unsafe fn halves(self) -> [__m128i; 2];
     unsafe fn splat(v: u16) -> Self;
@@ -571,33 +585,26 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units>(src: &[u32], dst: &mut [u8]) -> (us
             // output has room for them (see `input_limit`).
             let units = unsafe {
                 let at = src.as_ptr().add(read);
-                let narrow = U::load_narrow(at);
                 // Runs of ASCII, 32 units at a time.
-                if let Some(v) = narrow
-                    && v.none(U::splat(0xFF80))
-                    && read + 2 * STEP <= limit
-                    && let Some(next) = U::load_narrow(at.add(STEP))
-                    && next.none(U::splat(0xFF80))
+                if read + 2 * STEP <= limit
+                    && let (mut bytes, true) = U::load_ascii(at)
                 {
                     out.start_ascii();
-                    let (mut v, mut next) = (v, next);
                     loop {
-                        out.ascii(v, next);
+                        out.ascii_bytes(bytes);
                         read += 2 * STEP;
                         if read + 2 * STEP > limit {
                             break;
                         }
-                        let at = src.as_ptr().add(read);
-                        match (U::load_narrow(at), U::load_narrow(at.add(STEP))) {
-                            (Some(a), Some(b)) if a.or(b).none(U::splat(0xFF80)) => {
-                                (v, next) = (a, b)
-                            }
+                        match U::load_ascii(src.as_ptr().add(read)) {
+                            (next, true) => bytes = next,
                             _ => break,
                         }
                     }
                     continue;
                 }
-                if let Some(v) = narrow {
+                let (v, narrow) = U::load_narrow(at);
+                if narrow {
                     utf16_step::<U, false>(v, &mut out)
                 } else {
                     let c = [
