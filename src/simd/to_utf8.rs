@@ -585,8 +585,11 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units>(src: &[u32], dst: &mut [u8]) -> (us
             // output has room for them (see `input_limit`).
             let units = unsafe {
                 let at = src.as_ptr().add(read);
+                let (v, narrow) = U::load_narrow(at);
                 // Runs of ASCII, 32 units at a time.
-                if read + 2 * STEP <= limit
+                if narrow
+                    && v.none(U::splat(0xFF80))
+                    && read + 2 * STEP <= limit
                     && let (mut bytes, true) = U::load_ascii(at)
                 {
                     out.start_ascii();
@@ -603,7 +606,6 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units>(src: &[u32], dst: &mut [u8]) -> (us
                     }
                     continue;
                 }
-                let (v, narrow) = U::load_narrow(at);
                 if narrow {
                     utf16_step::<U, false>(v, &mut out)
                 } else {
