@@ -387,22 +387,17 @@ unsafe fn push_one_two_three<U: Units>(
     }
 }
 
-/// Converts the 16 UTF-16 units `v` into `out`, which has room for 48 more bytes: the number
-/// of units converted (16, or 15 if the last one is a high surrogate, which the next step takes
+/// Converts the 16 UTF-16 units `v` into `out`, which has room for 48 more bytes: the number of
+/// units converted (16, or 15 if the last one is a high surrogate, which the next step takes
 /// with its low one), or 0 (nothing written) if they hold a lone surrogate, or any surrogate
 /// when `PAIRS` is false (units that came from UTF-32).
 #[inline(always)]
 unsafe fn utf16_step<U: Units, const PAIRS: bool>(v: U, out: &mut Writer) -> usize {
     // SAFETY: by the caller.
     unsafe {
-        // From UTF-16, ASCII takes the 1-2 byte path (where the caller did not find a run of
-        // it): one branch fewer to mispredict in Latin text, measured; from UTF-32, the caller
-        // tried a run only after this test, and it predicts as well here.
-        if !PAIRS && v.none(U::splat(0xFF80)) {
-            let zero = _mm_setzero_si128();
-            out.step([v.narrow(), zero, zero, zero], [STEP, 0, 0, 0]);
-            return STEP;
-        }
+        // ASCII takes the 1-2 byte path (the caller copies runs of it): one branch fewer to
+        // mispredict where ASCII and other characters alternate (measured with callgrind:
+        // French from UTF-16, 10.3k mispredictions per call to 7.9k; from UTF-32, 10.2k to 7.8k).
         let ascii = masked_eq(v, 0xFF80, 0);
         if v.none(U::splat(0xF800)) {
             push_one_two(out, two_bytes(v).blend(v, ascii), ascii, 0);
@@ -588,11 +583,8 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units>(src: &[u32], dst: &mut [u8]) -> (us
             // output has room for them (see `input_limit`).
             let units = unsafe {
                 let at = src.as_ptr().add(read);
-                let (v, narrow) = U::load_narrow(at);
                 // Runs of ASCII, 32 units at a time.
-                if narrow
-                    && v.none(U::splat(0xFF80))
-                    && read + 2 * STEP <= limit
+                if read + 2 * STEP <= limit
                     && let (mut bytes, true) = U::load_ascii(at)
                 {
                     out.start_ascii();
@@ -609,6 +601,7 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units>(src: &[u32], dst: &mut [u8]) -> (us
                     }
                     continue;
                 }
+                let (v, narrow) = U::load_narrow(at);
                 if narrow {
                     utf16_step::<U, false>(v, &mut out)
                 } else {
