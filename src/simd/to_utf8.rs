@@ -579,8 +579,8 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units>(src: &[u32], dst: &mut [u8]) -> (us
             break;
         }
         while read + STEP <= limit {
-            // SAFETY: `src` has the units loaded, below `limit`; the instructions by the caller; the
-            // output has room for them (see `input_limit`).
+            // SAFETY: `src` has the units loaded, below `limit`; the instructions by the caller;
+            // the output has room for them (see `input_limit`).
             let units = unsafe {
                 let at = src.as_ptr().add(read);
                 // Runs of ASCII, 32 units at a time.
