@@ -119,10 +119,10 @@ check-rust:
 # The Rust tests under Miri: the FFI layer, the scalar code and the SIMD kernels, whose target
 # features are enabled at compile time so that Miri runs them. Under Miri the randomized tests
 # sample less and the exhaustive sweeps are skipped (too slow to interpret). Miri interprets on
-# one core, so the test files run as two processes side by side: the heaviest ones (the kernels
-# and the converters), and all the others; each one's output is printed when it ends.
+# one core, so the test files run as two processes side by side: the heaviest one (the
+# converters), and all the others; each one's output is printed when it ends.
 MIRI_RUSTFLAGS := -C target-feature=+sse4.2,+popcnt,+avx2
-MIRI_HEAVY := kernels transcode
+MIRI_HEAVY := transcode
 MIRI_OTHERS := $(filter-out $(MIRI_HEAVY),$(basename $(notdir $(wildcard tests/*.rs))))
 MIRI_TEST = RUSTFLAGS='$(MIRI_RUSTFLAGS)' $(CARGO) +nightly miri test
 check-miri:

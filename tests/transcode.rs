@@ -1087,8 +1087,21 @@ fn wtf8_input_errors_and_the_length_bound() {
 // The SIMD converters from UTF-8 (src/simd/from_utf8.rs): steps chosen by the 12 bits of the
 // end-of-character mask at their position, special steps of 16 bytes, whole-register stores.
 
-/// A random character of `width` bytes of UTF-8.
+/// A character of each UTF-8 width, with values near the edges of the width's range so that
+/// every bit of the lanes is exercised: `rng` picks among them.
 fn char_of_width(rng: &mut Rng, width: usize) -> char {
+    let edges: [&[u32]; 4] = [
+        &[0x00, 0x01, 0x3F, 0x40, 0x7F],
+        &[0x80, 0xBF, 0xC0, 0x7C0, 0x7FF],
+        &[0x800, 0xFFF, 0x1000, 0xD7FF, 0xE000, 0xFFFD, 0xFFFF],
+        &[
+            0x1_0000, 0x1_03FF, 0x1_0400, 0x1F600, 0xF_FFFF, 0x10_0000, 0x10_FFFF,
+        ],
+    ];
+    let list = edges[width - 1];
+    if rng.below(2) == 0 {
+        return char::from_u32(list[rng.below(list.len())]).unwrap();
+    }
     loop {
         let c = rng.scalar();
         if c.len_utf8() == width {
@@ -1262,5 +1275,117 @@ fn blocks_without_4_byte_characters_of_every_length() {
                 check_well_formed(&run[..len], sample);
             }
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The SIMD paths into UTF-8: steps of 16 units, each converted as a whole by the widest of its
+// characters' widths (1, 1-2, 1-3 bytes, surrogate pairs, 4-byte UTF-32), or refused whole.
+
+/// Text of `chars` characters whose widths are drawn from the set `widths` (bit `w - 1` for
+/// width `w`), after `offset` ASCII characters, so that the mixes fall at every place of a step.
+fn text_of_widths(rng: &mut Rng, widths: usize, offset: usize, chars: usize) -> String {
+    let allowed: Vec<usize> = (1..=4).filter(|w| widths & (1 << (w - 1)) != 0).collect();
+    let mut s = "-".repeat(offset);
+    for _ in 0..chars {
+        let width = allowed[rng.below(allowed.len())];
+        s.push(char_of_width(rng, width));
+    }
+    s
+}
+
+/// Every set of widths, mixed within steps at every alignment, in UTF-16 and UTF-32, well-formed
+/// and with one unit made bad at a random place.
+#[test]
+fn every_mix_of_widths_at_every_alignment() {
+    let mut rng = Rng::new(0x3141_5926);
+    // Under Miri: 1-2, 1-3 and 1-4 bytes, at one offset.
+    let sets = common::or_under_miri((1..16).collect(), vec![3, 5, 15]);
+    let offsets = common::or_under_miri(0..17, 3..4);
+    for widths in sets {
+        for offset in offsets.clone() {
+            let chars = common::or_under_miri(40 + rng.below(40), 18);
+            let text = text_of_widths(&mut rng, widths, offset, chars);
+            let mut units16: Vec<u16> = text.encode_utf16().collect();
+            let mut units32: Vec<u32> = text.chars().map(u32::from).collect();
+            check_utf16(&units16);
+            check_utf32(&units32);
+            let i = rng.below(units16.len());
+            units16[i] = [0xD800, 0xDBFF, 0xDC00, 0xDFFF][rng.below(4)];
+            check_utf16(&units16);
+            let i = rng.below(units32.len());
+            units32[i] = [0xD800, 0xDFFF, 0x11_0000, 0x8000_0000][rng.below(4)];
+            check_utf32(&units32);
+        }
+    }
+}
+
+/// Surrogate pairs at every offset, so that one falls across every step boundary (its high
+/// surrogate last in a step), among ASCII, among 2- and 3-byte characters, and at the end.
+#[test]
+fn surrogate_pairs_across_every_step_boundary() {
+    let offsets = common::or_under_miri(0..48, 15..16);
+    for filler in ['a', '\u{E9}', '\u{20AC}'] {
+        for offset in offsets.clone() {
+            let before: String = std::iter::repeat_n(filler, offset).collect();
+            for after in ["", "b\u{1F600}\u{E9}", &"\u{10FFFF}z".repeat(20)] {
+                if cfg!(miri) && (filler != 'a' || !after.is_empty()) {
+                    continue;
+                }
+                let text = format!("{before}\u{1F600}{after}{}", filler.to_string().repeat(20));
+                check_utf16(&text.encode_utf16().collect::<Vec<_>>());
+                let text = format!("{before}\u{1F600}{after}");
+                check_utf16(&text.encode_utf16().collect::<Vec<_>>());
+            }
+        }
+    }
+}
+
+/// A lone or misordered surrogate at every lane of the first steps of text full of pairs, so
+/// that the pair check refuses the step, and the exact path finds the error.
+#[test]
+fn lone_surrogates_among_pairs_at_every_lane() {
+    let text = "\u{1F600}a\u{10000}\u{E9}\u{10FFFF}\u{20AC}".repeat(common::or_under_miri(8, 4));
+    let units: Vec<u16> = text.encode_utf16().collect();
+    for lane in common::or_under_miri(0..40, 15..16) {
+        for bad in
+            common::or_under_miri(&[0xD800u16, 0xDBFF, 0xDC00, 0xDFFF][..], &[0xDBFF, 0xDC00])
+        {
+            let mut s = units.clone();
+            s[lane] = *bad;
+            check_utf16(&s);
+            check_wtf8_round_trip(&s);
+        }
+        // A low surrogate then a high one: both lone.
+        let mut s = units.clone();
+        s.splice(lane..lane, [0xDC00, 0xD800]);
+        check_utf16(&s);
+    }
+}
+
+/// Every output capacity, around the room a step needs (48 bytes from UTF-16, 64 from UTF-32,
+/// plus what is held back), for steps of each kind.
+#[test]
+fn every_capacity_around_the_steps() {
+    let texts: Vec<String> = [
+        "a",
+        "\u{E9}",
+        "a\u{E9}",
+        "\u{20AC}a",
+        "\u{1F600}",
+        "a\u{1F600}",
+    ]
+    .iter()
+    .map(|t| t.repeat(common::or_under_miri(48, 10)))
+    .collect();
+    for text in &texts {
+        let units16: Vec<u16> = text.encode_utf16().collect();
+        let steps = utf16_steps(&units16);
+        let max = lossy_len(&steps);
+        let caps = common::or_under_miri(0..max, 0..2);
+        check("utf16_to_utf8", &units16, &steps, from_utf16, caps.clone());
+        let units32: Vec<u32> = text.chars().map(u32::from).collect();
+        let steps = utf32_steps(&units32);
+        check("utf32_to_utf8", &units32, &steps, from_utf32, caps);
     }
 }

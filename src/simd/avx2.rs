@@ -3,6 +3,7 @@
 use core::arch::x86_64::*;
 
 use super::lookup::{self, Blocks, Vector};
+use super::to_utf8::Units;
 
 #[derive(Clone, Copy)]
 pub(super) struct Avx2(__m256i);
@@ -139,9 +140,10 @@ pub(super) unsafe fn count_valid_blocks(s: &[u8]) -> Blocks {
 
 // The converters of crate::transcode, compiled for this instruction set: their runs of ASCII are
 // widened and narrowed in its registers.
-crate::transcode::transcoders!("avx2,popcnt", valid_blocks, Avx2);
+crate::transcode::transcoders!("avx2,popcnt", valid_blocks, Avx2, Avx2Units);
 
-// Converters from UTF-8 (see `from_utf8`): runs of ASCII are widened 32 bytes at a time.
+// ---------------------------------------------------------------------------------------------
+// From UTF-8 (see super::from_utf8): runs of ASCII widened 32 bytes at a time.
 
 // SAFETY: AVX2 instructions only, within the bounds the trait documents.
 unsafe impl super::from_utf8::WidenAscii for Avx2 {
@@ -176,6 +178,147 @@ unsafe impl super::from_utf8::WidenAscii for Avx2 {
                 _mm256_storeu_si256(dst.add(8 * k).cast(), _mm256_cvtepu8_epi32(eight));
             }
             true
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Into UTF-8 (see super::to_utf8): 16 units of UTF-16 in one register.
+
+#[derive(Clone, Copy)]
+pub(super) struct Avx2Units(__m256i);
+
+// SAFETY: every method uses AVX2 (and earlier) instructions only, and the trait's contract
+// makes callers guarantee that the CPU has them.
+unsafe impl Units for Avx2Units {
+    #[inline(always)]
+    unsafe fn load(src: *const u16) -> Self {
+        // SAFETY (all methods): AVX2 by the caller; `src` has 16 units by the caller.
+        unsafe { Avx2Units(_mm256_loadu_si256(src.cast())) }
+    }
+    #[inline(always)]
+    unsafe fn load_narrow(src: *const u32) -> (Self, bool) {
+        unsafe {
+            let c0 = _mm256_loadu_si256(src.cast());
+            let c1 = _mm256_loadu_si256(src.add(8).cast());
+            let narrow = _mm256_testz_si256(_mm256_or_si256(c0, c1), _mm256_set1_epi32(!0xFFFF));
+            // packus saturates nothing where every value is below 0x10000. It works within
+            // 128-bit lanes, giving units 0..4, 8..12, 4..8, 12..16: the permutation puts them
+            // in order.
+            let packed = _mm256_packus_epi32(c0, c1);
+            let units = Avx2Units(_mm256_permute4x64_epi64::<0xD8>(packed));
+            (units, narrow != 0)
+        }
+    }
+    #[inline(always)]
+    unsafe fn load_ascii(src: *const u32) -> ([__m128i; 2], bool) {
+        unsafe {
+            let c: [__m256i; 4] = [
+                _mm256_loadu_si256(src.cast()),
+                _mm256_loadu_si256(src.add(8).cast()),
+                _mm256_loadu_si256(src.add(16).cast()),
+                _mm256_loadu_si256(src.add(24).cast()),
+            ];
+            let any = _mm256_or_si256(_mm256_or_si256(c[0], c[1]), _mm256_or_si256(c[2], c[3]));
+            let ascii = _mm256_testz_si256(any, _mm256_set1_epi32(!0x7F)) != 0;
+            // Within each 128-bit lane, the packs give the bytes of four values of each
+            // register in turn, values 0..4 of each in the low lane and 4..8 in the high one:
+            // the permutation of 32-bit groups puts them in order.
+            let words = _mm256_packus_epi32(c[0], c[1]);
+            let words_next = _mm256_packus_epi32(c[2], c[3]);
+            let bytes = _mm256_packus_epi16(words, words_next);
+            let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+            let bytes = _mm256_permutevar8x32_epi32(bytes, order);
+            (
+                [
+                    _mm256_castsi256_si128(bytes),
+                    _mm256_extracti128_si256::<1>(bytes),
+                ],
+                ascii,
+            )
+        }
+    }
+    #[inline(always)]
+    unsafe fn halves(self) -> [__m128i; 2] {
+        unsafe {
+            [
+                _mm256_castsi256_si128(self.0),
+                _mm256_extracti128_si256::<1>(self.0),
+            ]
+        }
+    }
+    #[inline(always)]
+    unsafe fn splat(v: u16) -> Self {
+        unsafe { Avx2Units(_mm256_set1_epi16(v as i16)) }
+    }
+    #[inline(always)]
+    unsafe fn and(self, other: Self) -> Self {
+        unsafe { Avx2Units(_mm256_and_si256(self.0, other.0)) }
+    }
+    #[inline(always)]
+    unsafe fn or(self, other: Self) -> Self {
+        unsafe { Avx2Units(_mm256_or_si256(self.0, other.0)) }
+    }
+    #[inline(always)]
+    unsafe fn add(self, other: Self) -> Self {
+        unsafe { Avx2Units(_mm256_add_epi16(self.0, other.0)) }
+    }
+    #[inline(always)]
+    unsafe fn eq(self, other: Self) -> Self {
+        unsafe { Avx2Units(_mm256_cmpeq_epi16(self.0, other.0)) }
+    }
+    #[inline(always)]
+    unsafe fn blend(self, other: Self, mask: Self) -> Self {
+        unsafe { Avx2Units(_mm256_blendv_epi8(self.0, other.0, mask.0)) }
+    }
+    #[inline(always)]
+    unsafe fn shr<const N: i32>(self) -> Self {
+        unsafe { Avx2Units(_mm256_srli_epi16::<N>(self.0)) }
+    }
+    #[inline(always)]
+    unsafe fn shl<const N: i32>(self) -> Self {
+        unsafe { Avx2Units(_mm256_slli_epi16::<N>(self.0)) }
+    }
+    #[inline(always)]
+    unsafe fn none(self, mask: Self) -> bool {
+        unsafe { _mm256_testz_si256(self.0, mask.0) != 0 }
+    }
+    #[inline(always)]
+    unsafe fn all_ones(self) -> bool {
+        unsafe { _mm256_movemask_epi8(self.0) == -1 }
+    }
+    #[inline(always)]
+    unsafe fn prev_units(self) -> Self {
+        unsafe {
+            // alignr works within 128-bit lanes: pair each lane with the one before it (zeros
+            // before the first).
+            let before = _mm256_permute2x128_si256::<0x08>(self.0, self.0);
+            Avx2Units(_mm256_alignr_epi8::<14>(self.0, before))
+        }
+    }
+    #[inline(always)]
+    unsafe fn byte_bits(self) -> u32 {
+        unsafe { _mm256_movemask_epi8(self.0) as u32 }
+    }
+    #[inline(always)]
+    unsafe fn lane_bits(self) -> u32 {
+        // packs works within 128-bit lanes: units 0..8 land in bytes 0..8, units 8..16 in
+        // bytes 16..24.
+        let bits = unsafe { _mm256_movemask_epi8(_mm256_packs_epi16(self.0, self.0)) as u32 };
+        (bits & 0xFF) | (bits >> 8 & 0xFF00)
+    }
+    #[inline(always)]
+    unsafe fn narrow(self) -> __m128i {
+        let [a, b] = unsafe { self.halves() };
+        unsafe { _mm_packus_epi16(a, b) }
+    }
+    #[inline(always)]
+    unsafe fn store_narrow(self, next: Self, dst: *mut u8) {
+        // SAFETY: `dst` has room for 32 bytes by the caller. packus works within 128-bit lanes,
+        // giving units 0..8 of each register, then 8..16: the permutation puts them in order.
+        unsafe {
+            let packed = _mm256_packus_epi16(self.0, next.0);
+            _mm256_storeu_si256(dst.cast(), _mm256_permute4x64_epi64::<0xD8>(packed));
         }
     }
 }

@@ -24,6 +24,8 @@ mod from_utf8;
 pub(crate) mod lookup;
 #[cfg(target_arch = "x86_64")]
 mod sse42;
+#[cfg(target_arch = "x86_64")]
+mod to_utf8;
 
 use core::ptr;
 use core::sync::atomic::{AtomicPtr, Ordering};

@@ -3,6 +3,7 @@
 use core::arch::x86_64::*;
 
 use super::lookup::{self, Blocks, Vector};
+use super::to_utf8::Units;
 
 #[derive(Clone, Copy)]
 pub(super) struct Sse42(__m128i);
@@ -137,9 +138,10 @@ pub(super) unsafe fn count_valid_blocks(s: &[u8]) -> Blocks {
 
 // The converters of crate::transcode, compiled for this instruction set: their runs of ASCII are
 // widened and narrowed in its registers.
-crate::transcode::transcoders!("sse4.2,popcnt", valid_blocks, Sse42);
+crate::transcode::transcoders!("sse4.2,popcnt", valid_blocks, Sse42, Sse42Units);
 
-// Converters from UTF-8 (see `from_utf8`): runs of ASCII are widened 16 bytes at a time.
+// ---------------------------------------------------------------------------------------------
+// From UTF-8 (see super::from_utf8): runs of ASCII widened 16 bytes at a time.
 
 // SAFETY: SSE4.1 instructions only, within the bounds the trait documents.
 unsafe impl super::from_utf8::WidenAscii for Sse42 {
@@ -181,6 +183,142 @@ unsafe impl super::from_utf8::WidenAscii for Sse42 {
                 _mm_storeu_si128(dst.add(4 * k).cast(), _mm_cvtepu8_epi32(four));
             }
             true
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Into UTF-8 (see super::to_utf8): 16 units of UTF-16 in two registers.
+
+#[derive(Clone, Copy)]
+pub(super) struct Sse42Units(__m128i, __m128i);
+
+/// Applies a 128-bit operation to both registers.
+macro_rules! both {
+    ($op:ident, $a:expr, $b:expr) => {
+        Sse42Units($op($a.0, $b.0), $op($a.1, $b.1))
+    };
+}
+
+// SAFETY: every method uses SSE4.2 (and earlier SSE) instructions only, and the trait's contract
+// makes callers guarantee that the CPU has them.
+unsafe impl Units for Sse42Units {
+    #[inline(always)]
+    unsafe fn load(src: *const u16) -> Self {
+        // SAFETY (all methods): SSE4.2 by the caller; `src` has 16 units by the caller.
+        unsafe {
+            Sse42Units(
+                _mm_loadu_si128(src.cast()),
+                _mm_loadu_si128(src.add(8).cast()),
+            )
+        }
+    }
+    #[inline(always)]
+    unsafe fn load_narrow(src: *const u32) -> (Self, bool) {
+        unsafe {
+            let c: [__m128i; 4] = [
+                _mm_loadu_si128(src.cast()),
+                _mm_loadu_si128(src.add(4).cast()),
+                _mm_loadu_si128(src.add(8).cast()),
+                _mm_loadu_si128(src.add(12).cast()),
+            ];
+            let any = _mm_or_si128(_mm_or_si128(c[0], c[1]), _mm_or_si128(c[2], c[3]));
+            // packus saturates nothing where every value is below 0x10000.
+            let units = Sse42Units(_mm_packus_epi32(c[0], c[1]), _mm_packus_epi32(c[2], c[3]));
+            (units, _mm_testz_si128(any, _mm_set1_epi32(!0xFFFF)) != 0)
+        }
+    }
+    #[inline(always)]
+    unsafe fn load_ascii(src: *const u32) -> ([__m128i; 2], bool) {
+        unsafe {
+            let (a, a_narrow) = Self::load_narrow(src);
+            let (b, b_narrow) = Self::load_narrow(src.add(16));
+            let ascii = a_narrow & b_narrow & a.or(b).none(Self::splat(0xFF80));
+            ([a.narrow(), b.narrow()], ascii)
+        }
+    }
+    #[inline(always)]
+    unsafe fn halves(self) -> [__m128i; 2] {
+        [self.0, self.1]
+    }
+    #[inline(always)]
+    unsafe fn splat(v: u16) -> Self {
+        let r = unsafe { _mm_set1_epi16(v as i16) };
+        Sse42Units(r, r)
+    }
+    #[inline(always)]
+    unsafe fn and(self, other: Self) -> Self {
+        unsafe { both!(_mm_and_si128, self, other) }
+    }
+    #[inline(always)]
+    unsafe fn or(self, other: Self) -> Self {
+        unsafe { both!(_mm_or_si128, self, other) }
+    }
+    #[inline(always)]
+    unsafe fn add(self, other: Self) -> Self {
+        unsafe { both!(_mm_add_epi16, self, other) }
+    }
+    #[inline(always)]
+    unsafe fn eq(self, other: Self) -> Self {
+        unsafe { both!(_mm_cmpeq_epi16, self, other) }
+    }
+    #[inline(always)]
+    unsafe fn blend(self, other: Self, mask: Self) -> Self {
+        unsafe {
+            Sse42Units(
+                _mm_blendv_epi8(self.0, other.0, mask.0),
+                _mm_blendv_epi8(self.1, other.1, mask.1),
+            )
+        }
+    }
+    #[inline(always)]
+    unsafe fn shr<const N: i32>(self) -> Self {
+        unsafe { Sse42Units(_mm_srli_epi16::<N>(self.0), _mm_srli_epi16::<N>(self.1)) }
+    }
+    #[inline(always)]
+    unsafe fn shl<const N: i32>(self) -> Self {
+        unsafe { Sse42Units(_mm_slli_epi16::<N>(self.0), _mm_slli_epi16::<N>(self.1)) }
+    }
+    #[inline(always)]
+    unsafe fn none(self, mask: Self) -> bool {
+        unsafe {
+            _mm_testz_si128(
+                _mm_or_si128(_mm_and_si128(self.0, mask.0), _mm_and_si128(self.1, mask.1)),
+                _mm_set1_epi8(-1),
+            ) != 0
+        }
+    }
+    #[inline(always)]
+    unsafe fn all_ones(self) -> bool {
+        unsafe { _mm_test_all_ones(_mm_and_si128(self.0, self.1)) != 0 }
+    }
+    #[inline(always)]
+    unsafe fn prev_units(self) -> Self {
+        unsafe {
+            Sse42Units(
+                _mm_slli_si128::<2>(self.0),
+                _mm_alignr_epi8::<14>(self.1, self.0),
+            )
+        }
+    }
+    #[inline(always)]
+    unsafe fn byte_bits(self) -> u32 {
+        unsafe { _mm_movemask_epi8(self.0) as u32 | (_mm_movemask_epi8(self.1) as u32) << 16 }
+    }
+    #[inline(always)]
+    unsafe fn lane_bits(self) -> u32 {
+        unsafe { _mm_movemask_epi8(_mm_packs_epi16(self.0, self.1)) as u32 }
+    }
+    #[inline(always)]
+    unsafe fn narrow(self) -> __m128i {
+        unsafe { _mm_packus_epi16(self.0, self.1) }
+    }
+    #[inline(always)]
+    unsafe fn store_narrow(self, next: Self, dst: *mut u8) {
+        // SAFETY: `dst` has room for 32 bytes by the caller.
+        unsafe {
+            _mm_storeu_si128(dst.cast(), self.narrow());
+            _mm_storeu_si128(dst.add(16).cast(), next.narrow());
         }
     }
 }

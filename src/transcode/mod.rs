@@ -5,9 +5,10 @@
 //! go on), or stop before a character that does not fit. Around it, fast paths that trust
 //! their input and give the same results: from UTF-8 ([`convert_from_utf8`]), stretches found
 //! well-formed by the SIMD validator, decoded with no checks; into UTF-8 ([`convert_to_utf8`]),
-//! blocks of units that are all scalar values, encoded with no checks. Runs of ASCII are copied
-//! a block at a time; [`crate::simd`] compiles all of it once per instruction set, so that
-//! those copies use the widest registers the CPU has, and picks the one to run at run time.
+//! what a SIMD kernel (`crate::simd::to_utf8`), or for the scalar implementation
+//! [`encode_blocks`], finds well-formed, encoded as it checks. Runs of ASCII are copied a block
+//! at a time; [`crate::simd`] compiles all of it once per instruction set, so that those copies
+//! use the widest registers the CPU has, and picks the one to run at run time.
 //!
 //! The length functions give the exact size of the lossy output (each maximal subpart of
 //! ill-formed UTF-8, each lone surrogate, each invalid UTF-32 value replaced with one U+FFFD),
@@ -272,21 +273,21 @@ fn convert_valid<T: Unit>(
     (read, written)
 }
 
-/// Units of UTF-16 or UTF-32 taken at a time by [`convert_to_utf8`].
+/// Units of UTF-16 or UTF-32 taken at a time by [`encode_blocks`], and by the exact path of
+/// [`convert_to_utf8`] between two tries of its fast path.
 const TO_UTF8_BLOCK: usize = 16;
 
-/// Converts into UTF-8 from UTF-16 or UTF-32, a block of [`TO_UTF8_BLOCK`] units at a time
-/// where the block holds only scalar values (no surrogate, nothing above U+10FFFF: one
-/// character per unit), which one comparison per unit tells, without an early exit, so that it
-/// vectorises. Such a block is encoded into a buffer of its own with no check, then copied
-/// whole if it fits; runs of ASCII are copied whole. A block mostly of ASCII, any other block
-/// and the one that does not fit go through the exact path, [`convert_until`], so that results
-/// are the same as its.
+/// Converts into UTF-8 from UTF-16 or UTF-32. `fast` converts, trusting nothing, the longest
+/// prefix of its input that it can into its output (the units read and bytes written):
+/// well-formed characters that fit. From where it stops, the exact path, [`convert_until`],
+/// converts a block of [`TO_UTF8_BLOCK`] units (or stops), then `fast` tries again, so that
+/// results are the same as the exact path's.
 #[inline(always)]
 pub(crate) fn convert_to_utf8<S: Unit>(
     src: &[S],
     dst: &mut [u8],
     mode: Mode,
+    fast: impl Fn(&[S], &mut [u8]) -> (usize, usize),
     decode: impl Fn(&[S]) -> Result<(u32, usize), Malformed>,
     encode: impl Fn(u32, &mut [u8]) -> Option<usize>,
 ) -> Progress {
@@ -296,31 +297,14 @@ pub(crate) fn convert_to_utf8<S: Unit>(
         stop: None,
     };
     while at.read < src.len() {
-        let block = src
-            .get(at.read..)
-            .and_then(|r| r.first_chunk::<TO_UTF8_BLOCK>());
-        if let Some(block) = block.filter(|b| b.iter().fold(true, |ok, u| ok & is_scalar(*u))) {
-            let out = dst.get_mut(at.written..).unwrap_or_default();
-            // A run of ASCII, which may be long, is copied as the exact path does; it may
-            // end anywhere in the block.
-            if block[0].value() < 0x80 {
-                let n = copy_ascii(src.get(at.read..).unwrap_or_default(), out);
-                if n > 0 {
-                    at.read += n;
-                    at.written += n;
-                    continue;
-                }
-            }
-            // Mostly ASCII with a few other characters (Latin scripts): the exact path, which
-            // copies the runs of ASCII between them, is faster than a mixed block.
-            let ascii = block.iter().filter(|u| u.value() < 0x80).count();
-            if ascii < TO_UTF8_BLOCK / 2
-                && let Some(written) = encode_scalars(block, out)
-            {
-                at.read += TO_UTF8_BLOCK;
-                at.written += written;
-                continue;
-            }
+        let (read, written) = fast(
+            src.get(at.read..).unwrap_or_default(),
+            dst.get_mut(at.written..).unwrap_or_default(),
+        );
+        at.read += read;
+        at.written += written;
+        if at.read >= src.len() {
+            break;
         }
         let limit = at.read + TO_UTF8_BLOCK;
         at = convert_until(src, dst, mode, at, limit, &decode, &encode);
@@ -329,6 +313,46 @@ pub(crate) fn convert_to_utf8<S: Unit>(
         }
     }
     at
+}
+
+/// The fast path of [`convert_to_utf8`] in plain Rust (the scalar implementation's): a block
+/// of [`TO_UTF8_BLOCK`] units at a time where the block holds only scalar values (no
+/// surrogate, nothing above U+10FFFF: one character per unit), which one comparison per unit
+/// tells, without an early exit, so that it vectorises. Such a block is encoded into a buffer
+/// of its own with no check, then copied whole if it fits; runs of ASCII are copied whole. It
+/// stops at a block mostly of ASCII (the exact path, which copies the runs of ASCII between
+/// the other characters, is faster there), at any other block and at the one that does not
+/// fit.
+#[inline(always)]
+pub(crate) fn encode_blocks<S: Unit>(src: &[S], dst: &mut [u8]) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    while let Some(block) = src
+        .get(read..)
+        .and_then(|r| r.first_chunk::<TO_UTF8_BLOCK>())
+        .filter(|b| b.iter().fold(true, |ok, u| ok & is_scalar(*u)))
+    {
+        let out = dst.get_mut(written..).unwrap_or_default();
+        // A run of ASCII, which may be long, is copied as the exact path does; it may end
+        // anywhere in the block.
+        if block[0].value() < 0x80 {
+            let n = copy_ascii(src.get(read..).unwrap_or_default(), out);
+            if n > 0 {
+                read += n;
+                written += n;
+                continue;
+            }
+        }
+        let ascii = block.iter().filter(|u| u.value() < 0x80).count();
+        if ascii >= TO_UTF8_BLOCK / 2 {
+            break;
+        }
+        let Some(n) = encode_scalars(block, out) else {
+            break;
+        };
+        read += TO_UTF8_BLOCK;
+        written += n;
+    }
+    (read, written)
 }
 
 /// Whether the unit is a scalar value: not a surrogate, not above U+10FFFF.
@@ -488,11 +512,12 @@ pub(crate) fn units_from_utf8(s: &[u8], units_of: impl Fn(u8) -> usize) -> usize
 
 /// Defines, in a kernel file of [`crate::simd`], the converters compiled for its instruction
 /// set, validating UTF-8 with its kernel and converting it with [`crate::simd`]'s `from_utf8`
-/// kernel, whose runs of ASCII it widens with its registers:
-/// `transcoders!("avx2,popcnt", valid_blocks, Avx2)`. The loops are those of
+/// kernel, whose runs of ASCII it widens with its registers, and converting into UTF-8 with its
+/// registers of units (see `crate::simd::to_utf8`):
+/// `transcoders!("avx2,popcnt", valid_blocks, Avx2, Avx2Units)`. The loops are those of
 /// [`convert_from_utf8`] and [`convert_to_utf8`], inlined here.
 macro_rules! transcoders {
-    ($features:literal, $kernel:path, $registers:ty) => {
+    ($features:literal, $kernel:path, $registers:ty, $units:ty) => {
         use crate::transcode::{Mode, Progress, utf16, utf32};
 
         /// [`crate::transcode::utf16::utf8_to_utf16`] compiled for this instruction set.
@@ -517,7 +542,10 @@ macro_rules! transcoders {
         /// The CPU has the instruction set.
         #[target_feature(enable = $features)]
         pub(super) unsafe fn utf16_to_utf8(src: &[u16], dst: &mut [u8], mode: Mode) -> Progress {
-            utf16::utf16_to_utf8_with(src, dst, mode)
+            // SAFETY: the registers need the instruction set, which the CPU has by our contract.
+            let fast =
+                |s: &[u16], d: &mut [u8]| unsafe { super::to_utf8::utf16_to_utf8::<$units>(s, d) };
+            utf16::utf16_to_utf8_using(src, dst, mode, fast)
         }
 
         /// [`crate::transcode::utf32::utf8_to_utf32`] compiled for this instruction set.
@@ -541,7 +569,10 @@ macro_rules! transcoders {
         /// The CPU has the instruction set.
         #[target_feature(enable = $features)]
         pub(super) unsafe fn utf32_to_utf8(src: &[u32], dst: &mut [u8], mode: Mode) -> Progress {
-            utf32::utf32_to_utf8_with(src, dst, mode)
+            // SAFETY: the registers need the instruction set, which the CPU has by our contract.
+            let fast =
+                |s: &[u32], d: &mut [u8]| unsafe { super::to_utf8::utf32_to_utf8::<$units>(s, d) };
+            utf32::utf32_to_utf8_using(src, dst, mode, fast)
         }
     };
 }

@@ -1,7 +1,8 @@
 //! UTF-8 to UTF-16 and back.
 
 use super::{
-    Mode, Progress, convert_from_utf8, convert_to_utf8, decode_utf8, encode_utf8, units_from_utf8,
+    Mode, Progress, convert_from_utf8, convert_to_utf8, decode_utf8, encode_blocks, encode_utf8,
+    units_from_utf8,
 };
 use crate::error::{ErrorKind, Malformed};
 use crate::form::{self, Form};
@@ -47,12 +48,24 @@ pub(crate) fn utf8_to_utf16_with(
     }
 }
 
-/// [`utf16_to_utf8`] as one loop, inlined into each implementation.
+/// [`utf16_to_utf8`] with the scalar implementation's fast path, [`encode_blocks`].
+pub(crate) fn utf16_to_utf8_with(src: &[u16], dst: &mut [u8], mode: Mode) -> Progress {
+    utf16_to_utf8_using(src, dst, mode, encode_blocks)
+}
+
+/// [`utf16_to_utf8`] as one loop, inlined into each implementation, which passes its fast
+/// path as `fast` (see [`convert_to_utf8`]).
 ///
 /// In WTF-8 mode a lone surrogate (one [`decode_utf16`] refuses, a high surrogate that ends
-/// the input included) is a code point of its own, written by [`form::encode`].
+/// the input included) is a code point of its own, written by [`form::encode`]. The fast path
+/// never converts one (nor anything else that differs between the modes).
 #[inline(always)]
-pub(crate) fn utf16_to_utf8_with(src: &[u16], dst: &mut [u8], mode: Mode) -> Progress {
+pub(crate) fn utf16_to_utf8_using(
+    src: &[u16],
+    dst: &mut [u8],
+    mode: Mode,
+    fast: impl Fn(&[u16], &mut [u8]) -> (usize, usize),
+) -> Progress {
     if mode.wtf8 {
         let decode = |s: &[u16]| match decode_utf16(s) {
             Err(_) if !s.is_empty() => Ok((u32::from(s[0]), 1)),
@@ -68,9 +81,9 @@ pub(crate) fn utf16_to_utf8_with(src: &[u16], dst: &mut [u8], mode: Mode) -> Pro
                 encode_utf8(value, out)
             }
         };
-        convert_to_utf8(src, dst, mode, decode, encode)
+        convert_to_utf8(src, dst, mode, fast, decode, encode)
     } else {
-        convert_to_utf8(src, dst, mode, decode_utf16, encode_utf8)
+        convert_to_utf8(src, dst, mode, fast, decode_utf16, encode_utf8)
     }
 }
 

@@ -1,6 +1,8 @@
 //! UTF-8 to UTF-32 and back.
 
-use super::{Mode, Progress, convert_from_utf8, convert_to_utf8, decode_utf8, encode_utf8};
+use super::{
+    Mode, Progress, convert_from_utf8, convert_to_utf8, decode_utf8, encode_blocks, encode_utf8,
+};
 use crate::error::{ErrorKind, Malformed};
 
 /// Converts UTF-8 to UTF-32 with the implementation in use (see [`crate::simd`]).
@@ -35,10 +37,21 @@ pub(crate) fn utf8_to_utf32_with(
     )
 }
 
-/// [`utf32_to_utf8`] as one loop, inlined into each implementation.
-#[inline(always)]
+/// [`utf32_to_utf8`] with the scalar implementation's fast path, [`encode_blocks`].
 pub(crate) fn utf32_to_utf8_with(src: &[u32], dst: &mut [u8], mode: Mode) -> Progress {
-    convert_to_utf8(src, dst, mode, decode_utf32, encode_utf8)
+    utf32_to_utf8_using(src, dst, mode, encode_blocks)
+}
+
+/// [`utf32_to_utf8`] as one loop, inlined into each implementation, which passes its fast
+/// path as `fast` (see [`convert_to_utf8`]).
+#[inline(always)]
+pub(crate) fn utf32_to_utf8_using(
+    src: &[u32],
+    dst: &mut [u8],
+    mode: Mode,
+    fast: impl Fn(&[u32], &mut [u8]) -> (usize, usize),
+) -> Progress {
+    convert_to_utf8(src, dst, mode, fast, decode_utf32, encode_utf8)
 }
 
 /// The scalar value in the first unit of `s`: a surrogate is [`ErrorKind::Surrogate`] and a
