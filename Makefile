@@ -127,9 +127,10 @@ MIRI_OTHERS := $(filter-out $(MIRI_HEAVY),$(basename $(notdir $(wildcard tests/*
 MIRI_TEST = RUSTFLAGS='$(MIRI_RUSTFLAGS)' $(CARGO) +nightly miri test
 check-miri:
 	@if $(CARGO) +nightly miri --version >/dev/null 2>&1; then \
-	  mkdir -p $(BUILD) && $(MIRI_TEST) --no-run && \
-	  echo "$(MIRI_TEST) $(MIRI_HEAVY:%=--test %) &" && \
-	  echo "$(MIRI_TEST) --lib $(MIRI_OTHERS:%=--test %)" && \
+	  mkdir -p $(BUILD) || exit 1; \
+	  $(MIRI_TEST) --no-run || exit 1; \
+	  echo "$(MIRI_TEST) $(MIRI_HEAVY:%=--test %) &"; \
+	  echo "$(MIRI_TEST) --lib $(MIRI_OTHERS:%=--test %)"; \
 	  { $(MIRI_TEST) $(MIRI_HEAVY:%=--test %) > $(BUILD)/miri-heavy.log 2>&1; \
 	    echo $$? > $(BUILD)/miri-heavy.status; } & \
 	  $(MIRI_TEST) --lib $(MIRI_OTHERS:%=--test %) > $(BUILD)/miri-others.log 2>&1; \
