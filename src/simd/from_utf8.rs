@@ -490,31 +490,42 @@ pub(crate) unsafe fn convert<W: WidenAscii, T: Target>(
 ) -> (usize, usize) {
     let valid = valid.min(src.len());
     let (mut read, mut written) = (0, 0);
-    while read + BLOCK <= src.len() && written + BLOCK <= dst.len() {
-        // SAFETY: 64 bytes readable from `read` and 64 units writable from `written`, by the
-        // loop condition; the steps read 16 bytes from `read + at` with `at <= 48` and write
+    loop {
+        // Blocks of ASCII in a tight loop, counting only the blocks that fit both buffers.
+        // A block of ASCII from the start of a character is well-formed, even past `valid`.
+        let blocks = (src.len() - read).min(dst.len() - written) / BLOCK;
+        let mut ascii = 0;
+        // SAFETY: block `ascii < blocks` has 64 bytes readable from `read + 64 * ascii` and 64
+        // units writable from `written + 64 * ascii`, by the definition of `blocks`.
+        while ascii < blocks
+            && unsafe {
+                T::widen_block::<W>(
+                    src.as_ptr().add(read + BLOCK * ascii),
+                    dst.as_mut_ptr().add(written + BLOCK * ascii),
+                )
+            }
+        {
+            ascii += 1;
+        }
+        read += BLOCK * ascii;
+        written += BLOCK * ascii;
+        if ascii == blocks || read >= valid {
+            break;
+        }
+        // SAFETY: 64 bytes readable from `read` and 64 units writable from `written`, since
+        // `ascii < blocks`; the steps read 16 bytes from `read + at` with `at <= 48` and write
         // at most 16 units from `written + units` with `units <= at` (each unit takes at least
         // one byte), so within the same bounds.
-        unsafe {
+        let (at, units) = unsafe {
             let block = src.as_ptr().add(read);
             let out = dst.as_mut_ptr().add(written);
-            // A block of ASCII from the start of a character is well-formed, even past `valid`.
-            if T::widen_block::<W>(block, out) {
-                read += BLOCK;
-                written += BLOCK;
-                continue;
-            }
-            if read >= valid {
-                break;
-            }
-            let limit = valid - read;
-            let (at, units) = convert_block::<T>(block, limit, out);
-            if at == 0 {
-                break;
-            }
-            read += at;
-            written += units;
+            convert_block::<T>(block, valid - read, out)
+        };
+        if at == 0 {
+            break;
         }
+        read += at;
+        written += units;
     }
     (read, written)
 }
