@@ -143,10 +143,27 @@ pub(super) unsafe fn count_valid_blocks(s: &[u8]) -> Blocks {
 crate::transcode::transcoders!("avx2,popcnt", valid_blocks, Avx2, Avx2Units);
 
 // ---------------------------------------------------------------------------------------------
-// From UTF-8 (see super::from_utf8): runs of ASCII widened 32 bytes at a time.
+// From UTF-8 (see super::from_utf8): runs of ASCII widened 32 bytes at a time, values into
+// 256-bit registers.
 
 // SAFETY: AVX2 instructions only, within the bounds the trait documents.
-unsafe impl super::from_utf8::WidenAscii for Avx2 {
+unsafe impl super::from_utf8::Widen for Avx2 {
+    #[inline(always)]
+    unsafe fn bytes_to_utf32(bytes: __m128i, dst: *mut u32) {
+        // SAFETY: 16 units at `dst`, AVX2, by the caller.
+        unsafe {
+            _mm256_storeu_si256(dst.cast(), _mm256_cvtepu8_epi32(bytes));
+            let high = _mm256_cvtepu8_epi32(_mm_unpackhi_epi64(bytes, bytes));
+            _mm256_storeu_si256(dst.add(8).cast(), high);
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn words_to_utf32(words: __m128i, dst: *mut u32) {
+        // SAFETY: 8 units at `dst`, AVX2, by the caller.
+        unsafe { _mm256_storeu_si256(dst.cast(), _mm256_cvtepu16_epi32(words)) }
+    }
+
     #[inline(always)]
     unsafe fn widen_to_utf16(src: *const u8, dst: *mut u16) -> bool {
         // SAFETY: 64 bytes at `src` and 64 units at `dst`, AVX2, by the caller.

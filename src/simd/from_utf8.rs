@@ -4,7 +4,8 @@
 //! from the paper's description, with every table computed below from its definition.
 //!
 //! The input is taken 64 bytes at a time. A block of ASCII is widened whole (with the widest
-//! registers of the instruction set, [`WidenAscii`]). Otherwise one bitmask marks the bytes
+//! registers of the instruction set, [`Widen`], which also widens the values of other blocks
+//! as they are stored). Otherwise one bitmask marks the bytes
 //! that end a character (those followed by a byte that is not a continuation byte), and:
 //! - a block of sixteen 3-byte characters (CJK) is converted in four fixed steps;
 //! - a block with no 4-byte character (most text) is converted whole, with no step: the value
@@ -294,17 +295,17 @@ pub(crate) unsafe trait Target: Unit {
     ///
     /// # Safety
     /// 64 bytes readable at `src`, 64 units writable at `dst`, the CPU has `W`'s instructions.
-    unsafe fn widen_block<W: WidenAscii>(src: *const u8, dst: *mut Self) -> bool;
-    /// Writes the 16 bytes of ASCII widened.
+    unsafe fn widen_block<W: Widen>(src: *const u8, dst: *mut Self) -> bool;
+    /// Writes the 16 bytes of ASCII widened, with `W`'s registers where they pay.
     ///
     /// # Safety
-    /// 16 units writable at `dst`, SSE4.1.
-    unsafe fn store_ascii(bytes: __m128i, dst: *mut Self);
-    /// Writes eight values below U+10000 in 16-bit lanes.
+    /// 16 units writable at `dst`, SSE4.1 and `W`'s instructions.
+    unsafe fn store_ascii<W: Widen>(bytes: __m128i, dst: *mut Self);
+    /// Writes eight values below U+10000 in 16-bit lanes, with `W`'s registers.
     ///
     /// # Safety
-    /// 8 units writable at `dst`, SSE4.1.
-    unsafe fn store_16(values: __m128i, dst: *mut Self);
+    /// 8 units writable at `dst`, SSE4.1 and `W`'s instructions.
+    unsafe fn store_16<W: Widen>(values: __m128i, dst: *mut Self);
     /// Writes four values below U+10000 in 32-bit lanes.
     ///
     /// # Safety
@@ -318,11 +319,22 @@ pub(crate) unsafe trait Target: Unit {
     unsafe fn store_any(values: __m128i, n: usize, dst: *mut Self) -> usize;
 }
 
-/// 64 bytes of ASCII widened with the registers of one instruction set.
+/// Bytes or 16-bit values widened into wider units with the registers of one instruction set.
 ///
 /// # Safety
-/// Implementations use their instruction set's instructions only.
-pub(crate) unsafe trait WidenAscii {
+/// Implementations use their instruction set's instructions only, and write only the units
+/// each method documents.
+pub(crate) unsafe trait Widen {
+    /// Writes the 16 bytes as 16 units of UTF-32 at `dst`.
+    ///
+    /// # Safety
+    /// 16 units writable at `dst`, the CPU has the instructions.
+    unsafe fn bytes_to_utf32(bytes: __m128i, dst: *mut u32);
+    /// Writes the eight 16-bit lanes as 8 units of UTF-32 at `dst`.
+    ///
+    /// # Safety
+    /// 8 units writable at `dst`, the CPU has the instructions.
+    unsafe fn words_to_utf32(words: __m128i, dst: *mut u32);
     /// If the 64 bytes at `src` are all ASCII, writes them as 64 units of UTF-16 at `dst`.
     ///
     /// # Safety
@@ -366,14 +378,15 @@ unsafe impl Target for u16 {
     const SPARE: usize = 3 * 5;
 
     #[inline(always)]
-    unsafe fn widen_block<W: WidenAscii>(src: *const u8, dst: *mut Self) -> bool {
+    unsafe fn widen_block<W: Widen>(src: *const u8, dst: *mut Self) -> bool {
         // SAFETY: by the caller.
         unsafe { W::widen_to_utf16(src, dst) }
     }
 
     #[inline(always)]
-    unsafe fn store_ascii(bytes: __m128i, dst: *mut Self) {
-        // SAFETY: 16 units at `dst` by the caller.
+    unsafe fn store_ascii<W: Widen>(bytes: __m128i, dst: *mut Self) {
+        // SAFETY: 16 units at `dst` by the caller. (One 256-bit widening and store under AVX2
+        // took more instructions in all: measured with callgrind.)
         unsafe {
             _mm_storeu_si128(dst.cast(), _mm_cvtepu8_epi16(bytes));
             let high = _mm_unpackhi_epi8(bytes, _mm_setzero_si128());
@@ -382,7 +395,7 @@ unsafe impl Target for u16 {
     }
 
     #[inline(always)]
-    unsafe fn store_16(values: __m128i, dst: *mut Self) {
+    unsafe fn store_16<W: Widen>(values: __m128i, dst: *mut Self) {
         // SAFETY: 8 units at `dst` by the caller.
         unsafe { _mm_storeu_si128(dst.cast(), values) }
     }
@@ -422,39 +435,21 @@ unsafe impl Target for u32 {
     const SPARE: usize = 4 * 2;
 
     #[inline(always)]
-    unsafe fn widen_block<W: WidenAscii>(src: *const u8, dst: *mut Self) -> bool {
+    unsafe fn widen_block<W: Widen>(src: *const u8, dst: *mut Self) -> bool {
         // SAFETY: by the caller.
         unsafe { W::widen_to_utf32(src, dst) }
     }
 
     #[inline(always)]
-    unsafe fn store_ascii(bytes: __m128i, dst: *mut Self) {
-        // SAFETY: 16 units at `dst` by the caller.
-        unsafe {
-            _mm_storeu_si128(dst.cast(), _mm_cvtepu8_epi32(bytes));
-            _mm_storeu_si128(
-                dst.add(4).cast(),
-                _mm_cvtepu8_epi32(_mm_srli_si128::<4>(bytes)),
-            );
-            _mm_storeu_si128(
-                dst.add(8).cast(),
-                _mm_cvtepu8_epi32(_mm_srli_si128::<8>(bytes)),
-            );
-            _mm_storeu_si128(
-                dst.add(12).cast(),
-                _mm_cvtepu8_epi32(_mm_srli_si128::<12>(bytes)),
-            );
-        }
+    unsafe fn store_ascii<W: Widen>(bytes: __m128i, dst: *mut Self) {
+        // SAFETY: 16 units at `dst` and `W`'s instructions by the caller.
+        unsafe { W::bytes_to_utf32(bytes, dst) }
     }
 
     #[inline(always)]
-    unsafe fn store_16(values: __m128i, dst: *mut Self) {
-        // SAFETY: 8 units at `dst` by the caller.
-        unsafe {
-            _mm_storeu_si128(dst.cast(), _mm_cvtepu16_epi32(values));
-            let high = _mm_unpackhi_epi16(values, _mm_setzero_si128());
-            _mm_storeu_si128(dst.add(4).cast(), high);
-        }
+    unsafe fn store_16<W: Widen>(values: __m128i, dst: *mut Self) {
+        // SAFETY: 8 units at `dst` and `W`'s instructions by the caller.
+        unsafe { W::words_to_utf32(values, dst) }
     }
 
     #[inline(always)]
@@ -483,7 +478,7 @@ unsafe impl Target for u32 {
 /// # Safety
 /// The CPU has SSE4.1 and SSSE3, and the instructions of `W`.
 #[inline(always)]
-pub(crate) unsafe fn convert<W: WidenAscii, T: Target>(
+pub(crate) unsafe fn convert<W: Widen, T: Target>(
     src: &[u8],
     valid: usize,
     dst: &mut [T],
@@ -519,7 +514,7 @@ pub(crate) unsafe fn convert<W: WidenAscii, T: Target>(
         let (at, units) = unsafe {
             let block = src.as_ptr().add(read);
             let out = dst.as_mut_ptr().add(written);
-            convert_block::<T>(block, valid - read, out)
+            convert_block::<W, T>(block, valid - read, out)
         };
         if at == 0 {
             break;
@@ -535,9 +530,13 @@ pub(crate) unsafe fn convert<W: WidenAscii, T: Target>(
 /// steps: returns the bytes read and units written.
 ///
 /// # Safety
-/// 64 bytes readable at `block`, 64 units writable at `out`, SSE4.1 and SSSE3.
+/// 64 bytes readable at `block`, 64 units writable at `out`, SSE4.1, SSSE3 and `W`'s instructions.
 #[inline(always)]
-unsafe fn convert_block<T: Target>(block: *const u8, limit: usize, out: *mut T) -> (usize, usize) {
+unsafe fn convert_block<W: Widen, T: Target>(
+    block: *const u8,
+    limit: usize,
+    out: *mut T,
+) -> (usize, usize) {
     // SAFETY: by the caller; the loads are at offsets 0, 16, 32, 48 and `at <= 48`, the stores
     // at `units <= at` and write at most 16 units (see `convert`).
     unsafe {
@@ -575,9 +574,9 @@ unsafe fn convert_block<T: Target>(block: *const u8, limit: usize, out: *mut T) 
                 _mm_or_si128(any, _mm_subs_epu8(c, _mm_set1_epi8(0xDFu8 as i8)))
             });
             return if _mm_testz_si128(three, three) != 0 {
-                convert_narrow_block::<T, false>(&chunks, ends, out)
+                convert_narrow_block::<W, T, false>(&chunks, ends, out)
             } else {
-                convert_narrow_block::<T, true>(&chunks, ends, out)
+                convert_narrow_block::<W, T, true>(&chunks, ends, out)
             };
         }
         let (mut at, mut units) = (0, 0);
@@ -587,12 +586,12 @@ unsafe fn convert_block<T: Target>(block: *const u8, limit: usize, out: *mut T) 
             let here = ends >> at;
             let whole = at + STEP <= limit;
             if whole && (non_ascii >> at) as u16 == 0 {
-                T::store_ascii(bytes, dst);
+                T::store_ascii::<W>(bytes, dst);
                 at += STEP;
                 units += STEP;
             } else if whole && here as u16 == 0xAAAA {
                 let lanes = _mm_shuffle_epi8(bytes, table(&EIGHT_TWO));
-                T::store_16(values_of_two(lanes), dst);
+                T::store_16::<W>(values_of_two(lanes), dst);
                 at += STEP;
                 units += 8;
             } else if whole && here as u16 == 0x8888 {
@@ -615,7 +614,7 @@ unsafe fn convert_block<T: Target>(block: *const u8, limit: usize, out: *mut T) 
                 let lanes =
                     _mm_shuffle_epi8(bytes, table(&SHUFFLES[shuffle.min(SHUFFLE_COUNT - 1)]));
                 if shuffle < THREE {
-                    T::store_16(values_of_two(lanes), dst);
+                    T::store_16::<W>(values_of_two(lanes), dst);
                     units += 6;
                 } else if shuffle < FOUR {
                     T::store_32(values_of_three(lanes), dst);
@@ -664,10 +663,10 @@ static PACK_LANES: [[u8; 16]; 256] = {
 /// character, and the work for them is left out.
 ///
 /// # Safety
-/// SSE4.1 and SSSE3; 64 units writable at `out`, and the units of 32 more bytes of
+/// SSE4.1, SSSE3 and `W`'s instructions; 64 units writable at `out`, and the units of 32 more bytes of
 /// well-formed UTF-8 after the block written after it by the caller (see [`NARROW_SPARE`]).
 #[inline(always)]
-unsafe fn convert_narrow_block<T: Target, const THREE: bool>(
+unsafe fn convert_narrow_block<W: Widen, T: Target, const THREE: bool>(
     chunks: &[__m128i; 4],
     ends: u64,
     out: *mut T,
@@ -715,7 +714,7 @@ unsafe fn convert_narrow_block<T: Target, const THREE: bool>(
                 );
                 let mask = (ends >> (16 * k + 8 * h)) as u8;
                 let packed = _mm_shuffle_epi8(values, table(&PACK_LANES[usize::from(mask)]));
-                T::store_16(packed, out.add(units));
+                T::store_16::<W>(packed, out.add(units));
                 units += mask.count_ones() as usize;
             }
         }
