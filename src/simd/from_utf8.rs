@@ -30,6 +30,7 @@
 
 use core::arch::x86_64::*;
 
+use super::lookup::Vector;
 use crate::transcode::Unit;
 
 /// Bytes of UTF-8 looked at at a time: the width of the end-of-character mask.
@@ -324,7 +325,24 @@ pub(crate) unsafe trait Target: Unit {
 /// # Safety
 /// Implementations use their instruction set's instructions only, and write only the units
 /// each method documents.
-pub(crate) unsafe trait Widen {
+pub(crate) unsafe trait Widen: Vector {
+    /// 0xFF in the lanes of continuation bytes (80..BF), 0 in the others.
+    ///
+    /// # Safety
+    /// The CPU has the instructions.
+    unsafe fn continuations(self) -> Self;
+    /// The 16-bit values `low + 64 * middle + 4096 * top` of the byte lanes, those of the low
+    /// eight bytes of each 128-bit lane in the first register, of the high eight in the second.
+    ///
+    /// # Safety
+    /// The CPU has the instructions.
+    unsafe fn values(low: Self, middle: Self, top: Self) -> (Self, Self);
+    /// Group `g` of eight 16-bit values of [`Widen::values`]'s registers, groups in the order
+    /// of their bytes: those of 128-bit lane `g / 2`, of the first register if `g` is even.
+    ///
+    /// # Safety
+    /// The CPU has the instructions; `g < LANES / 8`.
+    unsafe fn group(first: Self, second: Self, g: usize) -> __m128i;
     /// Writes the 16 bytes as 16 units of UTF-32 at `dst`.
     ///
     /// # Safety
@@ -574,9 +592,9 @@ unsafe fn convert_block<W: Widen, T: Target>(
                 _mm_or_si128(any, _mm_subs_epu8(c, _mm_set1_epi8(0xDFu8 as i8)))
             });
             return if _mm_testz_si128(three, three) != 0 {
-                convert_narrow_block::<W, T, false>(&chunks, ends, out)
+                convert_narrow_block::<W, T, false>(block, ends, out)
             } else {
-                convert_narrow_block::<W, T, true>(&chunks, ends, out)
+                convert_narrow_block::<W, T, true>(block, ends, out)
             };
         }
         let (mut at, mut units) = (0, 0);
@@ -667,52 +685,41 @@ static PACK_LANES: [[u8; 16]; 256] = {
 /// well-formed UTF-8 after the block written after it by the caller (see [`NARROW_SPARE`]).
 #[inline(always)]
 unsafe fn convert_narrow_block<W: Widen, T: Target, const THREE: bool>(
-    chunks: &[__m128i; 4],
+    block: *const u8,
     ends: u64,
     out: *mut T,
 ) -> (usize, usize) {
     let ends = ends & !(1 << 63);
     let mut units = 0;
-    // SAFETY: by the caller; each store writes 8 units at `units`, which is at most the
-    // number of characters before, so within the block's units and the spare ones.
+    // SAFETY: by the caller; the loads are within the block's 64 bytes; each store writes 8
+    // units at `units`, which is at most the number of characters before, so within the
+    // block's units and the spare ones.
     unsafe {
         // The block starts a character: the bytes before it are never used.
-        let mut previous = _mm_setzero_si128();
-        for (k, &bytes) in chunks.iter().enumerate() {
-            let before = _mm_alignr_epi8::<15>(bytes, previous);
-            let two_before = _mm_alignr_epi8::<14>(bytes, previous);
-            previous = bytes;
-            // As signed bytes, continuation bytes (80..BF) are those below -64 (C0).
-            let continuation = _mm_cmpgt_epi8(_mm_set1_epi8(-64), bytes);
-            let after_continuation = _mm_cmpgt_epi8(_mm_set1_epi8(-64), before);
+        let mut previous = W::splat(0);
+        for k in 0..BLOCK / W::LANES {
+            let bytes = W::load(core::slice::from_raw_parts(
+                block.add(k * W::LANES),
+                W::LANES,
+            ));
+            let before = bytes.prev::<1>(previous);
+            let continuation = bytes.continuations();
             // The bits of the byte before, if this one continues its character: six of a
             // continuation byte, five of a 2-byte lead (whose sixth is 0); the four of a
             // 3-byte lead two bytes before, if both continue its character.
-            let middle = _mm_and_si128(before, _mm_and_si128(continuation, _mm_set1_epi8(0x3F)));
+            let middle = before.and(continuation).and(W::splat(0x3F));
             let top = if THREE {
-                _mm_and_si128(
-                    two_before,
-                    _mm_and_si128(
-                        _mm_and_si128(continuation, after_continuation),
-                        _mm_set1_epi8(0x0F),
-                    ),
-                )
+                let two_before = bytes.prev::<2>(previous);
+                let both = continuation.and(before.continuations());
+                two_before.and(both).and(W::splat(0x0F))
             } else {
-                _mm_setzero_si128()
+                W::splat(0)
             };
-            let low = _mm_and_si128(bytes, _mm_set1_epi8(0x7F));
-            let zero = _mm_setzero_si128();
-            let halves = [
-                (_mm_unpacklo_epi8(low, middle), _mm_unpacklo_epi8(zero, top)),
-                (_mm_unpackhi_epi8(low, middle), _mm_unpackhi_epi8(zero, top)),
-            ];
-            for (h, (low_middle, top)) in halves.into_iter().enumerate() {
-                // Low + 64 * middle, and top (in the high byte) moved down to bit 12.
-                let values = _mm_or_si128(
-                    _mm_maddubs_epi16(low_middle, _mm_set1_epi16(0x4001)),
-                    _mm_slli_epi16::<4>(top),
-                );
-                let mask = (ends >> (16 * k + 8 * h)) as u8;
+            previous = bytes;
+            let (first, second) = W::values(bytes.and(W::splat(0x7F)), middle, top);
+            for g in 0..W::LANES / 8 {
+                let values = W::group(first, second, g);
+                let mask = (ends >> (k * W::LANES + 8 * g)) as u8;
                 let packed = _mm_shuffle_epi8(values, table(&PACK_LANES[usize::from(mask)]));
                 T::store_16::<W>(packed, out.add(units));
                 units += mask.count_ones() as usize;
