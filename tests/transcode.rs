@@ -553,20 +553,20 @@ fn every_error_at_every_offset_of_the_first_blocks() {
     }
 }
 
-/// The converters from UTF-8 validate their input a stretch of 4 KiB at a time (less where the
+/// The converters from UTF-8 validate their input a stretch of 8 KiB at a time (less where the
 /// output buffer has less room) and convert well-formed stretches without checks: each error
 /// class and the end of the input at every offset around the ends of the first two stretches,
 /// after runs of each width, with capacities around those ends too.
 #[test]
 #[cfg_attr(
     miri,
-    ignore = "inputs of 8 KiB, each with dozens of capacities: too slow interpreted"
+    ignore = "inputs of 16 KiB, each with dozens of capacities: too slow interpreted"
 )]
 fn errors_and_capacities_around_the_validated_stretches() {
     for width in 1..=4 {
-        for end in [4096, 8192] {
+        for end in [8192, 16384] {
             for len in end - 6..=end + 2 {
-                let near_ends = (4090..4100).chain(8186..8196);
+                let near_ends = (8186..8196).chain(16378..16388);
                 let mut s = run_of(width, len);
                 let steps16 = utf8_steps(&s, utf16_of);
                 let steps32 = utf8_steps(&s, |c| vec![u32::from(c)]);

@@ -143,10 +143,75 @@ pub(super) unsafe fn count_valid_blocks(s: &[u8]) -> Blocks {
 crate::transcode::transcoders!("avx2,popcnt", valid_blocks, Avx2, Avx2Units);
 
 // ---------------------------------------------------------------------------------------------
-// From UTF-8 (see super::from_utf8): runs of ASCII widened 32 bytes at a time.
+// From UTF-8 (see super::from_utf8): runs of ASCII widened 32 bytes at a time, values into
+// 256-bit registers.
 
 // SAFETY: AVX2 instructions only, within the bounds the trait documents.
-unsafe impl super::from_utf8::WidenAscii for Avx2 {
+unsafe impl super::from_utf8::Widen for Avx2 {
+    #[inline(always)]
+    unsafe fn continuations(self) -> Self {
+        // SAFETY: AVX2 by the caller. As signed bytes, 80..BF are exactly those below -64 (C0).
+        unsafe { Avx2(_mm256_cmpgt_epi8(_mm256_set1_epi8(-64), self.0)) }
+    }
+
+    #[inline(always)]
+    unsafe fn values(low: Self, middle: Self, top: Self) -> (Self, Self) {
+        // SAFETY: AVX2 by the caller. Low + 64 * middle, and top (in the high byte) moved
+        // down to bit 12; the unpacks work within 128-bit lanes.
+        unsafe {
+            let value = |low_middle, top| {
+                _mm256_or_si256(
+                    _mm256_maddubs_epi16(low_middle, _mm256_set1_epi16(0x4001)),
+                    _mm256_slli_epi16::<4>(top),
+                )
+            };
+            let zero = _mm256_setzero_si256();
+            (
+                Avx2(value(
+                    _mm256_unpacklo_epi8(low.0, middle.0),
+                    _mm256_unpacklo_epi8(zero, top.0),
+                )),
+                Avx2(value(
+                    _mm256_unpackhi_epi8(low.0, middle.0),
+                    _mm256_unpackhi_epi8(zero, top.0),
+                )),
+            )
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn group(first: Self, second: Self, g: usize) -> __m128i {
+        let register = if g.is_multiple_of(2) {
+            first.0
+        } else {
+            second.0
+        };
+        // SAFETY: AVX2 by the caller.
+        unsafe {
+            if g < 2 {
+                _mm256_castsi256_si128(register)
+            } else {
+                _mm256_extracti128_si256::<1>(register)
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn bytes_to_utf32(bytes: __m128i, dst: *mut u32) {
+        // SAFETY: 16 units at `dst`, AVX2, by the caller.
+        unsafe {
+            _mm256_storeu_si256(dst.cast(), _mm256_cvtepu8_epi32(bytes));
+            let high = _mm256_cvtepu8_epi32(_mm_unpackhi_epi64(bytes, bytes));
+            _mm256_storeu_si256(dst.add(8).cast(), high);
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn words_to_utf32(words: __m128i, dst: *mut u32) {
+        // SAFETY: 8 units at `dst`, AVX2, by the caller.
+        unsafe { _mm256_storeu_si256(dst.cast(), _mm256_cvtepu16_epi32(words)) }
+    }
+
     #[inline(always)]
     unsafe fn widen_to_utf16(src: *const u8, dst: *mut u16) -> bool {
         // SAFETY: 64 bytes at `src` and 64 units at `dst`, AVX2, by the caller.

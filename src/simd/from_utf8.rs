@@ -4,7 +4,8 @@
 //! from the paper's description, with every table computed below from its definition.
 //!
 //! The input is taken 64 bytes at a time. A block of ASCII is widened whole (with the widest
-//! registers of the instruction set, [`WidenAscii`]). Otherwise one bitmask marks the bytes
+//! registers of the instruction set, [`Widen`], which also widens the values of other blocks
+//! as they are stored). Otherwise one bitmask marks the bytes
 //! that end a character (those followed by a byte that is not a continuation byte), and:
 //! - a block of sixteen 3-byte characters (CJK) is converted in four fixed steps;
 //! - a block with no 4-byte character (most text) is converted whole, with no step: the value
@@ -29,6 +30,7 @@
 
 use core::arch::x86_64::*;
 
+use super::lookup::Vector;
 use crate::transcode::Unit;
 
 /// Bytes of UTF-8 looked at at a time: the width of the end-of-character mask.
@@ -294,17 +296,17 @@ pub(crate) unsafe trait Target: Unit {
     ///
     /// # Safety
     /// 64 bytes readable at `src`, 64 units writable at `dst`, the CPU has `W`'s instructions.
-    unsafe fn widen_block<W: WidenAscii>(src: *const u8, dst: *mut Self) -> bool;
-    /// Writes the 16 bytes of ASCII widened.
+    unsafe fn widen_block<W: Widen>(src: *const u8, dst: *mut Self) -> bool;
+    /// Writes the 16 bytes of ASCII widened, with `W`'s registers where they pay.
     ///
     /// # Safety
-    /// 16 units writable at `dst`, SSE4.1.
-    unsafe fn store_ascii(bytes: __m128i, dst: *mut Self);
-    /// Writes eight values below U+10000 in 16-bit lanes.
+    /// 16 units writable at `dst`, SSE4.1 and `W`'s instructions.
+    unsafe fn store_ascii<W: Widen>(bytes: __m128i, dst: *mut Self);
+    /// Writes eight values below U+10000 in 16-bit lanes, with `W`'s registers.
     ///
     /// # Safety
-    /// 8 units writable at `dst`, SSE4.1.
-    unsafe fn store_16(values: __m128i, dst: *mut Self);
+    /// 8 units writable at `dst`, SSE4.1 and `W`'s instructions.
+    unsafe fn store_16<W: Widen>(values: __m128i, dst: *mut Self);
     /// Writes four values below U+10000 in 32-bit lanes.
     ///
     /// # Safety
@@ -318,11 +320,39 @@ pub(crate) unsafe trait Target: Unit {
     unsafe fn store_any(values: __m128i, n: usize, dst: *mut Self) -> usize;
 }
 
-/// 64 bytes of ASCII widened with the registers of one instruction set.
+/// Bytes or 16-bit values widened into wider units with the registers of one instruction set.
 ///
 /// # Safety
-/// Implementations use their instruction set's instructions only.
-pub(crate) unsafe trait WidenAscii {
+/// Implementations use their instruction set's instructions only, and write only the units
+/// each method documents.
+pub(crate) unsafe trait Widen: Vector {
+    /// 0xFF in the lanes of continuation bytes (80..BF), 0 in the others.
+    ///
+    /// # Safety
+    /// The CPU has the instructions.
+    unsafe fn continuations(self) -> Self;
+    /// The 16-bit values `low + 64 * middle + 4096 * top` of the byte lanes, those of the low
+    /// eight bytes of each 128-bit lane in the first register, of the high eight in the second.
+    ///
+    /// # Safety
+    /// The CPU has the instructions.
+    unsafe fn values(low: Self, middle: Self, top: Self) -> (Self, Self);
+    /// Group `g` of eight 16-bit values of [`Widen::values`]'s registers, groups in the order
+    /// of their bytes: those of 128-bit lane `g / 2`, of the first register if `g` is even.
+    ///
+    /// # Safety
+    /// The CPU has the instructions; `g < LANES / 8`.
+    unsafe fn group(first: Self, second: Self, g: usize) -> __m128i;
+    /// Writes the 16 bytes as 16 units of UTF-32 at `dst`.
+    ///
+    /// # Safety
+    /// 16 units writable at `dst`, the CPU has the instructions.
+    unsafe fn bytes_to_utf32(bytes: __m128i, dst: *mut u32);
+    /// Writes the eight 16-bit lanes as 8 units of UTF-32 at `dst`.
+    ///
+    /// # Safety
+    /// 8 units writable at `dst`, the CPU has the instructions.
+    unsafe fn words_to_utf32(words: __m128i, dst: *mut u32);
     /// If the 64 bytes at `src` are all ASCII, writes them as 64 units of UTF-16 at `dst`.
     ///
     /// # Safety
@@ -366,14 +396,15 @@ unsafe impl Target for u16 {
     const SPARE: usize = 3 * 5;
 
     #[inline(always)]
-    unsafe fn widen_block<W: WidenAscii>(src: *const u8, dst: *mut Self) -> bool {
+    unsafe fn widen_block<W: Widen>(src: *const u8, dst: *mut Self) -> bool {
         // SAFETY: by the caller.
         unsafe { W::widen_to_utf16(src, dst) }
     }
 
     #[inline(always)]
-    unsafe fn store_ascii(bytes: __m128i, dst: *mut Self) {
-        // SAFETY: 16 units at `dst` by the caller.
+    unsafe fn store_ascii<W: Widen>(bytes: __m128i, dst: *mut Self) {
+        // SAFETY: 16 units at `dst` by the caller. (One 256-bit widening and store under AVX2
+        // took more instructions in all: measured with callgrind.)
         unsafe {
             _mm_storeu_si128(dst.cast(), _mm_cvtepu8_epi16(bytes));
             let high = _mm_unpackhi_epi8(bytes, _mm_setzero_si128());
@@ -382,7 +413,7 @@ unsafe impl Target for u16 {
     }
 
     #[inline(always)]
-    unsafe fn store_16(values: __m128i, dst: *mut Self) {
+    unsafe fn store_16<W: Widen>(values: __m128i, dst: *mut Self) {
         // SAFETY: 8 units at `dst` by the caller.
         unsafe { _mm_storeu_si128(dst.cast(), values) }
     }
@@ -422,39 +453,21 @@ unsafe impl Target for u32 {
     const SPARE: usize = 4 * 2;
 
     #[inline(always)]
-    unsafe fn widen_block<W: WidenAscii>(src: *const u8, dst: *mut Self) -> bool {
+    unsafe fn widen_block<W: Widen>(src: *const u8, dst: *mut Self) -> bool {
         // SAFETY: by the caller.
         unsafe { W::widen_to_utf32(src, dst) }
     }
 
     #[inline(always)]
-    unsafe fn store_ascii(bytes: __m128i, dst: *mut Self) {
-        // SAFETY: 16 units at `dst` by the caller.
-        unsafe {
-            _mm_storeu_si128(dst.cast(), _mm_cvtepu8_epi32(bytes));
-            _mm_storeu_si128(
-                dst.add(4).cast(),
-                _mm_cvtepu8_epi32(_mm_srli_si128::<4>(bytes)),
-            );
-            _mm_storeu_si128(
-                dst.add(8).cast(),
-                _mm_cvtepu8_epi32(_mm_srli_si128::<8>(bytes)),
-            );
-            _mm_storeu_si128(
-                dst.add(12).cast(),
-                _mm_cvtepu8_epi32(_mm_srli_si128::<12>(bytes)),
-            );
-        }
+    unsafe fn store_ascii<W: Widen>(bytes: __m128i, dst: *mut Self) {
+        // SAFETY: 16 units at `dst` and `W`'s instructions by the caller.
+        unsafe { W::bytes_to_utf32(bytes, dst) }
     }
 
     #[inline(always)]
-    unsafe fn store_16(values: __m128i, dst: *mut Self) {
-        // SAFETY: 8 units at `dst` by the caller.
-        unsafe {
-            _mm_storeu_si128(dst.cast(), _mm_cvtepu16_epi32(values));
-            let high = _mm_unpackhi_epi16(values, _mm_setzero_si128());
-            _mm_storeu_si128(dst.add(4).cast(), high);
-        }
+    unsafe fn store_16<W: Widen>(values: __m128i, dst: *mut Self) {
+        // SAFETY: 8 units at `dst` and `W`'s instructions by the caller.
+        unsafe { W::words_to_utf32(values, dst) }
     }
 
     #[inline(always)]
@@ -483,38 +496,49 @@ unsafe impl Target for u32 {
 /// # Safety
 /// The CPU has SSE4.1 and SSSE3, and the instructions of `W`.
 #[inline(always)]
-pub(crate) unsafe fn convert<W: WidenAscii, T: Target>(
+pub(crate) unsafe fn convert<W: Widen, T: Target>(
     src: &[u8],
     valid: usize,
     dst: &mut [T],
 ) -> (usize, usize) {
     let valid = valid.min(src.len());
     let (mut read, mut written) = (0, 0);
-    while read + BLOCK <= src.len() && written + BLOCK <= dst.len() {
-        // SAFETY: 64 bytes readable from `read` and 64 units writable from `written`, by the
-        // loop condition; the steps read 16 bytes from `read + at` with `at <= 48` and write
+    loop {
+        // Blocks of ASCII in a tight loop, counting only the blocks that fit both buffers.
+        // A block of ASCII from the start of a character is well-formed, even past `valid`.
+        let blocks = (src.len() - read).min(dst.len() - written) / BLOCK;
+        let mut ascii = 0;
+        // SAFETY: block `ascii < blocks` has 64 bytes readable from `read + 64 * ascii` and 64
+        // units writable from `written + 64 * ascii`, by the definition of `blocks`.
+        while ascii < blocks
+            && unsafe {
+                T::widen_block::<W>(
+                    src.as_ptr().add(read + BLOCK * ascii),
+                    dst.as_mut_ptr().add(written + BLOCK * ascii),
+                )
+            }
+        {
+            ascii += 1;
+        }
+        read += BLOCK * ascii;
+        written += BLOCK * ascii;
+        if ascii == blocks || read >= valid {
+            break;
+        }
+        // SAFETY: 64 bytes readable from `read` and 64 units writable from `written`, since
+        // `ascii < blocks`; the steps read 16 bytes from `read + at` with `at <= 48` and write
         // at most 16 units from `written + units` with `units <= at` (each unit takes at least
         // one byte), so within the same bounds.
-        unsafe {
+        let (at, units) = unsafe {
             let block = src.as_ptr().add(read);
             let out = dst.as_mut_ptr().add(written);
-            // A block of ASCII from the start of a character is well-formed, even past `valid`.
-            if T::widen_block::<W>(block, out) {
-                read += BLOCK;
-                written += BLOCK;
-                continue;
-            }
-            if read >= valid {
-                break;
-            }
-            let limit = valid - read;
-            let (at, units) = convert_block::<T>(block, limit, out);
-            if at == 0 {
-                break;
-            }
-            read += at;
-            written += units;
+            convert_block::<W, T>(block, valid - read, out)
+        };
+        if at == 0 {
+            break;
         }
+        read += at;
+        written += units;
     }
     (read, written)
 }
@@ -524,9 +548,13 @@ pub(crate) unsafe fn convert<W: WidenAscii, T: Target>(
 /// steps: returns the bytes read and units written.
 ///
 /// # Safety
-/// 64 bytes readable at `block`, 64 units writable at `out`, SSE4.1 and SSSE3.
+/// 64 bytes readable at `block`, 64 units writable at `out`, SSE4.1, SSSE3 and `W`'s instructions.
 #[inline(always)]
-unsafe fn convert_block<T: Target>(block: *const u8, limit: usize, out: *mut T) -> (usize, usize) {
+unsafe fn convert_block<W: Widen, T: Target>(
+    block: *const u8,
+    limit: usize,
+    out: *mut T,
+) -> (usize, usize) {
     // SAFETY: by the caller; the loads are at offsets 0, 16, 32, 48 and `at <= 48`, the stores
     // at `units <= at` and write at most 16 units (see `convert`).
     unsafe {
@@ -564,9 +592,9 @@ unsafe fn convert_block<T: Target>(block: *const u8, limit: usize, out: *mut T) 
                 _mm_or_si128(any, _mm_subs_epu8(c, _mm_set1_epi8(0xDFu8 as i8)))
             });
             return if _mm_testz_si128(three, three) != 0 {
-                convert_narrow_block::<T, false>(&chunks, ends, out)
+                convert_narrow_block::<W, T, false>(block, ends, out)
             } else {
-                convert_narrow_block::<T, true>(&chunks, ends, out)
+                convert_narrow_block::<W, T, true>(block, ends, out)
             };
         }
         let (mut at, mut units) = (0, 0);
@@ -576,12 +604,12 @@ unsafe fn convert_block<T: Target>(block: *const u8, limit: usize, out: *mut T) 
             let here = ends >> at;
             let whole = at + STEP <= limit;
             if whole && (non_ascii >> at) as u16 == 0 {
-                T::store_ascii(bytes, dst);
+                T::store_ascii::<W>(bytes, dst);
                 at += STEP;
                 units += STEP;
             } else if whole && here as u16 == 0xAAAA {
                 let lanes = _mm_shuffle_epi8(bytes, table(&EIGHT_TWO));
-                T::store_16(values_of_two(lanes), dst);
+                T::store_16::<W>(values_of_two(lanes), dst);
                 at += STEP;
                 units += 8;
             } else if whole && here as u16 == 0x8888 {
@@ -604,7 +632,7 @@ unsafe fn convert_block<T: Target>(block: *const u8, limit: usize, out: *mut T) 
                 let lanes =
                     _mm_shuffle_epi8(bytes, table(&SHUFFLES[shuffle.min(SHUFFLE_COUNT - 1)]));
                 if shuffle < THREE {
-                    T::store_16(values_of_two(lanes), dst);
+                    T::store_16::<W>(values_of_two(lanes), dst);
                     units += 6;
                 } else if shuffle < FOUR {
                     T::store_32(values_of_three(lanes), dst);
@@ -653,58 +681,47 @@ static PACK_LANES: [[u8; 16]; 256] = {
 /// character, and the work for them is left out.
 ///
 /// # Safety
-/// SSE4.1 and SSSE3; 64 units writable at `out`, and the units of 32 more bytes of
+/// SSE4.1, SSSE3 and `W`'s instructions; 64 units writable at `out`, and the units of 32 more bytes of
 /// well-formed UTF-8 after the block written after it by the caller (see [`NARROW_SPARE`]).
 #[inline(always)]
-unsafe fn convert_narrow_block<T: Target, const THREE: bool>(
-    chunks: &[__m128i; 4],
+unsafe fn convert_narrow_block<W: Widen, T: Target, const THREE: bool>(
+    block: *const u8,
     ends: u64,
     out: *mut T,
 ) -> (usize, usize) {
     let ends = ends & !(1 << 63);
     let mut units = 0;
-    // SAFETY: by the caller; each store writes 8 units at `units`, which is at most the
-    // number of characters before, so within the block's units and the spare ones.
+    // SAFETY: by the caller; the loads are within the block's 64 bytes; each store writes 8
+    // units at `units`, which is at most the number of characters before, so within the
+    // block's units and the spare ones.
     unsafe {
         // The block starts a character: the bytes before it are never used.
-        let mut previous = _mm_setzero_si128();
-        for (k, &bytes) in chunks.iter().enumerate() {
-            let before = _mm_alignr_epi8::<15>(bytes, previous);
-            let two_before = _mm_alignr_epi8::<14>(bytes, previous);
-            previous = bytes;
-            // As signed bytes, continuation bytes (80..BF) are those below -64 (C0).
-            let continuation = _mm_cmpgt_epi8(_mm_set1_epi8(-64), bytes);
-            let after_continuation = _mm_cmpgt_epi8(_mm_set1_epi8(-64), before);
+        let mut previous = W::splat(0);
+        for k in 0..BLOCK / W::LANES {
+            let bytes = W::load(core::slice::from_raw_parts(
+                block.add(k * W::LANES),
+                W::LANES,
+            ));
+            let before = bytes.prev::<1>(previous);
+            let continuation = bytes.continuations();
             // The bits of the byte before, if this one continues its character: six of a
             // continuation byte, five of a 2-byte lead (whose sixth is 0); the four of a
             // 3-byte lead two bytes before, if both continue its character.
-            let middle = _mm_and_si128(before, _mm_and_si128(continuation, _mm_set1_epi8(0x3F)));
+            let middle = before.and(continuation).and(W::splat(0x3F));
             let top = if THREE {
-                _mm_and_si128(
-                    two_before,
-                    _mm_and_si128(
-                        _mm_and_si128(continuation, after_continuation),
-                        _mm_set1_epi8(0x0F),
-                    ),
-                )
+                let two_before = bytes.prev::<2>(previous);
+                let both = continuation.and(before.continuations());
+                two_before.and(both).and(W::splat(0x0F))
             } else {
-                _mm_setzero_si128()
+                W::splat(0)
             };
-            let low = _mm_and_si128(bytes, _mm_set1_epi8(0x7F));
-            let zero = _mm_setzero_si128();
-            let halves = [
-                (_mm_unpacklo_epi8(low, middle), _mm_unpacklo_epi8(zero, top)),
-                (_mm_unpackhi_epi8(low, middle), _mm_unpackhi_epi8(zero, top)),
-            ];
-            for (h, (low_middle, top)) in halves.into_iter().enumerate() {
-                // Low + 64 * middle, and top (in the high byte) moved down to bit 12.
-                let values = _mm_or_si128(
-                    _mm_maddubs_epi16(low_middle, _mm_set1_epi16(0x4001)),
-                    _mm_slli_epi16::<4>(top),
-                );
-                let mask = (ends >> (16 * k + 8 * h)) as u8;
+            previous = bytes;
+            let (first, second) = W::values(bytes.and(W::splat(0x7F)), middle, top);
+            for g in 0..W::LANES / 8 {
+                let values = W::group(first, second, g);
+                let mask = (ends >> (k * W::LANES + 8 * g)) as u8;
                 let packed = _mm_shuffle_epi8(values, table(&PACK_LANES[usize::from(mask)]));
-                T::store_16(packed, out.add(units));
+                T::store_16::<W>(packed, out.add(units));
                 units += mask.count_ones() as usize;
             }
         }

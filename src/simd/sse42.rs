@@ -141,10 +141,70 @@ pub(super) unsafe fn count_valid_blocks(s: &[u8]) -> Blocks {
 crate::transcode::transcoders!("sse4.2,popcnt", valid_blocks, Sse42, Sse42Units);
 
 // ---------------------------------------------------------------------------------------------
-// From UTF-8 (see super::from_utf8): runs of ASCII widened 16 bytes at a time.
+// From UTF-8 (see super::from_utf8): runs of ASCII and values widened 16 bytes at a time.
 
 // SAFETY: SSE4.1 instructions only, within the bounds the trait documents.
-unsafe impl super::from_utf8::WidenAscii for Sse42 {
+unsafe impl super::from_utf8::Widen for Sse42 {
+    #[inline(always)]
+    unsafe fn continuations(self) -> Self {
+        // SAFETY: SSE2 by the caller. As signed bytes, 80..BF are exactly those below -64 (C0).
+        unsafe { Sse42(_mm_cmpgt_epi8(_mm_set1_epi8(-64), self.0)) }
+    }
+
+    #[inline(always)]
+    unsafe fn values(low: Self, middle: Self, top: Self) -> (Self, Self) {
+        // SAFETY: SSSE3 by the caller. Low + 64 * middle, and top (in the high byte) moved
+        // down to bit 12.
+        unsafe {
+            let value = |low_middle, top| {
+                _mm_or_si128(
+                    _mm_maddubs_epi16(low_middle, _mm_set1_epi16(0x4001)),
+                    _mm_slli_epi16::<4>(top),
+                )
+            };
+            let zero = _mm_setzero_si128();
+            (
+                Sse42(value(
+                    _mm_unpacklo_epi8(low.0, middle.0),
+                    _mm_unpacklo_epi8(zero, top.0),
+                )),
+                Sse42(value(
+                    _mm_unpackhi_epi8(low.0, middle.0),
+                    _mm_unpackhi_epi8(zero, top.0),
+                )),
+            )
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn group(first: Self, second: Self, g: usize) -> __m128i {
+        if g == 0 { first.0 } else { second.0 }
+    }
+
+    #[inline(always)]
+    unsafe fn bytes_to_utf32(bytes: __m128i, dst: *mut u32) {
+        // SAFETY: 16 units at `dst`, SSE4.1, by the caller.
+        unsafe {
+            _mm_storeu_si128(dst.cast(), _mm_cvtepu8_epi32(bytes));
+            let second = _mm_cvtepu8_epi32(_mm_srli_si128::<4>(bytes));
+            _mm_storeu_si128(dst.add(4).cast(), second);
+            let third = _mm_cvtepu8_epi32(_mm_srli_si128::<8>(bytes));
+            _mm_storeu_si128(dst.add(8).cast(), third);
+            let fourth = _mm_cvtepu8_epi32(_mm_srli_si128::<12>(bytes));
+            _mm_storeu_si128(dst.add(12).cast(), fourth);
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn words_to_utf32(words: __m128i, dst: *mut u32) {
+        // SAFETY: 8 units at `dst`, SSE4.1, by the caller.
+        unsafe {
+            _mm_storeu_si128(dst.cast(), _mm_cvtepu16_epi32(words));
+            let high = _mm_unpackhi_epi16(words, _mm_setzero_si128());
+            _mm_storeu_si128(dst.add(4).cast(), high);
+        }
+    }
+
     #[inline(always)]
     unsafe fn widen_to_utf16(src: *const u8, dst: *mut u16) -> bool {
         // SAFETY: 64 bytes at `src` and 64 units at `dst`, SSE4.1, by the caller.

@@ -149,8 +149,9 @@ fn convert_until<S: Unit, T: Unit>(
 }
 
 /// Bytes of UTF-8 validated at a time by [`convert_from_utf8`]: small enough that a stretch is
-/// still in the cache when it is converted, large enough that a validator call is amortised.
-const STRETCH: usize = 4096;
+/// still in the cache when it is converted, large enough that a validator call is amortised
+/// and that few blocks go in steps at its end (8 KiB took 1-3% fewer instructions than 4 KiB).
+const STRETCH: usize = 8192;
 
 /// Converts from UTF-8 into units of which a character takes at most one per byte of its
 /// UTF-8 (UTF-16, UTF-32), validating first and converting well-formed input without checks.
