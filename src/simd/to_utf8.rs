@@ -207,6 +207,11 @@ pub(crate) unsafe trait Units: Copy {
     /// Loads 16 units of UTF-32 from `src`, which must have them, narrowed to 16 bits, and
     /// whether they are all below 0x10000 (if not, the narrowed units mean nothing).
     unsafe fn load_narrow(src: *const u32) -> (Self, bool);
+    /// Loads 16 units of UTF-32 from `src`, which must have them, four to a register. Where
+    /// [`Units::load_narrow`] loaded the same units, the loads are shared: one 128-bit load
+    /// each would be merged with its wider ones, then rebuilt from general registers on every
+    /// step, wide or not.
+    unsafe fn load_wide(src: *const u32) -> [__m128i; 4];
     /// Loads 32 units of UTF-32 from `src`, which must have them, narrowed to bytes, and
     /// whether they are all ASCII (if not, the bytes mean nothing).
     unsafe fn load_ascii(src: *const u32) -> ([__m128i; 2], bool);
@@ -605,12 +610,7 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units>(src: &[u32], dst: &mut [u8]) -> (us
                 if narrow {
                     utf16_step::<U, false>(v, &mut out)
                 } else {
-                    let c = [
-                        _mm_loadu_si128(at.cast()),
-                        _mm_loadu_si128(at.add(4).cast()),
-                        _mm_loadu_si128(at.add(8).cast()),
-                        _mm_loadu_si128(at.add(12).cast()),
-                    ];
+                    let c = U::load_wide(at);
                     let max = _mm_max_epu32(_mm_max_epu32(c[0], c[1]), _mm_max_epu32(c[2], c[3]));
                     let in_range = _mm_cmpeq_epi32(_mm_min_epu32(max, splat32(0x10_FFFF)), max);
                     let surrogates = _mm_or_si128(
