@@ -474,13 +474,12 @@ pub(crate) unsafe fn utf16_to_utf8<U: Units>(src: &[u16], dst: &mut [u8]) -> (us
             // the output has room for them (see `input_limit`).
             let units = unsafe {
                 let at = src.as_ptr().add(read);
-                let v = U::load(at);
+                let mut v = U::load(at);
                 // Runs of ASCII, 32 units at a time.
                 if read + 2 * STEP <= limit {
                     let mut next = U::load(at.add(STEP));
                     if v.or(next).none(U::splat(0xFF80)) {
                         out.start_ascii();
-                        let mut v = v;
                         loop {
                             out.ascii(v, next);
                             read += 2 * STEP;
@@ -493,7 +492,11 @@ pub(crate) unsafe fn utf16_to_utf8<U: Units>(src: &[u16], dst: &mut [u8]) -> (us
                                 break;
                             }
                         }
-                        continue;
+                        // Where the run ends, `v` is the next step's (the check that would
+                        // follow is known to fail); near the limit the loop checks again.
+                        if read + 2 * STEP > limit {
+                            continue;
+                        }
                     }
                 }
                 utf16_step::<U, true>(v, &mut out)
@@ -587,10 +590,9 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units>(src: &[u32], dst: &mut [u8]) -> (us
             // SAFETY: `src` has the units loaded, below `limit`; the instructions by the caller;
             // the output has room for them (see `input_limit`).
             let units = unsafe {
-                let at = src.as_ptr().add(read);
                 // Runs of ASCII, 32 units at a time.
                 if read + 2 * STEP <= limit
-                    && let (mut bytes, true) = U::load_ascii(at)
+                    && let (mut bytes, true) = U::load_ascii(src.as_ptr().add(read))
                 {
                     out.start_ascii();
                     loop {
@@ -604,8 +606,13 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units>(src: &[u32], dst: &mut [u8]) -> (us
                             _ => break,
                         }
                     }
-                    continue;
+                    // Where the run ends, a step follows (the check that would come first is
+                    // known to fail); near the limit the loop checks again.
+                    if read + 2 * STEP > limit {
+                        continue;
+                    }
                 }
+                let at = src.as_ptr().add(read);
                 let (v, narrow) = U::load_narrow(at);
                 if narrow {
                     utf16_step::<U, false>(v, &mut out)
