@@ -635,6 +635,14 @@ fn a_few_inputs_through_every_implementation() {
     let units32: Vec<u32> = text.chars().map(u32::from).collect();
     check_utf32(&units32);
     check_utf32(&[&units32[..32], &[0x11_0000], &units32[32..]].concat());
+    // A run of ASCII of two blocks, ended by a step of other characters or by an error.
+    let text = "a".repeat(64) + "\u{E9}\u{20AC}\u{1F600}" + &"b".repeat(48);
+    let units16: Vec<u16> = text.encode_utf16().collect();
+    check_utf16(&units16);
+    check_utf16(&[&units16[..64], &[0xDC00], &units16[64..]].concat());
+    let units32: Vec<u32> = text.chars().map(u32::from).collect();
+    check_utf32(&units32);
+    check_utf32(&[&units32[..64], &[0xD800], &units32[64..]].concat());
 }
 
 /// Random text of mixed widths, mutated, in every direction.

@@ -276,6 +276,19 @@ unsafe impl Units for Avx2Units {
         }
     }
     #[inline(always)]
+    unsafe fn load_wide(src: *const u32) -> [__m128i; 4] {
+        unsafe {
+            let c0 = _mm256_loadu_si256(src.cast());
+            let c1 = _mm256_loadu_si256(src.add(8).cast());
+            [
+                _mm256_castsi256_si128(c0),
+                _mm256_extracti128_si256::<1>(c0),
+                _mm256_castsi256_si128(c1),
+                _mm256_extracti128_si256::<1>(c1),
+            ]
+        }
+    }
+    #[inline(always)]
     unsafe fn load_ascii(src: *const u32) -> ([__m128i; 2], bool) {
         unsafe {
             let c: [__m256i; 4] = [

@@ -289,6 +289,17 @@ unsafe impl Units for Sse42Units {
         }
     }
     #[inline(always)]
+    unsafe fn load_wide(src: *const u32) -> [__m128i; 4] {
+        unsafe {
+            [
+                _mm_loadu_si128(src.cast()),
+                _mm_loadu_si128(src.add(4).cast()),
+                _mm_loadu_si128(src.add(8).cast()),
+                _mm_loadu_si128(src.add(12).cast()),
+            ]
+        }
+    }
+    #[inline(always)]
     unsafe fn load_ascii(src: *const u32) -> ([__m128i; 2], bool) {
         unsafe {
             let (a, a_narrow) = Self::load_narrow(src);

@@ -207,6 +207,11 @@ pub(crate) unsafe trait Units: Copy {
     /// Loads 16 units of UTF-32 from `src`, which must have them, narrowed to 16 bits, and
     /// whether they are all below 0x10000 (if not, the narrowed units mean nothing).
     unsafe fn load_narrow(src: *const u32) -> (Self, bool);
+    /// Loads 16 units of UTF-32 from `src`, which must have them, four to a register. Where
+    /// [`Units::load_narrow`] loaded the same units, the loads are shared: one 128-bit load
+    /// each would be merged with its wider ones, then rebuilt from general registers on every
+    /// step, wide or not.
+    unsafe fn load_wide(src: *const u32) -> [__m128i; 4];
     /// Loads 32 units of UTF-32 from `src`, which must have them, narrowed to bytes, and
     /// whether they are all ASCII (if not, the bytes mean nothing).
     unsafe fn load_ascii(src: *const u32) -> ([__m128i; 2], bool);
@@ -469,13 +474,12 @@ pub(crate) unsafe fn utf16_to_utf8<U: Units>(src: &[u16], dst: &mut [u8]) -> (us
             // the output has room for them (see `input_limit`).
             let units = unsafe {
                 let at = src.as_ptr().add(read);
-                let v = U::load(at);
+                let mut v = U::load(at);
                 // Runs of ASCII, 32 units at a time.
                 if read + 2 * STEP <= limit {
                     let mut next = U::load(at.add(STEP));
                     if v.or(next).none(U::splat(0xFF80)) {
                         out.start_ascii();
-                        let mut v = v;
                         loop {
                             out.ascii(v, next);
                             read += 2 * STEP;
@@ -488,7 +492,11 @@ pub(crate) unsafe fn utf16_to_utf8<U: Units>(src: &[u16], dst: &mut [u8]) -> (us
                                 break;
                             }
                         }
-                        continue;
+                        // Where the run ends, `v` is the next step's (the check that would
+                        // follow is known to fail); near the limit the loop checks again.
+                        if read + 2 * STEP > limit {
+                            continue;
+                        }
                     }
                 }
                 utf16_step::<U, true>(v, &mut out)
@@ -582,10 +590,9 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units>(src: &[u32], dst: &mut [u8]) -> (us
             // SAFETY: `src` has the units loaded, below `limit`; the instructions by the caller;
             // the output has room for them (see `input_limit`).
             let units = unsafe {
-                let at = src.as_ptr().add(read);
                 // Runs of ASCII, 32 units at a time.
                 if read + 2 * STEP <= limit
-                    && let (mut bytes, true) = U::load_ascii(at)
+                    && let (mut bytes, true) = U::load_ascii(src.as_ptr().add(read))
                 {
                     out.start_ascii();
                     loop {
@@ -599,18 +606,18 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units>(src: &[u32], dst: &mut [u8]) -> (us
                             _ => break,
                         }
                     }
-                    continue;
+                    // Where the run ends, a step follows (the check that would come first is
+                    // known to fail); near the limit the loop checks again.
+                    if read + 2 * STEP > limit {
+                        continue;
+                    }
                 }
+                let at = src.as_ptr().add(read);
                 let (v, narrow) = U::load_narrow(at);
                 if narrow {
                     utf16_step::<U, false>(v, &mut out)
                 } else {
-                    let c = [
-                        _mm_loadu_si128(at.cast()),
-                        _mm_loadu_si128(at.add(4).cast()),
-                        _mm_loadu_si128(at.add(8).cast()),
-                        _mm_loadu_si128(at.add(12).cast()),
-                    ];
+                    let c = U::load_wide(at);
                     let max = _mm_max_epu32(_mm_max_epu32(c[0], c[1]), _mm_max_epu32(c[2], c[3]));
                     let in_range = _mm_cmpeq_epi32(_mm_min_epu32(max, splat32(0x10_FFFF)), max);
                     let surrogates = _mm_or_si128(
