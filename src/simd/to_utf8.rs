@@ -33,6 +33,22 @@ struct Compress {
     len: [u8; 256],
 }
 
+impl Compress {
+    /// `lanes` compressed by the shuffle of `key` (its low 8 bits), and the bytes they hold.
+    ///
+    /// # Safety
+    /// The CPU has SSSE3.
+    #[inline(always)]
+    unsafe fn apply(&self, lanes: __m128i, key: u32) -> (__m128i, usize) {
+        let key = (key & 0xFF) as usize;
+        // SAFETY: SSSE3 by the caller; `key` is below 256.
+        unsafe {
+            let shuffle = _mm_loadu_si128(self.shuffle[key].as_ptr().cast());
+            (_mm_shuffle_epi8(lanes, shuffle), usize::from(self.len[key]))
+        }
+    }
+}
+
 /// The shuffles for registers of `16 / lane` lanes of `lane` bytes, keyed by `bits` bits per
 /// lane (lane 0 lowest): a lane of code `c` holds its first `len_of[c]` bytes, which move to
 /// just after those of the lanes before it; shuffle indexes with the top bit set give zeros.
@@ -314,36 +330,6 @@ unsafe fn surrogate_halves<U: Units>(v: U, high: U) -> U {
     }
 }
 
-/// A register of 16-bit lanes of 1 or 2 bytes (`lanes`), compressed: `key` has a bit per
-/// lane, set for one byte (see [`ONE_TWO`]).
-#[inline(always)]
-unsafe fn one_two(lanes: __m128i, key: u32) -> (__m128i, usize) {
-    let key = (key & 0xFF) as usize;
-    // SAFETY: SSSE3; `key` is below 256.
-    unsafe {
-        let shuffle = _mm_loadu_si128(ONE_TWO.shuffle[key].as_ptr().cast());
-        (
-            _mm_shuffle_epi8(lanes, shuffle),
-            usize::from(ONE_TWO.len[key]),
-        )
-    }
-}
-
-/// A register of 32-bit lanes of 1 to 3 bytes, compressed: `key` has two bits per lane (see
-/// [`ONE_TWO_THREE`]).
-#[inline(always)]
-unsafe fn one_two_three(lanes: __m128i, key: u32) -> (__m128i, usize) {
-    let key = (key & 0xFF) as usize;
-    // SAFETY: SSSE3; `key` is below 256.
-    unsafe {
-        let shuffle = _mm_loadu_si128(ONE_TWO_THREE.shuffle[key].as_ptr().cast());
-        (
-            _mm_shuffle_epi8(lanes, shuffle),
-            usize::from(ONE_TWO_THREE.len[key]),
-        )
-    }
-}
-
 /// Two bits per lane: bit `2i` from mask `low` and bit `2i + 1` from mask `high`.
 #[inline(always)]
 unsafe fn bits_interleaved<U: Units>(low: U, high: U) -> u32 {
@@ -359,8 +345,8 @@ unsafe fn push_one_two<U: Units>(out: &mut Writer, lanes: U, ascii: U, trim: usi
     unsafe {
         let key = ascii.lane_bits();
         let [a, b] = lanes.halves();
-        let ra = one_two(a, key);
-        let rb = one_two(b, key >> 8);
+        let ra = ONE_TWO.apply(a, key);
+        let rb = ONE_TWO.apply(b, key >> 8);
         let zero = _mm_setzero_si128();
         out.step([ra.0, rb.0, zero, zero], [ra.1, rb.1 - trim, 0, 0]);
     }
@@ -384,10 +370,10 @@ unsafe fn push_one_two_three<U: Units>(
         let [head_a, head_b] = head.halves();
         let [third_a, third_b] = third.halves();
         // Each lane's bytes, the first two then the third, in 32-bit lanes.
-        let r0 = one_two_three(_mm_unpacklo_epi16(head_a, third_a), key);
-        let r1 = one_two_three(_mm_unpackhi_epi16(head_a, third_a), key >> 8);
-        let r2 = one_two_three(_mm_unpacklo_epi16(head_b, third_b), key >> 16);
-        let r3 = one_two_three(_mm_unpackhi_epi16(head_b, third_b), key >> 24);
+        let r0 = ONE_TWO_THREE.apply(_mm_unpacklo_epi16(head_a, third_a), key);
+        let r1 = ONE_TWO_THREE.apply(_mm_unpackhi_epi16(head_a, third_a), key >> 8);
+        let r2 = ONE_TWO_THREE.apply(_mm_unpacklo_epi16(head_b, third_b), key >> 16);
+        let r3 = ONE_TWO_THREE.apply(_mm_unpackhi_epi16(head_b, third_b), key >> 24);
         out.step([r0.0, r1.0, r2.0, r3.0], [r0.1, r1.1, r2.1, r3.1 - trim]);
     }
 }
@@ -560,12 +546,8 @@ unsafe fn one_to_four(c: __m128i) -> (__m128i, usize) {
         let lanes = _mm_blendv_epi8(c, two, wide2);
         let lanes = _mm_blendv_epi8(lanes, three, wide3);
         let lanes = _mm_blendv_epi8(lanes, four, wide4);
-        let key = usize::from(spread(wide2) + spread(wide3) + spread(wide4));
-        let shuffle = _mm_loadu_si128(ONE_TO_FOUR.shuffle[key].as_ptr().cast());
-        (
-            _mm_shuffle_epi8(lanes, shuffle),
-            usize::from(ONE_TO_FOUR.len[key]),
-        )
+        let key = spread(wide2) + spread(wide3) + spread(wide4);
+        ONE_TO_FOUR.apply(lanes, u32::from(key))
     }
 }
 
