@@ -143,6 +143,23 @@ crate::transcode::transcoders!("sse4.2,popcnt", valid_blocks, Sse42, Sse42Units)
 // ---------------------------------------------------------------------------------------------
 // From UTF-8 (see super::from_utf8): runs of ASCII and values widened 16 bytes at a time.
 
+/// The 64 bytes at `src` in four registers, and whether they are all ASCII.
+///
+/// # Safety
+/// 64 bytes are readable at `src`; the CPU has SSE2.
+#[inline(always)]
+unsafe fn ascii_block(src: *const u8) -> ([__m128i; 4], bool) {
+    // SAFETY: by the caller.
+    unsafe {
+        let chunks = [0, 16, 32, 48].map(|at| _mm_loadu_si128(src.add(at).cast()));
+        let any = _mm_or_si128(
+            _mm_or_si128(chunks[0], chunks[1]),
+            _mm_or_si128(chunks[2], chunks[3]),
+        );
+        (chunks, _mm_movemask_epi8(any) == 0)
+    }
+}
+
 // SAFETY: SSE4.1 instructions only, within the bounds the trait documents.
 unsafe impl super::from_utf8::Widen for Sse42 {
     #[inline(always)]
@@ -209,12 +226,8 @@ unsafe impl super::from_utf8::Widen for Sse42 {
     unsafe fn widen_to_utf16(src: *const u8, dst: *mut u16) -> bool {
         // SAFETY: 64 bytes at `src` and 64 units at `dst`, SSE4.1, by the caller.
         unsafe {
-            let chunks = [0, 16, 32, 48].map(|at| _mm_loadu_si128(src.add(at).cast()));
-            let any = _mm_or_si128(
-                _mm_or_si128(chunks[0], chunks[1]),
-                _mm_or_si128(chunks[2], chunks[3]),
-            );
-            if _mm_movemask_epi8(any) != 0 {
+            let (chunks, ascii) = ascii_block(src);
+            if !ascii {
                 return false;
             }
             for (k, chunk) in chunks.into_iter().enumerate() {
@@ -230,12 +243,7 @@ unsafe impl super::from_utf8::Widen for Sse42 {
     unsafe fn widen_to_utf32(src: *const u8, dst: *mut u32) -> bool {
         // SAFETY: 64 bytes at `src` and 64 units at `dst`, SSE4.1, by the caller.
         unsafe {
-            let chunks = [0, 16, 32, 48].map(|at| _mm_loadu_si128(src.add(at).cast()));
-            let any = _mm_or_si128(
-                _mm_or_si128(chunks[0], chunks[1]),
-                _mm_or_si128(chunks[2], chunks[3]),
-            );
-            if _mm_movemask_epi8(any) != 0 {
+            if !ascii_block(src).1 {
                 return false;
             }
             for k in 0..16 {
