@@ -32,7 +32,7 @@ pub(crate) fn decode_fast(s: &[u8]) -> Option<(u32, usize)> {
 /// Checks the continuation bits of all the sequence's bytes with one mask, assembles the
 /// value, then range-checks it: for sequences of the right shape, "at least U+0800 and not a
 /// surrogate" and "U+10000..U+10FFFF" are exactly the second-byte ranges of RFC 3629 section 4.
-/// The header's inline utf8_decode_next (cbindgen.toml) makes the same test in C.
+/// The header's inline utf8_decode_next (cbindgen.toml) makes the equivalent test in C.
 #[inline(always)]
 fn decode_well_formed(word: u32) -> Option<(u32, usize)> {
     match word as u8 {
