@@ -14,7 +14,8 @@
 //! A step that holds anything else (a lone surrogate, a UTF-32 value that is not a scalar value)
 //! is refused whole, as is a step whose output might not fit: the exact path converts from
 //! there. Registers are stored whole, but every byte stored past the output's end is
-//! overwritten before the end (see [`Writer`]), so that what follows the output is untouched.
+//! overwritten, or at the end stored back as it was (see [`Writer`]), so that what follows the
+//! output is as it was.
 //!
 //! The lane arithmetic runs on the 16 units of a step at once ([`Units`]: two 128-bit registers
 //! with SSE4.2, one 256-bit register with AVX2); the shuffles work on 128-bit halves, which in an
@@ -104,72 +105,63 @@ const SPREAD: [u8; 16] = {
 /// Writes compressed registers into the output, leaving nothing past the output's end.
 ///
 /// A register is stored whole, 16 bytes from where its own bytes go: those past them are
-/// overwritten by the next register's, and so on, except after the last. So the registers of
-/// the last step are held back (`pending`), stored whole when the next step begins, or exactly
-/// at the end. Every step gives at least 16 bytes, so that they cover what the stores before
-/// them left past their bytes; a run of ASCII, stored exactly, leaves nothing to cover. Neither
-/// depends on a branch, which the widths of real text would make unpredictable.
+/// overwritten by the next register's, and so on, except after the last. Every step gives at
+/// least 16 bytes, so that after it only the 16 bytes from the output's end can hold bytes that
+/// are not the output's; before storing a step's registers, the writer loads the 16 bytes that
+/// will follow them, which nothing has stored into yet, and [`Writer::finish`] stores back
+/// those that follow the last step. A run of ASCII, stored exactly, covers what the stores
+/// before it left past their bytes. Neither depends on a branch, which the widths of real text
+/// would make unpredictable, and a step stores only the registers it fills.
 struct Writer<'a> {
     dst: &'a mut [u8],
     /// Bytes stored.
     at: usize,
-    /// The last step's registers, each with its bytes at the bottom, and their lengths.
-    pending: [__m128i; 4],
-    pending_lens: [usize; 4],
+    /// The 16 bytes of the output from `at` as they were before the writer stored anything
+    /// there (if the output has them).
+    tail: __m128i,
 }
 
 impl<'a> Writer<'a> {
+    /// # Safety
+    /// The CPU has SSE2.
     #[inline(always)]
     unsafe fn new(dst: &'a mut [u8]) -> Self {
-        Writer {
-            dst,
-            at: 0,
-            // SAFETY: SSE2, as every kernel has.
-            pending: [unsafe { _mm_setzero_si128() }; 4],
-            pending_lens: [0; 4],
-        }
+        // SAFETY: SSE2; `dst` has the 16 bytes loaded.
+        let tail = unsafe {
+            if dst.len() >= 16 {
+                _mm_loadu_si128(dst.as_ptr().cast())
+            } else {
+                _mm_setzero_si128()
+            }
+        };
+        Writer { dst, at: 0, tail }
     }
 
-    /// Bytes written so far, pending ones included.
+    /// Bytes written so far.
     #[inline(always)]
     fn len(&self) -> usize {
-        self.at + self.pending_lens.iter().sum::<usize>()
+        self.at
     }
 
-    /// Stores the pending registers whole, before the next step's.
+    /// Stores the registers of a step whole, each with its bytes at its bottom, `lens` of them,
+    /// at least 16 in all; the caller has checked that the output has room for 16 more than
+    /// their bytes.
     #[inline(always)]
-    unsafe fn flush(&mut self) {
-        for (reg, len) in self.pending.iter().zip(self.pending_lens) {
-            // SAFETY: SSE2; the caller checked that the output has room for the pending bytes
-            // and at least 16 more, which each store stays within.
-            unsafe { _mm_storeu_si128(self.dst.as_mut_ptr().add(self.at).cast(), *reg) };
-            self.at += len;
+    unsafe fn step<const N: usize>(&mut self, regs: [__m128i; N], lens: [usize; N]) {
+        let end = self.at + lens.iter().sum::<usize>();
+        // SAFETY: SSE2 by the caller; the output has room for 16 bytes from `end` (by the
+        // caller), and for a whole register from where each one's bytes go, below `end`.
+        unsafe {
+            self.tail = _mm_loadu_si128(self.dst.as_ptr().add(end).cast());
+            for (reg, len) in regs.iter().zip(lens) {
+                _mm_storeu_si128(self.dst.as_mut_ptr().add(self.at).cast(), *reg);
+                self.at += len;
+            }
         }
     }
 
-    /// Ends a step: stores the previous one's registers, and holds back `regs`, with the bytes
-    /// of each at its bottom, `lens` of them, at least 16 in all; the caller has checked that
-    /// the output has room for 16 more than the bytes pending and those of `regs`.
-    #[inline(always)]
-    unsafe fn step(&mut self, regs: [__m128i; 4], lens: [usize; 4]) {
-        // SAFETY: by the caller.
-        unsafe { self.flush() };
-        self.pending = regs;
-        self.pending_lens = lens;
-    }
-
-    /// Starts a run of ASCII, whose bytes are stored exactly by [`Writer::ascii`]: stores the
-    /// pending registers; the caller has checked that the output has room for 32 bytes more
-    /// than the pending ones, and stores 32 bytes of ASCII next.
-    #[inline(always)]
-    unsafe fn start_ascii(&mut self) {
-        // SAFETY: by the caller.
-        unsafe { self.flush() };
-        self.pending_lens = [0; 4];
-    }
-
-    /// Stores 32 units of ASCII, `v` then `w`, exactly, in a run started by
-    /// [`Writer::start_ascii`]; the caller has checked that the output has room for them.
+    /// Stores 32 units of ASCII, `v` then `w`, exactly; the caller has checked that the output
+    /// has room for them, and calls [`Writer::end_ascii`] after the last.
     #[inline(always)]
     unsafe fn ascii<U: Units>(&mut self, v: U, w: U) {
         // SAFETY: SSE2 by the caller; room as above.
@@ -188,18 +180,21 @@ impl<'a> Writer<'a> {
         self.at += 2 * STEP;
     }
 
-    /// Stores the pending bytes exactly: the length of the output.
+    /// Ends a run of ASCII: the 16 bytes that follow it are as they were (32 bytes or more of
+    /// it cover all the stores before it left), and the output has room for them, as it had
+    /// for 48 bytes from the last 32 of the run (see `input_limit`).
     #[inline(always)]
-    unsafe fn finish(mut self) -> usize {
-        for (reg, len) in self.pending.iter().zip(self.pending_lens) {
-            let mut bytes = [0u8; 16];
-            // SAFETY: `bytes` holds 16 bytes; SSE2.
-            unsafe { _mm_storeu_si128(bytes.as_mut_ptr().cast(), *reg) };
-            let out = self.dst.get_mut(self.at..).unwrap_or_default();
-            for (o, b) in out.iter_mut().zip(bytes.iter().take(len)) {
-                *o = *b;
-            }
-            self.at += len;
+    unsafe fn end_ascii(&mut self) {
+        // SAFETY: SSE2 by the caller; room as above.
+        self.tail = unsafe { _mm_loadu_si128(self.dst.as_ptr().add(self.at).cast()) };
+    }
+
+    /// Stores back the bytes that follow the output, as they were: the length of the output.
+    #[inline(always)]
+    unsafe fn finish(self) -> usize {
+        if self.at + 16 <= self.dst.len() {
+            // SAFETY: SSE2 by the caller; the output has the 16 bytes.
+            unsafe { _mm_storeu_si128(self.dst.as_mut_ptr().add(self.at).cast(), self.tail) };
         }
         self.at
     }
@@ -347,8 +342,7 @@ unsafe fn push_one_two<U: Units>(out: &mut Writer, lanes: U, ascii: U, trim: usi
         let [a, b] = lanes.halves();
         let ra = ONE_TWO.apply(a, key);
         let rb = ONE_TWO.apply(b, key >> 8);
-        let zero = _mm_setzero_si128();
-        out.step([ra.0, rb.0, zero, zero], [ra.1, rb.1 - trim, 0, 0]);
+        out.step([ra.0, rb.0], [ra.1, rb.1 - trim]);
     }
 }
 
@@ -465,7 +459,6 @@ pub(crate) unsafe fn utf16_to_utf8<U: Units>(src: &[u16], dst: &mut [u8]) -> (us
                 if read + 2 * STEP <= limit {
                     let mut next = U::load(at.add(STEP));
                     if v.or(next).none(U::splat(0xFF80)) {
-                        out.start_ascii();
                         loop {
                             out.ascii(v, next);
                             read += 2 * STEP;
@@ -478,6 +471,7 @@ pub(crate) unsafe fn utf16_to_utf8<U: Units>(src: &[u16], dst: &mut [u8]) -> (us
                                 break;
                             }
                         }
+                        out.end_ascii();
                         // Where the run ends, `v` is the next step's (the check that would
                         // follow is known to fail); near the limit the loop checks again.
                         if read + 2 * STEP > limit {
@@ -576,7 +570,6 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units>(src: &[u32], dst: &mut [u8]) -> (us
                 if read + 2 * STEP <= limit
                     && let (mut bytes, true) = U::load_ascii(src.as_ptr().add(read))
                 {
-                    out.start_ascii();
                     loop {
                         out.ascii_bytes(bytes);
                         read += 2 * STEP;
@@ -588,6 +581,7 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units>(src: &[u32], dst: &mut [u8]) -> (us
                             _ => break,
                         }
                     }
+                    out.end_ascii();
                     // Where the run ends, a step follows (the check that would come first is
                     // known to fail); near the limit the loop checks again.
                     if read + 2 * STEP > limit {
