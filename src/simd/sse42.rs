@@ -291,8 +291,13 @@ unsafe impl Units for Sse42Units {
                 _mm_loadu_si128(src.add(12).cast()),
             ];
             let any = _mm_or_si128(_mm_or_si128(c[0], c[1]), _mm_or_si128(c[2], c[3]));
-            // packus saturates nothing where every value is below 0x10000.
-            let units = Sse42Units(_mm_packus_epi32(c[0], c[1]), _mm_packus_epi32(c[2], c[3]));
+            // packus saturates signed values: from 0x80000000 up they would give 0, so they are
+            // clamped first.
+            let max = _mm_set1_epi32(0xFFFF);
+            let units = Sse42Units(
+                _mm_packus_epi32(_mm_min_epu32(c[0], max), _mm_min_epu32(c[1], max)),
+                _mm_packus_epi32(_mm_min_epu32(c[2], max), _mm_min_epu32(c[3], max)),
+            );
             (units, _mm_testz_si128(any, _mm_set1_epi32(!0xFFFF)) != 0)
         }
     }
@@ -310,9 +315,10 @@ unsafe impl Units for Sse42Units {
     #[inline(always)]
     unsafe fn load_ascii(src: *const u32) -> ([__m128i; 2], bool) {
         unsafe {
-            let (a, a_narrow) = Self::load_narrow(src);
-            let (b, b_narrow) = Self::load_narrow(src.add(16));
-            let ascii = a_narrow & b_narrow & a.or(b).none(Self::splat(0xFF80));
+            // Units above 0xFFFF saturate to 0xFFFF, which is not ASCII.
+            let (a, _) = Self::load_narrow(src);
+            let (b, _) = Self::load_narrow(src.add(16));
+            let ascii = a.or(b).none(Self::splat(0xFF80));
             ([a.narrow(), b.narrow()], ascii)
         }
     }

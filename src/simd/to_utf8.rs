@@ -13,7 +13,9 @@
 //!
 //! A step that holds anything else (a lone surrogate, a UTF-32 value that is not a scalar value)
 //! is refused whole, as is a step whose output might not fit: the exact path converts from
-//! there. Registers are stored whole, but every byte stored past the output's end is
+//! there. UTF-32 is narrowed to 16 bits with saturation, so that a step of characters below
+//! U+0800 (or of ASCII) needs no other check; others check that all its values were below
+//! 0x10000, or take them four at a time. Registers are stored whole, but every byte stored past the output's end is
 //! overwritten, or at the end stored back as it was (see [`Writer`]), so that what follows the
 //! output is as it was.
 //!
@@ -169,20 +171,19 @@ impl<'a> Writer<'a> {
         self.at += 2 * STEP;
     }
 
-    /// Stores 32 bytes of ASCII exactly, as [`Writer::ascii`] does.
+    /// Stores `N` registers of ASCII bytes exactly, as [`Writer::ascii`] does.
     #[inline(always)]
-    unsafe fn ascii_bytes(&mut self, [a, b]: [__m128i; 2]) {
-        // SAFETY: SSE2 by the caller; room as above.
-        unsafe {
-            _mm_storeu_si128(self.dst.as_mut_ptr().add(self.at).cast(), a);
-            _mm_storeu_si128(self.dst.as_mut_ptr().add(self.at + 16).cast(), b);
+    unsafe fn ascii_bytes<const N: usize>(&mut self, regs: [__m128i; N]) {
+        for reg in regs {
+            // SAFETY: SSE2 by the caller; room as above.
+            unsafe { _mm_storeu_si128(self.dst.as_mut_ptr().add(self.at).cast(), reg) };
+            self.at += 16;
         }
-        self.at += 2 * STEP;
     }
 
-    /// Ends a run of ASCII: the 16 bytes that follow it are as they were (32 bytes or more of
+    /// Ends a run of ASCII: the 16 bytes that follow it are as they were (16 bytes or more of
     /// it cover all the stores before it left), and the output has room for them, as it had
-    /// for 48 bytes from the last 32 of the run (see `input_limit`).
+    /// for 48 bytes from the last 16 of the run (see `input_limit`).
     #[inline(always)]
     unsafe fn end_ascii(&mut self) {
         // SAFETY: SSE2 by the caller; room as above.
@@ -215,8 +216,8 @@ unsafe fn splat32(v: u32) -> __m128i {
 pub(crate) unsafe trait Units: Copy {
     /// Loads 16 units from `src`, which must have them.
     unsafe fn load(src: *const u16) -> Self;
-    /// Loads 16 units of UTF-32 from `src`, which must have them, narrowed to 16 bits, and
-    /// whether they are all below 0x10000 (if not, the narrowed units mean nothing).
+    /// Loads 16 units of UTF-32 from `src`, which must have them, narrowed to 16 bits with
+    /// saturation (units above 0xFFFF give 0xFFFF), and whether they are all below 0x10000.
     unsafe fn load_narrow(src: *const u32) -> (Self, bool);
     /// Loads 16 units of UTF-32 from `src`, which must have them, four to a register. Where
     /// [`Units::load_narrow`] loaded the same units, the loads are shared: one 128-bit load
@@ -375,9 +376,11 @@ unsafe fn push_one_two_three<U: Units>(
 /// Converts the 16 UTF-16 units `v` into `out`, which has room for 48 more bytes: the number of
 /// units converted (16, or 15 if the last one is a high surrogate, which the next step takes
 /// with its low one), or 0 (nothing written) if they hold a lone surrogate, or any surrogate
-/// when `PAIRS` is false (units that came from UTF-32).
+/// when `PAIRS` is false (units that came from UTF-32), or any unit from U+0800 up when
+/// `narrow` is false (UTF-32 units, some of them above 0xFFFF, narrowed with saturation: below
+/// U+0800 they are exact).
 #[inline(always)]
-unsafe fn utf16_step<U: Units, const PAIRS: bool>(v: U, out: &mut Writer) -> usize {
+unsafe fn utf16_step<U: Units, const PAIRS: bool>(v: U, narrow: bool, out: &mut Writer) -> usize {
     // SAFETY: by the caller.
     unsafe {
         // ASCII takes the 1-2 byte path (the caller copies runs of it): one branch fewer to
@@ -387,6 +390,9 @@ unsafe fn utf16_step<U: Units, const PAIRS: bool>(v: U, out: &mut Writer) -> usi
         if v.none(U::splat(0xF800)) {
             push_one_two(out, two_bytes(v).blend(v, ascii), ascii, 0);
             return STEP;
+        }
+        if !narrow {
+            return 0;
         }
         let surrogate = masked_eq(v, 0xF800, 0xD800);
         let short = masked_eq(v, 0xF800, 0);
@@ -479,7 +485,7 @@ pub(crate) unsafe fn utf16_to_utf8<U: Units>(src: &[u16], dst: &mut [u8]) -> (us
                         }
                     }
                 }
-                utf16_step::<U, true>(v, &mut out)
+                utf16_step::<U, true>(v, true, &mut out)
             };
             if units == 0 {
                 // SAFETY: SSE2.
@@ -545,6 +551,34 @@ unsafe fn one_to_four(c: __m128i) -> (__m128i, usize) {
     }
 }
 
+/// Converts the 16 UTF-32 units at `src` into `out`, which has room for 80 more bytes, from
+/// scalar values four at a time: 16, or 0 (nothing written) if they hold a surrogate or a
+/// value above U+10FFFF.
+#[inline(always)]
+unsafe fn wide_step<U: Units>(src: *const u32, out: &mut Writer) -> usize {
+    // SAFETY: by the caller.
+    unsafe {
+        let c = U::load_wide(src);
+        let max = _mm_max_epu32(_mm_max_epu32(c[0], c[1]), _mm_max_epu32(c[2], c[3]));
+        let in_range = _mm_cmpeq_epi32(_mm_min_epu32(max, splat32(0x10_FFFF)), max);
+        let surrogates = _mm_or_si128(
+            _mm_or_si128(surrogate(c[0]), surrogate(c[1])),
+            _mm_or_si128(surrogate(c[2]), surrogate(c[3])),
+        );
+        if _mm_test_all_ones(in_range) == 0 || _mm_testz_si128(surrogates, surrogates) == 0 {
+            return 0;
+        }
+        let [r0, r1, r2, r3] = [
+            one_to_four(c[0]),
+            one_to_four(c[1]),
+            one_to_four(c[2]),
+            one_to_four(c[3]),
+        ];
+        out.step([r0.0, r1.0, r2.0, r3.0], [r0.1, r1.1, r2.1, r3.1]);
+        STEP
+    }
+}
+
 /// Converts the longest prefix of `src`, UTF-32, that the steps accept, into `dst`, as
 /// [`utf16_to_utf8`] does: steps below U+10000 are narrowed to UTF-16 (where a surrogate makes
 /// them refused), others take their scalar values four at a time.
@@ -566,54 +600,25 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units>(src: &[u32], dst: &mut [u8]) -> (us
             // SAFETY: `src` has the units loaded, below `limit`; the instructions by the caller;
             // the output has room for them (see `input_limit`).
             let units = unsafe {
-                // Runs of ASCII, 32 units at a time.
-                if read + 2 * STEP <= limit
-                    && let (mut bytes, true) = U::load_ascii(src.as_ptr().add(read))
-                {
-                    loop {
-                        out.ascii_bytes(bytes);
-                        read += 2 * STEP;
-                        if read + 2 * STEP > limit {
-                            break;
-                        }
-                        match U::load_ascii(src.as_ptr().add(read)) {
-                            (next, true) => bytes = next,
-                            _ => break,
-                        }
-                    }
-                    out.end_ascii();
-                    // Where the run ends, a step follows (the check that would come first is
-                    // known to fail); near the limit the loop checks again.
-                    if read + 2 * STEP > limit {
-                        continue;
-                    }
-                }
                 let at = src.as_ptr().add(read);
                 let (v, narrow) = U::load_narrow(at);
-                if narrow {
-                    utf16_step::<U, false>(v, &mut out)
-                } else {
-                    let c = U::load_wide(at);
-                    let max = _mm_max_epu32(_mm_max_epu32(c[0], c[1]), _mm_max_epu32(c[2], c[3]));
-                    let in_range = _mm_cmpeq_epi32(_mm_min_epu32(max, splat32(0x10_FFFF)), max);
-                    let surrogates = _mm_or_si128(
-                        _mm_or_si128(surrogate(c[0]), surrogate(c[1])),
-                        _mm_or_si128(surrogate(c[2]), surrogate(c[3])),
-                    );
-                    if _mm_test_all_ones(in_range) == 0
-                        || _mm_testz_si128(surrogates, surrogates) == 0
-                    {
-                        0
-                    } else {
-                        let [r0, r1, r2, r3] = [
-                            one_to_four(c[0]),
-                            one_to_four(c[1]),
-                            one_to_four(c[2]),
-                            one_to_four(c[3]),
-                        ];
-                        out.step([r0.0, r1.0, r2.0, r3.0], [r0.1, r1.1, r2.1, r3.1]);
-                        STEP
+                if v.none(U::splat(0xFF80)) {
+                    // A run of ASCII: these 16 units, then 32 at a time.
+                    out.ascii_bytes::<1>([v.narrow()]);
+                    read += STEP;
+                    while read + 2 * STEP <= limit {
+                        match U::load_ascii(src.as_ptr().add(read)) {
+                            (bytes, true) => out.ascii_bytes(bytes),
+                            _ => break,
+                        }
+                        read += 2 * STEP;
                     }
+                    out.end_ascii();
+                    continue;
+                }
+                match utf16_step::<U, false>(v, narrow, &mut out) {
+                    0 if !narrow => wide_step::<U>(at, &mut out),
+                    units => units,
                 }
             };
             if units == 0 {
