@@ -439,8 +439,9 @@ unsafe fn utf16_step<U: Units, const PAIRS: bool>(v: U, narrow: bool, out: &mut 
 }
 
 /// Converts the longest prefix of `src`, UTF-16, that the steps accept, into `dst`, where it
-/// fits with room to spare: the units read and bytes written. The exact path takes over from
-/// there.
+/// fits with room to spare, but for its last 31 units at most (each step is checked to leave
+/// room for a run of ASCII after it, which spares a check per step): the units read and bytes
+/// written. The exact path takes over from there.
 ///
 /// # Safety
 /// The CPU has `U`'s instruction set.
@@ -452,37 +453,35 @@ pub(crate) unsafe fn utf16_to_utf8<U: Units>(src: &[u16], dst: &mut [u8]) -> (us
     let mut read = 0;
     loop {
         let limit = input_limit(read, src.len(), room - out.len(), 3);
-        if read + STEP > limit {
+        // Steps go on while a run of ASCII could start: the last units go to the exact path.
+        if read + 2 * STEP > limit {
             break;
         }
-        while read + STEP <= limit {
+        while read + 2 * STEP <= limit {
             // SAFETY: `src` has the units loaded, below `limit`; the instructions by the caller;
             // the output has room for them (see `input_limit`).
             let units = unsafe {
                 let at = src.as_ptr().add(read);
-                let mut v = U::load(at);
+                let (mut v, mut next) = (U::load(at), U::load(at.add(STEP)));
                 // Runs of ASCII, 32 units at a time.
-                if read + 2 * STEP <= limit {
-                    let mut next = U::load(at.add(STEP));
-                    if v.or(next).none(U::splat(0xFF80)) {
-                        loop {
-                            out.ascii(v, next);
-                            read += 2 * STEP;
-                            if read + 2 * STEP > limit {
-                                break;
-                            }
-                            let at = src.as_ptr().add(read);
-                            (v, next) = (U::load(at), U::load(at.add(STEP)));
-                            if !v.or(next).none(U::splat(0xFF80)) {
-                                break;
-                            }
-                        }
-                        out.end_ascii();
-                        // Where the run ends, `v` is the next step's (the check that would
-                        // follow is known to fail); near the limit the loop checks again.
+                if v.or(next).none(U::splat(0xFF80)) {
+                    loop {
+                        out.ascii(v, next);
+                        read += 2 * STEP;
                         if read + 2 * STEP > limit {
-                            continue;
+                            break;
                         }
+                        let at = src.as_ptr().add(read);
+                        (v, next) = (U::load(at), U::load(at.add(STEP)));
+                        if !v.or(next).none(U::splat(0xFF80)) {
+                            break;
+                        }
+                    }
+                    out.end_ascii();
+                    // Where the run ends, `v` is the next step's (the check that would
+                    // follow is known to fail); near the limit the loop checks again.
+                    if read + 2 * STEP > limit {
+                        continue;
                     }
                 }
                 utf16_step::<U, true>(v, true, &mut out)
