@@ -392,6 +392,16 @@ unsafe impl Units for Avx2Units {
         unsafe { _mm_packus_epi16(a, b) }
     }
     #[inline(always)]
+    unsafe fn low_byte_twice(self) -> Self {
+        unsafe {
+            let low = _mm256_setr_epi8(
+                0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14, 0, 0, 2, 2, 4, 4, 6, 6, 8, 8,
+                10, 10, 12, 12, 14, 14,
+            );
+            Avx2Units(_mm256_shuffle_epi8(self.0, low))
+        }
+    }
+    #[inline(always)]
     unsafe fn store_narrow(self, next: Self, dst: *mut u8) {
         // SAFETY: `dst` has room for 32 bytes by the caller. packus works within 128-bit lanes,
         // giving units 0..8 of each register, then 8..16: the permutation puts them in order.

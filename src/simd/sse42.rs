@@ -399,6 +399,13 @@ unsafe impl Units for Sse42Units {
         unsafe { _mm_packus_epi16(self.0, self.1) }
     }
     #[inline(always)]
+    unsafe fn low_byte_twice(self) -> Self {
+        unsafe {
+            let low = _mm_setr_epi8(0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14);
+            Sse42Units(_mm_shuffle_epi8(self.0, low), _mm_shuffle_epi8(self.1, low))
+        }
+    }
+    #[inline(always)]
     unsafe fn store_narrow(self, next: Self, dst: *mut u8) {
         // SAFETY: `dst` has room for 32 bytes by the caller.
         unsafe {

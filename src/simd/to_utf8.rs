@@ -53,9 +53,10 @@ impl Compress {
 }
 
 /// The shuffles for registers of `16 / lane` lanes of `lane` bytes, keyed by `bits` bits per
-/// lane (lane 0 lowest): a lane of code `c` holds its first `len_of[c]` bytes, which move to
-/// just after those of the lanes before it; shuffle indexes with the top bit set give zeros.
-const fn compress(lane: usize, bits: usize, len_of: [u8; 4]) -> Compress {
+/// lane (lane 0 lowest): a lane of code `c` holds the bytes at `bytes_of[c]` in it, in that
+/// order, which move to just after those of the lanes before it; shuffle indexes with the top
+/// bit set give zeros.
+const fn compress(lane: usize, bits: usize, bytes_of: [&[u8]; 4]) -> Compress {
     let mut t = Compress {
         shuffle: [[0x80; 16]; 256],
         len: [0; 256],
@@ -67,8 +68,8 @@ const fn compress(lane: usize, bits: usize, len_of: [u8; 4]) -> Compress {
         while i < 16 / lane {
             let code = (key >> (i * bits)) & ((1 << bits) - 1);
             let mut b = 0;
-            while b < len_of[code] as usize {
-                t.shuffle[key][out] = (i * lane + b) as u8;
+            while b < bytes_of[code].len() {
+                t.shuffle[key][out] = (i * lane) as u8 + bytes_of[code][b];
                 out += 1;
                 b += 1;
             }
@@ -81,12 +82,15 @@ const fn compress(lane: usize, bits: usize, len_of: [u8; 4]) -> Compress {
 }
 
 /// 16-bit lanes keyed by one bit per lane, set for ASCII: one byte, else two.
-static ONE_TWO: Compress = compress(2, 1, [2, 1, 0, 0]);
+static ONE_TWO: Compress = compress(2, 1, [&[0, 1], &[0], &[], &[]]);
 /// 32-bit lanes keyed by two bits per lane, ASCII and "below U+0800 or a surrogate": three
 /// bytes, one (never: ASCII is below U+0800), two, one.
-static ONE_TWO_THREE: Compress = compress(4, 2, [3, 1, 2, 1]);
+static ONE_TWO_THREE: Compress = compress(4, 2, [&[0, 1, 2], &[0], &[0, 1], &[0]]);
+/// As [`ONE_TWO_THREE`], for lanes laid out by [`push_one_two_three`]: the ASCII byte, the
+/// last byte of two or three, the first of three, the first of two or second of three.
+static ONE_TWO_THREE_SPREAD: Compress = compress(4, 2, [&[2, 3, 1], &[0], &[3, 1], &[0]]);
 /// 32-bit lanes keyed by their length less one.
-static ONE_TO_FOUR: Compress = compress(4, 2, [1, 2, 3, 4]);
+static ONE_TO_FOUR: Compress = compress(4, 2, [&[0], &[0, 1], &[0, 1, 2], &[0, 1, 2, 3]]);
 
 /// `SPREAD[m]`: the four bits of `m` at bits 0, 2, 4 and 6, so that the sum of spread lane
 /// masks counts, in two bits per lane, how many of them hold for each lane.
@@ -251,6 +255,8 @@ pub(crate) unsafe trait Units: Copy {
     unsafe fn lane_bits(self) -> u32;
     /// The low byte of each lane, for units all below 0x100.
     unsafe fn narrow(self) -> __m128i;
+    /// Each lane's low byte in both its bytes.
+    unsafe fn low_byte_twice(self) -> Self;
     /// Stores the low bytes of the lanes of `self` then `next`, units all below 0x100, at
     /// `dst`, which must have room for 32 bytes.
     unsafe fn store_narrow(self, next: Self, dst: *mut u8);
@@ -347,14 +353,15 @@ unsafe fn push_one_two<U: Units>(out: &mut Writer, lanes: U, ascii: U, trim: usi
     }
 }
 
-/// Writes 16 lanes of 1 to 3 bytes, a step: `head` holds each one's first two bytes, `third` its
-/// third; `ascii` marks those of one byte, `short` those of one or two; the last `trim` bytes
-/// are left out.
+/// Writes 16 lanes of 1 to 3 bytes, a step, each lane's bytes spread over two registers: its
+/// first two bytes in `low`, the next two in `high`, compressed by `table`; `ascii` marks those
+/// of one byte, `short` those of one or two; the last `trim` bytes are left out.
 #[inline(always)]
 unsafe fn push_one_two_three<U: Units>(
     out: &mut Writer,
-    head: U,
-    third: U,
+    table: &Compress,
+    low: U,
+    high: U,
     ascii: U,
     short: U,
     trim: usize,
@@ -362,14 +369,30 @@ unsafe fn push_one_two_three<U: Units>(
     // SAFETY: by the caller.
     unsafe {
         let key = bits_interleaved(ascii, short);
-        let [head_a, head_b] = head.halves();
-        let [third_a, third_b] = third.halves();
-        // Each lane's bytes, the first two then the third, in 32-bit lanes.
-        let r0 = ONE_TWO_THREE.apply(_mm_unpacklo_epi16(head_a, third_a), key);
-        let r1 = ONE_TWO_THREE.apply(_mm_unpackhi_epi16(head_a, third_a), key >> 8);
-        let r2 = ONE_TWO_THREE.apply(_mm_unpacklo_epi16(head_b, third_b), key >> 16);
-        let r3 = ONE_TWO_THREE.apply(_mm_unpackhi_epi16(head_b, third_b), key >> 24);
+        let [low_a, low_b] = low.halves();
+        let [high_a, high_b] = high.halves();
+        let r0 = table.apply(_mm_unpacklo_epi16(low_a, high_a), key);
+        let r1 = table.apply(_mm_unpackhi_epi16(low_a, high_a), key >> 8);
+        let r2 = table.apply(_mm_unpacklo_epi16(low_b, high_b), key >> 16);
+        let r3 = table.apply(_mm_unpackhi_epi16(low_b, high_b), key >> 24);
         out.step([r0.0, r1.0, r2.0, r3.0], [r0.1, r1.1, r2.1, r3.1 - trim]);
+    }
+}
+
+/// The bytes of lanes below U+10000, no surrogates, for [`ONE_TWO_THREE_SPREAD`]: in the low
+/// register each lane's ASCII byte and the last byte of its two or three, in the high one the
+/// first of three and the one before the last (first of two or second of three, which differ
+/// by the bit that `short` sets). Cheaper than [`head`], which blends three forms.
+#[inline(always)]
+unsafe fn spread_bytes<U: Units>(v: U, short: U) -> (U, U) {
+    // SAFETY: by the caller.
+    unsafe {
+        let low = v
+            .low_byte_twice()
+            .and(U::splat(0x3F7F))
+            .or(U::splat(0x8000));
+        let high = three_bytes_head(v).or(short.and(U::splat(0x4000)));
+        (low, high)
     }
 }
 
@@ -397,14 +420,8 @@ unsafe fn utf16_step<U: Units, const PAIRS: bool>(v: U, narrow: bool, out: &mut 
         let surrogate = masked_eq(v, 0xF800, 0xD800);
         let short = masked_eq(v, 0xF800, 0);
         if surrogate.none(surrogate) {
-            push_one_two_three(
-                out,
-                head(v, ascii, short),
-                three_bytes_tail(v),
-                ascii,
-                short,
-                0,
-            );
+            let (low, high) = spread_bytes(v, short);
+            push_one_two_three(out, &ONE_TWO_THREE_SPREAD, low, high, ascii, short, 0);
             return STEP;
         }
         if !PAIRS {
@@ -432,7 +449,8 @@ unsafe fn utf16_step<U: Units, const PAIRS: bool>(v: U, narrow: bool, out: &mut 
             push_one_two(out, lanes, ascii, 2 * split);
         } else {
             let head = head(v, ascii, short).blend(halves, surrogate);
-            push_one_two_three(out, head, three_bytes_tail(v), ascii, short, 2 * split);
+            let third = three_bytes_tail(v);
+            push_one_two_three(out, &ONE_TWO_THREE, head, third, ascii, short, 2 * split);
         }
         STEP - split
     }
