@@ -1446,3 +1446,40 @@ fn what_follows_the_output_is_put_back_exactly() {
         }
     }
 }
+
+/// UTF-32 steps are narrowed to 16 bits with saturation before the checks of 1 to 3 bytes: a
+/// value that does not fit (above 0xFFFF, with the top bit set, or not a scalar value at all)
+/// at every lane of steps of ASCII, of 1-2 and of 1-3 bytes must make the step refused or
+/// converted as the oracle says, never taken as the 16 bits it saturates or wraps to.
+#[test]
+fn utf32_values_that_do_not_fit_16_bits_at_every_lane() {
+    let texts = [
+        "a".repeat(48),
+        "a\u{E9}\u{42F}".repeat(16),
+        "\u{4E2D}a\u{E9}".repeat(16),
+    ];
+    let values: &[u32] = common::or_under_miri(
+        &[
+            0x8000_0041,
+            0x8000_0000,
+            u32::MAX,
+            0x1_0041,
+            0x1_07FF,
+            0x11_0041,
+            0xFFFF,
+            0xD841,
+        ],
+        &[0x8000_0041, 0x1_0041],
+    );
+    let lanes = common::or_under_miri(0..40, 17..18);
+    for text in &texts {
+        let units: Vec<u32> = text.chars().map(u32::from).collect();
+        for lane in lanes.clone() {
+            for &value in values {
+                let mut s = units.clone();
+                s[lane] = value;
+                check_utf32(&s);
+            }
+        }
+    }
+}
