@@ -1372,7 +1372,7 @@ fn lone_surrogates_among_pairs_at_every_lane() {
 }
 
 /// Every output capacity, around the room a step needs (48 bytes from UTF-16, 64 from UTF-32,
-/// plus what is held back), for steps of each kind.
+/// plus the 16 bytes stored past the output), for steps of each kind.
 #[test]
 fn every_capacity_around_the_steps() {
     let texts: Vec<String> = [

@@ -15,9 +15,9 @@
 //! is refused whole, as is a step whose output might not fit: the exact path converts from
 //! there. UTF-32 is narrowed to 16 bits with saturation, so that a step of characters below
 //! U+0800 (or of ASCII) needs no other check; others check that all its values were below
-//! 0x10000, or take them four at a time. Registers are stored whole, but every byte stored past the output's end is
-//! overwritten, or at the end stored back as it was (see [`Writer`]), so that what follows the
-//! output is as it was.
+//! 0x10000, or take them four at a time. Registers are stored whole, but every byte stored
+//! past the output's end is overwritten, or at the end stored back as it was (see [`Writer`]),
+//! so that what follows the output is as it was.
 //!
 //! The lane arithmetic runs on the 16 units of a step at once ([`Units`]: two 128-bit registers
 //! with SSE4.2, one 256-bit register with AVX2); the shuffles work on 128-bit halves, which in an
