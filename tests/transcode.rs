@@ -1372,7 +1372,7 @@ fn lone_surrogates_among_pairs_at_every_lane() {
 }
 
 /// Every output capacity, around the room a step needs (48 bytes from UTF-16, 64 from UTF-32,
-/// plus what is held back), for steps of each kind.
+/// plus the 16 bytes stored past the output), for steps of each kind.
 #[test]
 fn every_capacity_around_the_steps() {
     let texts: Vec<String> = [
@@ -1395,5 +1395,91 @@ fn every_capacity_around_the_steps() {
         let units32: Vec<u32> = text.chars().map(u32::from).collect();
         let steps = utf32_steps(&units32);
         check("utf32_to_utf8", &units32, &steps, from_utf32, caps);
+    }
+}
+
+/// What follows the output is as it was, byte for byte, not only a uniform sentinel: the SIMD
+/// paths into UTF-8 store whole registers past the output and put back the bytes that were
+/// there, which a sentinel of one value would not tell from bytes taken from the wrong place.
+/// Steps of every kind, stopped by an error or a full output at every place of the first steps.
+#[test]
+fn what_follows_the_output_is_put_back_exactly() {
+    let pattern = |i: usize| (i as u8).wrapping_mul(151) ^ 0x3C;
+    let texts = [
+        "a\u{E9}bc\u{42F}".repeat(20),
+        "\u{4E2D}a\u{20AC}".repeat(20),
+        "ab\u{1F600}\u{E9}\u{10FFFF}".repeat(15),
+        "plain ASCII, long enough for a run of it, then \u{E9}\u{20AC}".repeat(4),
+    ];
+    let (errors, caps) = common::or_under_miri((0..48, 0..96), (20..21, 60..62));
+    for text in &texts {
+        let units16: Vec<u16> = text.encode_utf16().collect();
+        let units32: Vec<u32> = text.chars().map(u32::from).collect();
+        for bad in errors.clone().chain([usize::MAX]) {
+            let mut s16 = units16.clone();
+            let mut s32 = units32.clone();
+            if let Some(u) = s16.get_mut(bad) {
+                *u = 0xDC00;
+            }
+            if let Some(u) = s32.get_mut(bad) {
+                *u = 0x11_0000;
+            }
+            let exact = String::from_utf16_lossy(&s16).len() + 4;
+            for cap in caps.clone().chain([exact]) {
+                for isa in Isa::supported() {
+                    let mut dst: Vec<u8> = (0..cap).map(pattern).collect();
+                    let got = from_utf16(isa, &s16, &mut dst, Mode::default()).expect("supported");
+                    assert!(
+                        (got.written..cap).all(|i| dst[i] == pattern(i)),
+                        "{} UTF-16 cap {cap}, bad unit at {bad}: {got:?}",
+                        isa.name()
+                    );
+                    let mut dst: Vec<u8> = (0..cap).map(pattern).collect();
+                    let got = from_utf32(isa, &s32, &mut dst, Mode::default()).expect("supported");
+                    assert!(
+                        (got.written..cap).all(|i| dst[i] == pattern(i)),
+                        "{} UTF-32 cap {cap}, bad unit at {bad}: {got:?}",
+                        isa.name()
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// UTF-32 steps are narrowed to 16 bits with saturation before the checks of 1 to 3 bytes: a
+/// value that does not fit (above 0xFFFF, with the top bit set, or not a scalar value at all)
+/// at every lane of steps of ASCII, of 1-2 and of 1-3 bytes must make the step refused or
+/// converted as the oracle says, never taken as the 16 bits it saturates or wraps to.
+#[test]
+fn utf32_values_that_do_not_fit_16_bits_at_every_lane() {
+    let texts = [
+        "a".repeat(48),
+        "a\u{E9}\u{42F}".repeat(16),
+        "\u{4E2D}a\u{E9}".repeat(16),
+    ];
+    let values: &[u32] = common::or_under_miri(
+        &[
+            0x8000_0041,
+            0x8000_0000,
+            u32::MAX,
+            0x1_0041,
+            0x1_07FF,
+            0x11_0041,
+            0xFFFF,
+            0xD841,
+        ],
+        &[0x8000_0041, 0x1_0041],
+    );
+    let lanes = common::or_under_miri(0..40, 17..18);
+    for text in &texts {
+        let units: Vec<u32> = text.chars().map(u32::from).collect();
+        for lane in lanes.clone() {
+            for &value in values {
+                let mut s = units.clone();
+                s[lane] = value;
+                check_utf32(&s);
+            }
+        }
     }
 }

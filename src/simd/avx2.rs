@@ -267,10 +267,11 @@ unsafe impl Units for Avx2Units {
             let c0 = _mm256_loadu_si256(src.cast());
             let c1 = _mm256_loadu_si256(src.add(8).cast());
             let narrow = _mm256_testz_si256(_mm256_or_si256(c0, c1), _mm256_set1_epi32(!0xFFFF));
-            // packus saturates nothing where every value is below 0x10000. It works within
-            // 128-bit lanes, giving units 0..4, 8..12, 4..8, 12..16: the permutation puts them
-            // in order.
-            let packed = _mm256_packus_epi32(c0, c1);
+            // packus saturates signed values: from 0x80000000 up they would give 0, so they are
+            // clamped first. It works within 128-bit lanes, giving units 0..4, 8..12, 4..8,
+            // 12..16: the permutation puts them in order.
+            let max = _mm256_set1_epi32(0xFFFF);
+            let packed = _mm256_packus_epi32(_mm256_min_epu32(c0, max), _mm256_min_epu32(c1, max));
             let units = Avx2Units(_mm256_permute4x64_epi64::<0xD8>(packed));
             (units, narrow != 0)
         }
@@ -389,6 +390,16 @@ unsafe impl Units for Avx2Units {
     unsafe fn narrow(self) -> __m128i {
         let [a, b] = unsafe { self.halves() };
         unsafe { _mm_packus_epi16(a, b) }
+    }
+    #[inline(always)]
+    unsafe fn low_byte_twice(self) -> Self {
+        unsafe {
+            let low = _mm256_setr_epi8(
+                0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14, 0, 0, 2, 2, 4, 4, 6, 6, 8, 8,
+                10, 10, 12, 12, 14, 14,
+            );
+            Avx2Units(_mm256_shuffle_epi8(self.0, low))
+        }
     }
     #[inline(always)]
     unsafe fn store_narrow(self, next: Self, dst: *mut u8) {

@@ -291,8 +291,13 @@ unsafe impl Units for Sse42Units {
                 _mm_loadu_si128(src.add(12).cast()),
             ];
             let any = _mm_or_si128(_mm_or_si128(c[0], c[1]), _mm_or_si128(c[2], c[3]));
-            // packus saturates nothing where every value is below 0x10000.
-            let units = Sse42Units(_mm_packus_epi32(c[0], c[1]), _mm_packus_epi32(c[2], c[3]));
+            // packus saturates signed values: from 0x80000000 up they would give 0, so they are
+            // clamped first.
+            let max = _mm_set1_epi32(0xFFFF);
+            let units = Sse42Units(
+                _mm_packus_epi32(_mm_min_epu32(c[0], max), _mm_min_epu32(c[1], max)),
+                _mm_packus_epi32(_mm_min_epu32(c[2], max), _mm_min_epu32(c[3], max)),
+            );
             (units, _mm_testz_si128(any, _mm_set1_epi32(!0xFFFF)) != 0)
         }
     }
@@ -310,9 +315,10 @@ unsafe impl Units for Sse42Units {
     #[inline(always)]
     unsafe fn load_ascii(src: *const u32) -> ([__m128i; 2], bool) {
         unsafe {
-            let (a, a_narrow) = Self::load_narrow(src);
-            let (b, b_narrow) = Self::load_narrow(src.add(16));
-            let ascii = a_narrow & b_narrow & a.or(b).none(Self::splat(0xFF80));
+            // Units above 0xFFFF saturate to 0xFFFF, which is not ASCII.
+            let (a, _) = Self::load_narrow(src);
+            let (b, _) = Self::load_narrow(src.add(16));
+            let ascii = a.or(b).none(Self::splat(0xFF80));
             ([a.narrow(), b.narrow()], ascii)
         }
     }
@@ -391,6 +397,13 @@ unsafe impl Units for Sse42Units {
     #[inline(always)]
     unsafe fn narrow(self) -> __m128i {
         unsafe { _mm_packus_epi16(self.0, self.1) }
+    }
+    #[inline(always)]
+    unsafe fn low_byte_twice(self) -> Self {
+        unsafe {
+            let low = _mm_setr_epi8(0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14);
+            Sse42Units(_mm_shuffle_epi8(self.0, low), _mm_shuffle_epi8(self.1, low))
+        }
     }
     #[inline(always)]
     unsafe fn store_narrow(self, next: Self, dst: *mut u8) {

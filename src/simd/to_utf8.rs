@@ -13,8 +13,11 @@
 //!
 //! A step that holds anything else (a lone surrogate, a UTF-32 value that is not a scalar value)
 //! is refused whole, as is a step whose output might not fit: the exact path converts from
-//! there. Registers are stored whole, but every byte stored past the output's end is
-//! overwritten before the end (see [`Writer`]), so that what follows the output is untouched.
+//! there. UTF-32 is narrowed to 16 bits with saturation, so that a step of characters below
+//! U+0800 (or of ASCII) needs no other check; others check that all its values were below
+//! 0x10000, or take them four at a time. Registers are stored whole, but every byte stored
+//! past the output's end is overwritten, or at the end stored back as it was (see [`Writer`]),
+//! so that what follows the output is as it was.
 //!
 //! The lane arithmetic runs on the 16 units of a step at once ([`Units`]: two 128-bit registers
 //! with SSE4.2, one 256-bit register with AVX2); the shuffles work on 128-bit halves, which in an
@@ -50,9 +53,10 @@ impl Compress {
 }
 
 /// The shuffles for registers of `16 / lane` lanes of `lane` bytes, keyed by `bits` bits per
-/// lane (lane 0 lowest): a lane of code `c` holds its first `len_of[c]` bytes, which move to
-/// just after those of the lanes before it; shuffle indexes with the top bit set give zeros.
-const fn compress(lane: usize, bits: usize, len_of: [u8; 4]) -> Compress {
+/// lane (lane 0 lowest): a lane of code `c` holds the bytes at `bytes_of[c]` in it, in that
+/// order, which move to just after those of the lanes before it; shuffle indexes with the top
+/// bit set give zeros.
+const fn compress(lane: usize, bits: usize, bytes_of: [&[u8]; 4]) -> Compress {
     let mut t = Compress {
         shuffle: [[0x80; 16]; 256],
         len: [0; 256],
@@ -64,8 +68,8 @@ const fn compress(lane: usize, bits: usize, len_of: [u8; 4]) -> Compress {
         while i < 16 / lane {
             let code = (key >> (i * bits)) & ((1 << bits) - 1);
             let mut b = 0;
-            while b < len_of[code] as usize {
-                t.shuffle[key][out] = (i * lane + b) as u8;
+            while b < bytes_of[code].len() {
+                t.shuffle[key][out] = (i * lane) as u8 + bytes_of[code][b];
                 out += 1;
                 b += 1;
             }
@@ -78,12 +82,15 @@ const fn compress(lane: usize, bits: usize, len_of: [u8; 4]) -> Compress {
 }
 
 /// 16-bit lanes keyed by one bit per lane, set for ASCII: one byte, else two.
-static ONE_TWO: Compress = compress(2, 1, [2, 1, 0, 0]);
+static ONE_TWO: Compress = compress(2, 1, [&[0, 1], &[0], &[], &[]]);
 /// 32-bit lanes keyed by two bits per lane, ASCII and "below U+0800 or a surrogate": three
 /// bytes, one (never: ASCII is below U+0800), two, one.
-static ONE_TWO_THREE: Compress = compress(4, 2, [3, 1, 2, 1]);
+static ONE_TWO_THREE: Compress = compress(4, 2, [&[0, 1, 2], &[0], &[0, 1], &[0]]);
+/// As [`ONE_TWO_THREE`], for lanes laid out by [`push_one_two_three`]: the ASCII byte, the
+/// last byte of two or three, the first of three, the first of two or second of three.
+static ONE_TWO_THREE_SPREAD: Compress = compress(4, 2, [&[2, 3, 1], &[0], &[3, 1], &[0]]);
 /// 32-bit lanes keyed by their length less one.
-static ONE_TO_FOUR: Compress = compress(4, 2, [1, 2, 3, 4]);
+static ONE_TO_FOUR: Compress = compress(4, 2, [&[0], &[0, 1], &[0, 1, 2], &[0, 1, 2, 3]]);
 
 /// `SPREAD[m]`: the four bits of `m` at bits 0, 2, 4 and 6, so that the sum of spread lane
 /// masks counts, in two bits per lane, how many of them hold for each lane.
@@ -104,72 +111,63 @@ const SPREAD: [u8; 16] = {
 /// Writes compressed registers into the output, leaving nothing past the output's end.
 ///
 /// A register is stored whole, 16 bytes from where its own bytes go: those past them are
-/// overwritten by the next register's, and so on, except after the last. So the registers of
-/// the last step are held back (`pending`), stored whole when the next step begins, or exactly
-/// at the end. Every step gives at least 16 bytes, so that they cover what the stores before
-/// them left past their bytes; a run of ASCII, stored exactly, leaves nothing to cover. Neither
-/// depends on a branch, which the widths of real text would make unpredictable.
+/// overwritten by the next register's, and so on, except after the last. Every step gives at
+/// least 16 bytes, so that after it only the 16 bytes from the output's end can hold bytes that
+/// are not the output's; before storing a step's registers, the writer loads the 16 bytes that
+/// will follow them, which nothing has stored into yet, and [`Writer::finish`] stores back
+/// those that follow the last step. A run of ASCII, stored exactly, covers what the stores
+/// before it left past their bytes. Neither depends on a branch, which the widths of real text
+/// would make unpredictable, and a step stores only the registers it fills.
 struct Writer<'a> {
     dst: &'a mut [u8],
     /// Bytes stored.
     at: usize,
-    /// The last step's registers, each with its bytes at the bottom, and their lengths.
-    pending: [__m128i; 4],
-    pending_lens: [usize; 4],
+    /// The 16 bytes of the output from `at` as they were before the writer stored anything
+    /// there (if the output has them).
+    tail: __m128i,
 }
 
 impl<'a> Writer<'a> {
+    /// # Safety
+    /// The CPU has SSE2.
     #[inline(always)]
     unsafe fn new(dst: &'a mut [u8]) -> Self {
-        Writer {
-            dst,
-            at: 0,
-            // SAFETY: SSE2, as every kernel has.
-            pending: [unsafe { _mm_setzero_si128() }; 4],
-            pending_lens: [0; 4],
-        }
+        // SAFETY: SSE2; `dst` has the 16 bytes loaded.
+        let tail = unsafe {
+            if dst.len() >= 16 {
+                _mm_loadu_si128(dst.as_ptr().cast())
+            } else {
+                _mm_setzero_si128()
+            }
+        };
+        Writer { dst, at: 0, tail }
     }
 
-    /// Bytes written so far, pending ones included.
+    /// Bytes written so far.
     #[inline(always)]
     fn len(&self) -> usize {
-        self.at + self.pending_lens.iter().sum::<usize>()
+        self.at
     }
 
-    /// Stores the pending registers whole, before the next step's.
+    /// Stores the registers of a step whole, each with its bytes at its bottom, `lens` of them,
+    /// at least 16 in all; the caller has checked that the output has room for 16 more than
+    /// their bytes.
     #[inline(always)]
-    unsafe fn flush(&mut self) {
-        for (reg, len) in self.pending.iter().zip(self.pending_lens) {
-            // SAFETY: SSE2; the caller checked that the output has room for the pending bytes
-            // and at least 16 more, which each store stays within.
-            unsafe { _mm_storeu_si128(self.dst.as_mut_ptr().add(self.at).cast(), *reg) };
-            self.at += len;
+    unsafe fn step<const N: usize>(&mut self, regs: [__m128i; N], lens: [usize; N]) {
+        let end = self.at + lens.iter().sum::<usize>();
+        // SAFETY: SSE2 by the caller; the output has room for 16 bytes from `end` (by the
+        // caller), and for a whole register from where each one's bytes go, below `end`.
+        unsafe {
+            self.tail = _mm_loadu_si128(self.dst.as_ptr().add(end).cast());
+            for (reg, len) in regs.iter().zip(lens) {
+                _mm_storeu_si128(self.dst.as_mut_ptr().add(self.at).cast(), *reg);
+                self.at += len;
+            }
         }
     }
 
-    /// Ends a step: stores the previous one's registers, and holds back `regs`, with the bytes
-    /// of each at its bottom, `lens` of them, at least 16 in all; the caller has checked that
-    /// the output has room for 16 more than the bytes pending and those of `regs`.
-    #[inline(always)]
-    unsafe fn step(&mut self, regs: [__m128i; 4], lens: [usize; 4]) {
-        // SAFETY: by the caller.
-        unsafe { self.flush() };
-        self.pending = regs;
-        self.pending_lens = lens;
-    }
-
-    /// Starts a run of ASCII, whose bytes are stored exactly by [`Writer::ascii`]: stores the
-    /// pending registers; the caller has checked that the output has room for 32 bytes more
-    /// than the pending ones, and stores 32 bytes of ASCII next.
-    #[inline(always)]
-    unsafe fn start_ascii(&mut self) {
-        // SAFETY: by the caller.
-        unsafe { self.flush() };
-        self.pending_lens = [0; 4];
-    }
-
-    /// Stores 32 units of ASCII, `v` then `w`, exactly, in a run started by
-    /// [`Writer::start_ascii`]; the caller has checked that the output has room for them.
+    /// Stores 32 units of ASCII, `v` then `w`, exactly; the caller has checked that the output
+    /// has room for them, and calls [`Writer::end_ascii`] after the last.
     #[inline(always)]
     unsafe fn ascii<U: Units>(&mut self, v: U, w: U) {
         // SAFETY: SSE2 by the caller; room as above.
@@ -177,29 +175,31 @@ impl<'a> Writer<'a> {
         self.at += 2 * STEP;
     }
 
-    /// Stores 32 bytes of ASCII exactly, as [`Writer::ascii`] does.
+    /// Stores `N` registers of ASCII bytes exactly, as [`Writer::ascii`] does.
     #[inline(always)]
-    unsafe fn ascii_bytes(&mut self, [a, b]: [__m128i; 2]) {
-        // SAFETY: SSE2 by the caller; room as above.
-        unsafe {
-            _mm_storeu_si128(self.dst.as_mut_ptr().add(self.at).cast(), a);
-            _mm_storeu_si128(self.dst.as_mut_ptr().add(self.at + 16).cast(), b);
+    unsafe fn ascii_bytes<const N: usize>(&mut self, regs: [__m128i; N]) {
+        for reg in regs {
+            // SAFETY: SSE2 by the caller; room as above.
+            unsafe { _mm_storeu_si128(self.dst.as_mut_ptr().add(self.at).cast(), reg) };
+            self.at += 16;
         }
-        self.at += 2 * STEP;
     }
 
-    /// Stores the pending bytes exactly: the length of the output.
+    /// Ends a run of ASCII: the 16 bytes that follow it are as they were (16 bytes or more of
+    /// it cover all the stores before it left), and the output has room for them, as it had
+    /// for 48 bytes from the last 16 of the run (see `input_limit`).
     #[inline(always)]
-    unsafe fn finish(mut self) -> usize {
-        for (reg, len) in self.pending.iter().zip(self.pending_lens) {
-            let mut bytes = [0u8; 16];
-            // SAFETY: `bytes` holds 16 bytes; SSE2.
-            unsafe { _mm_storeu_si128(bytes.as_mut_ptr().cast(), *reg) };
-            let out = self.dst.get_mut(self.at..).unwrap_or_default();
-            for (o, b) in out.iter_mut().zip(bytes.iter().take(len)) {
-                *o = *b;
-            }
-            self.at += len;
+    unsafe fn end_ascii(&mut self) {
+        // SAFETY: SSE2 by the caller; room as above.
+        self.tail = unsafe { _mm_loadu_si128(self.dst.as_ptr().add(self.at).cast()) };
+    }
+
+    /// Stores back the bytes that follow the output, as they were: the length of the output.
+    #[inline(always)]
+    unsafe fn finish(self) -> usize {
+        if self.at + 16 <= self.dst.len() {
+            // SAFETY: SSE2 by the caller; the output has the 16 bytes.
+            unsafe { _mm_storeu_si128(self.dst.as_mut_ptr().add(self.at).cast(), self.tail) };
         }
         self.at
     }
@@ -220,8 +220,8 @@ unsafe fn splat32(v: u32) -> __m128i {
 pub(crate) unsafe trait Units: Copy {
     /// Loads 16 units from `src`, which must have them.
     unsafe fn load(src: *const u16) -> Self;
-    /// Loads 16 units of UTF-32 from `src`, which must have them, narrowed to 16 bits, and
-    /// whether they are all below 0x10000 (if not, the narrowed units mean nothing).
+    /// Loads 16 units of UTF-32 from `src`, which must have them, narrowed to 16 bits with
+    /// saturation (units above 0xFFFF give 0xFFFF), and whether they are all below 0x10000.
     unsafe fn load_narrow(src: *const u32) -> (Self, bool);
     /// Loads 16 units of UTF-32 from `src`, which must have them, four to a register. Where
     /// [`Units::load_narrow`] loaded the same units, the loads are shared: one 128-bit load
@@ -255,6 +255,8 @@ pub(crate) unsafe trait Units: Copy {
     unsafe fn lane_bits(self) -> u32;
     /// The low byte of each lane, for units all below 0x100.
     unsafe fn narrow(self) -> __m128i;
+    /// Each lane's low byte in both its bytes.
+    unsafe fn low_byte_twice(self) -> Self;
     /// Stores the low bytes of the lanes of `self` then `next`, units all below 0x100, at
     /// `dst`, which must have room for 32 bytes.
     unsafe fn store_narrow(self, next: Self, dst: *mut u8);
@@ -347,19 +349,19 @@ unsafe fn push_one_two<U: Units>(out: &mut Writer, lanes: U, ascii: U, trim: usi
         let [a, b] = lanes.halves();
         let ra = ONE_TWO.apply(a, key);
         let rb = ONE_TWO.apply(b, key >> 8);
-        let zero = _mm_setzero_si128();
-        out.step([ra.0, rb.0, zero, zero], [ra.1, rb.1 - trim, 0, 0]);
+        out.step([ra.0, rb.0], [ra.1, rb.1 - trim]);
     }
 }
 
-/// Writes 16 lanes of 1 to 3 bytes, a step: `head` holds each one's first two bytes, `third` its
-/// third; `ascii` marks those of one byte, `short` those of one or two; the last `trim` bytes
-/// are left out.
+/// Writes 16 lanes of 1 to 3 bytes, a step, each lane's bytes spread over two registers: its
+/// first two bytes in `low`, the next two in `high`, compressed by `table`; `ascii` marks those
+/// of one byte, `short` those of one or two; the last `trim` bytes are left out.
 #[inline(always)]
 unsafe fn push_one_two_three<U: Units>(
     out: &mut Writer,
-    head: U,
-    third: U,
+    table: &Compress,
+    low: U,
+    high: U,
     ascii: U,
     short: U,
     trim: usize,
@@ -367,23 +369,41 @@ unsafe fn push_one_two_three<U: Units>(
     // SAFETY: by the caller.
     unsafe {
         let key = bits_interleaved(ascii, short);
-        let [head_a, head_b] = head.halves();
-        let [third_a, third_b] = third.halves();
-        // Each lane's bytes, the first two then the third, in 32-bit lanes.
-        let r0 = ONE_TWO_THREE.apply(_mm_unpacklo_epi16(head_a, third_a), key);
-        let r1 = ONE_TWO_THREE.apply(_mm_unpackhi_epi16(head_a, third_a), key >> 8);
-        let r2 = ONE_TWO_THREE.apply(_mm_unpacklo_epi16(head_b, third_b), key >> 16);
-        let r3 = ONE_TWO_THREE.apply(_mm_unpackhi_epi16(head_b, third_b), key >> 24);
+        let [low_a, low_b] = low.halves();
+        let [high_a, high_b] = high.halves();
+        let r0 = table.apply(_mm_unpacklo_epi16(low_a, high_a), key);
+        let r1 = table.apply(_mm_unpackhi_epi16(low_a, high_a), key >> 8);
+        let r2 = table.apply(_mm_unpacklo_epi16(low_b, high_b), key >> 16);
+        let r3 = table.apply(_mm_unpackhi_epi16(low_b, high_b), key >> 24);
         out.step([r0.0, r1.0, r2.0, r3.0], [r0.1, r1.1, r2.1, r3.1 - trim]);
+    }
+}
+
+/// The bytes of lanes below U+10000, no surrogates, for [`ONE_TWO_THREE_SPREAD`]: in the low
+/// register each lane's ASCII byte and the last byte of its two or three, in the high one the
+/// first of three and the one before the last (first of two or second of three, which differ
+/// by the bit that `short` sets). Cheaper than [`head`], which blends three forms.
+#[inline(always)]
+unsafe fn spread_bytes<U: Units>(v: U, short: U) -> (U, U) {
+    // SAFETY: by the caller.
+    unsafe {
+        let low = v
+            .low_byte_twice()
+            .and(U::splat(0x3F7F))
+            .or(U::splat(0x8000));
+        let high = three_bytes_head(v).or(short.and(U::splat(0x4000)));
+        (low, high)
     }
 }
 
 /// Converts the 16 UTF-16 units `v` into `out`, which has room for 48 more bytes: the number of
 /// units converted (16, or 15 if the last one is a high surrogate, which the next step takes
 /// with its low one), or 0 (nothing written) if they hold a lone surrogate, or any surrogate
-/// when `PAIRS` is false (units that came from UTF-32).
+/// when `PAIRS` is false (units that came from UTF-32), or any unit from U+0800 up when
+/// `narrow` is false (UTF-32 units, some of them above 0xFFFF, narrowed with saturation: below
+/// U+0800 they are exact).
 #[inline(always)]
-unsafe fn utf16_step<U: Units, const PAIRS: bool>(v: U, out: &mut Writer) -> usize {
+unsafe fn utf16_step<U: Units, const PAIRS: bool>(v: U, narrow: bool, out: &mut Writer) -> usize {
     // SAFETY: by the caller.
     unsafe {
         // ASCII takes the 1-2 byte path (the caller copies runs of it): one branch fewer to
@@ -394,17 +414,14 @@ unsafe fn utf16_step<U: Units, const PAIRS: bool>(v: U, out: &mut Writer) -> usi
             push_one_two(out, two_bytes(v).blend(v, ascii), ascii, 0);
             return STEP;
         }
+        if !narrow {
+            return 0;
+        }
         let surrogate = masked_eq(v, 0xF800, 0xD800);
         let short = masked_eq(v, 0xF800, 0);
         if surrogate.none(surrogate) {
-            push_one_two_three(
-                out,
-                head(v, ascii, short),
-                three_bytes_tail(v),
-                ascii,
-                short,
-                0,
-            );
+            let (low, high) = spread_bytes(v, short);
+            push_one_two_three(out, &ONE_TWO_THREE_SPREAD, low, high, ascii, short, 0);
             return STEP;
         }
         if !PAIRS {
@@ -432,15 +449,17 @@ unsafe fn utf16_step<U: Units, const PAIRS: bool>(v: U, out: &mut Writer) -> usi
             push_one_two(out, lanes, ascii, 2 * split);
         } else {
             let head = head(v, ascii, short).blend(halves, surrogate);
-            push_one_two_three(out, head, three_bytes_tail(v), ascii, short, 2 * split);
+            let third = three_bytes_tail(v);
+            push_one_two_three(out, &ONE_TWO_THREE, head, third, ascii, short, 2 * split);
         }
         STEP - split
     }
 }
 
 /// Converts the longest prefix of `src`, UTF-16, that the steps accept, into `dst`, where it
-/// fits with room to spare: the units read and bytes written. The exact path takes over from
-/// there.
+/// fits with room to spare, but for its last 31 units at most (each step is checked to leave
+/// room for a run of ASCII after it, which spares a check per step): the units read and bytes
+/// written. The exact path takes over from there.
 ///
 /// # Safety
 /// The CPU has `U`'s instruction set.
@@ -452,40 +471,38 @@ pub(crate) unsafe fn utf16_to_utf8<U: Units>(src: &[u16], dst: &mut [u8]) -> (us
     let mut read = 0;
     loop {
         let limit = input_limit(read, src.len(), room - out.len(), 3);
-        if read + STEP > limit {
+        // Steps go on while a run of ASCII could start: the last units go to the exact path.
+        if read + 2 * STEP > limit {
             break;
         }
-        while read + STEP <= limit {
+        while read + 2 * STEP <= limit {
             // SAFETY: `src` has the units loaded, below `limit`; the instructions by the caller;
             // the output has room for them (see `input_limit`).
             let units = unsafe {
                 let at = src.as_ptr().add(read);
-                let mut v = U::load(at);
+                let (mut v, mut next) = (U::load(at), U::load(at.add(STEP)));
                 // Runs of ASCII, 32 units at a time.
-                if read + 2 * STEP <= limit {
-                    let mut next = U::load(at.add(STEP));
-                    if v.or(next).none(U::splat(0xFF80)) {
-                        out.start_ascii();
-                        loop {
-                            out.ascii(v, next);
-                            read += 2 * STEP;
-                            if read + 2 * STEP > limit {
-                                break;
-                            }
-                            let at = src.as_ptr().add(read);
-                            (v, next) = (U::load(at), U::load(at.add(STEP)));
-                            if !v.or(next).none(U::splat(0xFF80)) {
-                                break;
-                            }
-                        }
-                        // Where the run ends, `v` is the next step's (the check that would
-                        // follow is known to fail); near the limit the loop checks again.
+                if v.or(next).none(U::splat(0xFF80)) {
+                    loop {
+                        out.ascii(v, next);
+                        read += 2 * STEP;
                         if read + 2 * STEP > limit {
-                            continue;
+                            break;
+                        }
+                        let at = src.as_ptr().add(read);
+                        (v, next) = (U::load(at), U::load(at.add(STEP)));
+                        if !v.or(next).none(U::splat(0xFF80)) {
+                            break;
                         }
                     }
+                    out.end_ascii();
+                    // Where the run ends, `v` is the next step's (the check that would
+                    // follow is known to fail); near the limit the loop checks again.
+                    if read + 2 * STEP > limit {
+                        continue;
+                    }
                 }
-                utf16_step::<U, true>(v, &mut out)
+                utf16_step::<U, true>(v, true, &mut out)
             };
             if units == 0 {
                 // SAFETY: SSE2.
@@ -551,6 +568,34 @@ unsafe fn one_to_four(c: __m128i) -> (__m128i, usize) {
     }
 }
 
+/// Converts the 16 UTF-32 units at `src` into `out`, which has room for 80 more bytes, from
+/// scalar values four at a time: 16, or 0 (nothing written) if they hold a surrogate or a
+/// value above U+10FFFF.
+#[inline(always)]
+unsafe fn wide_step<U: Units>(src: *const u32, out: &mut Writer) -> usize {
+    // SAFETY: by the caller.
+    unsafe {
+        let c = U::load_wide(src);
+        let max = _mm_max_epu32(_mm_max_epu32(c[0], c[1]), _mm_max_epu32(c[2], c[3]));
+        let in_range = _mm_cmpeq_epi32(_mm_min_epu32(max, splat32(0x10_FFFF)), max);
+        let surrogates = _mm_or_si128(
+            _mm_or_si128(surrogate(c[0]), surrogate(c[1])),
+            _mm_or_si128(surrogate(c[2]), surrogate(c[3])),
+        );
+        if _mm_test_all_ones(in_range) == 0 || _mm_testz_si128(surrogates, surrogates) == 0 {
+            return 0;
+        }
+        let [r0, r1, r2, r3] = [
+            one_to_four(c[0]),
+            one_to_four(c[1]),
+            one_to_four(c[2]),
+            one_to_four(c[3]),
+        ];
+        out.step([r0.0, r1.0, r2.0, r3.0], [r0.1, r1.1, r2.1, r3.1]);
+        STEP
+    }
+}
+
 /// Converts the longest prefix of `src`, UTF-32, that the steps accept, into `dst`, as
 /// [`utf16_to_utf8`] does: steps below U+10000 are narrowed to UTF-16 (where a surrogate makes
 /// them refused), others take their scalar values four at a time.
@@ -572,54 +617,25 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units>(src: &[u32], dst: &mut [u8]) -> (us
             // SAFETY: `src` has the units loaded, below `limit`; the instructions by the caller;
             // the output has room for them (see `input_limit`).
             let units = unsafe {
-                // Runs of ASCII, 32 units at a time.
-                if read + 2 * STEP <= limit
-                    && let (mut bytes, true) = U::load_ascii(src.as_ptr().add(read))
-                {
-                    out.start_ascii();
-                    loop {
-                        out.ascii_bytes(bytes);
-                        read += 2 * STEP;
-                        if read + 2 * STEP > limit {
-                            break;
-                        }
-                        match U::load_ascii(src.as_ptr().add(read)) {
-                            (next, true) => bytes = next,
-                            _ => break,
-                        }
-                    }
-                    // Where the run ends, a step follows (the check that would come first is
-                    // known to fail); near the limit the loop checks again.
-                    if read + 2 * STEP > limit {
-                        continue;
-                    }
-                }
                 let at = src.as_ptr().add(read);
                 let (v, narrow) = U::load_narrow(at);
-                if narrow {
-                    utf16_step::<U, false>(v, &mut out)
-                } else {
-                    let c = U::load_wide(at);
-                    let max = _mm_max_epu32(_mm_max_epu32(c[0], c[1]), _mm_max_epu32(c[2], c[3]));
-                    let in_range = _mm_cmpeq_epi32(_mm_min_epu32(max, splat32(0x10_FFFF)), max);
-                    let surrogates = _mm_or_si128(
-                        _mm_or_si128(surrogate(c[0]), surrogate(c[1])),
-                        _mm_or_si128(surrogate(c[2]), surrogate(c[3])),
-                    );
-                    if _mm_test_all_ones(in_range) == 0
-                        || _mm_testz_si128(surrogates, surrogates) == 0
-                    {
-                        0
-                    } else {
-                        let [r0, r1, r2, r3] = [
-                            one_to_four(c[0]),
-                            one_to_four(c[1]),
-                            one_to_four(c[2]),
-                            one_to_four(c[3]),
-                        ];
-                        out.step([r0.0, r1.0, r2.0, r3.0], [r0.1, r1.1, r2.1, r3.1]);
-                        STEP
+                if v.none(U::splat(0xFF80)) {
+                    // A run of ASCII: these 16 units, then 32 at a time.
+                    out.ascii_bytes::<1>([v.narrow()]);
+                    read += STEP;
+                    while read + 2 * STEP <= limit {
+                        match U::load_ascii(src.as_ptr().add(read)) {
+                            (bytes, true) => out.ascii_bytes(bytes),
+                            _ => break,
+                        }
+                        read += 2 * STEP;
                     }
+                    out.end_ascii();
+                    continue;
+                }
+                match utf16_step::<U, false>(v, narrow, &mut out) {
+                    0 if !narrow => wide_step::<U>(at, &mut out),
+                    units => units,
                 }
             };
             if units == 0 {
