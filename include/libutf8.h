@@ -7,8 +7,11 @@
  * - (NULL, 0) is an empty buffer; a NULL buffer with a non-zero length gives
  *   UTF8_ERR_NULL_POINTER and nothing is read or written, out-parameters included.
  * - Every out-parameter may be NULL, and is then not written.
- * - Nothing is read outside [s, s + len) or written outside [out, out + cap); nothing is
- *   allocated; there is no global mutable state; every function is thread-safe.
+ * - Nothing is read outside [s, s + len) and [out, out + cap) or written outside
+ *   [out, out + cap). Bytes of `out` after the output a function reports keep their values,
+ *   but a converter may read and store them back unchanged while it runs (a SIMD register
+ *   store): they are the call's until it returns.
+ * - Nothing is allocated; there is no global mutable state; every function is thread-safe.
  * - Output is never NUL-terminated; lengths are in bytes.
  */
 
