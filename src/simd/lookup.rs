@@ -170,14 +170,14 @@ const PREV_HIGH: [u8; 16] = table(0);
 const PREV_LOW: [u8; 16] = table(1);
 const CUR_HIGH: [u8; 16] = table(2);
 
-/// Bytes that keep their high bit after these saturating subtractions, at the end of a block,
+/// Bytes whose value stays non-zero after these saturating subtractions, at the end of a block,
 /// start a sequence that the next block must complete: C0.. in the last lane, E0.. in the
-/// one before, F0.. two before (no byte keeps it after subtracting 0x80).
+/// one before, F0.. two before.
 const fn incomplete_thresholds<const LANES: usize>() -> [u8; LANES] {
-    let mut t = [0x80u8; LANES];
-    t[LANES - 3] = 0xF0 - 0x80;
-    t[LANES - 2] = 0xE0 - 0x80;
-    t[LANES - 1] = 0xC0 - 0x80;
+    let mut t = [0xFFu8; LANES];
+    t[LANES - 3] = 0xF0 - 1;
+    t[LANES - 2] = 0xE0 - 1;
+    t[LANES - 1] = 0xC0 - 1;
     t
 }
 
@@ -196,7 +196,7 @@ pub(crate) struct Blocks {
 struct Checker<V: Vector, const COUNT: bool> {
     /// The last register of the previous block.
     prev: V,
-    /// The high bit set where the previous block ends inside a sequence.
+    /// Non-zero where the previous block ends inside a sequence.
     prev_incomplete: V,
     /// Characters started in the blocks checked so far, if COUNT.
     chars: usize,
@@ -224,23 +224,7 @@ impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
     #[inline(always)]
     unsafe fn at_boundary(&self) -> bool {
         // SAFETY: the caller guarantees the ISA.
-        unsafe { !self.prev_incomplete.any_high_bit() }
-    }
-
-    /// Whether `block` is ASCII and follows a character boundary: one test, so that text
-    /// whose blocks end inside characters at random pays no mispredicted branch on the
-    /// boundary, as two tests (which the compiler may order either way) would.
-    ///
-    /// # Safety
-    /// The CPU supports `V`'s ISA.
-    #[inline(always)]
-    unsafe fn ascii_at_boundary(&self, block: &[u8; BLOCK]) -> bool {
-        // SAFETY: the caller guarantees the ISA.
-        unsafe {
-            !high_bits::<V>(block)
-                .or(self.prev_incomplete)
-                .any_high_bit()
-        }
+        unsafe { !self.prev_incomplete.any_nonzero() }
     }
 
     /// Moves past `n` ASCII blocks that follow a character boundary: they need no check.
@@ -445,7 +429,7 @@ pub(crate) unsafe fn valid_blocks<V: Vector, const COUNT: bool>(s: &[u8]) -> Blo
         while let Some(block) = blocks.get(i) {
             // Between characters, ASCII needs no other check: skip a run of it as fast as it
             // is read. A block that is not ASCII pays one test for this.
-            if checker.ascii_at_boundary(block) {
+            if !high_bits::<V>(block).any_high_bit() && checker.at_boundary() {
                 let rest = blocks.get(i + 1..).unwrap_or_default();
                 let run = 1 + ascii_blocks::<V>(rest);
                 checker.skip_ascii(run);
