@@ -690,7 +690,7 @@ size_t utf8_length_from_utf32(const uint32_t *src, size_t len);
  */
 #if defined(__GNUC__)
 /* ASCII first in the generated code: a loop over mostly-ASCII text then takes no jump
- * (measured with GCC 12: ASCII-heavy text 1.5-1.8x as fast as without the hint). */
+ * (GCC 12, make bench's C harness: pure-ASCII text 1.4-1.9x as fast as without the hint). */
 #define LIBUTF8_INLINE_ASCII(c) __builtin_expect((c) < 0x80, 1)
 #else
 #define LIBUTF8_INLINE_ASCII(c) ((c) < 0x80)
