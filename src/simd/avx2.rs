@@ -155,6 +155,18 @@ unsafe impl super::from_utf8::Widen for Avx2 {
     }
 
     #[inline(always)]
+    unsafe fn high_bits(self) -> u64 {
+        // SAFETY: AVX2 by the caller.
+        u64::from(unsafe { _mm256_movemask_epi8(self.0) } as u32)
+    }
+
+    #[inline(always)]
+    unsafe fn max(self, other: Self) -> Self {
+        // SAFETY: AVX2 by the caller.
+        unsafe { Avx2(_mm256_max_epu8(self.0, other.0)) }
+    }
+
+    #[inline(always)]
     unsafe fn values(low: Self, middle: Self, top: Self) -> (Self, Self) {
         // SAFETY: AVX2 by the caller. Low + 64 * middle, and top (in the high byte) moved
         // down to bit 12; the unpacks work within 128-bit lanes.

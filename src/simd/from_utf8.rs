@@ -331,6 +331,16 @@ pub(crate) unsafe trait Widen: Vector {
     /// # Safety
     /// The CPU has the instructions.
     unsafe fn continuations(self) -> Self;
+    /// The high bit of each byte lane, lane `i` in bit `i`.
+    ///
+    /// # Safety
+    /// The CPU has the instructions.
+    unsafe fn high_bits(self) -> u64;
+    /// The greater of the two bytes in each lane, as unsigned bytes.
+    ///
+    /// # Safety
+    /// The CPU has the instructions.
+    unsafe fn max(self, other: Self) -> Self;
     /// The 16-bit values `low + 64 * middle + 4096 * top` of the byte lanes, those of the low
     /// eight bytes of each 128-bit lane in the first register, of the high eight in the second.
     ///
@@ -525,27 +535,35 @@ pub(crate) unsafe fn convert<W: Widen, T: Target>(
         if ascii == blocks || read >= valid {
             break;
         }
-        // SAFETY: 64 bytes readable from `read` and 64 units writable from `written`, since
-        // `ascii < blocks`; the steps read 16 bytes from `read + at` with `at <= 48` and write
-        // at most 16 units from `written + units` with `units <= at` (each unit takes at least
-        // one byte), so within the same bounds.
-        let (at, units) = unsafe {
-            let block = src.as_ptr().add(read);
-            let out = dst.as_mut_ptr().add(written);
-            convert_block::<W, T>(block, valid - read, out)
-        };
-        if at == 0 {
-            break;
+        // Then the blocks after it, one after another while they fit and are validated,
+        // until one is all ASCII, which the loop above takes (with those that follow it).
+        while read < valid && (src.len() - read).min(dst.len() - written) >= BLOCK {
+            // SAFETY: 64 bytes readable from `read` and 64 units writable from `written`, by
+            // the loop condition; the steps read 16 bytes from `read + at` with `at <= 48`
+            // and write at most 16 units from `written + units` with `units <= at` (each unit
+            // takes at least one byte), so within the same bounds.
+            let converted = unsafe {
+                let block = src.as_ptr().add(read);
+                let out = dst.as_mut_ptr().add(written);
+                convert_block::<W, T>(block, valid - read, out)
+            };
+            let Some((at, units)) = converted else {
+                break;
+            };
+            if at == 0 {
+                return (read, written);
+            }
+            read += at;
+            written += units;
         }
-        read += at;
-        written += units;
     }
     (read, written)
 }
 
 /// Converts the characters at the start of the 64 bytes at `block` that end within its first
 /// `limit` bytes (well-formed UTF-8), and at least 48 bytes of them if there are as many, in
-/// steps: returns the bytes read and units written.
+/// steps: returns the bytes read and units written, or `None`, converting nothing, if the
+/// block is all ASCII.
 ///
 /// # Safety
 /// 64 bytes readable at `block`, 64 units writable at `out`, SSE4.1, SSSE3 and `W`'s instructions.
@@ -554,19 +572,23 @@ unsafe fn convert_block<W: Widen, T: Target>(
     block: *const u8,
     limit: usize,
     out: *mut T,
-) -> (usize, usize) {
-    // SAFETY: by the caller; the loads are at offsets 0, 16, 32, 48 and `at <= 48`, the stores
-    // at `units <= at` and write at most 16 units (see `convert`).
+) -> Option<(usize, usize)> {
+    // SAFETY: by the caller; the loads are at offsets 0, 16, 32, 48 (or every `W::LANES`) and
+    // `at <= 48`, the stores at `units <= at` and write at most 16 units (see `convert`).
     unsafe {
-        let chunks = [0, 16, 32, 48].map(|at| load(block.add(at)));
-        // As signed bytes, continuation bytes (80..BF) are those below -64 (C0).
-        let continuation = chunks.iter().rev().fold(0u64, |mask, &c| {
-            let bits = _mm_movemask_epi8(_mm_cmpgt_epi8(_mm_set1_epi8(-64), c)) as u16;
-            (mask << 16) | u64::from(bits)
-        });
-        let non_ascii = chunks.iter().rev().fold(0u64, |mask, &c| {
-            (mask << 16) | u64::from(_mm_movemask_epi8(c) as u16)
-        });
+        // The block in `W`'s registers (the first `BLOCK / W::LANES` of these).
+        let mut registers = [W::splat(0); BLOCK / 16];
+        let mut continuation = 0;
+        let mut highest = W::splat(0);
+        for (k, register) in registers.iter_mut().take(BLOCK / W::LANES).enumerate() {
+            let at = k * W::LANES;
+            *register = W::load(core::slice::from_raw_parts(block.add(at), W::LANES));
+            continuation |= register.continuations().high_bits() << at;
+            highest = highest.max(*register);
+        }
+        if !highest.any_high_bit() {
+            return None;
+        }
         // Bit i: byte i ends a character, that is byte i + 1 is not a continuation byte. Bit
         // 63 is unknown and left clear; the byte at `limit - 1` ends one, whatever follows.
         let mut ends = !continuation >> 1;
@@ -580,23 +602,22 @@ unsafe fn convert_block<W: Widen, T: Target>(
                 let lanes = _mm_shuffle_epi8(load(block.add(12 * k)), table(&FOUR_THREE));
                 T::store_32(values_of_three(lanes), out.add(4 * k));
             }
-            return (48, 16);
+            return Some((48, 16));
         }
-        // Lead bytes of 4-byte characters, F0..F4.
-        let four = chunks.iter().fold(_mm_setzero_si128(), |any, &c| {
-            _mm_or_si128(any, _mm_subs_epu8(c, _mm_set1_epi8(0xEFu8 as i8)))
-        });
-        if limit >= BLOCK + NARROW_SPARE && _mm_testz_si128(four, four) != 0 {
-            // Lead bytes of 3-byte characters, E0..EF, or none (a cheaper block).
-            let three = chunks.iter().fold(_mm_setzero_si128(), |any, &c| {
-                _mm_or_si128(any, _mm_subs_epu8(c, _mm_set1_epi8(0xDFu8 as i8)))
-            });
-            return if _mm_testz_si128(three, three) != 0 {
-                convert_narrow_block::<W, T, false>(block, ends, out)
+        // No lead byte of a 4-byte character (F0..F4, nor any byte above).
+        let below = |lead: u8| !highest.saturating_sub(W::splat(lead - 1)).any_nonzero();
+        if limit >= BLOCK + NARROW_SPARE && below(0xF0) {
+            // No lead byte of a 3-byte character (E0..EF) either: a cheaper block.
+            return Some(if below(0xE0) {
+                convert_narrow_block::<W, T, false>(&registers, ends, out)
             } else {
-                convert_narrow_block::<W, T, true>(block, ends, out)
-            };
+                convert_narrow_block::<W, T, true>(&registers, ends, out)
+            });
         }
+        let chunks = [0, 16, 32, 48].map(|at| load(block.add(at)));
+        let non_ascii = chunks.iter().rev().fold(0u64, |mask, &c| {
+            (mask << 16) | u64::from(_mm_movemask_epi8(c) as u16)
+        });
         let (mut at, mut units) = (0, 0);
         while at <= BLOCK - STEP {
             let bytes = load(block.add(at));
@@ -643,7 +664,7 @@ unsafe fn convert_block<W: Widen, T: Target>(
                 at += len;
             }
         }
-        (at, units)
+        Some((at, units))
     }
 }
 
@@ -672,7 +693,7 @@ static PACK_LANES: [[u8; 16]; 256] = {
     table
 };
 
-/// Converts a block of 64 bytes, `chunks`, of characters of 1 to 3 bytes only (all scripts
+/// Converts a block of 64 bytes, in `W`'s `registers` (the first `BLOCK / W::LANES`), of characters of 1 to 3 bytes only (all scripts
 /// but emoji and rare ideographs) with no table step: the value each byte would have if it
 /// ended a character (with the one or two bytes before it, if it and the one before are
 /// continuation bytes) in a 16-bit lane, then those of the bytes that do end one, by `ends`,
@@ -685,23 +706,18 @@ static PACK_LANES: [[u8; 16]; 256] = {
 /// well-formed UTF-8 after the block written after it by the caller (see [`NARROW_SPARE`]).
 #[inline(always)]
 unsafe fn convert_narrow_block<W: Widen, T: Target, const THREE: bool>(
-    block: *const u8,
+    registers: &[W; BLOCK / 16],
     ends: u64,
     out: *mut T,
 ) -> (usize, usize) {
     let ends = ends & !(1 << 63);
     let mut units = 0;
-    // SAFETY: by the caller; the loads are within the block's 64 bytes; each store writes 8
-    // units at `units`, which is at most the number of characters before, so within the
-    // block's units and the spare ones.
+    // SAFETY: by the caller; each store writes 8 units at `units`, which is at most the
+    // number of characters before, so within the block's units and the spare ones.
     unsafe {
         // The block starts a character: the bytes before it are never used.
         let mut previous = W::splat(0);
-        for k in 0..BLOCK / W::LANES {
-            let bytes = W::load(core::slice::from_raw_parts(
-                block.add(k * W::LANES),
-                W::LANES,
-            ));
+        for (k, &bytes) in registers.iter().take(BLOCK / W::LANES).enumerate() {
             let before = bytes.prev::<1>(previous);
             let continuation = bytes.continuations();
             // The bits of the byte before, if this one continues its character: six of a
