@@ -553,6 +553,49 @@ fn every_error_at_every_offset_of_the_first_blocks() {
     }
 }
 
+/// Words of 2- and 3-byte scripts between ASCII spaces, as in running text.
+fn words_of(len: usize) -> Vec<u8> {
+    let words = [
+        "\u{928}\u{92E}\u{938}\u{94D}\u{924}\u{947}",
+        "\u{43F}\u{440}\u{438}\u{432}\u{435}\u{442}",
+        "\u{A0}\u{7FF}\u{800}\u{D7FF}\u{E000}\u{FFFF}",
+    ];
+    let mut s = Vec::new();
+    for word in words.iter().cycle() {
+        if s.len() + word.len() >= len {
+            break;
+        }
+        s.extend_from_slice(word.as_bytes());
+        s.push(b' ');
+    }
+    s.resize(len, b'.');
+    s
+}
+
+/// Blocks of 2- and 3-byte characters past the validated input are validated as they are
+/// converted: each error class at every offset of the first three blocks of words, from the
+/// start of the input and after a block of ASCII, with text after it.
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "hundreds of inputs, each with every capacity: too slow interpreted; see a_few_inputs_through_every_implementation"
+)]
+fn every_error_at_every_offset_of_blocks_of_words() {
+    let text = words_of(260);
+    for prefix in [0, 64] {
+        let step = if prefix == 0 { 1 } else { 5 };
+        for at in (0..=192).step_by(common::or_under_miri(step, 50)) {
+            for bad in BAD.iter().step_by(common::or_under_miri(1, 5)) {
+                let mut s = vec![b'a'; prefix];
+                s.extend_from_slice(&text[..at]);
+                s.extend_from_slice(bad);
+                s.extend_from_slice(&text[at..]);
+                check_utf8(&s);
+            }
+        }
+    }
+}
+
 /// The converters from UTF-8 validate their input a stretch of 8 KiB at a time (less where the
 /// output buffer has less room) and convert well-formed stretches without checks: each error
 /// class and the end of the input at every offset around the ends of the first two stretches,

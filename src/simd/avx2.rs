@@ -167,6 +167,18 @@ unsafe impl super::from_utf8::Widen for Avx2 {
     }
 
     #[inline(always)]
+    unsafe fn eq(self, other: Self) -> Self {
+        // SAFETY: AVX2 by the caller.
+        unsafe { Avx2(_mm256_cmpeq_epi8(self.0, other.0)) }
+    }
+
+    #[inline(always)]
+    unsafe fn greater(self, other: Self) -> Self {
+        // SAFETY: AVX2 by the caller.
+        unsafe { Avx2(_mm256_cmpgt_epi8(self.0, other.0)) }
+    }
+
+    #[inline(always)]
     unsafe fn values(low: Self, middle: Self, top: Self) -> (Self, Self) {
         // SAFETY: AVX2 by the caller. Low + 64 * middle, and top (in the high byte) moved
         // down to bit 12; the unpacks work within 128-bit lanes.

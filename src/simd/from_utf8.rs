@@ -11,7 +11,9 @@
 //! - a block with no 4-byte character (most text) is converted whole, with no step: the value
 //!   each byte would have if it ended a character is computed from it and the two bytes before
 //!   it in 16-bit lanes, and those of the bytes that do end one are packed together by the mask
-//!   ([`convert_narrow_block`]), which keeps each position independent of the last;
+//!   ([`convert_narrow_block`]), which keeps each position independent of the last; past the
+//!   input the caller has validated, the block is validated on the way, from the same
+//!   registers, for less than a separate pass costs;
 //! - any other block (and the last ones of a validated stretch) a step at a time from the
 //!   current position: 16 bytes of ASCII, of eight 2-byte characters or of four 4-byte
 //!   characters, or 12 bytes of four 3-byte characters, where the mask says so, else the 12
@@ -22,8 +24,8 @@
 //!
 //! The bits of each lane are put together with masks and multiply-adds (`pmaddubsw`,
 //! `pmaddwd`), and stored as whole registers ([`Target`]), never past the units of the
-//! well-formed input the caller then converts, so that nothing is left written past the end
-//! of a conversion.
+//! well-formed input the caller then converts (or, for a whole block, past units it reads
+//! first and puts back), so that nothing is left written past the end of a conversion.
 //!
 //! The 128-bit instructions are SSE4.1 and SSSE3, which both kernels have; inside an AVX2
 //! function they get the VEX encoding.
@@ -341,6 +343,16 @@ pub(crate) unsafe trait Widen: Vector {
     /// # Safety
     /// The CPU has the instructions.
     unsafe fn max(self, other: Self) -> Self;
+    /// 0xFF in the lanes where the two bytes are equal, 0 in the others.
+    ///
+    /// # Safety
+    /// The CPU has the instructions.
+    unsafe fn eq(self, other: Self) -> Self;
+    /// 0xFF in the lanes where this byte is greater than the other, as signed bytes.
+    ///
+    /// # Safety
+    /// The CPU has the instructions.
+    unsafe fn greater(self, other: Self) -> Self;
     /// The 16-bit values `low + 64 * middle + 4096 * top` of the byte lanes, those of the low
     /// eight bytes of each 128-bit lane in the first register, of the high eight in the second.
     ///
@@ -495,16 +507,19 @@ unsafe impl Target for u32 {
 }
 
 /// Converts the well-formed UTF-8 at the start of `src`, `src[..valid]`, into `dst` as far as
-/// whole blocks allow, and whole blocks of ASCII after it: returns the bytes read and units
-/// written, which end where a character does. Other bytes of `src` past `valid` may be read,
-/// never converted.
+/// whole blocks allow, and after it whole blocks of ASCII and whole blocks of 1-3 byte
+/// characters that it validates itself: returns the bytes read and units written, which end
+/// where a character does. Other bytes of `src` may be read, never converted unless
+/// well-formed.
 ///
 /// A block is converted only where 64 bytes of `src` are left to read and 64 units of `dst`
 /// to write. A step stores a whole register, which may go past the units it means, but not
-/// past those of `src[..valid]`, which its caller then writes (see [`Target::SPARE`]).
+/// past those of `src[..valid]`, which its caller then writes (see [`Target::SPARE`]); a whole
+/// block puts back the units after its own (see [`NARROW_SPILL`]).
 ///
 /// # Safety
-/// The CPU has SSE4.1 and SSSE3, and the instructions of `W`.
+/// The CPU has SSE4.1 and SSSE3, and the instructions of `W`; `src` starts a character, or
+/// `valid` is 0.
 #[inline(always)]
 pub(crate) unsafe fn convert<W: Widen, T: Target>(
     src: &[u8],
@@ -532,20 +547,22 @@ pub(crate) unsafe fn convert<W: Widen, T: Target>(
         }
         read += BLOCK * ascii;
         written += BLOCK * ascii;
-        if ascii == blocks || read >= valid {
+        if ascii == blocks {
             break;
         }
-        // Then the blocks after it, one after another while they fit and are validated,
-        // until one is all ASCII, which the loop above takes (with those that follow it).
-        while read < valid && (src.len() - read).min(dst.len() - written) >= BLOCK {
-            // SAFETY: 64 bytes readable from `read` and 64 units writable from `written`, by
-            // the loop condition; the steps read 16 bytes from `read + at` with `at <= 48`
-            // and write at most 16 units from `written + units` with `units <= at` (each unit
-            // takes at least one byte), so within the same bounds.
+        // Then the blocks after it, one after another while they fit, until one is all
+        // ASCII, which the loop above takes (with those that follow it).
+        while (src.len() - read).min(dst.len() - written) >= BLOCK {
+            // SAFETY: 64 bytes readable from `read` and `room` units writable from
+            // `written`, at least 64, by the loop condition; the steps read 16 bytes from
+            // `read + at` with `at <= 48` and write at most 16 units from `written + units`
+            // with `units <= at` (each unit takes at least one byte), so within the same
+            // bounds. `read` is where a character starts, or `convert`'s start (see there).
             let converted = unsafe {
                 let block = src.as_ptr().add(read);
                 let out = dst.as_mut_ptr().add(written);
-                convert_block::<W, T>(block, valid - read, out)
+                let room = dst.len() - written;
+                convert_block::<W, T>(block, valid.saturating_sub(read), out, room)
             };
             let Some((at, units)) = converted else {
                 break;
@@ -562,16 +579,20 @@ pub(crate) unsafe fn convert<W: Widen, T: Target>(
 
 /// Converts the characters at the start of the 64 bytes at `block` that end within its first
 /// `limit` bytes (well-formed UTF-8), and at least 48 bytes of them if there are as many, in
-/// steps: returns the bytes read and units written, or `None`, converting nothing, if the
-/// block is all ASCII.
+/// steps, or, if the block has no 4-byte character and `room` is enough, the characters of
+/// the whole block, validating it first where it goes past `limit`: returns the bytes read and
+/// units written, or `None`, converting nothing, if the block is all ASCII.
 ///
 /// # Safety
-/// 64 bytes readable at `block`, 64 units writable at `out`, SSE4.1, SSSE3 and `W`'s instructions.
+/// 64 bytes readable at `block`, `room` (at least 64) units writable at `out`, SSE4.1, SSSE3
+/// and `W`'s instructions; the block starts a character, or with a continuation byte if
+/// `limit` is 0.
 #[inline(always)]
 unsafe fn convert_block<W: Widen, T: Target>(
     block: *const u8,
     limit: usize,
     out: *mut T,
+    room: usize,
 ) -> Option<(usize, usize)> {
     // SAFETY: by the caller; the loads are at offsets 0, 16, 32, 48 (or every `W::LANES`) and
     // `at <= 48`, the stores at `units <= at` and write at most 16 units (see `convert`).
@@ -592,12 +613,13 @@ unsafe fn convert_block<W: Widen, T: Target>(
         // Bit i: byte i ends a character, that is byte i + 1 is not a continuation byte. Bit
         // 63 is unknown and left clear; the byte at `limit - 1` ends one, whatever follows.
         let mut ends = !continuation >> 1;
-        if limit < BLOCK {
+        if limit > 0 && limit < BLOCK {
             ends |= 1 << (limit - 1);
         }
         // Sixteen 3-byte characters (CJK): four steps at known places, stores of exactly
-        // their units.
-        if limit >= 48 && ends & ((1 << 48) - 1) == 0x9249_2492_4924 {
+        // their units; not validated here, since the validator takes them for less.
+        let sixteen_three = ends & ((1 << 48) - 1) == 0x9249_2492_4924;
+        if sixteen_three && limit >= 48 {
             for k in 0..4 {
                 let lanes = _mm_shuffle_epi8(load(block.add(12 * k)), table(&FOUR_THREE));
                 T::store_32(values_of_three(lanes), out.add(4 * k));
@@ -606,12 +628,14 @@ unsafe fn convert_block<W: Widen, T: Target>(
         }
         // No lead byte of a 4-byte character (F0..F4, nor any byte above).
         let below = |lead: u8| !highest.saturating_sub(W::splat(lead - 1)).any_nonzero();
-        if limit >= BLOCK + NARROW_SPARE && below(0xF0) {
+        if !sixteen_three && room >= BLOCK + NARROW_SPILL && below(0xF0) {
             // No lead byte of a 3-byte character (E0..EF) either: a cheaper block.
-            return Some(if below(0xE0) {
-                convert_narrow_block::<W, T, false>(&registers, ends, out)
-            } else {
-                convert_narrow_block::<W, T, true>(&registers, ends, out)
+            let r = &registers;
+            return Some(match (below(0xE0), limit >= BLOCK) {
+                (true, true) => convert_narrow_block::<W, T, false, false>(r, ends, out),
+                (true, false) => convert_narrow_block::<W, T, false, true>(r, ends, out),
+                (false, true) => convert_narrow_block::<W, T, true, false>(r, ends, out),
+                (false, false) => convert_narrow_block::<W, T, true, true>(r, ends, out),
             });
         }
         let chunks = [0, 16, 32, 48].map(|at| load(block.add(at)));
@@ -668,10 +692,9 @@ unsafe fn convert_block<W: Widen, T: Target>(
     }
 }
 
-/// Bytes of well-formed UTF-8 that must follow a block for [`convert_narrow_block`]: enough
-/// for eight units (the register its last store may write past the block's units), of at
-/// most four bytes each.
-const NARROW_SPARE: usize = 4 * 8;
+/// Units after a block's that [`convert_narrow_block`] may write, and puts back: one
+/// register of eight, stored at its last character's units.
+const NARROW_SPILL: usize = 8;
 
 /// For each mask of 8 bits, the shuffle that packs together the 16-bit lanes whose bit is set.
 static PACK_LANES: [[u8; 16]; 256] = {
@@ -693,46 +716,85 @@ static PACK_LANES: [[u8; 16]; 256] = {
     table
 };
 
-/// Converts a block of 64 bytes, in `W`'s `registers` (the first `BLOCK / W::LANES`), of characters of 1 to 3 bytes only (all scripts
-/// but emoji and rare ideographs) with no table step: the value each byte would have if it
-/// ended a character (with the one or two bytes before it, if it and the one before are
-/// continuation bytes) in a 16-bit lane, then those of the bytes that do end one, by `ends`,
-/// packed together eight lanes at a time. Converts the characters that end before byte 63;
-/// returns the bytes read and units written. Without `THREE`, the block has no 3-byte
-/// character, and the work for them is left out.
+/// Converts a block of 64 bytes, in `W`'s `registers` (the first `BLOCK / W::LANES`), of
+/// characters of 1 to 3 bytes only (all scripts but emoji and rare ideographs) with no table
+/// step: the value each byte would have if it ended a character (with the one or two bytes
+/// before it, if it and the one before are continuation bytes) in a 16-bit lane, then those of
+/// the bytes that do end one, by `ends`, packed together eight lanes at a time. Converts the
+/// characters that end before byte 63; returns the bytes read and units written. Without
+/// `THREE`, the block has no 3-byte character, and the work for them is left out.
+///
+/// With `CHECK`, the block (not known to be well-formed) is validated first, and nothing is
+/// converted, `(0, 0)`, unless its bytes are well-formed as far as they go: those of a block
+/// with no byte above EF are exactly when each byte is a continuation byte where the one
+/// before is a lead byte or the one two before a 3-byte lead (and nowhere else), no lead is
+/// C0 or C1 (overlong), and the byte after E0 is A0 or above (overlong) and that after ED
+/// below A0 (surrogates), RFC 3629 section 4. The block must start a character or with a
+/// continuation byte (which is then an error), since the bytes before it are taken as zero;
+/// a character cut at its end is not converted, so the bytes after it need no check.
 ///
 /// # Safety
-/// SSE4.1, SSSE3 and `W`'s instructions; 64 units writable at `out`, and the units of 32 more bytes of
-/// well-formed UTF-8 after the block written after it by the caller (see [`NARROW_SPARE`]).
+/// SSE4.1, SSSE3 and `W`'s instructions; the registers hold no byte above EF, and none
+/// above DF without `THREE`; 64 + [`NARROW_SPILL`] units writable at `out`, whose values
+/// past those written are put back as they were.
 #[inline(always)]
-unsafe fn convert_narrow_block<W: Widen, T: Target, const THREE: bool>(
+unsafe fn convert_narrow_block<W: Widen, T: Target, const THREE: bool, const CHECK: bool>(
     registers: &[W; BLOCK / 16],
     ends: u64,
     out: *mut T,
 ) -> (usize, usize) {
     let ends = ends & !(1 << 63);
-    let mut units = 0;
+    let total = ends.count_ones() as usize;
     // SAFETY: by the caller; each store writes 8 units at `units`, which is at most the
-    // number of characters before, so within the block's units and the spare ones.
+    // number of characters before, `total` at most, so within the spill; the spill is read
+    // before the stores and put back after them.
     unsafe {
+        // The values of the bytes, in the pairs of registers of `W::values`.
+        let mut values = [(W::splat(0), W::splat(0)); BLOCK / 16];
+        let mut error = W::splat(0);
         // The block starts a character: the bytes before it are never used.
         let mut previous = W::splat(0);
         for (k, &bytes) in registers.iter().take(BLOCK / W::LANES).enumerate() {
             let before = bytes.prev::<1>(previous);
+            let two_before = bytes.prev::<2>(previous);
             let continuation = bytes.continuations();
             // The bits of the byte before, if this one continues its character: six of a
             // continuation byte, five of a 2-byte lead (whose sixth is 0); the four of a
             // 3-byte lead two bytes before, if both continue its character.
             let middle = before.and(continuation).and(W::splat(0x3F));
             let top = if THREE {
-                let two_before = bytes.prev::<2>(previous);
                 let both = continuation.and(before.continuations());
                 two_before.and(both).and(W::splat(0x0F))
             } else {
                 W::splat(0)
             };
+            if CHECK {
+                // Positive (below 0x80) where a continuation byte must be, 0 elsewhere.
+                let mut expected = before.saturating_sub(W::splat(0xBF));
+                if THREE {
+                    expected = expected.or(two_before.saturating_sub(W::splat(0xDF)));
+                }
+                let misplaced = expected.greater(W::splat(0)).xor(continuation);
+                let overlong_lead = bytes.and(W::splat(0xFE)).eq(W::splat(0xC0));
+                error = error.or(misplaced).or(overlong_lead);
+                if THREE {
+                    // After E0 a byte below A0 (as signed bytes, below -96), after ED one
+                    // not below it.
+                    let after_ed = before.eq(W::splat(0xED));
+                    let after_e0_or_ed = before.eq(W::splat(0xE0)).or(after_ed);
+                    let low = W::splat(0xA0).greater(bytes);
+                    error = error.or(after_e0_or_ed.and(low.xor(after_ed)));
+                }
+            }
             previous = bytes;
-            let (first, second) = W::values(bytes.and(W::splat(0x7F)), middle, top);
+            values[k] = W::values(bytes.and(W::splat(0x7F)), middle, top);
+        }
+        if CHECK && error.any_nonzero() {
+            return (0, 0);
+        }
+        let spill = out.add(total).cast::<[T; NARROW_SPILL]>().read_unaligned();
+        let mut units = 0;
+        for (k, &(first, second)) in values.iter().take(BLOCK / W::LANES).enumerate() {
             for g in 0..W::LANES / 8 {
                 let values = W::group(first, second, g);
                 let mask = (ends >> (k * W::LANES + 8 * g)) as u8;
@@ -741,6 +803,9 @@ unsafe fn convert_narrow_block<W: Widen, T: Target, const THREE: bool>(
                 units += mask.count_ones() as usize;
             }
         }
+        out.add(total)
+            .cast::<[T; NARROW_SPILL]>()
+            .write_unaligned(spill);
     }
-    (BLOCK - ends.leading_zeros() as usize, units)
+    (BLOCK - ends.leading_zeros() as usize, total)
 }
