@@ -204,6 +204,20 @@ unsafe impl super::from_utf8::Widen for Avx2 {
     }
 
     #[inline(always)]
+    unsafe fn chunks(registers: &[Self; 4]) -> [__m128i; 4] {
+        // SAFETY: AVX2 by the caller.
+        unsafe {
+            let [low, high] = [registers[0].0, registers[1].0];
+            [
+                _mm256_castsi256_si128(low),
+                _mm256_extracti128_si256::<1>(low),
+                _mm256_castsi256_si128(high),
+                _mm256_extracti128_si256::<1>(high),
+            ]
+        }
+    }
+
+    #[inline(always)]
     unsafe fn group(first: Self, second: Self, g: usize) -> __m128i {
         let register = if g.is_multiple_of(2) {
             first.0

@@ -359,6 +359,11 @@ pub(crate) unsafe trait Widen: Vector {
     /// # Safety
     /// The CPU has the instructions.
     unsafe fn values(low: Self, middle: Self, top: Self) -> (Self, Self);
+    /// The 64 bytes of a block in registers (the first `BLOCK / LANES`) as four of 128 bits.
+    ///
+    /// # Safety
+    /// The CPU has the instructions.
+    unsafe fn chunks(registers: &[Self; BLOCK / 16]) -> [__m128i; 4];
     /// Group `g` of eight 16-bit values of [`Widen::values`]'s registers, groups in the order
     /// of their bytes: those of 128-bit lane `g / 2`, of the first register if `g` is even.
     ///
@@ -620,8 +625,16 @@ unsafe fn convert_block<W: Widen, T: Target>(
         // their units; not validated here, since the validator takes them for less.
         let sixteen_three = ends & ((1 << 48) - 1) == 0x9249_2492_4924;
         if sixteen_three && limit >= 48 {
-            for k in 0..4 {
-                let lanes = _mm_shuffle_epi8(load(block.add(12 * k)), table(&FOUR_THREE));
+            // The bytes at 0, 12, 24 and 36, from the registers.
+            let c = W::chunks(&registers);
+            let steps = [
+                c[0],
+                _mm_alignr_epi8::<12>(c[1], c[0]),
+                _mm_alignr_epi8::<8>(c[2], c[1]),
+                _mm_alignr_epi8::<4>(c[3], c[2]),
+            ];
+            for (k, bytes) in steps.into_iter().enumerate() {
+                let lanes = _mm_shuffle_epi8(bytes, table(&FOUR_THREE));
                 T::store_32(values_of_three(lanes), out.add(4 * k));
             }
             return Some((48, 16));

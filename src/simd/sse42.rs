@@ -218,6 +218,11 @@ unsafe impl super::from_utf8::Widen for Sse42 {
     }
 
     #[inline(always)]
+    unsafe fn chunks(registers: &[Self; 4]) -> [__m128i; 4] {
+        registers.map(|r| r.0)
+    }
+
+    #[inline(always)]
     unsafe fn group(first: Self, second: Self, g: usize) -> __m128i {
         if g == 0 { first.0 } else { second.0 }
     }
