@@ -7,7 +7,8 @@
 //! registers of the instruction set, [`Widen`], which also widens the values of other blocks
 //! as they are stored). Otherwise one bitmask marks the bytes
 //! that end a character (those followed by a byte that is not a continuation byte), and:
-//! - a block of sixteen 3-byte characters (CJK) is converted in four fixed steps;
+//! - a block of sixteen 3-byte characters (CJK), or of sixteen 4-byte characters (emoji), is
+//!   converted in four fixed steps;
 //! - a block with no 4-byte character (most text) is converted whole, with no step: the value
 //!   each byte would have if it ended a character is computed from it and the two bytes before
 //!   it in 16-bit lanes, and those of the bytes that do end one are packed together by the mask
@@ -638,6 +639,17 @@ unsafe fn convert_block<W: Widen, T: Target>(
                 T::store_32(values_of_three(lanes), out.add(4 * k));
             }
             return Some((48, 16));
+        }
+        // Sixteen 4-byte characters (emoji), validated: four steps at known places. The
+        // last one ends at byte 63, since a lead byte that three continuation bytes follow
+        // in well-formed UTF-8 starts a 4-byte character.
+        if limit >= BLOCK && ends & !(1 << 63) == 0x0888_8888_8888_8888 {
+            let mut units = 0;
+            for bytes in W::chunks(&registers) {
+                let lanes = _mm_shuffle_epi8(bytes, table(&FOUR_FOUR));
+                units += T::store_any(values_of_four(lanes), 4, out.add(units));
+            }
+            return Some((BLOCK, units));
         }
         // No lead byte of a 4-byte character (F0..F4, nor any byte above).
         let below = |lead: u8| !highest.saturating_sub(W::splat(lead - 1)).any_nonzero();
