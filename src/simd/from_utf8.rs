@@ -640,17 +640,6 @@ unsafe fn convert_block<W: Widen, T: Target>(
             }
             return Some((48, 16));
         }
-        // Sixteen 4-byte characters (emoji), validated: four steps at known places. The
-        // last one ends at byte 63, since a lead byte that three continuation bytes follow
-        // in well-formed UTF-8 starts a 4-byte character.
-        if limit >= BLOCK && ends & !(1 << 63) == 0x0888_8888_8888_8888 {
-            let mut units = 0;
-            for bytes in W::chunks(&registers) {
-                let lanes = _mm_shuffle_epi8(bytes, table(&FOUR_FOUR));
-                units += T::store_any(values_of_four(lanes), 4, out.add(units));
-            }
-            return Some((BLOCK, units));
-        }
         // No lead byte of a 4-byte character (F0..F4, nor any byte above).
         let below = |lead: u8| !highest.saturating_sub(W::splat(lead - 1)).any_nonzero();
         if !sixteen_three && room >= BLOCK + NARROW_SPILL && below(0xF0) {
@@ -662,6 +651,17 @@ unsafe fn convert_block<W: Widen, T: Target>(
                 (false, true) => convert_narrow_block::<W, T, true, false>(r, ends, out),
                 (false, false) => convert_narrow_block::<W, T, true, true>(r, ends, out),
             });
+        }
+        // Sixteen 4-byte characters (emoji), validated: four steps at known places. The
+        // last one ends at byte 63, since a lead byte that three continuation bytes follow
+        // in well-formed UTF-8 starts a 4-byte character.
+        if limit >= BLOCK && ends & !(1 << 63) == 0x0888_8888_8888_8888 {
+            let mut units = 0;
+            for bytes in W::chunks(&registers) {
+                let lanes = _mm_shuffle_epi8(bytes, table(&FOUR_FOUR));
+                units += T::store_any(values_of_four(lanes), 4, out.add(units));
+            }
+            return Some((BLOCK, units));
         }
         let chunks = [0, 16, 32, 48].map(|at| load(block.add(at)));
         let non_ascii = chunks.iter().rev().fold(0u64, |mask, &c| {
