@@ -553,6 +553,98 @@ fn every_error_at_every_offset_of_the_first_blocks() {
     }
 }
 
+/// Words of 2- and 3-byte scripts between ASCII spaces, as in running text.
+fn words_of(len: usize) -> Vec<u8> {
+    let words = [
+        "\u{928}\u{92E}\u{938}\u{94D}\u{924}\u{947}",
+        "\u{43F}\u{440}\u{438}\u{432}\u{435}\u{442}",
+        "\u{A0}\u{7FF}\u{800}\u{D7FF}\u{E000}\u{FFFF}",
+    ];
+    let mut s = Vec::new();
+    for word in words.iter().cycle() {
+        if s.len() + word.len() >= len {
+            break;
+        }
+        s.extend_from_slice(word.as_bytes());
+        s.push(b' ');
+    }
+    s.resize(len, b'.');
+    s
+}
+
+/// Blocks of 2- and 3-byte characters past the validated input are validated as they are
+/// converted: each error class at every offset of the first three blocks of words, from the
+/// start of the input and after a block of ASCII, with text after it (under Miri, a few
+/// classes at the start only: a block that fails, then blocks that pass).
+#[test]
+fn every_error_at_every_offset_of_blocks_of_words() {
+    let text = words_of(common::or_under_miri(260, 150));
+    for prefix in [0, 64] {
+        let step = if prefix == 0 { 1 } else { 5 };
+        for at in (0..=192).step_by(common::or_under_miri(step, 200)) {
+            let bads = BAD.iter().step_by(common::or_under_miri(1, 8));
+            for bad in bads.take(common::or_under_miri(BAD.len(), 2)) {
+                let mut s = vec![b'a'; prefix];
+                s.extend_from_slice(&text[..at]);
+                s.extend_from_slice(bad);
+                s.extend_from_slice(&text[at..]);
+                check_utf8(&s);
+            }
+        }
+    }
+}
+
+/// Blocks of ASCII are widened with stores placed by the output's address (see the AVX2
+/// kernel): the same input into the output at every 4-byte offset of a 32-byte line, checked
+/// against the standard library's decoding, with the units around the output untouched.
+#[test]
+fn ascii_blocks_into_outputs_at_every_offset() {
+    let mut s = vec![b'a'; 64 * 4 + 5];
+    s.extend_from_slice("\u{E9}\u{20AC}".as_bytes());
+    s.extend(run_of(1, 64 * 3));
+    let text = core::str::from_utf8(&s).unwrap();
+    let want32: Vec<u32> = text.chars().map(u32::from).collect();
+    let want16: Vec<u16> = text.encode_utf16().collect();
+    for isa in Isa::supported() {
+        for offset in 0..8 {
+            let mut buffer = vec![u32::UNTOUCHED; want32.len() + 16];
+            let dst = &mut buffer[offset..offset + want32.len()];
+            let got = to_utf32(isa, &s, dst, Mode::default()).expect("supported");
+            assert_eq!(
+                (got.read, got.written),
+                (s.len(), want32.len()),
+                "{}",
+                isa.name()
+            );
+            assert_eq!(&buffer[offset..offset + want32.len()], &want32[..]);
+            assert!(buffer[..offset].iter().all(|&u| u == u32::UNTOUCHED));
+            assert!(
+                buffer[offset + want32.len()..]
+                    .iter()
+                    .all(|&u| u == u32::UNTOUCHED)
+            );
+        }
+        for offset in 0..16 {
+            let mut buffer = vec![u16::UNTOUCHED; want16.len() + 32];
+            let dst = &mut buffer[offset..offset + want16.len()];
+            let got = to_utf16(isa, &s, dst, Mode::default()).expect("supported");
+            assert_eq!(
+                (got.read, got.written),
+                (s.len(), want16.len()),
+                "{}",
+                isa.name()
+            );
+            assert_eq!(&buffer[offset..offset + want16.len()], &want16[..]);
+            assert!(buffer[..offset].iter().all(|&u| u == u16::UNTOUCHED));
+            assert!(
+                buffer[offset + want16.len()..]
+                    .iter()
+                    .all(|&u| u == u16::UNTOUCHED)
+            );
+        }
+    }
+}
+
 /// The converters from UTF-8 validate their input a stretch of 8 KiB at a time (less where the
 /// output buffer has less room) and convert well-formed stretches without checks: each error
 /// class and the end of the input at every offset around the ends of the first two stretches,

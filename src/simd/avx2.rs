@@ -155,6 +155,30 @@ unsafe impl super::from_utf8::Widen for Avx2 {
     }
 
     #[inline(always)]
+    unsafe fn high_bits(self) -> u64 {
+        // SAFETY: AVX2 by the caller.
+        u64::from(unsafe { _mm256_movemask_epi8(self.0) } as u32)
+    }
+
+    #[inline(always)]
+    unsafe fn max(self, other: Self) -> Self {
+        // SAFETY: AVX2 by the caller.
+        unsafe { Avx2(_mm256_max_epu8(self.0, other.0)) }
+    }
+
+    #[inline(always)]
+    unsafe fn eq(self, other: Self) -> Self {
+        // SAFETY: AVX2 by the caller.
+        unsafe { Avx2(_mm256_cmpeq_epi8(self.0, other.0)) }
+    }
+
+    #[inline(always)]
+    unsafe fn greater(self, other: Self) -> Self {
+        // SAFETY: AVX2 by the caller.
+        unsafe { Avx2(_mm256_cmpgt_epi8(self.0, other.0)) }
+    }
+
+    #[inline(always)]
     unsafe fn values(low: Self, middle: Self, top: Self) -> (Self, Self) {
         // SAFETY: AVX2 by the caller. Low + 64 * middle, and top (in the high byte) moved
         // down to bit 12; the unpacks work within 128-bit lanes.
@@ -176,6 +200,20 @@ unsafe impl super::from_utf8::Widen for Avx2 {
                     _mm256_unpackhi_epi8(zero, top.0),
                 )),
             )
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn chunks(registers: &[Self; 4]) -> [__m128i; 4] {
+        // SAFETY: AVX2 by the caller.
+        unsafe {
+            let [low, high] = [registers[0].0, registers[1].0];
+            [
+                _mm256_castsi256_si128(low),
+                _mm256_extracti128_si256::<1>(low),
+                _mm256_castsi256_si128(high),
+                _mm256_extracti128_si256::<1>(high),
+            ]
         }
     }
 
@@ -238,9 +276,20 @@ unsafe impl super::from_utf8::Widen for Avx2 {
             if _mm256_movemask_epi8(_mm256_or_si256(halves[0], halves[1])) != 0 {
                 return false;
             }
-            for k in 0..8 {
-                let eight = _mm_loadl_epi64(src.add(8 * k).cast());
-                _mm256_storeu_si256(dst.add(8 * k).cast(), _mm256_cvtepu8_epi32(eight));
+            // Where `dst` is 16 bytes past a multiple of 32 (as large buffers from malloc
+            // are), four units first and last in 16-byte stores, so that no store crosses a
+            // cache line (Latin-Lipsum, all ASCII, to UTF-32: 10% faster measured).
+            let skew = if dst.addr() & 31 == 16 { 4 } else { 0 };
+            if skew != 0 {
+                for at in [0, 60] {
+                    let bytes = _mm_cvtsi32_si128(src.add(at).cast::<i32>().read_unaligned());
+                    _mm_storeu_si128(dst.add(at).cast(), _mm_cvtepu8_epi32(bytes));
+                }
+            }
+            for k in 0..8 - skew / 4 {
+                let at = skew + 8 * k;
+                let eight = _mm_loadl_epi64(src.add(at).cast());
+                _mm256_storeu_si256(dst.add(at).cast(), _mm256_cvtepu8_epi32(eight));
             }
             true
         }

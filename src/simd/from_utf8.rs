@@ -7,11 +7,14 @@
 //! registers of the instruction set, [`Widen`], which also widens the values of other blocks
 //! as they are stored). Otherwise one bitmask marks the bytes
 //! that end a character (those followed by a byte that is not a continuation byte), and:
-//! - a block of sixteen 3-byte characters (CJK) is converted in four fixed steps;
+//! - a block of sixteen 3-byte characters (CJK), or of sixteen 4-byte characters (emoji), is
+//!   converted in four fixed steps;
 //! - a block with no 4-byte character (most text) is converted whole, with no step: the value
 //!   each byte would have if it ended a character is computed from it and the two bytes before
 //!   it in 16-bit lanes, and those of the bytes that do end one are packed together by the mask
-//!   ([`convert_narrow_block`]), which keeps each position independent of the last;
+//!   ([`convert_narrow_block`]), which keeps each position independent of the last; past the
+//!   input the caller has validated, the block is validated on the way, from the same
+//!   registers, for less than a separate pass costs;
 //! - any other block (and the last ones of a validated stretch) a step at a time from the
 //!   current position: 16 bytes of ASCII, of eight 2-byte characters or of four 4-byte
 //!   characters, or 12 bytes of four 3-byte characters, where the mask says so, else the 12
@@ -22,8 +25,8 @@
 //!
 //! The bits of each lane are put together with masks and multiply-adds (`pmaddubsw`,
 //! `pmaddwd`), and stored as whole registers ([`Target`]), never past the units of the
-//! well-formed input the caller then converts, so that nothing is left written past the end
-//! of a conversion.
+//! well-formed input the caller then converts (or, for a whole block, past units it reads
+//! first and puts back), so that nothing is left written past the end of a conversion.
 //!
 //! The 128-bit instructions are SSE4.1 and SSSE3, which both kernels have; inside an AVX2
 //! function they get the VEX encoding.
@@ -331,12 +334,37 @@ pub(crate) unsafe trait Widen: Vector {
     /// # Safety
     /// The CPU has the instructions.
     unsafe fn continuations(self) -> Self;
+    /// The high bit of each byte lane, lane `i` in bit `i`.
+    ///
+    /// # Safety
+    /// The CPU has the instructions.
+    unsafe fn high_bits(self) -> u64;
+    /// The greater of the two bytes in each lane, as unsigned bytes.
+    ///
+    /// # Safety
+    /// The CPU has the instructions.
+    unsafe fn max(self, other: Self) -> Self;
+    /// 0xFF in the lanes where the two bytes are equal, 0 in the others.
+    ///
+    /// # Safety
+    /// The CPU has the instructions.
+    unsafe fn eq(self, other: Self) -> Self;
+    /// 0xFF in the lanes where this byte is greater than the other, as signed bytes.
+    ///
+    /// # Safety
+    /// The CPU has the instructions.
+    unsafe fn greater(self, other: Self) -> Self;
     /// The 16-bit values `low + 64 * middle + 4096 * top` of the byte lanes, those of the low
     /// eight bytes of each 128-bit lane in the first register, of the high eight in the second.
     ///
     /// # Safety
     /// The CPU has the instructions.
     unsafe fn values(low: Self, middle: Self, top: Self) -> (Self, Self);
+    /// The 64 bytes of a block in registers (the first `BLOCK / LANES`) as four of 128 bits.
+    ///
+    /// # Safety
+    /// The CPU has the instructions.
+    unsafe fn chunks(registers: &[Self; BLOCK / 16]) -> [__m128i; 4];
     /// Group `g` of eight 16-bit values of [`Widen::values`]'s registers, groups in the order
     /// of their bytes: those of 128-bit lane `g / 2`, of the first register if `g` is even.
     ///
@@ -485,16 +513,19 @@ unsafe impl Target for u32 {
 }
 
 /// Converts the well-formed UTF-8 at the start of `src`, `src[..valid]`, into `dst` as far as
-/// whole blocks allow, and whole blocks of ASCII after it: returns the bytes read and units
-/// written, which end where a character does. Other bytes of `src` past `valid` may be read,
-/// never converted.
+/// whole blocks allow, and after it whole blocks of ASCII and whole blocks of 1-3 byte
+/// characters that it validates itself: returns the bytes read and units written, which end
+/// where a character does. Other bytes of `src` may be read, never converted unless
+/// well-formed.
 ///
 /// A block is converted only where 64 bytes of `src` are left to read and 64 units of `dst`
 /// to write. A step stores a whole register, which may go past the units it means, but not
-/// past those of `src[..valid]`, which its caller then writes (see [`Target::SPARE`]).
+/// past those of `src[..valid]`, which its caller then writes (see [`Target::SPARE`]); a whole
+/// block puts back the units after its own (see [`NARROW_SPILL`]).
 ///
 /// # Safety
-/// The CPU has SSE4.1 and SSSE3, and the instructions of `W`.
+/// The CPU has SSE4.1 and SSSE3, and the instructions of `W`; `src` starts a character, or
+/// `valid` is 0.
 #[inline(always)]
 pub(crate) unsafe fn convert<W: Widen, T: Target>(
     src: &[u8],
@@ -522,81 +553,120 @@ pub(crate) unsafe fn convert<W: Widen, T: Target>(
         }
         read += BLOCK * ascii;
         written += BLOCK * ascii;
-        if ascii == blocks || read >= valid {
+        if ascii == blocks {
             break;
         }
-        // SAFETY: 64 bytes readable from `read` and 64 units writable from `written`, since
-        // `ascii < blocks`; the steps read 16 bytes from `read + at` with `at <= 48` and write
-        // at most 16 units from `written + units` with `units <= at` (each unit takes at least
-        // one byte), so within the same bounds.
-        let (at, units) = unsafe {
-            let block = src.as_ptr().add(read);
-            let out = dst.as_mut_ptr().add(written);
-            convert_block::<W, T>(block, valid - read, out)
-        };
-        if at == 0 {
-            break;
+        // Then the blocks after it, one after another while they fit, until one is all
+        // ASCII, which the loop above takes (with those that follow it).
+        while (src.len() - read).min(dst.len() - written) >= BLOCK {
+            // SAFETY: 64 bytes readable from `read` and `room` units writable from
+            // `written`, at least 64, by the loop condition; the steps read 16 bytes from
+            // `read + at` with `at <= 48` and write at most 16 units from `written + units`
+            // with `units <= at` (each unit takes at least one byte), so within the same
+            // bounds. `read` is where a character starts, or `convert`'s start (see there).
+            let converted = unsafe {
+                let block = src.as_ptr().add(read);
+                let out = dst.as_mut_ptr().add(written);
+                let room = dst.len() - written;
+                convert_block::<W, T>(block, valid.saturating_sub(read), out, room)
+            };
+            let Some((at, units)) = converted else {
+                break;
+            };
+            if at == 0 {
+                return (read, written);
+            }
+            read += at;
+            written += units;
         }
-        read += at;
-        written += units;
     }
     (read, written)
 }
 
 /// Converts the characters at the start of the 64 bytes at `block` that end within its first
 /// `limit` bytes (well-formed UTF-8), and at least 48 bytes of them if there are as many, in
-/// steps: returns the bytes read and units written.
+/// steps, or, if the block has no 4-byte character and `room` is enough, the characters of
+/// the whole block, validating it first where it goes past `limit`: returns the bytes read and
+/// units written, or `None`, converting nothing, if the block is all ASCII.
 ///
 /// # Safety
-/// 64 bytes readable at `block`, 64 units writable at `out`, SSE4.1, SSSE3 and `W`'s instructions.
+/// 64 bytes readable at `block`, `room` (at least 64) units writable at `out`, SSE4.1, SSSE3
+/// and `W`'s instructions; the block starts a character, or with a continuation byte if
+/// `limit` is 0.
 #[inline(always)]
 unsafe fn convert_block<W: Widen, T: Target>(
     block: *const u8,
     limit: usize,
     out: *mut T,
-) -> (usize, usize) {
-    // SAFETY: by the caller; the loads are at offsets 0, 16, 32, 48 and `at <= 48`, the stores
-    // at `units <= at` and write at most 16 units (see `convert`).
+    room: usize,
+) -> Option<(usize, usize)> {
+    // SAFETY: by the caller; the loads are at offsets 0, 16, 32, 48 (or every `W::LANES`) and
+    // `at <= 48`, the stores at `units <= at` and write at most 16 units (see `convert`).
     unsafe {
-        let chunks = [0, 16, 32, 48].map(|at| load(block.add(at)));
-        // As signed bytes, continuation bytes (80..BF) are those below -64 (C0).
-        let continuation = chunks.iter().rev().fold(0u64, |mask, &c| {
-            let bits = _mm_movemask_epi8(_mm_cmpgt_epi8(_mm_set1_epi8(-64), c)) as u16;
-            (mask << 16) | u64::from(bits)
-        });
-        let non_ascii = chunks.iter().rev().fold(0u64, |mask, &c| {
-            (mask << 16) | u64::from(_mm_movemask_epi8(c) as u16)
-        });
+        // The block in `W`'s registers (the first `BLOCK / W::LANES` of these).
+        let mut registers = [W::splat(0); BLOCK / 16];
+        let mut continuation = 0;
+        let mut highest = W::splat(0);
+        for (k, register) in registers.iter_mut().take(BLOCK / W::LANES).enumerate() {
+            let at = k * W::LANES;
+            *register = W::load(core::slice::from_raw_parts(block.add(at), W::LANES));
+            continuation |= register.continuations().high_bits() << at;
+            highest = highest.max(*register);
+        }
+        if !highest.any_high_bit() {
+            return None;
+        }
         // Bit i: byte i ends a character, that is byte i + 1 is not a continuation byte. Bit
         // 63 is unknown and left clear; the byte at `limit - 1` ends one, whatever follows.
         let mut ends = !continuation >> 1;
-        if limit < BLOCK {
+        if limit > 0 && limit < BLOCK {
             ends |= 1 << (limit - 1);
         }
         // Sixteen 3-byte characters (CJK): four steps at known places, stores of exactly
-        // their units.
-        if limit >= 48 && ends & ((1 << 48) - 1) == 0x9249_2492_4924 {
-            for k in 0..4 {
-                let lanes = _mm_shuffle_epi8(load(block.add(12 * k)), table(&FOUR_THREE));
+        // their units; not validated here, since the validator takes them for less.
+        let sixteen_three = ends & ((1 << 48) - 1) == 0x9249_2492_4924;
+        if sixteen_three && limit >= 48 {
+            // The bytes at 0, 12, 24 and 36, from the registers.
+            let c = W::chunks(&registers);
+            let steps = [
+                c[0],
+                _mm_alignr_epi8::<12>(c[1], c[0]),
+                _mm_alignr_epi8::<8>(c[2], c[1]),
+                _mm_alignr_epi8::<4>(c[3], c[2]),
+            ];
+            for (k, bytes) in steps.into_iter().enumerate() {
+                let lanes = _mm_shuffle_epi8(bytes, table(&FOUR_THREE));
                 T::store_32(values_of_three(lanes), out.add(4 * k));
             }
-            return (48, 16);
+            return Some((48, 16));
         }
-        // Lead bytes of 4-byte characters, F0..F4.
-        let four = chunks.iter().fold(_mm_setzero_si128(), |any, &c| {
-            _mm_or_si128(any, _mm_subs_epu8(c, _mm_set1_epi8(0xEFu8 as i8)))
-        });
-        if limit >= BLOCK + NARROW_SPARE && _mm_testz_si128(four, four) != 0 {
-            // Lead bytes of 3-byte characters, E0..EF, or none (a cheaper block).
-            let three = chunks.iter().fold(_mm_setzero_si128(), |any, &c| {
-                _mm_or_si128(any, _mm_subs_epu8(c, _mm_set1_epi8(0xDFu8 as i8)))
+        // No lead byte of a 4-byte character (F0..F4, nor any byte above).
+        let below = |lead: u8| !highest.saturating_sub(W::splat(lead - 1)).any_nonzero();
+        if !sixteen_three && room >= BLOCK + NARROW_SPILL && below(0xF0) {
+            // No lead byte of a 3-byte character (E0..EF) either: a cheaper block.
+            let r = &registers;
+            return Some(match (below(0xE0), limit >= BLOCK) {
+                (true, true) => convert_narrow_block::<W, T, false, false>(r, ends, out),
+                (true, false) => convert_narrow_block::<W, T, false, true>(r, ends, out),
+                (false, true) => convert_narrow_block::<W, T, true, false>(r, ends, out),
+                (false, false) => convert_narrow_block::<W, T, true, true>(r, ends, out),
             });
-            return if _mm_testz_si128(three, three) != 0 {
-                convert_narrow_block::<W, T, false>(block, ends, out)
-            } else {
-                convert_narrow_block::<W, T, true>(block, ends, out)
-            };
         }
+        // Sixteen 4-byte characters (emoji), validated: four steps at known places. The
+        // last one ends at byte 63, since a lead byte that three continuation bytes follow
+        // in well-formed UTF-8 starts a 4-byte character.
+        if limit >= BLOCK && ends & !(1 << 63) == 0x0888_8888_8888_8888 {
+            let mut units = 0;
+            for bytes in W::chunks(&registers) {
+                let lanes = _mm_shuffle_epi8(bytes, table(&FOUR_FOUR));
+                units += T::store_any(values_of_four(lanes), 4, out.add(units));
+            }
+            return Some((BLOCK, units));
+        }
+        let chunks = [0, 16, 32, 48].map(|at| load(block.add(at)));
+        let non_ascii = chunks.iter().rev().fold(0u64, |mask, &c| {
+            (mask << 16) | u64::from(_mm_movemask_epi8(c) as u16)
+        });
         let (mut at, mut units) = (0, 0);
         while at <= BLOCK - STEP {
             let bytes = load(block.add(at));
@@ -643,14 +713,13 @@ unsafe fn convert_block<W: Widen, T: Target>(
                 at += len;
             }
         }
-        (at, units)
+        Some((at, units))
     }
 }
 
-/// Bytes of well-formed UTF-8 that must follow a block for [`convert_narrow_block`]: enough
-/// for eight units (the register its last store may write past the block's units), of at
-/// most four bytes each.
-const NARROW_SPARE: usize = 4 * 8;
+/// Units after a block's that [`convert_narrow_block`] may write, and puts back: one
+/// register of eight, stored at its last character's units.
+const NARROW_SPILL: usize = 8;
 
 /// For each mask of 8 bits, the shuffle that packs together the 16-bit lanes whose bit is set.
 static PACK_LANES: [[u8; 16]; 256] = {
@@ -672,51 +741,85 @@ static PACK_LANES: [[u8; 16]; 256] = {
     table
 };
 
-/// Converts a block of 64 bytes, `chunks`, of characters of 1 to 3 bytes only (all scripts
-/// but emoji and rare ideographs) with no table step: the value each byte would have if it
-/// ended a character (with the one or two bytes before it, if it and the one before are
-/// continuation bytes) in a 16-bit lane, then those of the bytes that do end one, by `ends`,
-/// packed together eight lanes at a time. Converts the characters that end before byte 63;
-/// returns the bytes read and units written. Without `THREE`, the block has no 3-byte
-/// character, and the work for them is left out.
+/// Converts a block of 64 bytes, in `W`'s `registers` (the first `BLOCK / W::LANES`), of
+/// characters of 1 to 3 bytes only (all scripts but emoji and rare ideographs) with no table
+/// step: the value each byte would have if it ended a character (with the one or two bytes
+/// before it, if it and the one before are continuation bytes) in a 16-bit lane, then those of
+/// the bytes that do end one, by `ends`, packed together eight lanes at a time. Converts the
+/// characters that end before byte 63; returns the bytes read and units written. Without
+/// `THREE`, the block has no 3-byte character, and the work for them is left out.
+///
+/// With `CHECK`, the block (not known to be well-formed) is validated first, and nothing is
+/// converted, `(0, 0)`, unless its bytes are well-formed as far as they go: those of a block
+/// with no byte above EF are exactly when each byte is a continuation byte where the one
+/// before is a lead byte or the one two before a 3-byte lead (and nowhere else), no lead is
+/// C0 or C1 (overlong), and the byte after E0 is A0 or above (overlong) and that after ED
+/// below A0 (surrogates), RFC 3629 section 4. The block must start a character or with a
+/// continuation byte (which is then an error), since the bytes before it are taken as zero;
+/// a character cut at its end is not converted, so the bytes after it need no check.
 ///
 /// # Safety
-/// SSE4.1, SSSE3 and `W`'s instructions; 64 units writable at `out`, and the units of 32 more bytes of
-/// well-formed UTF-8 after the block written after it by the caller (see [`NARROW_SPARE`]).
+/// SSE4.1, SSSE3 and `W`'s instructions; the registers hold no byte above EF, and none
+/// above DF without `THREE`; 64 + [`NARROW_SPILL`] units writable at `out`, whose values
+/// past those written are put back as they were.
 #[inline(always)]
-unsafe fn convert_narrow_block<W: Widen, T: Target, const THREE: bool>(
-    block: *const u8,
+unsafe fn convert_narrow_block<W: Widen, T: Target, const THREE: bool, const CHECK: bool>(
+    registers: &[W; BLOCK / 16],
     ends: u64,
     out: *mut T,
 ) -> (usize, usize) {
     let ends = ends & !(1 << 63);
-    let mut units = 0;
-    // SAFETY: by the caller; the loads are within the block's 64 bytes; each store writes 8
-    // units at `units`, which is at most the number of characters before, so within the
-    // block's units and the spare ones.
+    let total = ends.count_ones() as usize;
+    // SAFETY: by the caller; each store writes 8 units at `units`, which is at most the
+    // number of characters before, `total` at most, so within the spill; the spill is read
+    // before the stores and put back after them.
     unsafe {
+        // The values of the bytes, in the pairs of registers of `W::values`.
+        let mut values = [(W::splat(0), W::splat(0)); BLOCK / 16];
+        let mut error = W::splat(0);
         // The block starts a character: the bytes before it are never used.
         let mut previous = W::splat(0);
-        for k in 0..BLOCK / W::LANES {
-            let bytes = W::load(core::slice::from_raw_parts(
-                block.add(k * W::LANES),
-                W::LANES,
-            ));
+        for (k, &bytes) in registers.iter().take(BLOCK / W::LANES).enumerate() {
             let before = bytes.prev::<1>(previous);
+            let two_before = bytes.prev::<2>(previous);
             let continuation = bytes.continuations();
             // The bits of the byte before, if this one continues its character: six of a
             // continuation byte, five of a 2-byte lead (whose sixth is 0); the four of a
             // 3-byte lead two bytes before, if both continue its character.
             let middle = before.and(continuation).and(W::splat(0x3F));
             let top = if THREE {
-                let two_before = bytes.prev::<2>(previous);
                 let both = continuation.and(before.continuations());
                 two_before.and(both).and(W::splat(0x0F))
             } else {
                 W::splat(0)
             };
+            if CHECK {
+                // Positive (below 0x80) where a continuation byte must be, 0 elsewhere.
+                let mut expected = before.saturating_sub(W::splat(0xBF));
+                if THREE {
+                    expected = expected.or(two_before.saturating_sub(W::splat(0xDF)));
+                }
+                let misplaced = expected.greater(W::splat(0)).xor(continuation);
+                let overlong_lead = bytes.and(W::splat(0xFE)).eq(W::splat(0xC0));
+                error = error.or(misplaced).or(overlong_lead);
+                if THREE {
+                    // After E0 a byte below A0 (as signed bytes, below -96), after ED one
+                    // not below it.
+                    let after_ed = before.eq(W::splat(0xED));
+                    let after_e0_or_ed = before.eq(W::splat(0xE0)).or(after_ed);
+                    let low = W::splat(0xA0).greater(bytes);
+                    error = error.or(after_e0_or_ed.and(low.xor(after_ed)));
+                }
+            }
             previous = bytes;
-            let (first, second) = W::values(bytes.and(W::splat(0x7F)), middle, top);
+            values[k] = W::values(bytes.and(W::splat(0x7F)), middle, top);
+        }
+        if CHECK && error.any_nonzero() {
+            return (0, 0);
+        }
+        let spill = out.add(total).cast::<[T; NARROW_SPILL]>().read_unaligned();
+        let mut units = 0;
+        for (k, &(first, second)) in values.iter().take(BLOCK / W::LANES).enumerate() {
             for g in 0..W::LANES / 8 {
                 let values = W::group(first, second, g);
                 let mask = (ends >> (k * W::LANES + 8 * g)) as u8;
@@ -725,6 +828,9 @@ unsafe fn convert_narrow_block<W: Widen, T: Target, const THREE: bool>(
                 units += mask.count_ones() as usize;
             }
         }
+        out.add(total)
+            .cast::<[T; NARROW_SPILL]>()
+            .write_unaligned(spill);
     }
-    (BLOCK - ends.leading_zeros() as usize, units)
+    (BLOCK - ends.leading_zeros() as usize, total)
 }

@@ -169,6 +169,30 @@ unsafe impl super::from_utf8::Widen for Sse42 {
     }
 
     #[inline(always)]
+    unsafe fn high_bits(self) -> u64 {
+        // SAFETY: SSE2 by the caller.
+        u64::from(unsafe { _mm_movemask_epi8(self.0) } as u32)
+    }
+
+    #[inline(always)]
+    unsafe fn max(self, other: Self) -> Self {
+        // SAFETY: SSE2 by the caller.
+        unsafe { Sse42(_mm_max_epu8(self.0, other.0)) }
+    }
+
+    #[inline(always)]
+    unsafe fn eq(self, other: Self) -> Self {
+        // SAFETY: SSE2 by the caller.
+        unsafe { Sse42(_mm_cmpeq_epi8(self.0, other.0)) }
+    }
+
+    #[inline(always)]
+    unsafe fn greater(self, other: Self) -> Self {
+        // SAFETY: SSE2 by the caller.
+        unsafe { Sse42(_mm_cmpgt_epi8(self.0, other.0)) }
+    }
+
+    #[inline(always)]
     unsafe fn values(low: Self, middle: Self, top: Self) -> (Self, Self) {
         // SAFETY: SSSE3 by the caller. Low + 64 * middle, and top (in the high byte) moved
         // down to bit 12.
@@ -191,6 +215,11 @@ unsafe impl super::from_utf8::Widen for Sse42 {
                 )),
             )
         }
+    }
+
+    #[inline(always)]
+    unsafe fn chunks(registers: &[Self; 4]) -> [__m128i; 4] {
+        registers.map(|r| r.0)
     }
 
     #[inline(always)]

@@ -161,8 +161,8 @@ const STRETCH: usize = 8192;
 /// validator of the instruction set) gives the length of the stretch's well-formed prefix,
 /// which `fast` (a SIMD kernel, or nothing) converts as far as it can, given the whole rest of
 /// the input to read ahead in and the length of the well-formed prefix not to convert past
-/// (except whole blocks of ASCII, which it may convert anywhere, and before any validation),
-/// then, where the stretch ends the input or an error, [`convert_valid`] to its end (else the
+/// (except whole blocks it validates itself, ASCII or others, which it may convert anywhere,
+/// and before any validation), then, where the stretch ends the input or an error, [`convert_valid`] to its end (else the
 /// next stretch starts where `fast` stopped), trusting its input; from the first error found to
 /// the end of the stretch, or for one character where the room left is too short for a
 /// stretch, the exact path, [`convert_until`] runs, so that results are the same as its.
@@ -183,11 +183,12 @@ pub(crate) fn convert_from_utf8<T: Unit>(
     };
     while let Some(rest) = src.get(at.read..).filter(|r| !r.is_empty()) {
         let out = dst.get_mut(at.written..).unwrap_or_default();
-        // Blocks of ASCII, well-formed whatever follows them, need no validation.
-        let (ascii_read, ascii_written) = fast(rest, 0, out);
-        if ascii_read > 0 {
-            at.read += ascii_read;
-            at.written += ascii_written;
+        // Blocks that `fast` validates itself (ASCII, and those of the SIMD kernels) need
+        // no validation first.
+        let (checked_read, checked_written) = fast(rest, 0, out);
+        if checked_read > 0 {
+            at.read += checked_read;
+            at.written += checked_written;
             continue;
         }
         let room = STRETCH.min(out.len());
