@@ -162,10 +162,11 @@ const STRETCH: usize = 8192;
 /// which `fast` (a SIMD kernel, or nothing) converts as far as it can, given the whole rest of
 /// the input to read ahead in and the length of the well-formed prefix not to convert past
 /// (except whole blocks it validates itself, ASCII or others, which it may convert anywhere,
-/// and before any validation), then, where the stretch ends the input or an error, [`convert_valid`] to its end (else the
-/// next stretch starts where `fast` stopped), trusting its input; from the first error found to
-/// the end of the stretch, or for one character where the room left is too short for a
-/// stretch, the exact path, [`convert_until`] runs, so that results are the same as its.
+/// and before any validation), then, where the stretch ends the input or an error,
+/// [`convert_valid`] to its end (else the next stretch starts where `fast` stopped), trusting
+/// its input; from the first error found to the end of the stretch, or for one character where
+/// the room left is too short for a stretch, the exact path, [`convert_until`] runs, so that
+/// results are the same as its.
 #[inline(always)]
 pub(crate) fn convert_from_utf8<T: Unit>(
     src: &[u8],
