@@ -491,24 +491,27 @@ pub(crate) unsafe fn utf16_to_utf8<U: Units>(src: &[u16], dst: &mut [u8]) -> (us
             // the output has room for them (see `input_limit`).
             let units = unsafe {
                 let at = src.as_ptr().add(read);
-                let (mut v, mut next) = (U::load(at), U::load(at.add(STEP)));
-                // Runs of ASCII, 32 units at a time.
-                if v.or(next).none(U::splat(0xFF80)) {
+                let mut v = U::load(at);
+                if v.none(U::splat(0xFF80)) {
+                    // A run of ASCII: these 16 units, then 32 at a time.
+                    out.ascii_bytes::<1>([v.narrow()]);
+                    read += STEP;
                     loop {
-                        out.ascii(v, next);
-                        read += 2 * STEP;
                         if read + 2 * STEP > limit {
                             break;
                         }
                         let at = src.as_ptr().add(read);
+                        let next;
                         (v, next) = (U::load(at), U::load(at.add(STEP)));
                         if !v.or(next).none(U::splat(0xFF80)) {
                             break;
                         }
+                        out.ascii(v, next);
+                        read += 2 * STEP;
                     }
                     out.end_ascii();
-                    // Where the run ends, `v` is the next step's (the check that would
-                    // follow is known to fail); near the limit the loop checks again.
+                    // Where the run ends, `v` is the next step's; near the limit the loop
+                    // checks again.
                     if read + 2 * STEP > limit {
                         continue;
                     }
