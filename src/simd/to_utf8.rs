@@ -649,8 +649,8 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units>(src: &[u32], dst: &mut [u8]) -> (us
             // SAFETY: `src` has the units loaded, below `limit`; the instructions by the caller;
             // the output has room for them (see `input_limit`).
             let units = unsafe {
-                let mut at = src.as_ptr().add(read);
-                let (mut v, mut any) = U::load_narrow(at);
+                let at = src.as_ptr().add(read);
+                let (v, any) = U::load_narrow(at);
                 if U::any_none(any, !0x7F) {
                     // A run of ASCII: these 16 units, then 32 at a time.
                     out.ascii_bytes::<1>([v.narrow()]);
@@ -663,18 +663,11 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units>(src: &[u32], dst: &mut [u8]) -> (us
                         read += 2 * STEP;
                     }
                     out.end_ascii();
-                    // Where the run ends, the next 16 units are a step's, whatever they hold
-                    // (they go on with ASCII only where the run ends in the 16 after them);
-                    // near the limit the loop checks again.
-                    if read + 2 * STEP > limit {
-                        continue;
-                    }
-                    at = src.as_ptr().add(read);
-                    (v, any) = U::load_narrow(at);
+                    continue;
                 }
-                let one_two = U::any_none(any, !0x7FF);
+                let short = U::any_none(any, !0x7FF);
                 let narrow = U::any_none(any, !0xFFFF);
-                match utf16_step::<U, false>(v, one_two, narrow, &mut out) {
+                match utf16_step::<U, false>(v, short, narrow, &mut out) {
                     0 if !narrow => wide_step::<U>(at, &mut out),
                     units => units,
                 }
