@@ -21,8 +21,8 @@
 //!
 //! The lane arithmetic runs on the 16 units of a step at once ([`Units`]: two 128-bit registers
 //! with SSE4.2, one 256-bit register with AVX2); the shuffles work on 128-bit halves, which in an
-//! AVX2 function get VEX encodings, but for those of 1-3 byte steps, which AVX2 does two halves
-//! at a time ([`Units::interleave_shuffle`]: 2-3% fewer instructions on Chinese text). UTF-32
+//! AVX2 function get VEX encodings, but for those of 32-bit lanes, which AVX2 does two halves at
+//! a time ([`Units::interleave_shuffle`]: 2-3% fewer instructions on Chinese text). UTF-32
 //! values from U+10000 up are encoded from 128-bit registers of four.
 
 use core::arch::x86_64::*;
