@@ -331,23 +331,6 @@ unsafe impl Units for Avx2Units {
         }
     }
     #[inline(always)]
-    unsafe fn interleave_shuffle(self, high: Self, shuffles: [__m128i; 4]) -> [__m128i; 4] {
-        unsafe {
-            // unpack works within 128-bit lanes: units 0..4 and 8..12 in one register, 4..8
-            // and 12..16 in the other, each shuffled by one 256-bit shuffle, not two halves.
-            let first = _mm256_unpacklo_epi16(self.0, high.0);
-            let second = _mm256_unpackhi_epi16(self.0, high.0);
-            let first = _mm256_shuffle_epi8(first, _mm256_set_m128i(shuffles[2], shuffles[0]));
-            let second = _mm256_shuffle_epi8(second, _mm256_set_m128i(shuffles[3], shuffles[1]));
-            [
-                _mm256_castsi256_si128(first),
-                _mm256_castsi256_si128(second),
-                _mm256_extracti128_si256::<1>(first),
-                _mm256_extracti128_si256::<1>(second),
-            ]
-        }
-    }
-    #[inline(always)]
     unsafe fn splat(v: u16) -> Self {
         unsafe { Avx2Units(_mm256_set1_epi16(v as i16)) }
     }

@@ -332,17 +332,6 @@ unsafe impl Units for Sse42Units {
         [self.0, self.1]
     }
     #[inline(always)]
-    unsafe fn interleave_shuffle(self, high: Self, shuffles: [__m128i; 4]) -> [__m128i; 4] {
-        unsafe {
-            [
-                _mm_shuffle_epi8(_mm_unpacklo_epi16(self.0, high.0), shuffles[0]),
-                _mm_shuffle_epi8(_mm_unpackhi_epi16(self.0, high.0), shuffles[1]),
-                _mm_shuffle_epi8(_mm_unpacklo_epi16(self.1, high.1), shuffles[2]),
-                _mm_shuffle_epi8(_mm_unpackhi_epi16(self.1, high.1), shuffles[3]),
-            ]
-        }
-    }
-    #[inline(always)]
     unsafe fn splat(v: u16) -> Self {
         let r = unsafe { _mm_set1_epi16(v as i16) };
         Sse42Units(r, r)
