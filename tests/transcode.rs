@@ -1420,6 +1420,51 @@ fn every_mix_of_widths_at_every_alignment() {
     }
 }
 
+/// Runs of ASCII of every length up to 80 between characters of each other width, so that
+/// runs start and end at every lane of a step and of the 32 units after one: the run's first 16
+/// units, the 32 at a time, and the step that takes the units where a run ends, which may
+/// begin with more ASCII. Then the same with a bad unit just after the second run. Besides the
+/// usual capacities, an output with room for 4 bytes a unit, which the fast paths need to take
+/// the whole input (they check room for the widest output once per call).
+#[test]
+fn runs_of_ascii_of_every_length_between_other_characters() {
+    fn check_both(units16: &[u16], units32: &[u32]) {
+        let steps = utf16_steps(units16);
+        let roomy = [4 * units16.len() + 64];
+        check(
+            "utf16_to_utf8",
+            units16,
+            &steps,
+            from_utf16,
+            caps(&steps).chain(roomy),
+        );
+        let steps = utf32_steps(units32);
+        let roomy = [4 * units32.len() + 64];
+        check(
+            "utf32_to_utf8",
+            units32,
+            &steps,
+            from_utf32,
+            caps(&steps).chain(roomy),
+        );
+    }
+    let lens = common::or_under_miri(0..81, 30..34);
+    for other in ['\u{E9}', '\u{4E2D}', '\u{1F600}'] {
+        for len in lens.clone() {
+            let run: String = (0..len)
+                .map(|i| char::from(b'!' + (i % 90) as u8))
+                .collect();
+            let text = format!("{other}{run}{other}{other}{run}{other}{}", "z".repeat(40));
+            let mut units16: Vec<u16> = text.encode_utf16().collect();
+            let mut units32: Vec<u32> = text.chars().map(u32::from).collect();
+            check_both(&units16, &units32);
+            units16[3 * other.len_utf16() + 2 * len] = 0xDC00;
+            units32[3 + 2 * len] = 0x11_0000;
+            check_both(&units16, &units32);
+        }
+    }
+}
+
 /// Surrogate pairs at every offset, so that one falls across every step boundary (its high
 /// surrogate last in a step), among ASCII, among 2- and 3-byte characters, and at the end.
 #[test]

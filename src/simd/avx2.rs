@@ -310,20 +310,24 @@ unsafe impl Units for Avx2Units {
         // SAFETY (all methods): AVX2 by the caller; `src` has 16 units by the caller.
         unsafe { Avx2Units(_mm256_loadu_si256(src.cast())) }
     }
+    type Any = __m256i;
     #[inline(always)]
-    unsafe fn load_narrow(src: *const u32) -> (Self, bool) {
+    unsafe fn load_narrow(src: *const u32) -> (Self, __m256i) {
         unsafe {
             let c0 = _mm256_loadu_si256(src.cast());
             let c1 = _mm256_loadu_si256(src.add(8).cast());
-            let narrow = _mm256_testz_si256(_mm256_or_si256(c0, c1), _mm256_set1_epi32(!0xFFFF));
             // packus saturates signed values: from 0x80000000 up they would give 0, so they are
             // clamped first. It works within 128-bit lanes, giving units 0..4, 8..12, 4..8,
             // 12..16: the permutation puts them in order.
             let max = _mm256_set1_epi32(0xFFFF);
             let packed = _mm256_packus_epi32(_mm256_min_epu32(c0, max), _mm256_min_epu32(c1, max));
             let units = Avx2Units(_mm256_permute4x64_epi64::<0xD8>(packed));
-            (units, narrow != 0)
+            (units, _mm256_or_si256(c0, c1))
         }
+    }
+    #[inline(always)]
+    unsafe fn any_none(any: __m256i, mask: u32) -> bool {
+        unsafe { _mm256_testz_si256(any, _mm256_set1_epi32(mask as i32)) != 0 }
     }
     #[inline(always)]
     unsafe fn load_wide(src: *const u32) -> [__m128i; 4] {

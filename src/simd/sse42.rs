@@ -310,8 +310,9 @@ unsafe impl Units for Sse42Units {
             )
         }
     }
+    type Any = __m128i;
     #[inline(always)]
-    unsafe fn load_narrow(src: *const u32) -> (Self, bool) {
+    unsafe fn load_narrow(src: *const u32) -> (Self, __m128i) {
         unsafe {
             let c: [__m128i; 4] = [
                 _mm_loadu_si128(src.cast()),
@@ -327,8 +328,12 @@ unsafe impl Units for Sse42Units {
                 _mm_packus_epi32(_mm_min_epu32(c[0], max), _mm_min_epu32(c[1], max)),
                 _mm_packus_epi32(_mm_min_epu32(c[2], max), _mm_min_epu32(c[3], max)),
             );
-            (units, _mm_testz_si128(any, _mm_set1_epi32(!0xFFFF)) != 0)
+            (units, any)
         }
+    }
+    #[inline(always)]
+    unsafe fn any_none(any: __m128i, mask: u32) -> bool {
+        unsafe { _mm_testz_si128(any, _mm_set1_epi32(mask as i32)) != 0 }
     }
     #[inline(always)]
     unsafe fn load_wide(src: *const u32) -> [__m128i; 4] {
