@@ -243,21 +243,26 @@ impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
         }
     }
 
-    /// Checks one 64-byte block; returns false if it holds an error. An error may lie up to
-    /// three bytes before the block, in a sequence that the block fails to complete.
+    /// Checks one 64-byte block: returns `error` with its error lanes added, and counts its
+    /// continuation bytes if COUNT. An error may lie up to three bytes before the block, in a
+    /// sequence that the block fails to complete.
     ///
     /// # Safety
     /// The CPU supports `V`'s ISA.
     #[inline(always)]
-    unsafe fn block_is_valid(&mut self, block: &[u8; BLOCK]) -> bool {
+    unsafe fn check_block(
+        &mut self,
+        block: &[u8; BLOCK],
+        error: V,
+        continuations: &mut usize,
+    ) -> V {
         // SAFETY: the caller guarantees the ISA; every load reads LANES bytes inside `block`.
         unsafe {
-            let mut error = V::splat(0);
-            let mut continuations = 0;
+            let mut error = error;
             for offset in (0..BLOCK).step_by(V::LANES) {
-                error = self.check(V::load(&block[offset..]), error, &mut continuations);
+                error = self.check(V::load(&block[offset..]), error, continuations);
             }
-            self.end_block(error, BLOCK, continuations)
+            error
         }
     }
 
@@ -447,14 +452,26 @@ pub(crate) unsafe fn valid_blocks<V: Vector, const COUNT: bool>(s: &[u8]) -> Blo
                 i += run;
                 continue;
             }
-            if !checker.block_is_valid(block) {
+            // A block that is not ASCII is checked with the next one, unless that one is
+            // ASCII, and the errors of the two are tested once: an error is then located by the
+            // scalar code from the start of the pair, at most two blocks back.
+            let mut continuations = 0;
+            let mut error = checker.check_block(block, V::splat(0), &mut continuations);
+            let mut checked = 1;
+            if let Some(next) = blocks.get(i + 1)
+                && high_bits::<V>(next).any_high_bit()
+            {
+                error = checker.check_block(next, error, &mut continuations);
+                checked = 2;
+            }
+            if !checker.end_block(error, checked * BLOCK, continuations) {
                 return Blocks {
                     valid: false,
                     len: i * BLOCK,
                     chars: checker.chars,
                 };
             }
-            i += 1;
+            i += checked;
         }
         let valid = (tail.is_empty() && checker.at_boundary()) || checker.tail_is_valid(tail);
         Blocks {
