@@ -4,7 +4,7 @@
 mod common;
 
 use common::{Rng, oracle};
-use utf8::simd::Isa;
+use utf8::simd::{BLOCK, GROUP, Isa};
 
 /// Checks every supported kernel on `s`: validation against `core::str::from_utf8`, and the
 /// character count against that of `String::from_utf8_lossy`, which replaces each maximal
@@ -113,10 +113,10 @@ fn kernels_accept_every_good_block_and_none_past_an_error() {
                     "{} accepted {accepted} bytes, error at {valid_up_to}: {bad:02X?}",
                     isa.name()
                 );
-                // Blocks are checked in pairs, and a pair with an error is rejected whole.
+                // Blocks are checked in groups, and a group with an error is rejected whole.
                 assert!(
-                    accepted + 2 * 64 > valid_up_to,
-                    "{} rejected a pair of blocks before the error",
+                    accepted + GROUP * BLOCK > valid_up_to,
+                    "{} rejected a group of blocks before the error",
                     isa.name()
                 );
             }

@@ -33,7 +33,8 @@ use core::sync::atomic::{AtomicPtr, Ordering};
 use crate::error::Utf8Error;
 use crate::transcode::{Mode, Progress, utf16, utf32};
 use crate::validate::{Prefix, char_start_at_or_before, scalar_from, scalar_prefix};
-use lookup::{BLOCK, Blocks};
+use lookup::Blocks;
+pub use lookup::{BLOCK, GROUP};
 
 /// An implementation: the scalar reference or one SIMD kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
