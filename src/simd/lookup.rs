@@ -10,7 +10,9 @@
 //! classes per position. The tables are computed at compile time from the rules below.
 //!
 //! A kernel only decides whether 64-byte blocks are good (the last one padded with zeros); where
-//! one is not, the scalar validator locates and classifies the first error exactly.
+//! one is not, the scalar validator locates and classifies the first error exactly. Blocks of
+//! ASCII after a character boundary are skipped unchecked; the others are checked in groups of
+//! up to [`GROUP`], whose errors are tested once.
 
 /// A SIMD register of `LANES` bytes and the few operations the algorithm needs.
 ///
