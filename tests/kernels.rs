@@ -124,6 +124,62 @@ fn kernels_accept_every_good_block_and_none_past_an_error() {
     }
 }
 
+/// Whole blocks of ASCII between blocks of other text, which the kernels skip unchecked when
+/// the text before them ends between characters: a kernel must accept all of such text, and
+/// find an error in the blocks after the ASCII ones.
+#[test]
+fn kernels_accept_ascii_blocks_between_other_text() {
+    let texts = [
+        format!(
+            "{}{}{}",
+            "\u{E9}".repeat(32),
+            "a".repeat(64),
+            "\u{E9}".repeat(32)
+        ),
+        // A 3-byte character ends the first block exactly.
+        format!(
+            "-{}{}{}",
+            "\u{20AC}".repeat(21),
+            "a".repeat(128),
+            "\u{1F600}".repeat(16)
+        ),
+        format!("{}{}", "\u{1F600}".repeat(16), "a".repeat(64)),
+        format!("{}{}0123456789", "\u{1F600}".repeat(16), "a".repeat(64)),
+        format!(
+            "{}{}{}",
+            "\u{E9}".repeat(5 * 32),
+            "a".repeat(3 * 64),
+            "\u{E9}".repeat(5 * 32)
+        ),
+    ];
+    for text in texts {
+        let text = text.into_bytes();
+        check(&text);
+        for isa in Isa::supported().filter(|isa| *isa != Isa::Scalar) {
+            assert_eq!(
+                isa.valid_blocks_len(&text),
+                Some(text.len()),
+                "{} on {} bytes",
+                isa.name(),
+                text.len()
+            );
+            // An error in each block after the ASCII ones.
+            let ascii_end = text.iter().rposition(|&b| b == b'a').unwrap() + 1;
+            for at in (ascii_end..text.len()).step_by(common::or_under_miri(BLOCK / 2, 2 * BLOCK)) {
+                let mut s = text.clone();
+                s[at] = 0xFF;
+                check(&s);
+                let accepted = isa.valid_blocks_len(&s).unwrap();
+                assert!(
+                    accepted <= at && accepted + GROUP * BLOCK > at,
+                    "{} accepted {accepted} bytes, error at {at}",
+                    isa.name()
+                );
+            }
+        }
+    }
+}
+
 #[test]
 #[cfg_attr(
     miri,
@@ -137,8 +193,9 @@ fn every_error_class_at_every_offset_around_block_boundaries() {
         b"an ASCII tail after the error, ".repeat(5),
         "\u{E9}\u{20AC}\u{1F600}z".repeat(20).into_bytes(),
     ];
-    // Every offset up to past four 64-byte blocks covers 16, 32, 64 and their multiples, +-1, +-3.
-    for at in 0..=4 * 64 + 8 {
+    // Every offset up to past two groups of blocks covers 16, 32, 64 and their multiples,
+    // +-1, +-3, and an error in each block of a group that follows a group without one.
+    for at in 0..=2 * GROUP * BLOCK + 8 {
         for width in 1..=4 {
             let head = prefix(width, at);
             for bad in BAD {
