@@ -121,6 +121,8 @@ check-rust:
 # sample less and the exhaustive sweeps are skipped (too slow to interpret). Miri interprets on
 # one core, so the test files run as two processes side by side: the heaviest one (the
 # converters), and all the others; each one's output is printed when it ends.
+# (Not AVX-512: its kernel runs under Miri, but a fourth implementation would lengthen every
+# test; README.md gives the command that checks it.)
 MIRI_RUSTFLAGS := -C target-feature=+sse4.2,+popcnt,+avx2
 MIRI_HEAVY := transcode
 MIRI_OTHERS := $(filter-out $(MIRI_HEAVY),$(basename $(notdir $(wildcard tests/*.rs))))
@@ -182,7 +184,10 @@ check-abi: all
 # The implementations this CPU runs (as the library detects them), for LIBUTF8_FORCE_ISA.
 ISAS := scalar \
   $(if $(shell grep -qw sse4_2 /proc/cpuinfo 2>/dev/null && grep -qw popcnt /proc/cpuinfo && echo y),sse4.2) \
-  $(if $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw popcnt /proc/cpuinfo && echo y),avx2)
+  $(if $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw popcnt /proc/cpuinfo && echo y),avx2) \
+  $(if $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw popcnt /proc/cpuinfo && \
+    grep -qw avx512f /proc/cpuinfo && grep -qw avx512bw /proc/cpuinfo && \
+    grep -qw avx512vbmi /proc/cpuinfo && echo y),avx512)
 
 # Runs the command line $(1) once per implementation in ISAS, failing if the library reports
 # that the forced one is not in use.

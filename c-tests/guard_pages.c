@@ -30,7 +30,7 @@
  * Unicode Standard, chapter 3; none was printed by the library. Where both exist they are
  * compared too, so a slip in this file shows up as a failure rather than as a weaker test.
  *
- * The library reads LIBUTF8_FORCE_ISA (scalar, sse4.2, avx2) once, on first use: run this
+ * The library reads LIBUTF8_FORCE_ISA (scalar, sse4.2, avx2, avx512) once, on first use: run this
  * program once per value. ASCII inputs up to 256 bytes need no kernel, and counting takes the
  * scalar path below 64 bytes, whatever the ISA.
  * GUARD_PAGES_SAMPLE=N runs only every Nth input of the sweeps, for slow runs (valgrind).

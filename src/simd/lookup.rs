@@ -25,7 +25,8 @@ pub(crate) unsafe trait Vector: Copy {
     unsafe fn splat(b: u8) -> Self;
     /// Loads the first `LANES` bytes of `src`, which must hold at least that many.
     unsafe fn load(src: &[u8]) -> Self;
-    /// The first `LANES` bytes of `src`, zeros where it ends: built from [`word_at`] words.
+    /// The first `LANES` bytes of `src`, zeros where it ends, with no access to memory past
+    /// its end: built from [`word_at`] words, or with a masked load.
     unsafe fn load_partial(src: &[u8]) -> Self;
     /// `table[lane]` per lane, for lanes that are all 0..15.
     unsafe fn lookup(self, table: &[u8; 16]) -> Self;
@@ -278,8 +279,8 @@ impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
     /// are ASCII, so a sequence cut off by the end fails at the first of them, as if cut off by
     /// an ASCII byte; only the registers up to that one are checked.
     ///
-    /// The registers are assembled from words read inside `tail`, not copied to a padded
-    /// buffer: loading a vector from bytes just stored would stall on store forwarding, a
+    /// The registers are read from `tail` alone (see [`Vector::load_partial`]), not copied to a
+    /// padded buffer: loading a vector from bytes just stored would stall on store forwarding, a
     /// cost that short strings would pay on every call.
     ///
     /// # Safety

@@ -1,0 +1,149 @@
+//! The AVX-512 kernel: one 64-byte register per block, AVX-512F and BW instructions.
+//!
+//! It validates and counts; the converters are the AVX2 ones (see `super::AVX512`). It is
+//! chosen only where VBMI is present too (see `super::Isa::is_supported`), though it needs none.
+
+use core::arch::x86_64::*;
+
+use super::lookup::{Blocks, Vector};
+
+#[derive(Clone, Copy)]
+pub(super) struct Avx512(__m512i);
+
+// SAFETY: every method uses AVX-512F and BW instructions only, and the trait's contract
+// makes callers guarantee that the CPU has them.
+unsafe impl Vector for Avx512 {
+    const LANES: usize = 64;
+
+    #[inline(always)]
+    unsafe fn splat(b: u8) -> Self {
+        // SAFETY (all methods): the caller guarantees AVX-512F and BW.
+        Avx512(unsafe { _mm512_set1_epi8(b as i8) })
+    }
+
+    #[inline(always)]
+    unsafe fn load(src: &[u8]) -> Self {
+        debug_assert!(src.len() >= Self::LANES);
+        // SAFETY: `src` holds at least 64 readable bytes; loadu has no alignment requirement.
+        Avx512(unsafe { _mm512_loadu_si512(src.as_ptr().cast()) })
+    }
+
+    #[inline(always)]
+    unsafe fn load_partial(src: &[u8]) -> Self {
+        let len = src.len().min(Self::LANES);
+        let mask = if len == 64 { !0 } else { (1u64 << len) - 1 };
+        // SAFETY: a masked load reads only the bytes its mask selects, the first `len`, which
+        // are inside `src`; the others are zeros and their memory is not accessed (no fault).
+        Avx512(unsafe { _mm512_maskz_loadu_epi8(mask, src.as_ptr().cast()) })
+    }
+
+    #[inline(always)]
+    unsafe fn lookup(self, table: &[u8; 16]) -> Self {
+        // SAFETY: `table` holds 16 readable bytes. pshufb works within 128-bit lanes: the
+        // table is in each of them.
+        unsafe {
+            let t = _mm512_broadcast_i32x4(_mm_loadu_si128(table.as_ptr().cast()));
+            Avx512(_mm512_shuffle_epi8(t, self.0))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn high_nibbles(self) -> Self {
+        // SAFETY: AVX-512BW by the caller.
+        unsafe {
+            Avx512(_mm512_and_si512(
+                _mm512_srli_epi16::<4>(self.0),
+                _mm512_set1_epi8(0x0F),
+            ))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn low_nibbles(self) -> Self {
+        // SAFETY: AVX-512F by the caller.
+        unsafe { Avx512(_mm512_and_si512(self.0, _mm512_set1_epi8(0x0F))) }
+    }
+
+    #[inline(always)]
+    unsafe fn prev<const N: i32>(self, prev: Self) -> Self {
+        // SAFETY: AVX-512F and BW by the caller.
+        unsafe {
+            // alignr works within 128-bit lanes: pair each lane with the one before it, the
+            // last of `prev` before the first. (VBMI's two-register byte permutation would do
+            // it in one instruction, but LLVM turns that back into these two.)
+            let before = _mm512_alignr_epi64::<6>(self.0, prev.0);
+            Avx512(match N {
+                1 => _mm512_alignr_epi8::<15>(self.0, before),
+                2 => _mm512_alignr_epi8::<14>(self.0, before),
+                _ => _mm512_alignr_epi8::<13>(self.0, before),
+            })
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn and(self, other: Self) -> Self {
+        // SAFETY: AVX-512F by the caller.
+        unsafe { Avx512(_mm512_and_si512(self.0, other.0)) }
+    }
+
+    #[inline(always)]
+    unsafe fn or(self, other: Self) -> Self {
+        // SAFETY: AVX-512F by the caller.
+        unsafe { Avx512(_mm512_or_si512(self.0, other.0)) }
+    }
+
+    #[inline(always)]
+    unsafe fn xor(self, other: Self) -> Self {
+        // SAFETY: AVX-512F by the caller.
+        unsafe { Avx512(_mm512_xor_si512(self.0, other.0)) }
+    }
+
+    #[inline(always)]
+    unsafe fn saturating_sub(self, other: Self) -> Self {
+        // SAFETY: AVX-512BW by the caller.
+        unsafe { Avx512(_mm512_subs_epu8(self.0, other.0)) }
+    }
+
+    #[inline(always)]
+    unsafe fn any_high_bit(self) -> bool {
+        // SAFETY: AVX-512BW by the caller.
+        unsafe { _mm512_movepi8_mask(self.0) != 0 }
+    }
+
+    #[inline(always)]
+    unsafe fn any_nonzero(self) -> bool {
+        // SAFETY: AVX-512F by the caller.
+        unsafe { _mm512_test_epi64_mask(self.0, self.0) != 0 }
+    }
+
+    #[inline(always)]
+    unsafe fn count_continuations(self) -> u32 {
+        // SAFETY: AVX-512BW by the caller. As signed bytes, 80..BF are exactly those below
+        // -64 (C0).
+        unsafe { _mm512_cmplt_epi8_mask(self.0, _mm512_set1_epi8(-64)).count_ones() }
+    }
+}
+
+/// Checks whole blocks of `s` (see [`lookup::valid_blocks`]).
+///
+/// # Safety
+/// The CPU supports AVX-512F and BW, and POPCNT.
+///
+/// [`lookup::valid_blocks`]: super::lookup::valid_blocks
+#[target_feature(enable = "avx512f,avx512bw,popcnt")]
+pub(super) unsafe fn valid_blocks(s: &[u8]) -> Blocks {
+    // SAFETY: the features are enabled here, and present by the caller's contract.
+    unsafe { super::lookup::valid_blocks::<Avx512, false>(s) }
+}
+
+/// Checks whole blocks of `s` and counts their characters (see [`lookup::valid_blocks`]).
+///
+/// # Safety
+/// The CPU supports AVX-512F and BW, and POPCNT.
+///
+/// [`lookup::valid_blocks`]: super::lookup::valid_blocks
+#[target_feature(enable = "avx512f,avx512bw,popcnt")]
+pub(super) unsafe fn count_valid_blocks(s: &[u8]) -> Blocks {
+    // SAFETY: the features are enabled here, and present by the caller's contract.
+    unsafe { super::lookup::valid_blocks::<Avx512, true>(s) }
+}
