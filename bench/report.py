@@ -519,8 +519,11 @@ def main():
     w("## Machine\n")
     flags = cpu.get("flags", [])
     simd_has = [f for f in SIMD_FLAGS if f in flags]
+    # Flags that are optional or spelt two ways (Linux writes avx512_vbmi2 where others write
+    # avx512vbmi2): absent only if no spelling is present.
     simd_lacks = [f for f in SIMD_FLAGS if f not in flags and f not in
-                  ("lzcnt", "abm", "avx512_vbmi2", "asimd", "sve", "sve2")]
+                  ("lzcnt", "abm", "avx512_vbmi2", "asimd", "sve", "sve2")
+                  and not (f == "avx512vbmi2" and "avx512_vbmi2" in flags)]
     libc = " ".join(platform.libc_ver()).strip() or "unknown"
     items = [
         f"CPU: {cpu.get('model', 'unknown')}, {cpu.get('cpus', '?')} logical CPUs"
@@ -532,7 +535,8 @@ def main():
         f"Compilers: {meta.get('rustc', 'rustc ?')}; {meta.get('cc', 'cc ?')}",
         f"libutf8 {cmeta.get('libutf8', '?')} (C harness: `target/release/libutf8.a`; Rust "
         "harness: the same sources, built with the same release profile, link-time optimisation "
-        "included; both call the exported C functions, never inlined)",
+        "included; both call the exported C functions, never inlined); implementation in use: "
+        f"{meta.get('libutf8_isa', '?')}",
         f"Rust peers (bench/Cargo.lock): simdutf crate {crates.get('simdutf', '?')} (bundles "
         f"the simdutf C++ library), simdutf8 {crates.get('simdutf8', '?')}, encoding_rs "
         f"{crates.get('encoding_rs', '?')}; simdutf and simdutf8 pick their kernel at run time "

@@ -855,7 +855,14 @@ fn main() {
             generate(Path::new(&args[2]), args.get(3).map(Path::new))
         }
         Some("run") if args.len() == 4 => measure(Path::new(&args[2]), Path::new(&args[3])),
-        _ => Err("usage: libutf8-bench gen DATA_DIR [CORPUS_DIR] | run MANIFEST OUT_CSV".into()),
+        // The implementation the library chooses on this CPU (LIBUTF8_FORCE_ISA included).
+        Some("isa") if args.len() == 2 => {
+            println!("{}", utf8::simd::active_isa().name());
+            Ok(())
+        }
+        _ => Err(
+            "usage: libutf8-bench gen DATA_DIR [CORPUS_DIR] | run MANIFEST OUT_CSV | isa".into(),
+        ),
     };
     if let Err(msg) = result {
         eprintln!("bench: {msg}");
