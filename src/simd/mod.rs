@@ -47,8 +47,8 @@ pub enum Isa {
     Sse42,
     /// x86_64 with AVX2 and POPCNT.
     Avx2,
-    /// x86_64 with AVX-512F, BW and VBMI (Intel from Ice Lake, AMD from Zen 4), AVX2 and
-    /// POPCNT.
+    /// x86_64 with AVX-512F, BW, VBMI and VBMI2 (Intel from Ice Lake, AMD from Zen 4), AVX2
+    /// and POPCNT.
     Avx512,
 }
 
@@ -121,14 +121,15 @@ static AVX2: Kernels = Kernels {
     utf8_to_utf32: avx2::utf8_to_utf32,
     utf32_to_utf8: avx2::utf32_to_utf8,
 };
-/// Validation and counting in 64-byte registers; the converters are AVX2's, whose from-UTF-8
-/// loops validate with the AVX2 kernel. (Compiled with AVX-512 enabled and this kernel, they
-/// were 4-6% slower on AMD Zen 4.)
+/// Validation and counting in 64-byte registers, and UTF-16 into UTF-8 with steps of 32 units
+/// below U+0800; the other converters are AVX2's, whose from-UTF-8 loops validate with the AVX2
+/// kernel. (Compiled with AVX-512 enabled and this kernel, they were 4-6% slower on AMD Zen 4.)
 #[cfg(target_arch = "x86_64")]
 static AVX512: Kernels = Kernels {
     isa: Isa::Avx512,
     validate: avx512::valid_blocks,
     count: avx512::count_valid_blocks,
+    utf16_to_utf8: avx512::utf16_to_utf8,
     ..AVX2
 };
 
@@ -158,14 +159,15 @@ impl Isa {
             Isa::Avx2 => {
                 std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt")
             }
-            // VBMI too: the first CPUs with AVX-512 (Skylake-SP) lack it, and lower their clock
-            // while they run 512-bit code. simdutf likewise keeps its AVX-512 kernel for Ice
-            // Lake and later.
+            // VBMI too, which the kernels do not use: the first CPUs with AVX-512 (Skylake-SP)
+            // lack it, and lower their clock while they run 512-bit code. simdutf likewise keeps
+            // its AVX-512 kernel for Ice Lake and later. VBMI2 compresses bytes for UTF-8.
             #[cfg(target_arch = "x86_64")]
             Isa::Avx512 => {
                 std::is_x86_feature_detected!("avx512f")
                     && std::is_x86_feature_detected!("avx512bw")
                     && std::is_x86_feature_detected!("avx512vbmi")
+                    && std::is_x86_feature_detected!("avx512vbmi2")
                     && Isa::Avx2.is_supported()
             }
             #[cfg(not(target_arch = "x86_64"))]

@@ -21,7 +21,8 @@
 //!
 //! The lane arithmetic runs on the 16 units of a step at once ([`Units`]: two 128-bit registers
 //! with SSE4.2, one 256-bit register with AVX2); the shuffles work on 128-bit halves, which in an
-//! AVX2 function get VEX encodings. UTF-32 values from U+10000 up are encoded from 128-bit
+//! AVX2 function get VEX encodings. With AVX-512 VBMI2, 32 units below U+0800 are converted in
+//! one step of their own ([`WideStep`]), their bytes compressed by a mask. UTF-32 values from U+10000 up are encoded from 128-bit
 //! registers of four.
 
 use core::arch::x86_64::*;
@@ -192,6 +193,22 @@ impl<'a> Writer<'a> {
     unsafe fn end_ascii(&mut self) {
         // SAFETY: SSE2 by the caller; room as above.
         self.tail = unsafe { _mm_loadu_si128(self.dst.as_ptr().add(self.at).cast()) };
+    }
+
+    /// Where the next bytes go.
+    #[inline(always)]
+    fn next(&mut self) -> *mut u8 {
+        // SAFETY: `at` is at most the output's length.
+        unsafe { self.dst.as_mut_ptr().add(self.at) }
+    }
+
+    /// Takes note of `len` bytes, at least 16, stored exactly at [`Writer::next`] (nothing
+    /// past them); the output has room for 16 bytes after them, as for a run of ASCII.
+    #[inline(always)]
+    unsafe fn stored_exactly(&mut self, len: usize) {
+        self.at += len;
+        // SAFETY: SSE2 by the caller; room as above.
+        unsafe { self.end_ascii() };
     }
 
     /// Stores back the bytes that follow the output, as they were: the length of the output.
@@ -467,6 +484,35 @@ unsafe fn utf16_step<U: Units, const PAIRS: bool>(
     }
 }
 
+/// A step of 32 units for instruction sets that can compress the bytes of a register by a mask
+/// and store exactly those (AVX-512 VBMI2): units below U+0800 only, the text of most
+/// alphabetic scripts.
+///
+/// # Safety
+/// Implementations use instructions of one ISA: they may only run on a CPU that has it.
+pub(crate) unsafe trait WideStep {
+    /// Converts the 32 units at `src` if they are all below U+0800, writing their 32 to 64
+    /// bytes at `dst` and nothing after them: the number of bytes, or 0 (nothing written) if
+    /// they are not.
+    ///
+    /// # Safety
+    /// `src` has 32 units; `dst` has room for 96 bytes, of which those from `dst + 16` on hold
+    /// what they held before the conversion (see [`Writer`]): an implementation may store
+    /// registers whole and then put back what follows its bytes.
+    unsafe fn one_two(src: *const u16, dst: *mut u8) -> usize;
+}
+
+/// No wider step: 16 units at a time.
+pub(crate) struct NoWideStep;
+
+// SAFETY: no instruction at all.
+unsafe impl WideStep for NoWideStep {
+    #[inline(always)]
+    unsafe fn one_two(_: *const u16, _: *mut u8) -> usize {
+        0
+    }
+}
+
 /// Converts the longest prefix of `src`, UTF-16, that the steps accept, into `dst`, where it
 /// fits with room to spare, but for its last 31 units at most (each step is checked to leave
 /// room for a run of ASCII after it, which spares a check per step): the units read and bytes
@@ -475,7 +521,10 @@ unsafe fn utf16_step<U: Units, const PAIRS: bool>(
 /// # Safety
 /// The CPU has `U`'s instruction set.
 #[inline(always)]
-pub(crate) unsafe fn utf16_to_utf8<U: Units>(src: &[u16], dst: &mut [u8]) -> (usize, usize) {
+pub(crate) unsafe fn utf16_to_utf8<U: Units, W: WideStep>(
+    src: &[u16],
+    dst: &mut [u8],
+) -> (usize, usize) {
     let room = dst.len();
     // SAFETY: SSE2.
     let mut out = unsafe { Writer::new(dst) };
@@ -516,7 +565,13 @@ pub(crate) unsafe fn utf16_to_utf8<U: Units>(src: &[u16], dst: &mut [u8]) -> (us
                         continue;
                     }
                 }
-                utf16_step::<U, true>(v, v.none(U::splat(0xF800)), true, &mut out)
+                match W::one_two(src.as_ptr().add(read), out.next()) {
+                    0 => utf16_step::<U, true>(v, v.none(U::splat(0xF800)), true, &mut out),
+                    len => {
+                        out.stored_exactly(len);
+                        2 * STEP
+                    }
+                }
             };
             if units == 0 {
                 // SAFETY: SSE2.

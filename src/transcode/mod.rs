@@ -550,8 +550,9 @@ macro_rules! transcoders {
         #[target_feature(enable = $features)]
         pub(super) unsafe fn utf16_to_utf8(src: &[u16], dst: &mut [u8], mode: Mode) -> Progress {
             // SAFETY: the registers need the instruction set, which the CPU has by our contract.
-            let fast =
-                |s: &[u16], d: &mut [u8]| unsafe { super::to_utf8::utf16_to_utf8::<$units>(s, d) };
+            let fast = |s: &[u16], d: &mut [u8]| unsafe {
+                super::to_utf8::utf16_to_utf8::<$units, super::to_utf8::NoWideStep>(s, d)
+            };
             utf16::utf16_to_utf8_using(src, dst, mode, fast)
         }
 
