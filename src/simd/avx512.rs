@@ -1,7 +1,7 @@
 //! The AVX-512 kernel: one 64-byte register per block, AVX-512F and BW instructions.
 //!
-//! It validates and counts. The converters are AVX2's (see `super::AVX512`), but for UTF-16 into
-//! UTF-8, which also takes steps of 32 units below U+0800 in one register (VBMI2). The
+//! It validates and counts. The converters are AVX2's (see `super::AVX512`), but the one from
+//! UTF-16 into UTF-8 also takes steps of 32 units below U+0800 in one register (VBMI2). The
 //! implementation is chosen only where VBMI is present too (see `super::Isa::is_supported`).
 
 use core::arch::x86_64::*;
@@ -165,8 +165,10 @@ pub(super) struct Avx512WideStep;
 unsafe impl WideStep for Avx512WideStep {
     #[inline(always)]
     unsafe fn one_two(src: *const u16, dst: *mut u8) -> usize {
-        // SAFETY: AVX-512F, BW and VBMI2 by the caller; 32 units at `src` and room for 64 bytes
-        // at `dst` by the caller, of which the masked store writes the first `len`.
+        // SAFETY: AVX-512F, BW and VBMI2 by the caller; 32 units at `src` by the caller; room
+        // for 96 bytes at `dst`, which holds the 64-byte store and the 32 bytes put back after
+        // `len` (32 to 64), those from `dst + 16` on as they were, by the caller: nothing after
+        // the `len` bytes is left changed.
         unsafe {
             let v = _mm512_loadu_si512(src.cast());
             if _mm512_cmpge_epu16_mask(v, _mm512_set1_epi16(0x800)) != 0 {

@@ -21,9 +21,9 @@
 //!
 //! The lane arithmetic runs on the 16 units of a step at once ([`Units`]: two 128-bit registers
 //! with SSE4.2, one 256-bit register with AVX2); the shuffles work on 128-bit halves, which in an
-//! AVX2 function get VEX encodings. With AVX-512 VBMI2, 32 units below U+0800 are converted in
-//! one step of their own ([`WideStep`]), their bytes compressed by a mask. UTF-32 values from U+10000 up are encoded from 128-bit
-//! registers of four.
+//! AVX2 function get VEX encodings. UTF-32 values from U+10000 up are encoded from 128-bit
+//! registers of four. With AVX-512 VBMI2, 32 units of UTF-16 below U+0800 are converted in one
+//! step of their own ([`WideStep`]), their bytes compressed by a mask.
 
 use core::arch::x86_64::*;
 
@@ -485,8 +485,7 @@ unsafe fn utf16_step<U: Units, const PAIRS: bool>(
 }
 
 /// A step of 32 units for instruction sets that can compress the bytes of a register by a mask
-/// and store exactly those (AVX-512 VBMI2): units below U+0800 only, the text of most
-/// alphabetic scripts.
+/// (AVX-512 VBMI2): units below U+0800 only, the text of most alphabetic scripts.
 ///
 /// # Safety
 /// Implementations use instructions of one ISA: they may only run on a CPU that has it.
