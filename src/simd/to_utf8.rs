@@ -564,6 +564,9 @@ pub(crate) unsafe fn utf16_to_utf8<U: Units, W: WideStep>(
                         continue;
                     }
                 }
+                // `W`'s contract holds: 32 units at `read`, below `limit`, which leaves room for
+                // 3 bytes each and 16 more, and the writer has stored nothing past 16 bytes
+                // after its end.
                 match W::one_two(src.as_ptr().add(read), out.next()) {
                     0 => utf16_step::<U, true>(v, v.none(U::splat(0xF800)), true, &mut out),
                     len => {
