@@ -2,7 +2,7 @@
 
 use core::arch::x86_64::*;
 
-use super::lookup::{self, Blocks, Vector};
+use super::lookup::{self, Vector};
 use super::to_utf8::Units;
 
 #[derive(Clone, Copy)]
@@ -118,29 +118,11 @@ unsafe impl Vector for Avx2 {
     }
 }
 
-/// Checks whole blocks of `s` (see [`lookup::valid_blocks`]).
-///
-/// # Safety
-/// The CPU supports AVX2 and POPCNT.
-#[target_feature(enable = "avx2,popcnt")]
-pub(super) unsafe fn valid_blocks(s: &[u8]) -> Blocks {
-    // SAFETY: the features are enabled here, and present by the caller's contract.
-    unsafe { lookup::valid_blocks::<Avx2, false>(s) }
-}
-
-/// Checks whole blocks of `s` and counts their characters (see [`lookup::valid_blocks`]).
-///
-/// # Safety
-/// The CPU supports AVX2 and POPCNT.
-#[target_feature(enable = "avx2,popcnt")]
-pub(super) unsafe fn count_valid_blocks(s: &[u8]) -> Blocks {
-    // SAFETY: the features are enabled here, and present by the caller's contract.
-    unsafe { lookup::valid_blocks::<Avx2, true>(s) }
-}
+lookup::block_kernels!("avx2,popcnt", Avx2);
 
 // The converters of crate::transcode, compiled for this instruction set: their runs of ASCII are
 // widened and narrowed in its registers.
-crate::transcode::transcoders!("avx2,popcnt", valid_blocks, Avx2, Avx2Units);
+crate::transcode::transcoders!("avx2,popcnt", validate, Avx2, Avx2Units);
 
 // ---------------------------------------------------------------------------------------------
 // From UTF-8 (see super::from_utf8): runs of ASCII widened 32 bytes at a time, values into

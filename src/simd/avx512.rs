@@ -7,7 +7,7 @@
 use core::arch::x86_64::*;
 
 use super::avx2::Avx2Units;
-use super::lookup::{Blocks, Vector};
+use super::lookup::Vector;
 use super::to_utf8::WideStep;
 use crate::transcode::{Mode, Progress, utf16};
 
@@ -128,29 +128,7 @@ unsafe impl Vector for Avx512 {
     }
 }
 
-/// Checks whole blocks of `s` (see [`lookup::valid_blocks`]).
-///
-/// # Safety
-/// The CPU supports AVX-512F and BW, and POPCNT.
-///
-/// [`lookup::valid_blocks`]: super::lookup::valid_blocks
-#[target_feature(enable = "avx512f,avx512bw,popcnt")]
-pub(super) unsafe fn valid_blocks(s: &[u8]) -> Blocks {
-    // SAFETY: the features are enabled here, and present by the caller's contract.
-    unsafe { super::lookup::valid_blocks::<Avx512, false>(s) }
-}
-
-/// Checks whole blocks of `s` and counts their characters (see [`lookup::valid_blocks`]).
-///
-/// # Safety
-/// The CPU supports AVX-512F and BW, and POPCNT.
-///
-/// [`lookup::valid_blocks`]: super::lookup::valid_blocks
-#[target_feature(enable = "avx512f,avx512bw,popcnt")]
-pub(super) unsafe fn count_valid_blocks(s: &[u8]) -> Blocks {
-    // SAFETY: the features are enabled here, and present by the caller's contract.
-    unsafe { super::lookup::valid_blocks::<Avx512, true>(s) }
-}
+super::lookup::block_kernels!("avx512f,avx512bw,popcnt", Avx512);
 
 // ---------------------------------------------------------------------------------------------
 // UTF-16 into UTF-8: AVX2's converter (see super::to_utf8), with steps of 32 units below U+0800

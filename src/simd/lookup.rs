@@ -201,6 +201,80 @@ pub(crate) struct Blocks {
     pub chars: usize,
 }
 
+impl Blocks {
+    /// `Ok` if the whole input is good, else `Err` with the length of the prefix of good blocks.
+    #[inline(always)]
+    pub(crate) fn into_result(self) -> Result<(), usize> {
+        if self.valid { Ok(()) } else { Err(self.len) }
+    }
+}
+
+/// The validating and counting kernels of one instruction set, `validate` and `count`:
+/// [`valid_blocks`] with the registers `$registers`, compiled for `$features`.
+///
+/// An input of at most a block is checked as a tail alone by code that sets up no loop and
+/// saves no register, and `validate` returns in registers: C callers validate many short
+/// strings (AMD Zen 4, AVX-512, mixed text: 16 bytes in 6.2 ns instead of 7.8, 64 bytes in 5.7
+/// instead of 8.3, against simdutf's 6.6 and 6.2).
+macro_rules! block_kernels {
+    ($features:literal, $registers:ty) => {
+        /// `Ok` if all of `s` is well-formed, else `Err` with the length of a prefix of whole
+        /// blocks that is, but for a sequence it may cut off (see [`lookup::valid_blocks`]).
+        ///
+        /// # Safety
+        /// The CPU has the instruction set.
+        ///
+        /// [`lookup::valid_blocks`]: super::lookup::valid_blocks
+        #[target_feature(enable = $features)]
+        pub(super) unsafe fn validate(s: &[u8]) -> Result<(), usize> {
+            /// # Safety
+            /// As for `validate`.
+            #[target_feature(enable = $features)]
+            #[inline(never)]
+            unsafe fn validate_blocks(s: &[u8]) -> Result<(), usize> {
+                // SAFETY: the features are enabled here, and present by the caller's contract.
+                unsafe { super::lookup::valid_blocks::<$registers, false>(s) }.into_result()
+            }
+            // SAFETY: the features are enabled here, and present by the caller's contract.
+            unsafe {
+                if s.len() <= super::BLOCK {
+                    super::lookup::valid_short::<$registers, false>(s).into_result()
+                } else {
+                    validate_blocks(s)
+                }
+            }
+        }
+
+        /// Checks `s` as `validate` does, and counts the characters of the good prefix it
+        /// reports (see [`lookup::valid_blocks`]).
+        ///
+        /// # Safety
+        /// The CPU has the instruction set.
+        ///
+        /// [`lookup::valid_blocks`]: super::lookup::valid_blocks
+        #[target_feature(enable = $features)]
+        pub(super) unsafe fn count(s: &[u8]) -> super::lookup::Blocks {
+            /// # Safety
+            /// As for `count`.
+            #[target_feature(enable = $features)]
+            #[inline(never)]
+            unsafe fn count_blocks(s: &[u8]) -> super::lookup::Blocks {
+                // SAFETY: the features are enabled here, and present by the caller's contract.
+                unsafe { super::lookup::valid_blocks::<$registers, true>(s) }
+            }
+            // SAFETY: the features are enabled here, and present by the caller's contract.
+            unsafe {
+                if s.len() <= super::BLOCK {
+                    super::lookup::valid_short::<$registers, true>(s)
+                } else {
+                    count_blocks(s)
+                }
+            }
+        }
+    };
+}
+pub(crate) use block_kernels;
+
 /// The validator's state between blocks.
 struct Checker<V: Vector, const COUNT: bool> {
     /// The last register of the previous block.
@@ -275,9 +349,10 @@ impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
         }
     }
 
-    /// Checks `tail`, shorter than a block, as a block padded with zeros would be. The zeros
-    /// are ASCII, so a sequence cut off by the end fails at the first of them, as if cut off by
-    /// an ASCII byte; only the registers up to that one are checked.
+    /// Checks `tail`, at most a block, as a block padded with zeros would be. The zeros are
+    /// ASCII, so a sequence cut off by the end fails at the first of them, as if cut off by an
+    /// ASCII byte; only the registers up to that one are checked, and where the tail fills its
+    /// last register, the test for a sequence left open stands for the register of zeros.
     ///
     /// The registers are read from `tail` alone (see [`Vector::load_partial`]), not copied to a
     /// padded buffer: loading a vector from bytes just stored would stall on store forwarding, a
@@ -292,11 +367,20 @@ impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
             let mut error = V::splat(0);
             let mut continuations = 0;
             let mut offset = 0;
-            while offset <= tail.len() {
+            while let Some(rest) = tail.get(offset..)
+                && rest.len() >= V::LANES
+            {
+                error = self.check(V::load(rest), error, &mut continuations);
+                offset += V::LANES;
+            }
+            if offset < tail.len() {
                 let input = V::load_partial(tail.get(offset..).unwrap_or_default());
                 error = self.check(input, error, &mut continuations);
                 offset += V::LANES;
             }
+            // A sequence left open at the end of a register that the tail fills is an error
+            // too (in a register it does not fill, the padding after it already is).
+            let error = error.or(self.prev.saturating_sub(Self::thresholds()));
             // The padding was counted as characters.
             let valid = self.end_block(error, offset, continuations);
             if COUNT && valid {
@@ -428,6 +512,25 @@ unsafe fn ascii_blocks<V: Vector>(blocks: &[[u8; BLOCK]]) -> usize {
     }
 }
 
+/// [`valid_blocks`] for `s` of at most a block: its tail alone, with no loop set up.
+///
+/// # Safety
+/// The CPU supports `V`'s ISA.
+#[inline(always)]
+pub(crate) unsafe fn valid_short<V: Vector, const COUNT: bool>(s: &[u8]) -> Blocks {
+    debug_assert!(s.len() <= BLOCK);
+    // SAFETY: the caller guarantees the ISA.
+    unsafe {
+        let mut checker = Checker::<V, COUNT>::new();
+        let valid = checker.tail_is_valid(s);
+        Blocks {
+            valid,
+            len: if valid { s.len() } else { 0 },
+            chars: checker.chars,
+        }
+    }
+}
+
 /// Checks `s` block by block with `V`, up to the first bad block, then the tail shorter than a
 /// block, counting characters if `COUNT`.
 ///
@@ -485,7 +588,7 @@ pub(crate) unsafe fn valid_blocks<V: Vector, const COUNT: bool>(s: &[u8]) -> Blo
             }
             i += checked;
         }
-        let valid = (tail.is_empty() && checker.at_boundary()) || checker.tail_is_valid(tail);
+        let valid = checker.tail_is_valid(tail);
         Blocks {
             valid,
             len: if valid { s.len() } else { blocks.len() * BLOCK },

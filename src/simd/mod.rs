@@ -52,8 +52,12 @@ pub enum Isa {
     Avx512,
 }
 
-/// A kernel; see [`Blocks`].
-type Kernel = unsafe fn(&[u8]) -> Blocks;
+/// A validating kernel: `Ok` if the whole input is good, else `Err` with the length of a prefix
+/// of whole blocks that is, but for a sequence it may cut off.
+type Validator = unsafe fn(&[u8]) -> Result<(), usize>;
+
+/// A counting kernel; see [`Blocks`].
+type Counter = unsafe fn(&[u8]) -> Blocks;
 
 /// A converter from code units `S` to code units `T` (see [`crate::transcode`]).
 type Converter<S, T> = unsafe fn(&[S], &mut [T], Mode) -> Progress;
@@ -61,16 +65,21 @@ type Converter<S, T> = unsafe fn(&[S], &mut [T], Mode) -> Progress;
 /// The kernels of one implementation.
 struct Kernels {
     isa: Isa,
-    validate: Kernel,
-    count: Kernel,
+    validate: Validator,
+    count: Counter,
     utf8_to_utf16: Converter<u8, u16>,
     utf16_to_utf8: Converter<u16, u8>,
     utf8_to_utf32: Converter<u8, u32>,
     utf32_to_utf8: Converter<u32, u8>,
 }
 
-/// The scalar implementation's "kernel": it checks nothing.
-fn no_blocks(_: &[u8]) -> Blocks {
+/// The scalar implementation's validating "kernel": it checks nothing.
+fn no_validation(_: &[u8]) -> Result<(), usize> {
+    Err(0)
+}
+
+/// The scalar implementation's counting "kernel": it checks nothing.
+fn no_count(_: &[u8]) -> Blocks {
     Blocks {
         valid: false,
         len: 0,
@@ -80,8 +89,8 @@ fn no_blocks(_: &[u8]) -> Blocks {
 
 static SCALAR: Kernels = Kernels {
     isa: Isa::Scalar,
-    validate: no_blocks,
-    count: no_blocks,
+    validate: no_validation,
+    count: no_count,
     utf8_to_utf16: scalar_utf8_to_utf16,
     utf16_to_utf8: utf16::utf16_to_utf8_with,
     utf8_to_utf32: scalar_utf8_to_utf32,
@@ -90,22 +99,22 @@ static SCALAR: Kernels = Kernels {
 /// [`utf16::utf8_to_utf16_with`] validating with the scalar code, and no SIMD converter.
 fn scalar_utf8_to_utf16(src: &[u8], dst: &mut [u16], mode: Mode) -> Progress {
     // SAFETY: the scalar "kernel" runs on any CPU.
-    let valid_prefix = |s: &[u8]| unsafe { valid_prefix(no_blocks, s) };
+    let valid_prefix = |s: &[u8]| unsafe { valid_prefix(no_validation, s) };
     utf16::utf8_to_utf16_with(src, dst, mode, valid_prefix, |_, _, _| (0, 0))
 }
 
 /// [`utf32::utf8_to_utf32_with`] validating with the scalar code, and no SIMD converter.
 fn scalar_utf8_to_utf32(src: &[u8], dst: &mut [u32], mode: Mode) -> Progress {
     // SAFETY: the scalar "kernel" runs on any CPU.
-    let valid_prefix = |s: &[u8]| unsafe { valid_prefix(no_blocks, s) };
+    let valid_prefix = |s: &[u8]| unsafe { valid_prefix(no_validation, s) };
     utf32::utf8_to_utf32_with(src, dst, mode, valid_prefix, |_, _, _| (0, 0))
 }
 
 #[cfg(target_arch = "x86_64")]
 static SSE42: Kernels = Kernels {
     isa: Isa::Sse42,
-    validate: sse42::valid_blocks,
-    count: sse42::count_valid_blocks,
+    validate: sse42::validate,
+    count: sse42::count,
     utf8_to_utf16: sse42::utf8_to_utf16,
     utf16_to_utf8: sse42::utf16_to_utf8,
     utf8_to_utf32: sse42::utf8_to_utf32,
@@ -114,8 +123,8 @@ static SSE42: Kernels = Kernels {
 #[cfg(target_arch = "x86_64")]
 static AVX2: Kernels = Kernels {
     isa: Isa::Avx2,
-    validate: avx2::valid_blocks,
-    count: avx2::count_valid_blocks,
+    validate: avx2::validate,
+    count: avx2::count,
     utf8_to_utf16: avx2::utf8_to_utf16,
     utf16_to_utf8: avx2::utf16_to_utf8,
     utf8_to_utf32: avx2::utf8_to_utf32,
@@ -129,8 +138,8 @@ static AVX2: Kernels = Kernels {
 #[cfg(target_arch = "x86_64")]
 static AVX512: Kernels = Kernels {
     isa: Isa::Avx512,
-    validate: avx512::valid_blocks,
-    count: avx512::count_valid_blocks,
+    validate: avx512::validate,
+    count: avx512::count,
     utf16_to_utf8: avx512::utf16_to_utf8,
     ..AVX2
 };
@@ -235,7 +244,7 @@ impl Isa {
     pub fn valid_blocks_len(self, s: &[u8]) -> Option<usize> {
         let kernels = self.kernels()?;
         // SAFETY: `kernels` returns only kernels whose ISA the CPU supports.
-        Some(unsafe { (kernels.validate)(s) }.len)
+        Some(unsafe { (kernels.validate)(s) }.map_or_else(|len| len, |()| s.len()))
     }
 
     /// Converts UTF-8 to UTF-16 with this implementation, or `None` if the CPU cannot run it.
@@ -292,13 +301,20 @@ fn validate_with(kernels: &Kernels, s: &[u8]) -> Result<(), Utf8Error> {
 /// # Safety
 /// The CPU supports the kernel's instruction set.
 #[inline(always)]
-unsafe fn validate_kernel(kernel: Kernel, s: &[u8]) -> Result<(), Utf8Error> {
+unsafe fn validate_kernel(kernel: Validator, s: &[u8]) -> Result<(), Utf8Error> {
     // SAFETY: by the caller.
-    let blocks = unsafe { kernel(s) };
-    if blocks.valid {
-        return Ok(());
+    match unsafe { kernel(s) } {
+        Ok(()) => Ok(()),
+        Err(blocks) => locate_error(s, blocks),
     }
-    scalar_from(s, char_start_at_or_before(s, blocks.len))
+}
+
+/// The error in `s`, whose first `blocks` bytes a kernel found good but for a sequence they cut
+/// off: out of line, so that callers on the good path save no registers for it.
+#[cold]
+#[inline(never)]
+fn locate_error(s: &[u8], blocks: usize) -> Result<(), Utf8Error> {
+    scalar_from(s, char_start_at_or_before(s, blocks))
 }
 
 /// The length of the longest well-formed prefix of `s`, found with `kernel` (for the
@@ -307,7 +323,7 @@ unsafe fn validate_kernel(kernel: Kernel, s: &[u8]) -> Result<(), Utf8Error> {
 /// # Safety
 /// The CPU supports the kernel's instruction set.
 #[inline(always)]
-unsafe fn valid_prefix(kernel: Kernel, s: &[u8]) -> usize {
+unsafe fn valid_prefix(kernel: Validator, s: &[u8]) -> usize {
     // SAFETY: by the caller.
     match unsafe { validate_kernel(kernel, s) } {
         Ok(()) => s.len(),

@@ -2,7 +2,7 @@
 
 use core::arch::x86_64::*;
 
-use super::lookup::{self, Blocks, Vector};
+use super::lookup::{self, Vector};
 use super::to_utf8::Units;
 
 #[derive(Clone, Copy)]
@@ -116,29 +116,11 @@ unsafe impl Vector for Sse42 {
     }
 }
 
-/// Checks whole blocks of `s` (see [`lookup::valid_blocks`]).
-///
-/// # Safety
-/// The CPU supports SSE4.2 and POPCNT.
-#[target_feature(enable = "sse4.2,popcnt")]
-pub(super) unsafe fn valid_blocks(s: &[u8]) -> Blocks {
-    // SAFETY: the features are enabled here, and present by the caller's contract.
-    unsafe { lookup::valid_blocks::<Sse42, false>(s) }
-}
-
-/// Checks whole blocks of `s` and counts their characters (see [`lookup::valid_blocks`]).
-///
-/// # Safety
-/// The CPU supports SSE4.2 and POPCNT.
-#[target_feature(enable = "sse4.2,popcnt")]
-pub(super) unsafe fn count_valid_blocks(s: &[u8]) -> Blocks {
-    // SAFETY: the features are enabled here, and present by the caller's contract.
-    unsafe { lookup::valid_blocks::<Sse42, true>(s) }
-}
+lookup::block_kernels!("sse4.2,popcnt", Sse42);
 
 // The converters of crate::transcode, compiled for this instruction set: their runs of ASCII are
 // widened and narrowed in its registers.
-crate::transcode::transcoders!("sse4.2,popcnt", valid_blocks, Sse42, Sse42Units);
+crate::transcode::transcoders!("sse4.2,popcnt", validate, Sse42, Sse42Units);
 
 // ---------------------------------------------------------------------------------------------
 // From UTF-8 (see super::from_utf8): runs of ASCII and values widened 16 bytes at a time.
