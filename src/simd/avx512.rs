@@ -1,7 +1,8 @@
 //! The AVX-512 kernel: one 64-byte register per block, AVX-512F and BW instructions.
 //!
 //! It validates and counts. The converters are AVX2's (see `super::AVX512`), but the one from
-//! UTF-16 into UTF-8 also takes steps of 32 units below U+0800 in one register (VBMI2). The
+//! UTF-16 into UTF-8 also takes steps of 32 units below U+0800 in one register, and of 16 units
+//! with surrogate pairs (VBMI2). The
 //! implementation is chosen only where VBMI is present too (see `super::Isa::is_supported`).
 
 use core::arch::x86_64::*;
@@ -132,15 +133,27 @@ super::lookup::block_kernels!("avx512f,avx512bw,popcnt", Avx512);
 
 // ---------------------------------------------------------------------------------------------
 // UTF-16 into UTF-8: AVX2's converter (see super::to_utf8), with steps of 32 units below U+0800
-// in one register, their bytes compressed by a mask (VBMI2), after the idea of Robert Clausecker
-// and Daniel Lemire, "Transcoding Unicode Characters with AVX-512 Instructions", Software:
-// Practice and Experience, 2023.
+// in one register, and of 16 units with surrogate pairs in 32-bit lanes, their bytes compressed
+// by a mask (VBMI2), after the idea of Robert Clausecker and Daniel Lemire, "Transcoding Unicode
+// Characters with AVX-512 Instructions", Software: Practice and Experience, 2023.
 
-/// The 32-unit step of AVX-512 VBMI2.
+/// Every 32-bit lane set to `x`.
+///
+/// # Safety
+/// The CPU has AVX-512F.
+#[inline(always)]
+unsafe fn splat32(x: u32) -> __m512i {
+    // SAFETY: AVX-512F by the caller.
+    unsafe { _mm512_set1_epi32(x as i32) }
+}
+
+/// The steps of AVX-512 VBMI2.
 pub(super) struct Avx512WideStep;
 
 // SAFETY: AVX-512F, BW and VBMI2 instructions only; callers guarantee the CPU has them.
 unsafe impl WideStep for Avx512WideStep {
+    const HAS_PAIRS: bool = true;
+
     #[inline(always)]
     unsafe fn one_two(src: *const u16, dst: *mut u8) -> usize {
         // SAFETY: AVX-512F, BW and VBMI2 by the caller; 32 units at `src` by the caller; room
@@ -173,6 +186,79 @@ unsafe impl WideStep for Avx512WideStep {
             _mm512_storeu_si512(dst.cast(), bytes);
             _mm256_storeu_si256(dst.add(len).cast(), after);
             len
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn pairs(src: *const u16, dst: *mut u8) -> (usize, usize, __m128i) {
+        // SAFETY: AVX-512F, BW and VBMI2 by the caller; 16 units at `src` and room for 64
+        // bytes at `dst` by the caller: the stores end at most 48 bytes from `dst` and the
+        // load 16 bytes after the step's bytes, at most 48.
+        unsafe {
+            let c = _mm512_cvtepu16_epi32(_mm256_loadu_si256(src.cast()));
+            let kind = _mm512_and_si512(c, splat32(0xFC00));
+            let high = _mm512_cmpeq_epi32_mask(kind, splat32(0xD800));
+            let low = _mm512_cmpeq_epi32_mask(kind, splat32(0xDC00));
+            // Every low surrogate follows a high one, and every high one is followed by a low
+            // one but for one in the last lane, left to the next step.
+            if low != high << 1 {
+                return (0, 0, _mm_setzero_si128());
+            }
+            // From memory, not from the mask: the next step's loads wait for it, and the mask
+            // comes 20 cycles after the load (Zen 4: Chinese twice as slow).
+            let split = u16::from(*src.add(15) & 0xFC00 == 0xD800);
+            // A pair's scalar value goes in its high surrogate's lane, and its low one's lane
+            // gives no byte.
+            let next = _mm512_alignr_epi32::<1>(_mm512_setzero_si512(), c);
+            let pair = _mm512_add_epi32(
+                _mm512_add_epi32(_mm512_slli_epi32::<10>(c), next),
+                splat32(0x1_0000u32.wrapping_sub(0xD800 << 10).wrapping_sub(0xDC00)),
+            );
+            let c = _mm512_mask_mov_epi32(c, high, pair);
+            // The four-byte form's bytes, and the shorter forms as their tails, as
+            // `to_utf8::one_to_four` builds them four lanes at a time.
+            let bytes = _mm512_or_si512(
+                _mm512_or_si512(
+                    _mm512_srli_epi32::<18>(c),
+                    _mm512_and_si512(_mm512_srli_epi32::<4>(c), splat32(0x3F00)),
+                ),
+                _mm512_or_si512(
+                    _mm512_and_si512(_mm512_slli_epi32::<10>(c), splat32(0x3F_0000)),
+                    _mm512_and_si512(_mm512_slli_epi32::<24>(c), splat32(0x3F00_0000)),
+                ),
+            );
+            let wide2 = _mm512_cmpge_epu32_mask(c, splat32(0x80));
+            let wide3 = _mm512_cmpge_epu32_mask(c, splat32(0x800));
+            let wide4 = high;
+            let two = _mm512_or_si512(_mm512_srli_epi32::<16>(bytes), splat32(0x80C0));
+            let three = _mm512_or_si512(_mm512_srli_epi32::<8>(bytes), splat32(0x80_80E0));
+            let four = _mm512_or_si512(bytes, splat32(0x8080_80F0));
+            let lanes = _mm512_mask_mov_epi32(c, wide2, two);
+            let lanes = _mm512_mask_mov_epi32(lanes, wide3, three);
+            let lanes = _mm512_mask_mov_epi32(lanes, wide4, four);
+            // 0xFF in each byte kept: as many as the lane's form is long, none for the lanes
+            // of low surrogates and of a high one left to the next step.
+            let kept = _mm512_mask_mov_epi32(splat32(0xFF), wide2, splat32(0xFFFF));
+            let kept = _mm512_mask_mov_epi32(kept, wide3, splat32(0xFF_FFFF));
+            let kept = _mm512_mask_mov_epi32(kept, wide4, splat32(0xFFFF_FFFF));
+            let kept = _mm512_maskz_mov_epi32(!(low | split << 15), kept);
+            let keep = _mm512_movepi8_mask(kept);
+            let len = keep.count_ones() as usize;
+            if len < 16 {
+                return (0, 0, _mm_setzero_si128());
+            }
+            let out = _mm512_maskz_compress_epi8(keep, lanes);
+            // Stored as 32 bytes, then the 16 after them where the step's bytes go past 32 or
+            // else right after them: nothing past the 16 bytes after its own, which the writer
+            // puts back (stored whole with its 48 bytes put back after, the next step's loads
+            // waited for the stores).
+            let tail = _mm_loadu_si128(dst.add(len).cast());
+            _mm256_storeu_si256(dst.cast(), _mm512_castsi512_si256(out));
+            _mm_storeu_si128(
+                dst.add(len.min(32)).cast(),
+                _mm512_extracti32x4_epi32::<2>(out),
+            );
+            (16 - usize::from(split), len, tail)
         }
     }
 }

@@ -23,9 +23,11 @@
 //! with SSE4.2, one 256-bit register with AVX2); the shuffles work on 128-bit halves, which in an
 //! AVX2 function get VEX encodings. UTF-32 values from U+10000 up are encoded from 128-bit
 //! registers of four. With AVX-512 VBMI2, 32 units of UTF-16 below U+0800 are converted in one
-//! step of their own ([`WideStep`]), their bytes compressed by a mask.
+//! step of their own, and 16 with surrogate pairs in 32-bit lanes ([`WideStep`]), their bytes
+//! compressed by a mask.
 
 use core::arch::x86_64::*;
+use core::ptr;
 
 /// Units per step.
 const STEP: usize = 16;
@@ -209,6 +211,14 @@ impl<'a> Writer<'a> {
         self.at += len;
         // SAFETY: SSE2 by the caller; room as above.
         unsafe { self.end_ascii() };
+    }
+
+    /// Takes note of `len` bytes, at least 16, stored at [`Writer::next`] with perhaps others
+    /// in the 16 bytes after them, which held `tail` before.
+    #[inline(always)]
+    fn stored(&mut self, len: usize, tail: __m128i) {
+        self.at += len;
+        self.tail = tail;
     }
 
     /// Stores back the bytes that follow the output, as they were: the length of the output.
@@ -424,10 +434,12 @@ unsafe fn spread_bytes<U: Units>(v: U, short: U) -> (U, U) {
 /// with its low one), or 0 (nothing written) if they hold a lone surrogate, or any surrogate
 /// when `PAIRS` is false (units that came from UTF-32), or any unit from U+0800 up when
 /// `narrow` is false (UTF-32 units, some of them above 0xFFFF, narrowed with saturation: below
-/// U+0800 they are exact). `one_two` tells whether the units are all below U+0800.
+/// U+0800 they are exact). `one_two` tells whether the units are all below U+0800. Units with
+/// surrogates go to `W`'s pair step if it has one, which reads them at `src`.
 #[inline(always)]
-unsafe fn utf16_step<U: Units, const PAIRS: bool>(
+unsafe fn utf16_step<U: Units, W: WideStep, const PAIRS: bool>(
     v: U,
+    src: *const u16,
     one_two: bool,
     narrow: bool,
     out: &mut Writer,
@@ -454,6 +466,14 @@ unsafe fn utf16_step<U: Units, const PAIRS: bool>(
         }
         if !PAIRS {
             return 0;
+        }
+        if W::HAS_PAIRS {
+            // `W`'s contract holds: 16 units at `src`, and room for 64 bytes (by the caller).
+            let (units, len, tail) = W::pairs(src, out.next());
+            if units != 0 {
+                out.stored(len, tail);
+            }
+            return units;
         }
         // Every low surrogate follows a high one and every high one is followed by a low one,
         // but for one in the last lane, left to the next step.
@@ -484,8 +504,9 @@ unsafe fn utf16_step<U: Units, const PAIRS: bool>(
     }
 }
 
-/// A step of 32 units for instruction sets that can compress the bytes of a register by a mask
-/// (AVX-512 VBMI2): units below U+0800 only, the text of most alphabetic scripts.
+/// Wider steps for instruction sets that can compress the bytes of a register by a mask
+/// (AVX-512 VBMI2): 32 units below U+0800, the text of most alphabetic scripts, and 16 units
+/// with surrogate pairs in 32-bit lanes.
 ///
 /// # Safety
 /// Implementations use instructions of one ISA: they may only run on a CPU that has it.
@@ -499,6 +520,20 @@ pub(crate) unsafe trait WideStep {
     /// what they held before the conversion (see [`Writer`]): an implementation may store
     /// registers whole and then put back what follows its bytes.
     unsafe fn one_two(src: *const u16, dst: *mut u8) -> usize;
+
+    /// Whether [`WideStep::pairs`] converts anything: [`utf16_step`] then hands it the steps
+    /// that hold surrogates.
+    const HAS_PAIRS: bool;
+
+    /// Converts the 16 units at `src`, writing their bytes at `dst`, and perhaps others in the
+    /// 16 bytes after them: the units read, the bytes written, and the 16 bytes after them as
+    /// they were. 16 units (or 15 when the last is a high surrogate, which the next step
+    /// takes with its low one) give 16 to 48 bytes; (0, 0, _), nothing written, if they hold
+    /// a lone surrogate or would give fewer than 16 bytes.
+    ///
+    /// # Safety
+    /// `src` has 16 units; `dst` has room for 64 bytes.
+    unsafe fn pairs(src: *const u16, dst: *mut u8) -> (usize, usize, __m128i);
 }
 
 /// No wider step: 16 units at a time.
@@ -506,9 +541,17 @@ pub(crate) struct NoWideStep;
 
 // SAFETY: no instruction at all.
 unsafe impl WideStep for NoWideStep {
+    const HAS_PAIRS: bool = false;
+
     #[inline(always)]
     unsafe fn one_two(_: *const u16, _: *mut u8) -> usize {
         0
+    }
+
+    #[inline(always)]
+    unsafe fn pairs(_: *const u16, _: *mut u8) -> (usize, usize, __m128i) {
+        // SAFETY: SSE2, which every instruction set here has.
+        (0, 0, unsafe { _mm_setzero_si128() })
     }
 }
 
@@ -568,7 +611,11 @@ pub(crate) unsafe fn utf16_to_utf8<U: Units, W: WideStep>(
                 // 3 bytes each and 16 more, and the writer has stored nothing past 16 bytes
                 // after its end.
                 match W::one_two(src.as_ptr().add(read), out.next()) {
-                    0 => utf16_step::<U, true>(v, v.none(U::splat(0xF800)), true, &mut out),
+                    0 => {
+                        let one_two = v.none(U::splat(0xF800));
+                        let at = src.as_ptr().add(read);
+                        utf16_step::<U, W, true>(v, at, one_two, true, &mut out)
+                    }
                     len => {
                         out.stored_exactly(len);
                         2 * STEP
@@ -711,7 +758,7 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units>(src: &[u32], dst: &mut [u8]) -> (us
                 }
                 let short = U::any_none(any, !0x7FF);
                 let narrow = U::any_none(any, !0xFFFF);
-                match utf16_step::<U, false>(v, short, narrow, &mut out) {
+                match utf16_step::<U, NoWideStep, false>(v, ptr::null(), short, narrow, &mut out) {
                     0 if !narrow => wide_step::<U>(src.as_ptr().add(read), &mut out),
                     units => units,
                 }
