@@ -2,8 +2,8 @@
 //!
 //! It validates and counts. The converters are AVX2's (see `super::AVX512`), but the one from
 //! UTF-16 into UTF-8 also takes steps of 32 units below U+0800 in one register, and of 16 units
-//! with surrogate pairs (VBMI2). The
-//! implementation is chosen only where VBMI is present too (see `super::Isa::is_supported`).
+//! with surrogate pairs (VBMI2). The implementation is chosen only where VBMI is present too
+//! (see `super::Isa::is_supported`).
 
 use core::arch::x86_64::*;
 

@@ -131,8 +131,8 @@ static AVX2: Kernels = Kernels {
     utf32_to_utf8: avx2::utf32_to_utf8,
 };
 /// Validation and counting in 64-byte registers, and UTF-16 into UTF-8 with steps of 32 units
-/// below U+0800 and of 16 with surrogate pairs; the other converters are AVX2's, whose from-UTF-8 loops validate with the AVX2
-/// kernel. (Compiled with AVX-512 enabled and this kernel, they were 4-6% slower on AMD Zen 4;
+/// below U+0800 and of 16 with surrogate pairs; the other converters are AVX2's, whose
+/// from-UTF-8 loops validate with the AVX2 kernel. (Compiled with AVX-512 enabled and this kernel, they were 4-6% slower on AMD Zen 4;
 /// UTF-32 into UTF-8 with the same 32-unit steps was no faster on the corpus: faster on
 /// alphabetic scripts, slower on the others.)
 #[cfg(target_arch = "x86_64")]

@@ -468,7 +468,8 @@ unsafe fn utf16_step<U: Units, W: WideStep, const PAIRS: bool>(
             return 0;
         }
         if W::HAS_PAIRS {
-            // `W`'s contract holds: 16 units at `src`, and room for 64 bytes (by the caller).
+            // `W`'s contract holds: 16 units at `src`, and room for 64 bytes (the 48 this step
+            // may give and the writer's 16 after them, by the caller).
             let (units, len, tail) = W::pairs(src, out.next());
             if units != 0 {
                 out.stored(len, tail);
