@@ -1486,6 +1486,23 @@ fn surrogate_pairs_across_every_step_boundary() {
     }
 }
 
+/// Fifteen units of one byte each and a high surrogate in the last lane of a step: a pair step
+/// would write only 15 bytes, fewer than the writer's steps must, so it refuses, and the exact
+/// path converts them and finds whether the surrogate is paired. (The text after them makes
+/// the capacities tried large enough for the pair step to be taken.)
+#[test]
+fn a_high_surrogate_in_the_last_lane_after_short_units() {
+    for before in [0, 16, 17, 32, 48] {
+        for after in [0x41u16, 0xD800, 0xE9] {
+            let mut s = vec![0x4E2Du16; before];
+            s.extend([0x41; 15]);
+            s.extend([0xDBFF, after]);
+            s.extend([0x41; 120]);
+            check_utf16(&s);
+        }
+    }
+}
+
 /// A lone or misordered surrogate at every lane of the first steps of text full of pairs, so
 /// that the pair check refuses the step, and the exact path finds the error.
 #[test]
