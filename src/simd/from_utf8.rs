@@ -14,7 +14,8 @@
 //!   it in 16-bit lanes, and those of the bytes that do end one are packed together by the mask
 //!   ([`convert_narrow_block`]), which keeps each position independent of the last; past the
 //!   input the caller has validated, the block is validated on the way, from the same
-//!   registers, for less than a separate pass costs;
+//!   registers, for less than a separate pass costs. An instruction set that can compress a
+//!   register by a mask converts such blocks into UTF-16 its own way ([`WideBlock`]);
 //! - any other block (and the last ones of a validated stretch) a step at a time from the
 //!   current position: 16 bytes of ASCII, of eight 2-byte characters or of four 4-byte
 //!   characters, or 12 bytes of four 3-byte characters, where the mask says so, else the 12
@@ -37,7 +38,7 @@ use super::lookup::Vector;
 use crate::transcode::Unit;
 
 /// Bytes of UTF-8 looked at at a time: the width of the end-of-character mask.
-const BLOCK: usize = 64;
+pub(super) const BLOCK: usize = 64;
 /// Bytes loaded by a step, which the step's characters never exceed.
 const STEP: usize = 16;
 /// Bits of the end-of-character mask that choose a step's shuffle: as many bytes as three
@@ -321,6 +322,52 @@ pub(crate) unsafe trait Target: Unit {
     /// # Safety
     /// 8 units writable at `dst`, SSE4.1.
     unsafe fn store_any(values: __m128i, n: usize, dst: *mut Self) -> usize;
+    /// [`convert_narrow_block`] by `B`'s wider block, if `B` has one for this unit type.
+    ///
+    /// # Safety
+    /// As for [`WideBlock::narrow_utf16`].
+    unsafe fn wide_narrow_block<B: WideBlock, const THREE: bool, const CHECK: bool>(
+        block: *const u8,
+        ends: u64,
+        out: *mut Self,
+    ) -> Option<(usize, usize)>;
+}
+
+/// A conversion of a whole block of 1-3 byte characters into UTF-16 in registers wider than
+/// [`convert_narrow_block`]'s, which packs its 16-bit values eight lanes at a time.
+///
+/// # Safety
+/// Implementations use only the instructions their callers are compiled with, and write only
+/// the units they report.
+pub(crate) unsafe trait WideBlock {
+    /// Converts the 64 bytes at `block` as [`convert_narrow_block`] does with `THREE` and
+    /// `CHECK`, from the same `ends`, writing nothing past the units it reports; `None` if
+    /// there is no such conversion.
+    ///
+    /// # Safety
+    /// 64 bytes readable at `block`, which hold no byte above EF, none above DF without
+    /// `THREE`, and start a character or with a continuation byte (an error, with `CHECK`);
+    /// 64 units writable at `out`; the CPU has the implementation's instructions.
+    unsafe fn narrow_utf16<const THREE: bool, const CHECK: bool>(
+        block: *const u8,
+        ends: u64,
+        out: *mut u16,
+    ) -> Option<(usize, usize)>;
+}
+
+/// No wider block: [`convert_narrow_block`] alone.
+pub(crate) struct NoWideBlock;
+
+// SAFETY: no instruction at all.
+unsafe impl WideBlock for NoWideBlock {
+    #[inline(always)]
+    unsafe fn narrow_utf16<const THREE: bool, const CHECK: bool>(
+        _: *const u8,
+        _: u64,
+        _: *mut u16,
+    ) -> Option<(usize, usize)> {
+        None
+    }
 }
 
 /// Bytes or 16-bit values widened into wider units with the registers of one instruction set.
@@ -472,6 +519,16 @@ unsafe impl Target for u16 {
             n + mask.count_ones() as usize
         }
     }
+
+    #[inline(always)]
+    unsafe fn wide_narrow_block<B: WideBlock, const THREE: bool, const CHECK: bool>(
+        block: *const u8,
+        ends: u64,
+        out: *mut Self,
+    ) -> Option<(usize, usize)> {
+        // SAFETY: by the caller.
+        unsafe { B::narrow_utf16::<THREE, CHECK>(block, ends, out) }
+    }
 }
 
 // SAFETY: SSE2 and SSE4.1 instructions; stores within the bounds the methods document.
@@ -510,6 +567,15 @@ unsafe impl Target for u32 {
         unsafe { _mm_storeu_si128(dst.cast(), values) };
         n
     }
+
+    #[inline(always)]
+    unsafe fn wide_narrow_block<B: WideBlock, const THREE: bool, const CHECK: bool>(
+        _: *const u8,
+        _: u64,
+        _: *mut Self,
+    ) -> Option<(usize, usize)> {
+        None
+    }
 }
 
 /// Converts the well-formed UTF-8 at the start of `src`, `src[..valid]`, into `dst` as far as
@@ -527,7 +593,7 @@ unsafe impl Target for u32 {
 /// The CPU has SSE4.1 and SSSE3, and the instructions of `W`; `src` starts a character, or
 /// `valid` is 0.
 #[inline(always)]
-pub(crate) unsafe fn convert<W: Widen, T: Target>(
+pub(crate) unsafe fn convert<W: Widen, T: Target, B: WideBlock>(
     src: &[u8],
     valid: usize,
     dst: &mut [T],
@@ -568,7 +634,7 @@ pub(crate) unsafe fn convert<W: Widen, T: Target>(
                 let block = src.as_ptr().add(read);
                 let out = dst.as_mut_ptr().add(written);
                 let room = dst.len() - written;
-                convert_block::<W, T>(block, valid.saturating_sub(read), out, room)
+                convert_block::<W, T, B>(block, valid.saturating_sub(read), out, room)
             };
             let Some((at, units)) = converted else {
                 break;
@@ -594,7 +660,7 @@ pub(crate) unsafe fn convert<W: Widen, T: Target>(
 /// and `W`'s instructions; the block starts a character, or with a continuation byte if
 /// `limit` is 0.
 #[inline(always)]
-unsafe fn convert_block<W: Widen, T: Target>(
+unsafe fn convert_block<W: Widen, T: Target, B: WideBlock>(
     block: *const u8,
     limit: usize,
     out: *mut T,
@@ -646,10 +712,10 @@ unsafe fn convert_block<W: Widen, T: Target>(
             // No lead byte of a 3-byte character (E0..EF) either: a cheaper block.
             let r = &registers;
             return Some(match (below(0xE0), limit >= BLOCK) {
-                (true, true) => convert_narrow_block::<W, T, false, false>(r, ends, out),
-                (true, false) => convert_narrow_block::<W, T, false, true>(r, ends, out),
-                (false, true) => convert_narrow_block::<W, T, true, false>(r, ends, out),
-                (false, false) => convert_narrow_block::<W, T, true, true>(r, ends, out),
+                (true, true) => narrow_block::<W, T, B, false, false>(block, r, ends, out),
+                (true, false) => narrow_block::<W, T, B, false, true>(block, r, ends, out),
+                (false, true) => narrow_block::<W, T, B, true, false>(block, r, ends, out),
+                (false, false) => narrow_block::<W, T, B, true, true>(block, r, ends, out),
             });
         }
         // Sixteen 4-byte characters (emoji), validated: four steps at known places. The
@@ -714,6 +780,24 @@ unsafe fn convert_block<W: Widen, T: Target>(
             }
         }
         Some((at, units))
+    }
+}
+
+/// [`convert_narrow_block`] by `B`'s wider block where it has one.
+///
+/// # Safety
+/// As for [`convert_narrow_block`], with the 64 bytes of `registers` readable at `block`.
+#[inline(always)]
+unsafe fn narrow_block<W: Widen, T: Target, B: WideBlock, const THREE: bool, const CHECK: bool>(
+    block: *const u8,
+    registers: &[W; BLOCK / 16],
+    ends: u64,
+    out: *mut T,
+) -> (usize, usize) {
+    // SAFETY: by the caller, whose contract covers both conversions'.
+    unsafe {
+        T::wide_narrow_block::<B, THREE, CHECK>(block, ends, out)
+            .unwrap_or_else(|| convert_narrow_block::<W, T, THREE, CHECK>(registers, ends, out))
     }
 }
 

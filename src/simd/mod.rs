@@ -47,8 +47,8 @@ pub enum Isa {
     Sse42,
     /// x86_64 with AVX2 and POPCNT.
     Avx2,
-    /// x86_64 with AVX-512F, BW, VBMI and VBMI2 (Intel from Ice Lake, AMD from Zen 4), AVX2
-    /// and POPCNT.
+    /// x86_64 with AVX-512F, BW, VL, VBMI and VBMI2 (Intel from Ice Lake, AMD from Zen 4),
+    /// AVX2 and POPCNT.
     Avx512,
 }
 
@@ -130,16 +130,18 @@ static AVX2: Kernels = Kernels {
     utf8_to_utf32: avx2::utf8_to_utf32,
     utf32_to_utf8: avx2::utf32_to_utf8,
 };
-/// Validation and counting in 64-byte registers, and UTF-16 into UTF-8 with steps of 32 units
-/// below U+0800 and of 16 with surrogate pairs; the other converters are AVX2's, whose
-/// from-UTF-8 loops validate with the AVX2 kernel. (Compiled with AVX-512 enabled and this kernel, they were 4-6% slower on AMD Zen 4;
-/// UTF-32 into UTF-8 with the same 32-unit steps was no faster on the corpus: faster on
-/// alphabetic scripts, slower on the others.)
+/// Validation and counting in 64-byte registers, UTF-16 into UTF-8 with steps of 32 units below
+/// U+0800 and of 16 with surrogate pairs, and UTF-8 into UTF-16 with blocks of 1-3 byte
+/// characters in one register; the other converters are AVX2's, whose from-UTF-8 loop
+/// validates with the AVX2 kernel. (Compiled with AVX-512 enabled and this kernel, they were
+/// 4-6% slower on AMD Zen 4; UTF-32 into UTF-8 with the same 32-unit steps was no faster on
+/// the corpus: faster on alphabetic scripts, slower on the others.)
 #[cfg(target_arch = "x86_64")]
 static AVX512: Kernels = Kernels {
     isa: Isa::Avx512,
     validate: avx512::validate,
     count: avx512::count,
+    utf8_to_utf16: avx512::utf8_to_utf16,
     utf16_to_utf8: avx512::utf16_to_utf8,
     ..AVX2
 };
@@ -170,13 +172,15 @@ impl Isa {
             Isa::Avx2 => {
                 std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt")
             }
-            // VBMI too, which the kernels do not use: the first CPUs with AVX-512 (Skylake-SP)
-            // lack it, and lower their clock while they run 512-bit code. simdutf likewise keeps
-            // its AVX-512 kernel for Ice Lake and later. VBMI2 compresses bytes for UTF-8.
+            // VBMI too: the first CPUs with AVX-512 (Skylake-SP) lack it, and lower their clock
+            // while they run 512-bit code. simdutf likewise keeps its AVX-512 kernel for Ice
+            // Lake and later. The converters permute bytes with VBMI and compress them with
+            // VBMI2.
             #[cfg(target_arch = "x86_64")]
             Isa::Avx512 => {
                 std::is_x86_feature_detected!("avx512f")
                     && std::is_x86_feature_detected!("avx512bw")
+                    && std::is_x86_feature_detected!("avx512vl")
                     && std::is_x86_feature_detected!("avx512vbmi")
                     && std::is_x86_feature_detected!("avx512vbmi2")
                     && Isa::Avx2.is_supported()

@@ -538,7 +538,9 @@ macro_rules! transcoders {
             // SAFETY: as above; the kernel needs SSE4.1 and SSSE3, which both instruction sets
             // of `crate::simd` include.
             let fast = |s: &[u8], valid, d: &mut [u16]| unsafe {
-                super::from_utf8::convert::<$registers, u16>(s, valid, d)
+                super::from_utf8::convert::<$registers, u16, super::from_utf8::NoWideBlock>(
+                    s, valid, d,
+                )
             };
             utf16::utf8_to_utf16_with(src, dst, mode, valid_prefix, fast)
         }
@@ -566,7 +568,9 @@ macro_rules! transcoders {
             let valid_prefix = |s: &[u8]| unsafe { super::valid_prefix($kernel, s) };
             // SAFETY: as for `utf8_to_utf16`.
             let fast = |s: &[u8], valid, d: &mut [u32]| unsafe {
-                super::from_utf8::convert::<$registers, u32>(s, valid, d)
+                super::from_utf8::convert::<$registers, u32, super::from_utf8::NoWideBlock>(
+                    s, valid, d,
+                )
             };
             utf32::utf8_to_utf32_with(src, dst, mode, valid_prefix, fast)
         }
