@@ -1486,6 +1486,22 @@ fn surrogate_pairs_across_every_step_boundary() {
     }
 }
 
+/// Text of supplementary characters only, whose steps are eight pairs each in place, with a lone
+/// surrogate or a pair in the wrong order inserted at every unit of the first steps: where it
+/// starts a step, the step holds pairs out of place (low surrogate first) in every lane.
+#[test]
+fn lone_surrogates_in_text_of_pairs_only() {
+    let text = "\u{1F600}\u{10000}\u{10FFFF}\u{1F4A9}".repeat(common::or_under_miri(12, 5));
+    let pairs: Vec<u16> = text.encode_utf16().collect();
+    for at in common::or_under_miri(0..40, 16..17) {
+        for bad in [&[0xDC00u16][..], &[0xDBFF], &[0xDC00, 0xD800]] {
+            let mut s = pairs.clone();
+            s.splice(at..at, bad.iter().copied());
+            check_utf16(&s);
+        }
+    }
+}
+
 /// Fifteen units of one byte each and a high surrogate in the last lane of a step: a pair step
 /// would write only 15 bytes, fewer than the writer's steps must, so it refuses, and the exact
 /// path converts them and finds whether the surrogate is paired. (The text after them makes

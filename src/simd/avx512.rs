@@ -197,7 +197,39 @@ unsafe impl WideStep for Avx512WideStep {
         // bytes at `dst` by the caller: the stores end at most 48 bytes from `dst` and the
         // load 16 bytes after the step's bytes, at most 48.
         unsafe {
-            let c = _mm512_cvtepu16_epi32(_mm256_loadu_si256(src.cast()));
+            let units = _mm256_loadu_si256(src.cast());
+            // Eight pairs, each in a 32-bit lane (text of emoji or of other supplementary
+            // characters only): each lane gives one 4-byte form in place, 32 bytes in all,
+            // with no widening or compression, and the next step's place is known at once.
+            let kinds = _mm256_and_si256(units, _mm256_set1_epi32(0xFC00_FC00_u32 as i32));
+            let pairs = _mm256_cmpeq_epi32(kinds, _mm256_set1_epi32(0xDC00_D800_u32 as i32));
+            if _mm256_movemask_epi8(pairs) == -1 {
+                let high = _mm256_and_si256(units, _mm256_set1_epi32(0x3FF));
+                let low =
+                    _mm256_and_si256(_mm256_srli_epi32::<16>(units), _mm256_set1_epi32(0x3FF));
+                let c = _mm256_add_epi32(
+                    _mm256_or_si256(_mm256_slli_epi32::<10>(high), low),
+                    _mm256_set1_epi32(0x1_0000),
+                );
+                let bytes = _mm256_or_si256(
+                    _mm256_or_si256(
+                        _mm256_srli_epi32::<18>(c),
+                        _mm256_and_si256(_mm256_srli_epi32::<4>(c), _mm256_set1_epi32(0x3F00)),
+                    ),
+                    _mm256_or_si256(
+                        _mm256_and_si256(_mm256_slli_epi32::<10>(c), _mm256_set1_epi32(0x3F_0000)),
+                        _mm256_and_si256(
+                            _mm256_slli_epi32::<24>(c),
+                            _mm256_set1_epi32(0x3F00_0000),
+                        ),
+                    ),
+                );
+                let four = _mm256_or_si256(bytes, _mm256_set1_epi32(0x8080_80F0_u32 as i32));
+                let tail = _mm_loadu_si128(dst.add(32).cast());
+                _mm256_storeu_si256(dst.cast(), four);
+                return (16, 32, tail);
+            }
+            let c = _mm512_cvtepu16_epi32(units);
             let kind = _mm512_and_si512(c, splat32(0xFC00));
             let high = _mm512_cmpeq_epi32_mask(kind, splat32(0xD800));
             let low = _mm512_cmpeq_epi32_mask(kind, splat32(0xDC00));
