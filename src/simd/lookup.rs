@@ -484,8 +484,12 @@ unsafe fn high_bits<V: Vector>(block: &[u8; BLOCK]) -> V {
     }
 }
 
-/// The number of ASCII blocks at the start of `blocks`: the first alone (runs in mixed text
-/// are often that short), then two at a time.
+/// The number of ASCII blocks at the start of `blocks`: the first four one at a time, then two
+/// at a time. Runs in mixed text are short (German or French Wikipedia text: two or three blocks
+/// on average), and where they end is a branch no predictor learns: tested a block at a time,
+/// a run costs one mispredicted branch, not the two or three of a first test and a test of
+/// pairs (AMD Zen 4, AVX-512: German 1.21x faster, English, French and Portuguese 1.11-1.16x).
+/// Long runs, pure ASCII above all, go faster two blocks at a time.
 ///
 /// # Safety
 /// The CPU supports `V`'s ISA.
@@ -494,19 +498,18 @@ unsafe fn ascii_blocks<V: Vector>(blocks: &[[u8; BLOCK]]) -> usize {
     // No closures here: they would not inherit the kernel's target features.
     // SAFETY (whole body): the caller guarantees the ISA.
     unsafe {
-        if blocks.is_empty() || high_bits::<V>(&blocks[0]).any_high_bit() {
-            return 0;
-        }
-        let mut n = 1;
-        while n + 1 < blocks.len()
-            && !high_bits::<V>(&blocks[n])
-                .or(high_bits(&blocks[n + 1]))
-                .any_high_bit()
-        {
-            n += 2;
-        }
-        if n < blocks.len() && !high_bits::<V>(&blocks[n]).any_high_bit() {
+        let mut n = 0;
+        while n < blocks.len() && !high_bits::<V>(&blocks[n]).any_high_bit() {
             n += 1;
+            if n == 4 {
+                while n + 1 < blocks.len()
+                    && !high_bits::<V>(&blocks[n])
+                        .or(high_bits(&blocks[n + 1]))
+                        .any_high_bit()
+                {
+                    n += 2;
+                }
+            }
         }
         n
     }
