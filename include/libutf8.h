@@ -684,8 +684,12 @@ size_t utf8_length_from_utf32(const uint32_t *src, size_t len);
  * sequence's bytes have been checked with one mask, and then "at least U+0800 and not a
  * surrogate" (bit c >> 11 of 0x08000001 clear) and "U+10000..U+10FFFF" are exactly the
  * second-byte ranges of RFC 3629 section 4. Everything else, errors included, goes to the
- * library function: the results are the same. utf8_decode_next(...) calls use it through the
- * macro below; `(utf8_decode_next)(...)`, a function pointer, or defining LIBUTF8_NO_INLINE
+ * library function: the results are the same. A 3- or 4-byte sequence returns its length as a
+ * constant of its own branch, so that a loop's next position does not wait for the checks of
+ * its bytes (runs of such characters are long, and the branch predicted): CJK text 1.4x as
+ * fast (AMD Zen 4, GCC 12). The 2-byte case keeps one exit: its characters alternate with ASCII
+ * spaces, and a branch of its own made Arabic 10-15% slower. utf8_decode_next(...) calls use it
+ * through the macro below; `(utf8_decode_next)(...)`, a function pointer, or defining LIBUTF8_NO_INLINE
  * before including this header reaches the library function directly.
  */
 #if defined(__GNUC__)
@@ -710,10 +714,18 @@ static inline utf8_status libutf8_inline_decode_next(const char *s, size_t len, 
         c = (c << 6) + b1 - 0x3080;
       } else if ((c & 0xF0) == 0xE0) {
         c = (c << 12) + (b1 << 6) + b2 - 0xE2080;
-        n = ((b1 | b2 << 8) & 0xC0C0) == 0x8080 && !((0x08000001u >> (c >> 11)) & 1) ? 3 : 0;
+        if (((b1 | b2 << 8) & 0xC0C0) == 0x8080 && !((0x08000001u >> (c >> 11)) & 1)) {
+          if (cp != NULL) *cp = c;
+          if (consumed != NULL) *consumed = 3;
+          return UTF8_OK;
+        }
       } else if (c >= 0xF0 && c <= 0xF4) {
         c = (c << 18) + (b1 << 12) + (b2 << 6) + b3 - 0x3C82080;
-        n = ((b1 | b2 << 8 | b3 << 16) & 0xC0C0C0) == 0x808080 && c - 0x10000 < 0x100000 ? 4 : 0;
+        if (((b1 | b2 << 8 | b3 << 16) & 0xC0C0C0) == 0x808080 && c - 0x10000 < 0x100000) {
+          if (cp != NULL) *cp = c;
+          if (consumed != NULL) *consumed = 4;
+          return UTF8_OK;
+        }
       }
     }
     if (n != 0) {
