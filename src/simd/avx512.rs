@@ -149,6 +149,29 @@ unsafe fn splat32(x: u32) -> __m512i {
     unsafe { _mm512_set1_epi32(x as i32) }
 }
 
+/// The bytes of the four-byte form of each 32-bit lane's scalar value without their marker
+/// bits, lead byte lowest: the shorter forms are their tails (as `to_utf8::one_to_four` builds
+/// them four lanes at a time).
+///
+/// # Safety
+/// The CPU has AVX-512F.
+#[inline(always)]
+unsafe fn form_bytes(c: __m512i) -> __m512i {
+    // SAFETY: AVX-512F by the caller.
+    unsafe {
+        _mm512_or_si512(
+            _mm512_or_si512(
+                _mm512_srli_epi32::<18>(c),
+                _mm512_and_si512(_mm512_srli_epi32::<4>(c), splat32(0x3F00)),
+            ),
+            _mm512_or_si512(
+                _mm512_and_si512(_mm512_slli_epi32::<10>(c), splat32(0x3F_0000)),
+                _mm512_and_si512(_mm512_slli_epi32::<24>(c), splat32(0x3F00_0000)),
+            ),
+        )
+    }
+}
+
 /// The steps of AVX-512 VBMI2.
 pub(super) struct Avx512WideStep;
 
@@ -211,19 +234,7 @@ unsafe impl WideStep for Avx512WideStep {
                     _mm256_or_si256(_mm256_slli_epi32::<10>(high), low),
                     _mm256_set1_epi32(0x1_0000),
                 );
-                let bytes = _mm256_or_si256(
-                    _mm256_or_si256(
-                        _mm256_srli_epi32::<18>(c),
-                        _mm256_and_si256(_mm256_srli_epi32::<4>(c), _mm256_set1_epi32(0x3F00)),
-                    ),
-                    _mm256_or_si256(
-                        _mm256_and_si256(_mm256_slli_epi32::<10>(c), _mm256_set1_epi32(0x3F_0000)),
-                        _mm256_and_si256(
-                            _mm256_slli_epi32::<24>(c),
-                            _mm256_set1_epi32(0x3F00_0000),
-                        ),
-                    ),
-                );
+                let bytes = _mm512_castsi512_si256(form_bytes(_mm512_castsi256_si512(c)));
                 let four = _mm256_or_si256(bytes, _mm256_set1_epi32(0x8080_80F0_u32 as i32));
                 let tail = _mm_loadu_si128(dst.add(32).cast());
                 _mm256_storeu_si256(dst.cast(), four);
@@ -249,18 +260,7 @@ unsafe impl WideStep for Avx512WideStep {
                 splat32(0x1_0000u32.wrapping_sub(0xD800 << 10).wrapping_sub(0xDC00)),
             );
             let c = _mm512_mask_mov_epi32(c, high, pair);
-            // The four-byte form's bytes, and the shorter forms as their tails, as
-            // `to_utf8::one_to_four` builds them four lanes at a time.
-            let bytes = _mm512_or_si512(
-                _mm512_or_si512(
-                    _mm512_srli_epi32::<18>(c),
-                    _mm512_and_si512(_mm512_srli_epi32::<4>(c), splat32(0x3F00)),
-                ),
-                _mm512_or_si512(
-                    _mm512_and_si512(_mm512_slli_epi32::<10>(c), splat32(0x3F_0000)),
-                    _mm512_and_si512(_mm512_slli_epi32::<24>(c), splat32(0x3F00_0000)),
-                ),
-            );
+            let bytes = form_bytes(c);
             let wide2 = _mm512_cmpge_epu32_mask(c, splat32(0x80));
             let wide3 = _mm512_cmpge_epu32_mask(c, splat32(0x800));
             let wide4 = high;
