@@ -130,12 +130,13 @@ static AVX2: Kernels = Kernels {
     utf8_to_utf32: avx2::utf8_to_utf32,
     utf32_to_utf8: avx2::utf32_to_utf8,
 };
-/// Validation and counting in 64-byte registers, UTF-16 into UTF-8 with steps of 32 units below
-/// U+0800 and of 16 with surrogate pairs, and UTF-8 into UTF-16 with blocks of 1-3 byte
-/// characters in one register; the other converters are AVX2's, whose from-UTF-8 loop
-/// validates with the AVX2 kernel. (Compiled with AVX-512 enabled and this kernel, they were
-/// 4-6% slower on AMD Zen 4; UTF-32 into UTF-8 with the same 32-unit steps was no faster on
-/// the corpus: faster on alphabetic scripts, slower on the others.)
+/// Validation and counting in 64-byte registers; UTF-16 into UTF-8 with steps of 32 units
+/// below U+0800 and of 16 with surrogate pairs, UTF-32 into UTF-8 with the same 32-unit steps
+/// and 16 units of any other scalar values, and UTF-8 into UTF-16 with blocks of 1-3 byte
+/// characters, each in one register; UTF-8 into UTF-32 is AVX2's, whose loop validates with the
+/// AVX2 kernel. (Compiled with AVX-512 enabled and this kernel, it was 4-6% slower on AMD Zen 4.
+/// UTF-32 with the 32-unit steps alone was no faster on the corpus: AVX2's steps for the other
+/// characters, compiled with AVX-512 enabled, lost what alphabetic scripts gained.)
 #[cfg(target_arch = "x86_64")]
 static AVX512: Kernels = Kernels {
     isa: Isa::Avx512,
@@ -143,6 +144,7 @@ static AVX512: Kernels = Kernels {
     count: avx512::count,
     utf8_to_utf16: avx512::utf8_to_utf16,
     utf16_to_utf8: avx512::utf16_to_utf8,
+    utf32_to_utf8: avx512::utf32_to_utf8,
     ..AVX2
 };
 

@@ -22,9 +22,9 @@
 //! The lane arithmetic runs on the 16 units of a step at once ([`Units`]: two 128-bit registers
 //! with SSE4.2, one 256-bit register with AVX2); the shuffles work on 128-bit halves, which in an
 //! AVX2 function get VEX encodings. UTF-32 values from U+10000 up are encoded from 128-bit
-//! registers of four. With AVX-512 VBMI2, 32 units of UTF-16 below U+0800 are converted in one
-//! step of their own, and 16 with surrogate pairs in 32-bit lanes ([`WideStep`]), their bytes
-//! compressed by a mask.
+//! registers of four. With AVX-512 VBMI2, 32 units below U+0800 are converted in one step of
+//! their own, 16 of UTF-16 with surrogate pairs in 32-bit lanes, and 16 of UTF-32 of any other
+//! scalar values ([`WideStep`]), their bytes compressed by a mask.
 
 use core::arch::x86_64::*;
 use core::ptr;
@@ -506,8 +506,9 @@ unsafe fn utf16_step<U: Units, W: WideStep, const PAIRS: bool>(
 }
 
 /// Wider steps for instruction sets that can compress the bytes of a register by a mask
-/// (AVX-512 VBMI2): 32 units below U+0800, the text of most alphabetic scripts, and 16 units
-/// with surrogate pairs in 32-bit lanes.
+/// (AVX-512 VBMI2): 32 units below U+0800, the text of most alphabetic scripts, UTF-16 or
+/// UTF-32; 16 units of UTF-16 with surrogate pairs in 32-bit lanes; 16 units of UTF-32 of any
+/// scalar values.
 ///
 /// # Safety
 /// Implementations use instructions of one ISA: they may only run on a CPU that has it.
@@ -522,6 +523,12 @@ pub(crate) unsafe trait WideStep {
     /// registers whole and then put back what follows its bytes.
     unsafe fn one_two(src: *const u16, dst: *mut u8) -> usize;
 
+    /// [`WideStep::one_two`] for 32 units of UTF-32.
+    ///
+    /// # Safety
+    /// As for [`WideStep::one_two`].
+    unsafe fn one_two_utf32(src: *const u32, dst: *mut u8) -> usize;
+
     /// Whether [`WideStep::pairs`] converts anything: [`utf16_step`] then hands it the steps
     /// that hold surrogates.
     const HAS_PAIRS: bool;
@@ -535,6 +542,14 @@ pub(crate) unsafe trait WideStep {
     /// # Safety
     /// `src` has 16 units; `dst` has room for 64 bytes.
     unsafe fn pairs(src: *const u16, dst: *mut u8) -> (usize, usize, __m128i);
+
+    /// Converts the 16 UTF-32 units at `src` as [`WideStep::pairs`] does: their 16 to 64
+    /// bytes and the 16 bytes after them as they were, or (0, _), nothing written, if they
+    /// hold a surrogate or a value above U+10FFFF.
+    ///
+    /// # Safety
+    /// `src` has 16 units; `dst` has room for 80 bytes.
+    unsafe fn utf32(src: *const u32, dst: *mut u8) -> (usize, __m128i);
 }
 
 /// No wider step: 16 units at a time.
@@ -550,9 +565,20 @@ unsafe impl WideStep for NoWideStep {
     }
 
     #[inline(always)]
+    unsafe fn one_two_utf32(_: *const u32, _: *mut u8) -> usize {
+        0
+    }
+
+    #[inline(always)]
     unsafe fn pairs(_: *const u16, _: *mut u8) -> (usize, usize, __m128i) {
         // SAFETY: SSE2, which every instruction set here has.
         (0, 0, unsafe { _mm_setzero_si128() })
+    }
+
+    #[inline(always)]
+    unsafe fn utf32(_: *const u32, _: *mut u8) -> (usize, __m128i) {
+        // SAFETY: SSE2, which every instruction set here has.
+        (0, unsafe { _mm_setzero_si128() })
     }
 }
 
@@ -716,13 +742,17 @@ unsafe fn wide_step<U: Units>(src: *const u32, out: &mut Writer) -> usize {
 }
 
 /// Converts the longest prefix of `src`, UTF-32, that the steps accept, into `dst`, as
-/// [`utf16_to_utf8`] does: steps below U+10000 are narrowed to UTF-16 (where a surrogate makes
-/// them refused), others take their scalar values four at a time.
+/// [`utf16_to_utf8`] does: `W`'s steps where it has them; else steps below U+10000 are
+/// narrowed to UTF-16 (where a surrogate makes them refused), others take their scalar values
+/// four at a time.
 ///
 /// # Safety
 /// The CPU has SSE4.1 and SSSE3.
 #[inline(always)]
-pub(crate) unsafe fn utf32_to_utf8<U: Units>(src: &[u32], dst: &mut [u8]) -> (usize, usize) {
+pub(crate) unsafe fn utf32_to_utf8<U: Units, W: WideStep>(
+    src: &[u32],
+    dst: &mut [u8],
+) -> (usize, usize) {
     let room = dst.len();
     // SAFETY: SSE2.
     let mut out = unsafe { Writer::new(dst) };
@@ -759,8 +789,39 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units>(src: &[u32], dst: &mut [u8]) -> (us
                 }
                 let short = U::any_none(any, !0x7FF);
                 let narrow = U::any_none(any, !0xFFFF);
-                match utf16_step::<U, NoWideStep, false>(v, ptr::null(), short, narrow, &mut out) {
-                    0 if !narrow => wide_step::<U>(src.as_ptr().add(read), &mut out),
+                let at = src.as_ptr().add(read);
+                // `W`'s contracts hold: 16 units at `read` (32 for `one_two_utf32`), below
+                // `limit`, which leaves room for 4 bytes each and 16 more.
+                let wide = if !short {
+                    match W::utf32(at, out.next()) {
+                        (0, _) => 0,
+                        (len, tail) => {
+                            out.stored(len, tail);
+                            STEP
+                        }
+                    }
+                } else if read + 2 * STEP <= limit {
+                    match W::one_two_utf32(at, out.next()) {
+                        0 => 0,
+                        len => {
+                            out.stored_exactly(len);
+                            2 * STEP
+                        }
+                    }
+                } else {
+                    0
+                };
+                match wide {
+                    0 => match utf16_step::<U, NoWideStep, false>(
+                        v,
+                        ptr::null(),
+                        short,
+                        narrow,
+                        &mut out,
+                    ) {
+                        0 if !narrow => wide_step::<U>(at, &mut out),
+                        units => units,
+                    },
                     units => units,
                 }
             };

@@ -587,7 +587,7 @@ macro_rules! transcoders {
             #[inline(never)]
             unsafe fn fast(s: &[u32], d: &mut [u8]) -> (usize, usize) {
                 // SAFETY: the registers need the instruction set, which the CPU has.
-                unsafe { super::to_utf8::utf32_to_utf8::<$units>(s, d) }
+                unsafe { super::to_utf8::utf32_to_utf8::<$units, super::to_utf8::NoWideStep>(s, d) }
             }
             // SAFETY: the CPU has the instruction set by our contract.
             utf32::utf32_to_utf8_using(src, dst, mode, |s, d| unsafe { fast(s, d) })
