@@ -173,15 +173,13 @@ unsafe fn form_bytes(c: __m512i) -> __m512i {
     }
 }
 
-/// The 32 to 64 bytes of the 32 units of `v`, all below U+0800, written at `dst`, and nothing
-/// after them: their number.
+/// Writes the 32 to 64 bytes of the 32 units of `v`, all below U+0800, at `dst`, and nothing
+/// after them: their number, and the 16 bytes after them.
 ///
 /// # Safety
-/// The CPU has AVX-512F, BW and VBMI2; room for 96 bytes at `dst`, which holds the 64-byte
-/// store and the 32 bytes put back after `len` (32 to 64), those from `dst + 16` on as they
-/// were: nothing after the `len` bytes is left changed.
+/// The CPU has AVX-512F, BW and VBMI2; room for 80 bytes at `dst`.
 #[inline(always)]
-unsafe fn one_two_units(v: __m512i, dst: *mut u8) -> usize {
+unsafe fn one_two_units(v: __m512i, dst: *mut u8) -> (usize, __m128i) {
     // SAFETY: by the caller.
     unsafe {
         // Each lane's two bytes, the lead byte low (first in memory): 110xxxxx 10xxxxxx.
@@ -196,15 +194,13 @@ unsafe fn one_two_units(v: __m512i, dst: *mut u8) -> usize {
         let keep = high_bytes | 0x5555_5555_5555_5555;
         let bytes = _mm512_maskz_compress_epi8(keep, lanes);
         let len = keep.count_ones() as usize;
-        // The register is stored whole, then the 32 bytes after its `len` (at least 32) put
-        // back as they were, read before. A masked store of `len` bytes, which the loads
-        // of the next steps near it wait for, made the converter slower than AVX2's alone
-        // (Zen 4, corpus geometric mean 0.90-0.96x simdutf against 1.08-1.10x; with this
-        // store 1.17-1.19x).
-        let after = _mm256_loadu_si256(dst.add(len).cast());
-        _mm512_storeu_si512(dst.cast(), bytes);
-        _mm256_storeu_si256(dst.add(len).cast(), after);
-        len
+        // A store of exactly `len` bytes, the 16 after them read before it: a load after it
+        // would wait for it (Zen 4: with that load, corpus geometric mean 0.90-0.96x simdutf
+        // against 1.17-1.19x for the register stored whole and the 32 bytes after `len` put
+        // back; with this one the same, lipsum Hebrew and Russian 14-19% faster).
+        let tail = _mm_loadu_si128(dst.add(len).cast());
+        _mm512_mask_storeu_epi8(dst.cast(), u64::MAX >> (64 - len), bytes);
+        (len, tail)
     }
 }
 
@@ -216,29 +212,29 @@ unsafe impl WideStep for Avx512WideStep {
     const HAS_PAIRS: bool = true;
 
     #[inline(always)]
-    unsafe fn one_two(src: *const u16, dst: *mut u8) -> usize {
-        // SAFETY: AVX-512F and BW by the caller; 32 units at `src` by the caller, and the rest
-        // of `one_two_units`'s contract.
+    unsafe fn one_two(src: *const u16, dst: *mut u8) -> (usize, __m128i) {
+        // SAFETY: AVX-512F and BW by the caller; 32 units at `src` and room for 80 bytes at
+        // `dst` by the caller, as `one_two_units` needs.
         unsafe {
             let v = _mm512_loadu_si512(src.cast());
             if _mm512_cmpge_epu16_mask(v, _mm512_set1_epi16(0x800)) != 0 {
-                return 0;
+                return (0, _mm_setzero_si128());
             }
             one_two_units(v, dst)
         }
     }
 
     #[inline(always)]
-    unsafe fn one_two_utf32(src: *const u32, dst: *mut u8) -> usize {
-        // SAFETY: AVX-512F and BW by the caller; 32 units at `src` by the caller, and the rest
-        // of `one_two_units`'s contract.
+    unsafe fn one_two_utf32(src: *const u32, dst: *mut u8) -> (usize, __m128i) {
+        // SAFETY: AVX-512F and BW by the caller; 32 units at `src` and room for 80 bytes at
+        // `dst` by the caller, as `one_two_units` needs.
         unsafe {
             let (a, b) = (
                 _mm512_loadu_si512(src.cast()),
                 _mm512_loadu_si512(src.add(16).cast()),
             );
             if _mm512_cmpge_epu32_mask(_mm512_or_si512(a, b), splat32(0x800)) != 0 {
-                return 0;
+                return (0, _mm_setzero_si128());
             }
             let v = _mm512_inserti64x4::<1>(
                 _mm512_castsi256_si512(_mm512_cvtepi32_epi16(a)),
@@ -357,9 +353,8 @@ unsafe impl WideStep for Avx512WideStep {
             let keep = _mm512_test_epi8_mask(lanes, lanes) | 0x1111_1111_1111_1111;
             let len = keep.count_ones() as usize;
             let out = _mm512_maskz_compress_epi8(keep, lanes);
-            // A store of exactly `len` bytes, the bytes after them read before it: 4-11% faster
-            // on CJK text than whole registers stored as `pairs` does (Zen 4), where
-            // `one_two` found the opposite (its loads of the next step wait for the store).
+            // Stored as `one_two_units` stores: 4-11% faster on CJK text than as `pairs`
+            // stores (Zen 4).
             let tail = _mm_loadu_si128(dst.add(len).cast());
             _mm512_mask_storeu_epi8(dst.cast(), u64::MAX >> (64 - len), out);
             (len, tail)

@@ -204,15 +204,6 @@ impl<'a> Writer<'a> {
         unsafe { self.dst.as_mut_ptr().add(self.at) }
     }
 
-    /// Takes note of `len` bytes, at least 16, stored exactly at [`Writer::next`] (nothing
-    /// past them); the output has room for 16 bytes after them, as for a run of ASCII.
-    #[inline(always)]
-    unsafe fn stored_exactly(&mut self, len: usize) {
-        self.at += len;
-        // SAFETY: SSE2 by the caller; room as above.
-        unsafe { self.end_ascii() };
-    }
-
     /// Takes note of `len` bytes, at least 16, stored at [`Writer::next`] with perhaps others
     /// in the 16 bytes after them, which held `tail` before.
     #[inline(always)]
@@ -514,20 +505,18 @@ unsafe fn utf16_step<U: Units, W: WideStep, const PAIRS: bool>(
 /// Implementations use instructions of one ISA: they may only run on a CPU that has it.
 pub(crate) unsafe trait WideStep {
     /// Converts the 32 units at `src` if they are all below U+0800, writing their 32 to 64
-    /// bytes at `dst` and nothing after them: the number of bytes, or 0 (nothing written) if
-    /// they are not.
+    /// bytes at `dst`, and perhaps others in the 16 bytes after them: the number of bytes and
+    /// those 16 bytes as they were, or (0, _), nothing written, if they are not.
     ///
     /// # Safety
-    /// `src` has 32 units; `dst` has room for 96 bytes, of which those from `dst + 16` on hold
-    /// what they held before the conversion (see [`Writer`]): an implementation may store
-    /// registers whole and then put back what follows its bytes.
-    unsafe fn one_two(src: *const u16, dst: *mut u8) -> usize;
+    /// `src` has 32 units; `dst` has room for 80 bytes.
+    unsafe fn one_two(src: *const u16, dst: *mut u8) -> (usize, __m128i);
 
     /// [`WideStep::one_two`] for 32 units of UTF-32.
     ///
     /// # Safety
     /// As for [`WideStep::one_two`].
-    unsafe fn one_two_utf32(src: *const u32, dst: *mut u8) -> usize;
+    unsafe fn one_two_utf32(src: *const u32, dst: *mut u8) -> (usize, __m128i);
 
     /// Whether [`WideStep::pairs`] converts anything: [`utf16_step`] then hands it the steps
     /// that hold surrogates.
@@ -560,13 +549,15 @@ unsafe impl WideStep for NoWideStep {
     const HAS_PAIRS: bool = false;
 
     #[inline(always)]
-    unsafe fn one_two(_: *const u16, _: *mut u8) -> usize {
-        0
+    unsafe fn one_two(_: *const u16, _: *mut u8) -> (usize, __m128i) {
+        // SAFETY: SSE2, which every instruction set here has.
+        (0, unsafe { _mm_setzero_si128() })
     }
 
     #[inline(always)]
-    unsafe fn one_two_utf32(_: *const u32, _: *mut u8) -> usize {
-        0
+    unsafe fn one_two_utf32(_: *const u32, _: *mut u8) -> (usize, __m128i) {
+        // SAFETY: SSE2, which every instruction set here has.
+        (0, unsafe { _mm_setzero_si128() })
     }
 
     #[inline(always)]
@@ -635,16 +626,15 @@ pub(crate) unsafe fn utf16_to_utf8<U: Units, W: WideStep>(
                     }
                 }
                 // `W`'s contract holds: 32 units at `read`, below `limit`, which leaves room for
-                // 3 bytes each and 16 more, and the writer has stored nothing past 16 bytes
-                // after its end.
+                // 3 bytes each and 16 more.
                 match W::one_two(src.as_ptr().add(read), out.next()) {
-                    0 => {
+                    (0, _) => {
                         let one_two = v.none(U::splat(0xF800));
                         let at = src.as_ptr().add(read);
                         utf16_step::<U, W, true>(v, at, one_two, true, &mut out)
                     }
-                    len => {
-                        out.stored_exactly(len);
+                    (len, tail) => {
+                        out.stored(len, tail);
                         2 * STEP
                     }
                 }
@@ -802,9 +792,9 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units, W: WideStep>(
                     }
                 } else if read + 2 * STEP <= limit {
                     match W::one_two_utf32(at, out.next()) {
-                        0 => 0,
-                        len => {
-                            out.stored_exactly(len);
+                        (0, _) => 0,
+                        (len, tail) => {
+                            out.stored(len, tail);
                             2 * STEP
                         }
                     }
