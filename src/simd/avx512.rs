@@ -3,8 +3,9 @@
 //! It validates and counts. The converters are AVX2's (see `super::AVX512`), but the one from
 //! UTF-16 into UTF-8 also takes steps of 32 units below U+0800 in one register, and of 16 units
 //! with surrogate pairs, the one from UTF-32 into UTF-8 the same 32-unit step and 16 units of
-//! any scalar values, and the one from UTF-8 into UTF-16 blocks of 64 bytes of 1-3 byte
-//! characters (VL, VBMI and VBMI2). The implementation is chosen only where all of these are
+//! any scalar values, the one from UTF-8 into UTF-16 blocks of 64 bytes of 1-3 byte
+//! characters, and those from UTF-8 into UTF-16 and UTF-32 steps of up to 32 characters of
+//! any lengths (VL, VBMI and VBMI2). The implementation is chosen only where all of these are
 //! present (see `super::Isa::is_supported`).
 
 use core::arch::x86_64::*;
@@ -396,8 +397,9 @@ pub(super) unsafe fn utf16_to_utf8(src: &[u16], dst: &mut [u8], mode: Mode) -> P
 }
 
 // ---------------------------------------------------------------------------------------------
-// UTF-8 into UTF-16: AVX2's converter (see super::from_utf8), with blocks of 1-3 byte
-// characters validated in mask registers and packed by VBMI2 compression, after the same paper.
+// UTF-8 into UTF-16 and UTF-32: AVX2's converter (see super::from_utf8), with blocks of 1-3
+// byte characters validated in mask registers and packed by VBMI2 compression (into UTF-16),
+// and steps of characters of any lengths gathered by VBMI permutations, after the same paper.
 
 /// `BEFORE[n - 1]`: for each byte of a register, the index of the byte `n` places before it
 /// (the first `n` bytes, which have none, are zeroed by a mask where the table is used).
@@ -447,6 +449,154 @@ unsafe fn table64(t: &[u8; 64]) -> __m512i {
 unsafe fn splat8(x: u8) -> __m512i {
     // SAFETY: AVX-512BW by the caller.
     unsafe { _mm512_set1_epi8(x as i8) }
+}
+
+/// Byte `i` is `i`: compressed by a mask (VBMI2), the positions of the mask's bits in order.
+static POSITIONS: [u8; 64] = {
+    let mut table = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        table[i] = i as u8;
+        i += 1;
+    }
+    table
+};
+
+/// Each byte of a 32-bit lane gets the byte of the lane's number (a byte permutation).
+static LANE_OF_BYTE: [u8; 64] = {
+    let mut table = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        table[i] = (i / 4) as u8;
+        i += 1;
+    }
+    table
+};
+
+/// By the high nibble of a lead byte, for the four bytes of its character from the lead
+/// (highest) down: the bits that carry the value (the lead's, then six of each continuation
+/// byte), and how far the value of four such bytes is shifted to be the character's. The
+/// nibbles of continuation bytes (8..B) never start a character.
+#[rustfmt::skip]
+static LEAD_BITS: [u32; 16] = [
+    // 0..7: ASCII.
+    0x7F3F_3F3F, 0x7F3F_3F3F, 0x7F3F_3F3F, 0x7F3F_3F3F,
+    0x7F3F_3F3F, 0x7F3F_3F3F, 0x7F3F_3F3F, 0x7F3F_3F3F,
+    // 8..B: continuation bytes.
+    0, 0, 0, 0,
+    // C, D: 2-byte leads; E: 3-byte; F: 4-byte.
+    0x1F3F_3F3F, 0x1F3F_3F3F, 0x0F3F_3F3F, 0x073F_3F3F,
+];
+/// See [`LEAD_BITS`]: six bits for each byte the character lacks of four.
+#[rustfmt::skip]
+static LEAD_SHIFT: [u32; 16] = [
+    18, 18, 18, 18, 18, 18, 18, 18,
+    0, 0, 0, 0,
+    12, 12, 6, 0,
+];
+
+/// The 16 values of the table as a register.
+///
+/// # Safety
+/// The CPU has AVX-512F.
+#[inline(always)]
+unsafe fn table32(t: &[u32; 16]) -> __m512i {
+    // SAFETY: `t` is 64 readable bytes; loadu has no alignment requirement.
+    unsafe { _mm512_loadu_si512(t.as_ptr().cast()) }
+}
+
+/// The characters [`WideBlock::mixed_utf16`] converts at a time, at most: two registers of
+/// 32-bit lanes.
+const MIXED: usize = 32;
+
+/// The first characters of the 64 bytes of well-formed UTF-8 at `block`: of those that the
+/// start of another follows in the block, the first [`MIXED`] (at least 15: 64 bytes hold
+/// at least 16 characters' starts). Returns the 64 bytes, the positions of the characters'
+/// starts (one per byte, in order), their number, and the bytes they take.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW and VBMI2; as for [`WideBlock::mixed_utf16`].
+#[inline(always)]
+unsafe fn mixed_starts(block: *const u8) -> (__m512i, __m512i, usize, usize) {
+    // SAFETY: by the caller.
+    unsafe {
+        let b = _mm512_loadu_si512(block.cast());
+        // As signed bytes, 80..BF are exactly those below -64 (C0): the others start one.
+        let starts = _mm512_cmpge_epi8_mask(b, splat8(0xC0));
+        let positions = _mm512_maskz_compress_epi8(starts, table64(&POSITIONS));
+        let followed = starts.count_ones() as usize - 1;
+        let (n, read) = if followed <= MIXED {
+            // All but the last character: they end where the last one starts.
+            (followed, 63 - starts.leading_zeros() as usize)
+        } else {
+            let next = _mm512_permutexvar_epi8(splat8(MIXED as u8), positions);
+            let read = _mm_cvtsi128_si32(_mm512_castsi512_si128(next)) & 0xFF;
+            (MIXED, read as usize)
+        };
+        (b, positions, n, read)
+    }
+}
+
+/// The scalar values of 16 characters of `b` in 32-bit lanes: those that start at the
+/// positions of `positions` from `FIRST` on (see [`mixed_starts`]).
+///
+/// Each lane gathers the four bytes from its character's start, the lead highest, by a byte
+/// permutation indexed by the start's position (after Clausecker and Lemire, cited above); the
+/// lead's high nibble gives the bits that carry the value, which two multiply-adds put
+/// together as a 4-byte character's, and a shift that drops the bytes of a shorter one.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW and VBMI.
+#[inline(always)]
+unsafe fn mixed_values<const FIRST: u8>(b: __m512i, positions: __m512i) -> __m512i {
+    // SAFETY: by the caller.
+    unsafe {
+        // Bytes 3, 2, 1, 0 of each lane: those at its start and the three after it. A
+        // position past the block wraps around; those bytes follow the character's end, and
+        // the shift drops them.
+        let lanes = _mm512_add_epi8(table64(&LANE_OF_BYTE), splat8(FIRST));
+        let index = _mm512_add_epi8(
+            _mm512_permutexvar_epi8(lanes, positions),
+            splat32(0x0001_0203),
+        );
+        let bytes = _mm512_permutexvar_epi8(index, b);
+        let nibble = _mm512_srli_epi32::<28>(bytes);
+        let bits = _mm512_and_si512(bytes, _mm512_permutexvar_epi32(nibble, table32(&LEAD_BITS)));
+        // Six bits and six into twelve, twelve and twelve into 24; at most 0x7F and 0x3F per
+        // byte, no sum overflows its 16 bits.
+        let pairs = _mm512_maddubs_epi16(bits, _mm512_set1_epi16(0x4001));
+        let four = _mm512_madd_epi16(pairs, splat32(0x1000_0001));
+        let shift = _mm512_permutexvar_epi32(nibble, table32(&LEAD_SHIFT));
+        _mm512_srlv_epi32(four, shift)
+    }
+}
+
+/// Writes the UTF-16 of `n` (at most 16) scalar values in 32-bit lanes at `out`, and nothing
+/// after it: the units written.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW and VBMI2; `2 * n` units writable at `out`.
+#[inline(always)]
+unsafe fn store_utf16(c: __m512i, n: usize, out: *mut u16) -> usize {
+    // SAFETY: by the caller; the store writes `units`, at most `2 * n`.
+    unsafe {
+        // U+10000 + (high - D800) * 2^10 + (low - DC00) (Unicode Standard, section 3.9): a
+        // supplementary character's lane holds its pair, the high surrogate first.
+        let supplementary = _mm512_cmpgt_epu32_mask(c, splat32(0xFFFF));
+        let v = _mm512_sub_epi32(c, splat32(0x1_0000));
+        let high = _mm512_add_epi32(_mm512_srli_epi32::<10>(v), splat32(0xD800));
+        let low = _mm512_or_si512(_mm512_and_si512(v, splat32(0x3FF)), splat32(0xDC00));
+        let pair = _mm512_or_si512(high, _mm512_slli_epi32::<16>(low));
+        let lanes = _mm512_mask_mov_epi32(c, supplementary, pair);
+        // The low unit of each lane, and the high one where it holds a low surrogate (the high
+        // unit of any other lane is zero).
+        let lane_units = (1u64 << (2 * n)) - 1;
+        let keep = (_mm512_test_epi16_mask(lanes, lanes) | 0x5555_5555) & lane_units as u32;
+        let units = keep.count_ones() as usize;
+        let packed = _mm512_maskz_compress_epi16(keep, lanes);
+        _mm512_mask_storeu_epi16(out.cast(), ((1u64 << units) - 1) as u32, packed);
+        units
+    }
 }
 
 /// Blocks of 1-3 byte characters in one register, validated in mask registers and packed by
@@ -532,6 +682,51 @@ unsafe impl WideBlock for Avx512WideBlock {
             Some((from_utf8::BLOCK - ends.leading_zeros() as usize, total))
         }
     }
+
+    #[inline(always)]
+    unsafe fn mixed_utf16(block: *const u8, out: *mut u16) -> Option<(usize, usize)> {
+        // SAFETY: AVX-512F, BW, VBMI and VBMI2 and `block` by the caller, as the functions
+        // called need; 64 units writable at `out` by the caller, and 32 characters give 64
+        // at most, two per character.
+        unsafe {
+            let (b, positions, n, read) = mixed_starts(block);
+            let c = mixed_values::<0>(b, positions);
+            let mut units = store_utf16(c, n.min(16), out);
+            if n > 16 {
+                let c = mixed_values::<16>(b, positions);
+                units += store_utf16(c, n - 16, out.add(units));
+            }
+            Some((read, units))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn mixed_utf32(block: *const u8, out: *mut u32) -> Option<(usize, usize)> {
+        // SAFETY: by the caller, whose contract is `mixed_block_utf32`'s.
+        Some(unsafe { mixed_block_utf32(block, out) })
+    }
+}
+
+/// [`WideBlock::mixed_utf32`], as a function of its own: the converter into UTF-32 is compiled
+/// for AVX2 alone (see [`utf8_to_utf32`]), and calls it.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2; as for [`WideBlock::mixed_utf32`].
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2")]
+#[inline(never)]
+unsafe fn mixed_block_utf32(block: *const u8, out: *mut u32) -> (usize, usize) {
+    // SAFETY: the instructions and `block` by the caller, as `mixed_values` needs; 16 units
+    // writable at `out` by the caller, of which the store writes `n`.
+    unsafe {
+        let (b, positions, n, read) = mixed_starts(block);
+        let c = mixed_values::<0>(b, positions);
+        _mm512_mask_storeu_epi32(out.cast(), u16::MAX >> 16_usize.saturating_sub(n), c);
+        if n > 16 {
+            let c = mixed_values::<16>(b, positions);
+            _mm512_mask_storeu_epi32(out.add(16).cast(), u16::MAX >> (32 - n), c);
+        }
+        (read, n)
+    }
 }
 
 /// [`crate::transcode::utf16::utf8_to_utf16`] with AVX2's registers, this kernel's validation
@@ -552,4 +747,22 @@ pub(super) unsafe fn utf8_to_utf16(src: &[u8], dst: &mut [u16], mode: Mode) -> P
         super::from_utf8::convert::<Avx2, u16, Avx512WideBlock>(s, valid, d)
     };
     utf16::utf8_to_utf16_with(src, dst, mode, valid_prefix, fast)
+}
+
+/// [`crate::transcode::utf32::utf8_to_utf32`] with AVX2's registers, this kernel's validation
+/// and the wider block of characters of any mix of lengths, which is a function of its own:
+/// compiled for AVX2 alone, AVX2's steps run as fast as in AVX2's converter (with AVX-512
+/// enabled, lipsum Korean and Russian 7-13% slower; Zen 4).
+///
+/// # Safety
+/// The CPU supports AVX-512F, BW, VL, VBMI and VBMI2, AVX2 and POPCNT.
+#[target_feature(enable = "avx2,popcnt")]
+pub(super) unsafe fn utf8_to_utf32(src: &[u8], dst: &mut [u32], mode: Mode) -> Progress {
+    // SAFETY: the kernel needs the instruction set, which the CPU has by our contract.
+    let valid_prefix = |s: &[u8]| unsafe { super::valid_prefix(validate, s) };
+    // SAFETY: as above; the converter needs SSE4.1 and SSSE3, which AVX2 includes.
+    let fast = |s: &[u8], valid, d: &mut [u32]| unsafe {
+        super::from_utf8::convert::<Avx2, u32, Avx512WideBlock>(s, valid, d)
+    };
+    utf32::utf8_to_utf32_with(src, dst, mode, valid_prefix, fast)
 }

@@ -16,6 +16,9 @@
 //!   input the caller has validated, the block is validated on the way, from the same
 //!   registers, for less than a separate pass costs. An instruction set that can compress a
 //!   register by a mask converts such blocks into UTF-16 its own way ([`WideBlock`]);
+//! - any other block of validated input, where the instruction set has a conversion of 1-4
+//!   byte characters in wider registers ([`WideBlock`]), takes that conversion from the start
+//!   of the block;
 //! - any other block (and the last ones of a validated stretch) a step at a time from the
 //!   current position: 16 bytes of ASCII, of eight 2-byte characters or of four 4-byte
 //!   characters, or 12 bytes of four 3-byte characters, where the mask says so, else the 12
@@ -331,10 +334,21 @@ pub(crate) unsafe trait Target: Unit {
         ends: u64,
         out: *mut Self,
     ) -> Option<(usize, usize)>;
+    /// `B`'s conversion of characters of any mix of lengths into this unit type, if it has
+    /// one.
+    ///
+    /// # Safety
+    /// As for [`WideBlock::mixed_utf16`] and [`WideBlock::mixed_utf32`].
+    unsafe fn wide_mixed_block<B: WideBlock>(
+        block: *const u8,
+        out: *mut Self,
+    ) -> Option<(usize, usize)>;
 }
 
-/// A conversion of a whole block of 1-3 byte characters into UTF-16 in registers wider than
-/// [`convert_narrow_block`]'s, which packs its 16-bit values eight lanes at a time.
+/// Conversions in registers wider than the steps': of a whole block of 1-3 byte characters
+/// into UTF-16 (where [`convert_narrow_block`] packs its 16-bit values eight lanes at a time),
+/// and of the characters of any lengths at the start of a block (where the steps take three or
+/// four at a time).
 ///
 /// # Safety
 /// Implementations use only the instructions their callers are compiled with, and write only
@@ -353,6 +367,22 @@ pub(crate) unsafe trait WideBlock {
         ends: u64,
         out: *mut u16,
     ) -> Option<(usize, usize)>;
+
+    /// Converts the first characters of the 64 bytes of well-formed UTF-8 at `block`, of any
+    /// mix of lengths, into UTF-16: at least 15 of them and at most 32, all of whose bytes are
+    /// in the block, writing nothing past the units it reports. Returns the bytes read and
+    /// units written, or `None` if there is no such conversion.
+    ///
+    /// # Safety
+    /// 64 bytes of well-formed UTF-8 readable at `block`, which start a character; 64 units
+    /// writable at `out`; the CPU has the implementation's instructions.
+    unsafe fn mixed_utf16(block: *const u8, out: *mut u16) -> Option<(usize, usize)>;
+
+    /// [`WideBlock::mixed_utf16`] into UTF-32.
+    ///
+    /// # Safety
+    /// As for [`WideBlock::mixed_utf16`].
+    unsafe fn mixed_utf32(block: *const u8, out: *mut u32) -> Option<(usize, usize)>;
 }
 
 /// No wider block: [`convert_narrow_block`] alone.
@@ -366,6 +396,16 @@ unsafe impl WideBlock for NoWideBlock {
         _: u64,
         _: *mut u16,
     ) -> Option<(usize, usize)> {
+        None
+    }
+
+    #[inline(always)]
+    unsafe fn mixed_utf16(_: *const u8, _: *mut u16) -> Option<(usize, usize)> {
+        None
+    }
+
+    #[inline(always)]
+    unsafe fn mixed_utf32(_: *const u8, _: *mut u32) -> Option<(usize, usize)> {
         None
     }
 }
@@ -529,6 +569,15 @@ unsafe impl Target for u16 {
         // SAFETY: by the caller.
         unsafe { B::narrow_utf16::<THREE, CHECK>(block, ends, out) }
     }
+
+    #[inline(always)]
+    unsafe fn wide_mixed_block<B: WideBlock>(
+        block: *const u8,
+        out: *mut Self,
+    ) -> Option<(usize, usize)> {
+        // SAFETY: by the caller.
+        unsafe { B::mixed_utf16(block, out) }
+    }
 }
 
 // SAFETY: SSE2 and SSE4.1 instructions; stores within the bounds the methods document.
@@ -575,6 +624,15 @@ unsafe impl Target for u32 {
         _: *mut Self,
     ) -> Option<(usize, usize)> {
         None
+    }
+
+    #[inline(always)]
+    unsafe fn wide_mixed_block<B: WideBlock>(
+        block: *const u8,
+        out: *mut Self,
+    ) -> Option<(usize, usize)> {
+        // SAFETY: by the caller.
+        unsafe { B::mixed_utf32(block, out) }
     }
 }
 
@@ -651,9 +709,10 @@ pub(crate) unsafe fn convert<W: Widen, T: Target, B: WideBlock>(
 
 /// Converts the characters at the start of the 64 bytes at `block` that end within its first
 /// `limit` bytes (well-formed UTF-8), and at least 48 bytes of them if there are as many, in
-/// steps, or, if the block has no 4-byte character and `room` is enough, the characters of
-/// the whole block, validating it first where it goes past `limit`: returns the bytes read and
-/// units written, or `None`, converting nothing, if the block is all ASCII.
+/// steps, or at least 15 characters by `B`'s conversion of any lengths, or, if the block has
+/// no 4-byte character and `room` is enough, the characters of the whole block, validating it
+/// first where it goes past `limit`: returns the bytes read and units written, or `None`,
+/// converting nothing, if the block is all ASCII.
 ///
 /// # Safety
 /// 64 bytes readable at `block`, `room` (at least 64) units writable at `out`, SSE4.1, SSSE3
@@ -728,6 +787,12 @@ unsafe fn convert_block<W: Widen, T: Target, B: WideBlock>(
                 units += T::store_any(values_of_four(lanes), 4, out.add(units));
             }
             return Some((BLOCK, units));
+        }
+        // Any other block of validated input, where `B` has a conversion for it.
+        if limit >= BLOCK
+            && let Some(converted) = T::wide_mixed_block::<B>(block, out)
+        {
+            return Some(converted);
         }
         let chunks = [0, 16, 32, 48].map(|at| load(block.add(at)));
         let non_ascii = chunks.iter().rev().fold(0u64, |mask, &c| {
