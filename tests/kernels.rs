@@ -278,3 +278,19 @@ fn a_second_error_at_every_distance_from_the_first() {
         }
     }
 }
+
+/// One byte that is not ASCII among NUL bytes: the bytes of such a block ORed together are the
+/// byte itself, so a kernel that tested "above 0x80" for "not ASCII" would skip a lone 0x80
+/// (continuation byte) as ASCII. Every position in five blocks, so that the byte falls in the
+/// first, a middle and the last block, and in the tail.
+#[test]
+fn a_lone_byte_among_nul_bytes_at_every_position() {
+    let len = 4 * BLOCK + BLOCK / 2;
+    for byte in [0x80, 0xBF, 0xC2, 0xF5, 0xFF] {
+        for at in (0..len).step_by(common::or_under_miri(1, 17)) {
+            let mut s = vec![0; len];
+            s[at] = byte;
+            check(&s);
+        }
+    }
+}
