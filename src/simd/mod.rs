@@ -24,6 +24,8 @@ mod env;
 #[cfg(target_arch = "x86_64")]
 mod from_utf8;
 pub(crate) mod lookup;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 #[cfg(target_arch = "x86_64")]
 mod sse42;
 #[cfg(target_arch = "x86_64")]
@@ -50,6 +52,8 @@ pub enum Isa {
     /// x86_64 with AVX-512F, BW, VL, VBMI and VBMI2 (Intel from Ice Lake, AMD from Zen 4),
     /// AVX2 and POPCNT.
     Avx512,
+    /// aarch64 with NEON (Advanced SIMD), which every aarch64 Linux system has.
+    Neon,
 }
 
 /// A validating kernel: `Ok` if the whole input is good, else `Err` with the length of a prefix
@@ -99,16 +103,59 @@ static SCALAR: Kernels = Kernels {
 /// [`utf16::utf8_to_utf16_with`] validating with the scalar code, and no SIMD converter.
 fn scalar_utf8_to_utf16(src: &[u8], dst: &mut [u16], mode: Mode) -> Progress {
     // SAFETY: the scalar "kernel" runs on any CPU.
-    let valid_prefix = |s: &[u8]| unsafe { valid_prefix(no_validation, s) };
-    utf16::utf8_to_utf16_with(src, dst, mode, valid_prefix, |_, _, _| (0, 0))
+    unsafe { utf8_to_utf16_validated_by(no_validation, src, dst, mode) }
 }
 
 /// [`utf32::utf8_to_utf32_with`] validating with the scalar code, and no SIMD converter.
 fn scalar_utf8_to_utf32(src: &[u8], dst: &mut [u32], mode: Mode) -> Progress {
     // SAFETY: the scalar "kernel" runs on any CPU.
-    let valid_prefix = |s: &[u8]| unsafe { valid_prefix(no_validation, s) };
+    unsafe { utf8_to_utf32_validated_by(no_validation, src, dst, mode) }
+}
+
+/// [`utf16::utf8_to_utf16_with`] validating with `kernel`, and no SIMD converter: for the
+/// implementations that have a validation kernel and no converter.
+///
+/// # Safety
+/// The CPU supports the kernel's instruction set.
+#[inline(always)]
+unsafe fn utf8_to_utf16_validated_by(
+    kernel: Validator,
+    src: &[u8],
+    dst: &mut [u16],
+    mode: Mode,
+) -> Progress {
+    // SAFETY: by the caller.
+    let valid_prefix = |s: &[u8]| unsafe { valid_prefix(kernel, s) };
+    utf16::utf8_to_utf16_with(src, dst, mode, valid_prefix, |_, _, _| (0, 0))
+}
+
+/// [`utf32::utf8_to_utf32_with`] validating with `kernel`, and no SIMD converter.
+///
+/// # Safety
+/// The CPU supports the kernel's instruction set.
+#[inline(always)]
+unsafe fn utf8_to_utf32_validated_by(
+    kernel: Validator,
+    src: &[u8],
+    dst: &mut [u32],
+    mode: Mode,
+) -> Progress {
+    // SAFETY: by the caller.
+    let valid_prefix = |s: &[u8]| unsafe { valid_prefix(kernel, s) };
     utf32::utf8_to_utf32_with(src, dst, mode, valid_prefix, |_, _, _| (0, 0))
 }
+
+/// Validation and counting in 16-byte registers; the converters are the scalar loops, those
+/// from UTF-8 validating with this kernel.
+#[cfg(target_arch = "aarch64")]
+static NEON: Kernels = Kernels {
+    isa: Isa::Neon,
+    validate: neon::validate,
+    count: neon::count,
+    utf8_to_utf16: neon::utf8_to_utf16,
+    utf8_to_utf32: neon::utf8_to_utf32,
+    ..SCALAR
+};
 
 #[cfg(target_arch = "x86_64")]
 static SSE42: Kernels = Kernels {
@@ -151,8 +198,8 @@ static AVX512: Kernels = Kernels {
 };
 
 impl Isa {
-    /// Every implementation, best last.
-    pub const ALL: [Isa; 4] = [Isa::Scalar, Isa::Sse42, Isa::Avx2, Isa::Avx512];
+    /// Every implementation, best last among those of one architecture.
+    pub const ALL: [Isa; 5] = [Isa::Scalar, Isa::Sse42, Isa::Avx2, Isa::Avx512, Isa::Neon];
 
     /// The name `LIBUTF8_FORCE_ISA` accepts.
     pub fn name(self) -> &'static str {
@@ -161,6 +208,7 @@ impl Isa {
             Isa::Sse42 => "sse4.2",
             Isa::Avx2 => "avx2",
             Isa::Avx512 => "avx512",
+            Isa::Neon => "neon",
         }
     }
 
@@ -189,8 +237,12 @@ impl Isa {
                     && std::is_x86_feature_detected!("avx512vbmi2")
                     && Isa::Avx2.is_supported()
             }
+            #[cfg(target_arch = "aarch64")]
+            Isa::Neon => std::arch::is_aarch64_feature_detected!("neon"),
             #[cfg(not(target_arch = "x86_64"))]
-            _ => false,
+            Isa::Sse42 | Isa::Avx2 | Isa::Avx512 => false,
+            #[cfg(not(target_arch = "aarch64"))]
+            Isa::Neon => false,
         }
     }
 
@@ -292,8 +344,12 @@ impl Isa {
             Isa::Avx2 => Some(&AVX2),
             #[cfg(target_arch = "x86_64")]
             Isa::Avx512 => Some(&AVX512),
+            #[cfg(target_arch = "aarch64")]
+            Isa::Neon => Some(&NEON),
             #[cfg(not(target_arch = "x86_64"))]
-            _ => None,
+            Isa::Sse42 | Isa::Avx2 | Isa::Avx512 => None,
+            #[cfg(not(target_arch = "aarch64"))]
+            Isa::Neon => None,
         }
     }
 }

@@ -522,7 +522,9 @@ pub(crate) fn units_from_utf8(s: &[u8], units_of: impl Fn(u8) -> usize) -> usize
 /// function of its own (`fast`), whose registers LLVM allocates for it alone: LLVM inlined it
 /// into the exact path's loop, where it shared that loop's registers and reloaded its constants
 /// on every step (lipsum_Hindi-Lipsum converted 15-25% slower). The loop from UTF-16 is left
-/// to LLVM, which does not inline it there.
+/// to LLVM, which does not inline it there. (x86_64 only: `from_utf8` and `to_utf8` are SSE
+/// and AVX code.)
+#[cfg(target_arch = "x86_64")]
 macro_rules! transcoders {
     ($features:literal, $kernel:path, $registers:ty, $units:ty) => {
         use crate::transcode::{Mode, Progress, utf16, utf32};
@@ -594,4 +596,5 @@ macro_rules! transcoders {
         }
     };
 }
+#[cfg(target_arch = "x86_64")]
 pub(crate) use transcoders;
