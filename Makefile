@@ -35,7 +35,7 @@ SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 .DELETE_ON_ERROR:
 
-.PHONY: all header lint check check-rust check-miri check-header check-abi check-c \
+.PHONY: all header lint check check-rust check-miri check-aarch64 check-header check-abi check-c \
         check-guard check-valgrind check-install check-fuzz check-utf8check check-man install \
         uninstall bench fuzz clean FORCE
 
@@ -109,8 +109,8 @@ bench: all
 # ---------------------------------------------------------------------------------------------
 # Tests
 
-check: check-rust check-miri check-header check-abi check-c check-guard check-valgrind \
-       check-install check-utf8check check-man check-fuzz
+check: check-rust check-miri check-aarch64 check-header check-abi check-c check-guard \
+       check-valgrind check-install check-utf8check check-man check-fuzz
 	@echo "make check: all passed"
 
 check-rust:
@@ -142,6 +142,33 @@ check-miri:
 	else \
 	  echo "check-miri: SKIPPED: no nightly toolchain with Miri" \
 	       "(rustup toolchain install nightly --component miri rust-src)"; \
+	fi
+
+# Clippy for aarch64, and the Rust tests of the validation kernels and of the converters
+# through every implementation built for aarch64 and run under QEMU's user-mode emulation: the
+# NEON kernel and the portable code, on a machine that is not aarch64. Under emulation a test
+# runs about 50 times slower than natively, so these are the kernels' test files and the
+# converters' tests of the validated stretches (the whole suite passes too, in several minutes
+# more: `make check-aarch64 AARCH64_TESTS=`). Needs the Rust target, QEMU and a cross linker,
+# which .ci/run installs: `rustup target add aarch64-unknown-linux-gnu`, `apt-get install
+# qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross`.
+AARCH64 := aarch64-unknown-linux-gnu
+AARCH64_TESTS ?= --lib --test kernels --test oracle --test security --test ffi --test boundary \
+  --test transcode -- implementations_are_tested_here a_few_inputs_through_every_implementation \
+  errors_and_capacities_around_the_validated_stretches \
+  every_error_at_every_offset_of_the_first_blocks
+check-aarch64:
+	@if rustup target list --installed 2>/dev/null | grep -qx $(AARCH64) && \
+	    command -v qemu-aarch64 >/dev/null && command -v aarch64-linux-gnu-gcc >/dev/null; then \
+	  echo "$(CARGO) clippy --target $(AARCH64) --all-targets -- -D warnings"; \
+	  $(CARGO) clippy --target $(AARCH64) --all-targets -- -D warnings || exit 1; \
+	  echo "$(CARGO) test --release --target $(AARCH64) $(AARCH64_TESTS)"; \
+	  CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc \
+	  CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch64-linux-gnu" \
+	    $(CARGO) test --release --target $(AARCH64) $(AARCH64_TESTS); \
+	else \
+	  echo "check-aarch64: SKIPPED: needs the $(AARCH64) Rust target, qemu-aarch64 and" \
+	       "aarch64-linux-gnu-gcc (see the Makefile)"; \
 	fi
 
 # The committed header must be what cbindgen generates now, and must compile as C and C++,
