@@ -594,6 +594,32 @@ fn every_error_at_every_offset_of_blocks_of_words() {
     }
 }
 
+/// The AVX-512 converter into UTF-16 takes blocks of 1-3 byte characters and of ASCII in runs,
+/// 64 bytes at a time whatever the characters, carrying a character cut by a block's end over
+/// into the next block: each error class at every offset around a block of ASCII between two
+/// of words, so that characters are cut at each end of it (words, then 71 bytes of ASCII, then
+/// words again, at every phase of the blocks).
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "thousands of inputs, each with every capacity: too slow interpreted"
+)]
+fn every_error_around_a_block_of_ascii_among_words() {
+    for shift in 0..3 {
+        let mut text = words_of(122 + shift);
+        text.extend_from_slice(&[b'a'; 71]);
+        text.extend(words_of(130));
+        for at in (100..230).step_by(3) {
+            for bad in BAD {
+                let mut s = text[..at].to_vec();
+                s.extend_from_slice(bad);
+                s.extend_from_slice(&text[at..]);
+                check_utf8(&s);
+            }
+        }
+    }
+}
+
 /// Blocks of ASCII are widened with stores placed by the output's address (see the AVX2
 /// kernel): the same input into the output at every 4-byte offset of a 32-byte line, checked
 /// against the standard library's decoding, with the units around the output untouched.

@@ -3,8 +3,8 @@
 //! It validates and counts. The converters are AVX2's (see `super::AVX512`), but the one from
 //! UTF-16 into UTF-8 also takes steps of 32 units below U+0800 in one register, and of 16 units
 //! with surrogate pairs, the one from UTF-32 into UTF-8 the same 32-unit step and 16 units of
-//! any scalar values, the one from UTF-8 into UTF-16 blocks of 64 bytes of 1-3 byte
-//! characters, and those from UTF-8 into UTF-16 and UTF-32 steps of up to 32 characters of
+//! any scalar values, the one from UTF-8 into UTF-16 runs of blocks of 64 bytes of 1-3 byte
+//! characters at a fixed stride, and those from UTF-8 into UTF-16 and UTF-32 steps of up to 32 characters of
 //! any lengths (VL, VBMI and VBMI2). The implementation is chosen only where all of these are
 //! present (see `super::Isa::is_supported`).
 
@@ -401,19 +401,6 @@ pub(super) unsafe fn utf16_to_utf8(src: &[u16], dst: &mut [u8], mode: Mode) -> P
 // byte characters validated in mask registers and packed by VBMI2 compression (into UTF-16),
 // and steps of characters of any lengths gathered by VBMI permutations, after the same paper.
 
-/// `BEFORE[n - 1]`: for each byte of a register, the index of the byte `n` places before it
-/// (the first `n` bytes, which have none, are zeroed by a mask where the table is used).
-static BEFORE: [[u8; 64]; 2] = {
-    let mut table = [[0; 64]; 2];
-    let mut i = 0;
-    while i < 64 {
-        table[0][i] = i.saturating_sub(1) as u8;
-        table[1][i] = i.saturating_sub(2) as u8;
-        i += 1;
-    }
-    table
-};
-
 /// The two-register byte permutations that interleave the low bytes of 16-bit values (first
 /// register) with their high bytes (second register): those of bytes 0-31, then of 32-63.
 static INTERLEAVE: [[u8; 64]; 2] = {
@@ -606,81 +593,10 @@ pub(super) struct Avx512WideBlock;
 // SAFETY: AVX-512F, BW, VBMI and VBMI2 instructions only; callers guarantee the CPU has them.
 unsafe impl WideBlock for Avx512WideBlock {
     #[inline(always)]
-    unsafe fn narrow_utf16<const THREE: bool, const CHECK: bool>(
-        block: *const u8,
-        ends: u64,
-        out: *mut u16,
-    ) -> Option<(usize, usize)> {
-        // SAFETY: AVX-512F, BW, VBMI and VBMI2 by the caller; 64 bytes readable at `block` and
-        // 64 units writable at `out` by the caller; the masked stores write the `total` units
-        // reported, at most 63, and nothing else.
-        unsafe {
-            let b = _mm512_loadu_si512(block.cast());
-            // As signed bytes, 80..BF are exactly those below -64 (C0).
-            let continuation = _mm512_cmplt_epi8_mask(b, _mm512_set1_epi8(-64));
-            if CHECK {
-                // RFC 3629 section 4 for bytes of at most EF, as masks of bytes: a continuation
-                // byte exactly after each lead byte and two after each 3-byte lead, no C0 or C1
-                // lead (overlong), A0..BF after E0 (overlong below), 80..9F after ED (no
-                // surrogates). A lead cut off by the block's end is not converted, and its
-                // bytes are checked again with the next block.
-                let lead = _mm512_cmpge_epu8_mask(b, splat8(0xC0));
-                let mut expected = lead << 1;
-                let mut error = _mm512_mask_cmplt_epu8_mask(lead, b, splat8(0xC2));
-                if THREE {
-                    expected |= _mm512_cmpge_epu8_mask(b, splat8(0xE0)) << 2;
-                    let below_a0 = _mm512_cmplt_epu8_mask(b, splat8(0xA0));
-                    let after_e0 = _mm512_cmpeq_epi8_mask(b, splat8(0xE0)) << 1;
-                    let after_ed = _mm512_cmpeq_epi8_mask(b, splat8(0xED)) << 1;
-                    error |= (after_e0 & below_a0) | (after_ed & !below_a0);
-                }
-                if (continuation ^ expected) | error != 0 {
-                    return Some((0, 0));
-                }
-            }
-            // Each byte's value if it ended a character, as convert_narrow_block computes it:
-            // its own seven bits (six of a continuation byte), the six of the byte before above
-            // them if this one continues it (five of a 2-byte lead), and the four of a 3-byte
-            // lead two before if both continue it. The bytes before the block are never used.
-            let before = _mm512_maskz_permutexvar_epi8(!1, table64(&BEFORE[0]), b);
-            let low = _mm512_and_si512(b, splat8(0x7F));
-            let middle =
-                _mm512_maskz_mov_epi8(continuation, _mm512_and_si512(before, splat8(0x3F)));
-            // The value's low byte: `low`, and the middle's two low bits at its top.
-            let low_byte = _mm512_ternarylogic_epi32::<0xF8>(
-                low,
-                _mm512_slli_epi16::<6>(middle),
-                splat8(0xC0),
-            );
-            // Its high byte: the middle's four high bits, and the top's four above them.
-            let middle_high = _mm512_and_si512(_mm512_srli_epi16::<2>(middle), splat8(0x0F));
-            let high_byte = if THREE {
-                let two_before = _mm512_maskz_permutexvar_epi8(!3, table64(&BEFORE[1]), b);
-                let both = continuation & (continuation << 1);
-                let top = _mm512_maskz_mov_epi8(both, _mm512_and_si512(two_before, splat8(0x0F)));
-                _mm512_or_si512(middle_high, _mm512_slli_epi16::<4>(top))
-            } else {
-                middle_high
-            };
-            let first = _mm512_permutex2var_epi8(low_byte, table64(&INTERLEAVE[0]), high_byte);
-            let second = _mm512_permutex2var_epi8(low_byte, table64(&INTERLEAVE[1]), high_byte);
-            // The values of the bytes that end a character, packed; the one at byte 63 ends
-            // a character only if the next block does not continue it, which is unknown.
-            let ends = ends & !(1 << 63);
-            let (ends_first, ends_second) = (ends as u32, (ends >> 32) as u32);
-            let packed_first = _mm512_maskz_compress_epi16(ends_first, first);
-            let packed_second = _mm512_maskz_compress_epi16(ends_second, second);
-            let n_first = ends_first.count_ones() as usize;
-            let total = ends.count_ones() as usize;
-            let mask_of = |n: usize| ((1u64 << n) - 1) as u32;
-            _mm512_mask_storeu_epi16(out.cast(), mask_of(n_first), packed_first);
-            _mm512_mask_storeu_epi16(
-                out.add(n_first).cast(),
-                mask_of(total - n_first),
-                packed_second,
-            );
-            Some((from_utf8::BLOCK - ends.leading_zeros() as usize, total))
-        }
+    unsafe fn narrow_run_utf16(src: &[u8], dst: &mut [u16]) -> Option<(usize, usize)> {
+        // SAFETY: by the caller, whose contract is `narrow_run_utf16`'s; every CPU with
+        // VBMI2 has LZCNT (and `super::Isa::is_supported` checks it).
+        Some(unsafe { narrow_run_utf16(src, dst) })
     }
 
     #[inline(always)]
@@ -705,6 +621,127 @@ unsafe impl WideBlock for Avx512WideBlock {
         // SAFETY: by the caller, whose contract is `mixed_block_utf32`'s.
         Some(unsafe { mixed_block_utf32(block, out) })
     }
+}
+
+/// [`WideBlock::narrow_run_utf16`], with blocks of ASCII in the run widened, as a function of
+/// its own: inlined into the converter, the loop makes its conversions of 4-byte characters
+/// slower (lipsum Emoji and random 1-4 byte text, 20-25%; Zen 4). LZCNT, which the converter
+/// is not compiled with, keeps it out of line, where `#[inline(never)]` alone did not.
+///
+/// # Safety
+/// As for [`WideBlock::narrow_run_utf16`]; the CPU has AVX-512F, BW, VBMI and VBMI2, POPCNT
+/// and LZCNT.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,lzcnt,popcnt")]
+#[inline(never)]
+unsafe fn narrow_run_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+    // The next block is always 64 bytes on, so that no load waits for the one before to
+    // be converted: a character cut by a block's end is converted with the next block,
+    // from bytes before that block, and validated with them from what the block carries
+    // over (bit 0, and 1, set where the bytes after it must continue a character, the
+    // third byte of a 3-byte one, or follow E0 or ED).
+    let (mut read, mut written, mut done) = (0, 0, 0);
+    let (mut carry_lead, mut carry_third, mut carry_e0, mut carry_ed) = (0u64, 0, 0, 0);
+    // SAFETY: AVX-512F, BW, VBMI and VBMI2 by the caller. The loads read the 64 bytes at
+    // `read`, in `src` by the loop condition, and, masked, the bytes one before those
+    // that continue a character and two before those that are the third of one, in
+    // `src` since `src` starts a character (a continuation byte at its start is an
+    // error, with nothing carried over). The stores write at most 64 units at `written`
+    // (32, and those after 32 of `total`, or `total`; 64 for ASCII), and the loop condition
+    // leaves room for 64.
+    unsafe {
+        while src.len() - read >= from_utf8::BLOCK && dst.len() - written >= from_utf8::BLOCK {
+            let p = src.as_ptr().add(read);
+            let b = _mm512_loadu_si512(p.cast());
+            // As signed bytes, 80..BF are exactly those below -64 (C0).
+            let continuation = _mm512_cmplt_epi8_mask(b, splat8(0xC0));
+            let lead = _mm512_cmpge_epu8_mask(b, splat8(0xC0));
+            if continuation | lead == 0 {
+                // All ASCII, which nothing before may continue: widened, so that text with
+                // blocks of ASCII among the others stays in the run.
+                if carry_lead | carry_third != 0 {
+                    break;
+                }
+                let out = dst.as_mut_ptr().add(written);
+                _mm512_storeu_si512(out.cast(), _mm512_cvtepu8_epi16(_mm512_castsi512_si256(b)));
+                let high = _mm512_extracti64x4_epi64::<1>(b);
+                _mm512_storeu_si512(out.add(32).cast(), _mm512_cvtepu8_epi16(high));
+                (carry_e0, carry_ed) = (0, 0);
+                read += from_utf8::BLOCK;
+                written += from_utf8::BLOCK;
+                done = read;
+                continue;
+            }
+            // RFC 3629 section 4 for characters of 1-3 bytes, as masks of bytes: a
+            // continuation byte exactly after each lead byte and two after each 3-byte
+            // lead; no lead but C2..EF (C0 and C1 are overlong, F0 and above start longer
+            // characters), which less C2 are the bytes below 2E; A0..BF after E0
+            // (overlong below), 80..9F after ED (no surrogates). Compares into masks are
+            // what this loop spends most on (Zen 4): the last three are made only where
+            // there is a 3-byte lead, in the block (its last two bytes included) or before it.
+            let lead3 = _mm512_cmpge_epu8_mask(b, splat8(0xE0));
+            let third = (lead3 << 2) | carry_third;
+            let expected = (lead << 1) | carry_lead | third;
+            let from_c2 = _mm512_sub_epi8(b, splat8(0xC2));
+            let mut error = _mm512_mask_cmpge_epu8_mask(lead, from_c2, splat8(0x2E));
+            let (mut e0, mut ed) = (0, 0);
+            if lead3 | carry_third != 0 {
+                let below_a0 = _mm512_cmplt_epu8_mask(b, splat8(0xA0));
+                e0 = _mm512_cmpeq_epi8_mask(b, splat8(0xE0));
+                ed = _mm512_cmpeq_epi8_mask(b, splat8(0xED));
+                error |= (((e0 << 1) | carry_e0) & below_a0) | (((ed << 1) | carry_ed) & !below_a0);
+            }
+            if (continuation ^ expected) | error != 0 {
+                break;
+            }
+            carry_lead = lead >> 63;
+            carry_third = lead3 >> 62;
+            carry_e0 = e0 >> 63;
+            carry_ed = ed >> 63;
+            // Byte 63 ends a character unless the next block must continue it.
+            let ends = (!continuation >> 1) | (u64::from(carry_lead | carry_third == 0) << 63);
+            // Each byte's value if it ends a character: its own seven bits (six of a
+            // continuation byte), the six of the byte before above them if it continues a
+            // character (five of a 2-byte lead), the four of a 3-byte lead two before if it
+            // is the third byte of one.
+            let middle = _mm512_maskz_loadu_epi8(continuation, p.wrapping_sub(1).cast());
+            let top = _mm512_maskz_loadu_epi8(third, p.wrapping_sub(2).cast());
+            let low_byte = _mm512_ternarylogic_epi32::<0xF8>(
+                _mm512_and_si512(b, splat8(0x7F)),
+                _mm512_slli_epi16::<6>(middle),
+                splat8(0xC0),
+            );
+            // The middle's bits 2-5 and the top's 0-3 above them: a select by 0x0F of
+            // the two shifted in 16-bit lanes, whose bits crossing into the other byte
+            // the select drops.
+            let high_byte = _mm512_ternarylogic_epi32::<0xE4>(
+                _mm512_srli_epi16::<2>(middle),
+                _mm512_slli_epi16::<4>(top),
+                splat8(0x0F),
+            );
+            // The low and high bytes of the values of the bytes that end a character,
+            // packed, then interleaved into units: the first 32, then any others. (Packing
+            // bytes before interleaving takes fewer instructions than packing units; a
+            // store of the whole register, where the units fill it, is faster than a
+            // masked one.)
+            let lows = _mm512_maskz_compress_epi8(ends, low_byte);
+            let highs = _mm512_maskz_compress_epi8(ends, high_byte);
+            let total = ends.count_ones() as usize;
+            let out = dst.as_mut_ptr().add(written);
+            let first = _mm512_permutex2var_epi8(lows, table64(&INTERLEAVE[0]), highs);
+            if total >= 32 {
+                _mm512_storeu_si512(out.cast(), first);
+                let second = _mm512_permutex2var_epi8(lows, table64(&INTERLEAVE[1]), highs);
+                let rest = (1u64 << (total - 32)) - 1;
+                _mm512_mask_storeu_epi16(out.add(32).cast(), rest as u32, second);
+            } else {
+                _mm512_mask_storeu_epi16(out.cast(), (1u32 << total) - 1, first);
+            }
+            done = read + from_utf8::BLOCK - ends.leading_zeros() as usize;
+            read += from_utf8::BLOCK;
+            written += total;
+        }
+    }
+    (done, written)
 }
 
 /// [`WideBlock::mixed_utf32`], as a function of its own: the converter into UTF-32 is compiled

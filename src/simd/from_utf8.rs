@@ -15,7 +15,8 @@
 //!   ([`convert_narrow_block`]), which keeps each position independent of the last; past the
 //!   input the caller has validated, the block is validated on the way, from the same
 //!   registers, for less than a separate pass costs. An instruction set that can compress a
-//!   register by a mask converts such blocks into UTF-16 its own way ([`WideBlock`]);
+//!   register by a mask converts runs of such blocks into UTF-16 its own way, before any
+//!   other conversion is tried ([`WideBlock`]);
 //! - any other block of validated input, where the instruction set has a conversion of 1-4
 //!   byte characters in wider registers ([`WideBlock`]), takes that conversion from the start
 //!   of the block;
@@ -325,15 +326,6 @@ pub(crate) unsafe trait Target: Unit {
     /// # Safety
     /// 8 units writable at `dst`, SSE4.1.
     unsafe fn store_any(values: __m128i, n: usize, dst: *mut Self) -> usize;
-    /// [`convert_narrow_block`] by `B`'s wider block, if `B` has one for this unit type.
-    ///
-    /// # Safety
-    /// As for [`WideBlock::narrow_utf16`].
-    unsafe fn wide_narrow_block<B: WideBlock, const THREE: bool, const CHECK: bool>(
-        block: *const u8,
-        ends: u64,
-        out: *mut Self,
-    ) -> Option<(usize, usize)>;
     /// `B`'s conversion of characters of any mix of lengths into this unit type, if it has
     /// one.
     ///
@@ -343,31 +335,24 @@ pub(crate) unsafe trait Target: Unit {
         block: *const u8,
         out: *mut Self,
     ) -> Option<(usize, usize)>;
+    /// `B`'s conversion of runs of blocks of 1-3 byte characters into this unit type
+    /// ([`WideBlock::narrow_run_utf16`]), if it has one.
+    ///
+    /// # Safety
+    /// As for [`WideBlock::narrow_run_utf16`].
+    unsafe fn wide_narrow_run<B: WideBlock>(src: &[u8], dst: &mut [Self])
+    -> Option<(usize, usize)>;
 }
 
-/// Conversions in registers wider than the steps': of a whole block of 1-3 byte characters
-/// into UTF-16 (where [`convert_narrow_block`] packs its 16-bit values eight lanes at a time),
-/// and of the characters of any lengths at the start of a block (where the steps take three or
+/// Conversions in registers wider than the steps': of runs of whole blocks of 1-3 byte
+/// characters into UTF-16 (where [`convert_narrow_block`] packs its 16-bit values eight lanes
+/// at a time, a block at a time), and of the characters of any lengths at the start of a block (where the steps take three or
 /// four at a time).
 ///
 /// # Safety
 /// Implementations use only the instructions their callers are compiled with, and write only
 /// the units they report.
 pub(crate) unsafe trait WideBlock {
-    /// Converts the 64 bytes at `block` as [`convert_narrow_block`] does with `THREE` and
-    /// `CHECK`, from the same `ends`, writing nothing past the units it reports; `None` if
-    /// there is no such conversion.
-    ///
-    /// # Safety
-    /// 64 bytes readable at `block`, which hold no byte above EF, none above DF without
-    /// `THREE`, and start a character or with a continuation byte (an error, with `CHECK`);
-    /// 64 units writable at `out`; the CPU has the implementation's instructions.
-    unsafe fn narrow_utf16<const THREE: bool, const CHECK: bool>(
-        block: *const u8,
-        ends: u64,
-        out: *mut u16,
-    ) -> Option<(usize, usize)>;
-
     /// Converts the first characters of the 64 bytes of well-formed UTF-8 at `block`, of any
     /// mix of lengths, into UTF-16: at least 15 of them and at most 32, all of whose bytes are
     /// in the block, writing nothing past the units it reports. Returns the bytes read and
@@ -377,6 +362,18 @@ pub(crate) unsafe trait WideBlock {
     /// 64 bytes of well-formed UTF-8 readable at `block`, which start a character; 64 units
     /// writable at `out`; the CPU has the implementation's instructions.
     unsafe fn mixed_utf16(block: *const u8, out: *mut u16) -> Option<(usize, usize)>;
+
+    /// Converts the blocks of 64 bytes at the start of `src` into UTF-16 one after another,
+    /// at a fixed stride, validating them, while they are well-formed characters of 1-3 bytes
+    /// and not all ASCII and there are 64 units of `dst` for each: returns the bytes read and
+    /// units written, which end where the last character converted does (a character cut by
+    /// the last block's end is not converted), writing nothing past them; (0, 0) if the first
+    /// block is not such a block. `None` if there is no such conversion.
+    ///
+    /// # Safety
+    /// `src` starts a character, or with a continuation byte (which is not converted); the CPU
+    /// has the implementation's instructions.
+    unsafe fn narrow_run_utf16(src: &[u8], dst: &mut [u16]) -> Option<(usize, usize)>;
 
     /// [`WideBlock::mixed_utf16`] into UTF-32.
     ///
@@ -391,16 +388,12 @@ pub(crate) struct NoWideBlock;
 // SAFETY: no instruction at all.
 unsafe impl WideBlock for NoWideBlock {
     #[inline(always)]
-    unsafe fn narrow_utf16<const THREE: bool, const CHECK: bool>(
-        _: *const u8,
-        _: u64,
-        _: *mut u16,
-    ) -> Option<(usize, usize)> {
+    unsafe fn mixed_utf16(_: *const u8, _: *mut u16) -> Option<(usize, usize)> {
         None
     }
 
     #[inline(always)]
-    unsafe fn mixed_utf16(_: *const u8, _: *mut u16) -> Option<(usize, usize)> {
+    unsafe fn narrow_run_utf16(_: &[u8], _: &mut [u16]) -> Option<(usize, usize)> {
         None
     }
 
@@ -561,22 +554,21 @@ unsafe impl Target for u16 {
     }
 
     #[inline(always)]
-    unsafe fn wide_narrow_block<B: WideBlock, const THREE: bool, const CHECK: bool>(
-        block: *const u8,
-        ends: u64,
-        out: *mut Self,
-    ) -> Option<(usize, usize)> {
-        // SAFETY: by the caller.
-        unsafe { B::narrow_utf16::<THREE, CHECK>(block, ends, out) }
-    }
-
-    #[inline(always)]
     unsafe fn wide_mixed_block<B: WideBlock>(
         block: *const u8,
         out: *mut Self,
     ) -> Option<(usize, usize)> {
         // SAFETY: by the caller.
         unsafe { B::mixed_utf16(block, out) }
+    }
+
+    #[inline(always)]
+    unsafe fn wide_narrow_run<B: WideBlock>(
+        src: &[u8],
+        dst: &mut [Self],
+    ) -> Option<(usize, usize)> {
+        // SAFETY: by the caller.
+        unsafe { B::narrow_run_utf16(src, dst) }
     }
 }
 
@@ -618,21 +610,17 @@ unsafe impl Target for u32 {
     }
 
     #[inline(always)]
-    unsafe fn wide_narrow_block<B: WideBlock, const THREE: bool, const CHECK: bool>(
-        _: *const u8,
-        _: u64,
-        _: *mut Self,
-    ) -> Option<(usize, usize)> {
-        None
-    }
-
-    #[inline(always)]
     unsafe fn wide_mixed_block<B: WideBlock>(
         block: *const u8,
         out: *mut Self,
     ) -> Option<(usize, usize)> {
         // SAFETY: by the caller.
         unsafe { B::mixed_utf32(block, out) }
+    }
+
+    #[inline(always)]
+    unsafe fn wide_narrow_run<B: WideBlock>(_: &[u8], _: &mut [Self]) -> Option<(usize, usize)> {
+        None
     }
 }
 
@@ -683,16 +671,11 @@ pub(crate) unsafe fn convert<W: Widen, T: Target, B: WideBlock>(
         // Then the blocks after it, one after another while they fit, until one is all
         // ASCII, which the loop above takes (with those that follow it).
         while (src.len() - read).min(dst.len() - written) >= BLOCK {
-            // SAFETY: 64 bytes readable from `read` and `room` units writable from
-            // `written`, at least 64, by the loop condition; the steps read 16 bytes from
-            // `read + at` with `at <= 48` and write at most 16 units from `written + units`
-            // with `units <= at` (each unit takes at least one byte), so within the same
-            // bounds. `read` is where a character starts, or `convert`'s start (see there).
+            // SAFETY: 64 bytes from `read` and 64 units from `written` by the loop
+            // condition; `read` is where a character starts, or `convert`'s start (see there).
             let converted = unsafe {
-                let block = src.as_ptr().add(read);
-                let out = dst.as_mut_ptr().add(written);
-                let room = dst.len() - written;
-                convert_block::<W, T, B>(block, valid.saturating_sub(read), out, room)
+                let limit = valid.saturating_sub(read);
+                convert_block::<W, T, B>(&src[read..], limit, &mut dst[written..])
             };
             let Some((at, units)) = converted else {
                 break;
@@ -707,26 +690,27 @@ pub(crate) unsafe fn convert<W: Widen, T: Target, B: WideBlock>(
     (read, written)
 }
 
-/// Converts the characters at the start of the 64 bytes at `block` that end within its first
-/// `limit` bytes (well-formed UTF-8), and at least 48 bytes of them if there are as many, in
-/// steps, or at least 15 characters by `B`'s conversion of any lengths, or, if the block has
-/// no 4-byte character and `room` is enough, the characters of the whole block, validating it
-/// first where it goes past `limit`: returns the bytes read and units written, or `None`,
-/// converting nothing, if the block is all ASCII.
+/// Converts the characters at the start of the 64-byte block at the start of `src` that end
+/// within its first `limit` bytes (well-formed UTF-8), and at least 48 bytes of them if there
+/// are as many, in steps, or at least 15 characters by `B`'s conversion of any lengths, or, if
+/// the block has no 4-byte character, the characters of the whole block, validating it first
+/// where it goes past `limit`, and those of the blocks after it that `B` converts in a run with
+/// it: returns the bytes read and units written into `dst`, or `None`, converting nothing, if
+/// the block is all ASCII.
 ///
 /// # Safety
-/// 64 bytes readable at `block`, `room` (at least 64) units writable at `out`, SSE4.1, SSSE3
-/// and `W`'s instructions; the block starts a character, or with a continuation byte if
-/// `limit` is 0.
+/// At least 64 bytes in `src` and 64 units in `dst`; SSE4.1, SSSE3 and `W`'s instructions; the
+/// block starts a character, or with a continuation byte if `limit` is 0.
 #[inline(always)]
 unsafe fn convert_block<W: Widen, T: Target, B: WideBlock>(
-    block: *const u8,
+    src: &[u8],
     limit: usize,
-    out: *mut T,
-    room: usize,
+    dst: &mut [T],
 ) -> Option<(usize, usize)> {
+    let (block, out, room) = (src.as_ptr(), dst.as_mut_ptr(), dst.len());
     // SAFETY: by the caller; the loads are at offsets 0, 16, 32, 48 (or every `W::LANES`) and
-    // `at <= 48`, the stores at `units <= at` and write at most 16 units (see `convert`).
+    // `at <= 48`, the stores at `units <= at` and write at most 16 units, and each unit takes
+    // at least one byte, so within the first 64 of `dst`.
     unsafe {
         // The block in `W`'s registers (the first `BLOCK / W::LANES` of these).
         let mut registers = [W::splat(0); BLOCK / 16];
@@ -747,6 +731,15 @@ unsafe fn convert_block<W: Widen, T: Target, B: WideBlock>(
         if limit > 0 && limit < BLOCK {
             ends |= 1 << (limit - 1);
         }
+        // No lead byte of a 4-byte character (F0..F4, nor any byte above).
+        let below = |lead: u8| !highest.saturating_sub(W::splat(lead - 1)).any_nonzero();
+        // Then this block and those after it in a run, where `B` has one (faster than any of
+        // the conversions below, even of validated input); none of those if it finds an error.
+        if below(0xF0)
+            && let Some(converted) = T::wide_narrow_run::<B>(src, dst)
+        {
+            return Some(converted);
+        }
         // Sixteen 3-byte characters (CJK): four steps at known places, stores of exactly
         // their units; not validated here, since the validator takes them for less.
         let sixteen_three = ends & ((1 << 48) - 1) == 0x9249_2492_4924;
@@ -765,16 +758,14 @@ unsafe fn convert_block<W: Widen, T: Target, B: WideBlock>(
             }
             return Some((48, 16));
         }
-        // No lead byte of a 4-byte character (F0..F4, nor any byte above).
-        let below = |lead: u8| !highest.saturating_sub(W::splat(lead - 1)).any_nonzero();
         if !sixteen_three && room >= BLOCK + NARROW_SPILL && below(0xF0) {
             // No lead byte of a 3-byte character (E0..EF) either: a cheaper block.
             let r = &registers;
             return Some(match (below(0xE0), limit >= BLOCK) {
-                (true, true) => narrow_block::<W, T, B, false, false>(block, r, ends, out),
-                (true, false) => narrow_block::<W, T, B, false, true>(block, r, ends, out),
-                (false, true) => narrow_block::<W, T, B, true, false>(block, r, ends, out),
-                (false, false) => narrow_block::<W, T, B, true, true>(block, r, ends, out),
+                (true, true) => convert_narrow_block::<W, T, false, false>(r, ends, out),
+                (true, false) => convert_narrow_block::<W, T, false, true>(r, ends, out),
+                (false, true) => convert_narrow_block::<W, T, true, false>(r, ends, out),
+                (false, false) => convert_narrow_block::<W, T, true, true>(r, ends, out),
             });
         }
         // Sixteen 4-byte characters (emoji), validated: four steps at known places. The
@@ -845,24 +836,6 @@ unsafe fn convert_block<W: Widen, T: Target, B: WideBlock>(
             }
         }
         Some((at, units))
-    }
-}
-
-/// [`convert_narrow_block`] by `B`'s wider block where it has one.
-///
-/// # Safety
-/// As for [`convert_narrow_block`], with the 64 bytes of `registers` readable at `block`.
-#[inline(always)]
-unsafe fn narrow_block<W: Widen, T: Target, B: WideBlock, const THREE: bool, const CHECK: bool>(
-    block: *const u8,
-    registers: &[W; BLOCK / 16],
-    ends: u64,
-    out: *mut T,
-) -> (usize, usize) {
-    // SAFETY: by the caller, whose contract covers both conversions'.
-    unsafe {
-        T::wide_narrow_block::<B, THREE, CHECK>(block, ends, out)
-            .unwrap_or_else(|| convert_narrow_block::<W, T, THREE, CHECK>(registers, ends, out))
     }
 }
 

@@ -51,7 +51,7 @@ pub enum Isa {
     /// x86_64 with AVX2 and POPCNT.
     Avx2,
     /// x86_64 with AVX-512F, BW, VL, VBMI and VBMI2 (Intel from Ice Lake, AMD from Zen 4),
-    /// AVX2 and POPCNT.
+    /// AVX2, POPCNT and LZCNT.
     Avx512,
     /// aarch64 with NEON (Advanced SIMD), which every aarch64 Linux system has.
     Neon,
@@ -228,7 +228,8 @@ impl Isa {
             // VBMI too: the first CPUs with AVX-512 (Skylake-SP) lack it, and lower their clock
             // while they run 512-bit code. simdutf likewise keeps its AVX-512 kernel for Ice
             // Lake and later. The converters permute bytes with VBMI and compress them with
-            // VBMI2.
+            // VBMI2, and
+            // count leading zeros with LZCNT, which every CPU with VBMI2 has.
             #[cfg(target_arch = "x86_64")]
             Isa::Avx512 => {
                 std::is_x86_feature_detected!("avx512f")
@@ -236,6 +237,7 @@ impl Isa {
                     && std::is_x86_feature_detected!("avx512vl")
                     && std::is_x86_feature_detected!("avx512vbmi")
                     && std::is_x86_feature_detected!("avx512vbmi2")
+                    && std::is_x86_feature_detected!("lzcnt")
                     && Isa::Avx2.is_supported()
             }
             #[cfg(target_arch = "aarch64")]
