@@ -3,9 +3,9 @@
 //! It validates and counts. The converters are AVX2's (see `super::AVX512`), but the one from
 //! UTF-16 into UTF-8 also takes steps of 32 units below U+0800 in one register, and of 16 units
 //! with surrogate pairs, the one from UTF-32 into UTF-8 the same 32-unit step and 16 units of
-//! any scalar values, the one from UTF-8 into UTF-16 runs of blocks of 64 bytes of 1-3 byte
-//! characters at a fixed stride, and those from UTF-8 into UTF-16 and UTF-32 steps of up to 32 characters of
-//! any lengths (VL, VBMI and VBMI2). The implementation is chosen only where all of these are
+//! any scalar values, and those from UTF-8 into UTF-16 and UTF-32 runs of blocks of 64 bytes
+//! of 1-3 byte characters at a fixed stride, and steps of up to 32 characters of any lengths
+//! (VL, VBMI and VBMI2). The implementation is chosen only where all of these are
 //! present (see `super::Isa::is_supported`).
 
 use core::arch::x86_64::*;
@@ -599,9 +599,15 @@ pub(super) struct Avx512WideBlock;
 unsafe impl WideBlock for Avx512WideBlock {
     #[inline(always)]
     unsafe fn narrow_run_utf16(src: &[u8], dst: &mut [u16]) -> Option<(usize, usize)> {
-        // SAFETY: by the caller, whose contract is `narrow_run_utf16`'s; every CPU with
-        // VBMI2 has LZCNT (and `super::Isa::is_supported` checks it).
-        Some(unsafe { narrow_run_utf16(src, dst) })
+        // SAFETY: by the caller, whose contract is `narrow_run`'s; every CPU with VBMI2 has
+        // LZCNT (and `super::Isa::is_supported` checks it).
+        Some(unsafe { narrow_run(src, dst) })
+    }
+
+    #[inline(always)]
+    unsafe fn narrow_run_utf32(src: &[u8], dst: &mut [u32]) -> Option<(usize, usize)> {
+        // SAFETY: as for `narrow_run_utf16`.
+        Some(unsafe { narrow_run(src, dst) })
     }
 
     #[inline(always)]
@@ -628,17 +634,113 @@ unsafe impl WideBlock for Avx512WideBlock {
     }
 }
 
-/// [`WideBlock::narrow_run_utf16`], with blocks of ASCII in the run widened, as a function of
-/// its own: inlined into the converter, the loop makes its conversions of 4-byte characters
-/// slower (lipsum Emoji and random 1-4 byte text, 20-25%; Zen 4). LZCNT, which the converter
-/// is not compiled with, keeps it out of line, where `#[inline(never)]` alone did not.
+/// How a run of blocks ([`narrow_run`]) stores its values, below U+10000, into a unit type.
+///
+/// # Safety
+/// Implementations use AVX-512F and BW instructions only, and write only the units documented.
+unsafe trait RunUnit: Sized {
+    /// Writes the first `total` (below 64) of the 16-bit values whose low bytes are `lows` and
+    /// high bytes `highs`, at `out`, and nothing after them.
+    ///
+    /// # Safety
+    /// `total` units writable at `out`; the CPU has AVX-512F, BW and VBMI.
+    unsafe fn store_values(lows: __m512i, highs: __m512i, total: usize, out: *mut Self);
+    /// Writes the 64 bytes of ASCII as units at `out`.
+    ///
+    /// # Safety
+    /// 64 units writable at `out`; the CPU has AVX-512F and BW.
+    unsafe fn store_ascii(bytes: __m512i, out: *mut Self);
+}
+
+// SAFETY: AVX-512F, BW and VBMI; the stores write `total` units, or 64 of ASCII.
+unsafe impl RunUnit for u16 {
+    #[inline(always)]
+    unsafe fn store_values(lows: __m512i, highs: __m512i, total: usize, out: *mut u16) {
+        // SAFETY: by the caller. (Packing bytes before interleaving them takes fewer
+        // instructions than packing units; a store of the whole register, where the units
+        // fill it, is faster than a masked one.)
+        unsafe {
+            let first = _mm512_permutex2var_epi8(lows, table64(&INTERLEAVE[0]), highs);
+            if total >= 32 {
+                _mm512_storeu_si512(out.cast(), first);
+                let second = _mm512_permutex2var_epi8(lows, table64(&INTERLEAVE[1]), highs);
+                let rest = (1u64 << (total - 32)) - 1;
+                _mm512_mask_storeu_epi16(out.add(32).cast(), rest as u32, second);
+            } else {
+                _mm512_mask_storeu_epi16(out.cast(), (1u32 << total) - 1, first);
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store_ascii(bytes: __m512i, out: *mut u16) {
+        // SAFETY: by the caller.
+        unsafe {
+            _mm512_storeu_si512(
+                out.cast(),
+                _mm512_cvtepu8_epi16(_mm512_castsi512_si256(bytes)),
+            );
+            let high = _mm512_extracti64x4_epi64::<1>(bytes);
+            _mm512_storeu_si512(out.add(32).cast(), _mm512_cvtepu8_epi16(high));
+        }
+    }
+}
+
+// SAFETY: AVX-512F, BW and VBMI; the stores write `total` units, or 64 of ASCII.
+unsafe impl RunUnit for u32 {
+    #[inline(always)]
+    unsafe fn store_values(lows: __m512i, highs: __m512i, total: usize, out: *mut u32) {
+        // SAFETY: by the caller: each store writes 16 units below `total`, or those left.
+        unsafe {
+            let mut words = _mm512_permutex2var_epi8(lows, table64(&INTERLEAVE[0]), highs);
+            let mut at = 0;
+            while at < total {
+                let units = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(words));
+                if total - at >= 16 {
+                    _mm512_storeu_si512(out.add(at).cast(), units);
+                } else {
+                    let rest = (1u32 << (total - at)) - 1;
+                    _mm512_mask_storeu_epi32(out.add(at).cast(), rest as u16, units);
+                }
+                at += 16;
+                words = if at == 32 {
+                    _mm512_permutex2var_epi8(lows, table64(&INTERLEAVE[1]), highs)
+                } else {
+                    _mm512_shuffle_i64x2::<0b1110>(words, words)
+                };
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store_ascii(bytes: __m512i, out: *mut u32) {
+        // SAFETY: by the caller.
+        unsafe {
+            for k in 0..4 {
+                let chunk = match k {
+                    0 => _mm512_extracti32x4_epi32::<0>(bytes),
+                    1 => _mm512_extracti32x4_epi32::<1>(bytes),
+                    2 => _mm512_extracti32x4_epi32::<2>(bytes),
+                    _ => _mm512_extracti32x4_epi32::<3>(bytes),
+                };
+                _mm512_storeu_si512(out.add(16 * k).cast(), _mm512_cvtepu8_epi32(chunk));
+            }
+        }
+    }
+}
+
+/// [`WideBlock::narrow_run_utf16`] and [`WideBlock::narrow_run_utf32`], with blocks of ASCII in
+/// the run widened, as a function of its own: inlined into the converter, the loop makes its
+/// conversions of 4-byte characters slower (lipsum Emoji and random 1-4 byte text, 20-25%;
+/// Zen 4). LZCNT, which the converters are not compiled with, keeps it out of line, where
+/// `#[inline(never)]` alone did not.
 ///
 /// # Safety
 /// As for [`WideBlock::narrow_run_utf16`]; the CPU has AVX-512F, BW, VBMI and VBMI2, POPCNT
 /// and LZCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,lzcnt,popcnt")]
 #[inline(never)]
-unsafe fn narrow_run_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+unsafe fn narrow_run<T: RunUnit>(src: &[u8], dst: &mut [T]) -> (usize, usize) {
     // The next block is always 64 bytes on, so that no load waits for the one before to
     // be converted: a character cut by a block's end is converted with the next block,
     // from bytes before that block, and validated with them from what the block carries
@@ -666,10 +768,7 @@ unsafe fn narrow_run_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
                 if carry_lead | carry_third != 0 {
                     break;
                 }
-                let out = dst.as_mut_ptr().add(written);
-                _mm512_storeu_si512(out.cast(), _mm512_cvtepu8_epi16(_mm512_castsi512_si256(b)));
-                let high = _mm512_extracti64x4_epi64::<1>(b);
-                _mm512_storeu_si512(out.add(32).cast(), _mm512_cvtepu8_epi16(high));
+                T::store_ascii(b, dst.as_mut_ptr().add(written));
                 (carry_e0, carry_ed) = (0, 0);
                 read += from_utf8::BLOCK;
                 written += from_utf8::BLOCK;
@@ -723,24 +822,11 @@ unsafe fn narrow_run_utf16(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
                 _mm512_slli_epi16::<4>(top),
                 splat8(0x0F),
             );
-            // The low and high bytes of the values of the bytes that end a character,
-            // packed, then interleaved into units: the first 32, then any others. (Packing
-            // bytes before interleaving takes fewer instructions than packing units; a
-            // store of the whole register, where the units fill it, is faster than a
-            // masked one.)
+            // The low and high bytes of the values of the bytes that end a character, packed.
             let lows = _mm512_maskz_compress_epi8(ends, low_byte);
             let highs = _mm512_maskz_compress_epi8(ends, high_byte);
             let total = ends.count_ones() as usize;
-            let out = dst.as_mut_ptr().add(written);
-            let first = _mm512_permutex2var_epi8(lows, table64(&INTERLEAVE[0]), highs);
-            if total >= 32 {
-                _mm512_storeu_si512(out.cast(), first);
-                let second = _mm512_permutex2var_epi8(lows, table64(&INTERLEAVE[1]), highs);
-                let rest = (1u64 << (total - 32)) - 1;
-                _mm512_mask_storeu_epi16(out.add(32).cast(), rest as u32, second);
-            } else {
-                _mm512_mask_storeu_epi16(out.cast(), (1u32 << total) - 1, first);
-            }
+            T::store_values(lows, highs, total, dst.as_mut_ptr().add(written));
             done = read + from_utf8::BLOCK - ends.leading_zeros() as usize;
             read += from_utf8::BLOCK;
             written += total;
@@ -791,8 +877,9 @@ pub(super) unsafe fn utf8_to_utf16(src: &[u8], dst: &mut [u16], mode: Mode) -> P
     utf16::utf8_to_utf16_with(src, dst, mode, valid_prefix, fast)
 }
 
-/// [`crate::transcode::utf32::utf8_to_utf32`] with AVX2's registers, this kernel's validation
-/// and the wider block of characters of any mix of lengths, which is a function of its own:
+/// [`crate::transcode::utf32::utf8_to_utf32`] with AVX2's registers, this kernel's validation,
+/// the runs of blocks and the wider block of characters of any mix of lengths, each a function
+/// of its own:
 /// compiled for AVX2 alone, AVX2's steps run as fast as in AVX2's converter (with AVX-512
 /// enabled, lipsum Korean and Russian 7-13% slower; Zen 4).
 ///

@@ -15,8 +15,8 @@
 //!   ([`convert_narrow_block`]), which keeps each position independent of the last; past the
 //!   input the caller has validated, the block is validated on the way, from the same
 //!   registers, for less than a separate pass costs. An instruction set that can compress a
-//!   register by a mask converts runs of such blocks into UTF-16 its own way, before any
-//!   other conversion is tried ([`WideBlock`]);
+//!   register by a mask converts runs of such blocks its own way, before any other
+//!   conversion is tried ([`WideBlock`]);
 //! - any other block of validated input, where the instruction set has a conversion of 1-4
 //!   byte characters in wider registers ([`WideBlock`]), takes that conversion from the start
 //!   of the block;
@@ -336,7 +336,7 @@ pub(crate) unsafe trait Target: Unit {
         out: *mut Self,
     ) -> Option<(usize, usize)>;
     /// `B`'s conversion of runs of blocks of 1-3 byte characters into this unit type
-    /// ([`WideBlock::narrow_run_utf16`]), if it has one.
+    /// ([`WideBlock::narrow_run_utf16`], [`WideBlock::narrow_run_utf32`]), if it has one.
     ///
     /// # Safety
     /// As for [`WideBlock::narrow_run_utf16`].
@@ -345,9 +345,9 @@ pub(crate) unsafe trait Target: Unit {
 }
 
 /// Conversions in registers wider than the steps': of runs of whole blocks of 1-3 byte
-/// characters into UTF-16 (where [`convert_narrow_block`] packs its 16-bit values eight lanes
-/// at a time, a block at a time), and of the characters of any lengths at the start of a block (where the steps take three or
-/// four at a time).
+/// characters (where [`convert_narrow_block`] packs its 16-bit values eight lanes at a time, a
+/// block at a time), and of the characters of any lengths at the start of a block (where the
+/// steps take three or four at a time).
 ///
 /// # Safety
 /// Implementations use only the instructions their callers are compiled with, and write only
@@ -375,6 +375,12 @@ pub(crate) unsafe trait WideBlock {
     /// has the implementation's instructions.
     unsafe fn narrow_run_utf16(src: &[u8], dst: &mut [u16]) -> Option<(usize, usize)>;
 
+    /// [`WideBlock::narrow_run_utf16`] into UTF-32.
+    ///
+    /// # Safety
+    /// As for [`WideBlock::narrow_run_utf16`].
+    unsafe fn narrow_run_utf32(src: &[u8], dst: &mut [u32]) -> Option<(usize, usize)>;
+
     /// [`WideBlock::mixed_utf16`] into UTF-32.
     ///
     /// # Safety
@@ -394,6 +400,11 @@ unsafe impl WideBlock for NoWideBlock {
 
     #[inline(always)]
     unsafe fn narrow_run_utf16(_: &[u8], _: &mut [u16]) -> Option<(usize, usize)> {
+        None
+    }
+
+    #[inline(always)]
+    unsafe fn narrow_run_utf32(_: &[u8], _: &mut [u32]) -> Option<(usize, usize)> {
         None
     }
 
@@ -619,8 +630,12 @@ unsafe impl Target for u32 {
     }
 
     #[inline(always)]
-    unsafe fn wide_narrow_run<B: WideBlock>(_: &[u8], _: &mut [Self]) -> Option<(usize, usize)> {
-        None
+    unsafe fn wide_narrow_run<B: WideBlock>(
+        src: &[u8],
+        dst: &mut [Self],
+    ) -> Option<(usize, usize)> {
+        // SAFETY: by the caller.
+        unsafe { B::narrow_run_utf32(src, dst) }
     }
 }
 
