@@ -512,12 +512,6 @@ pub(crate) unsafe trait WideStep {
     /// `src` has 32 units; `dst` has room for 80 bytes.
     unsafe fn one_two(src: *const u16, dst: *mut u8) -> (usize, __m128i);
 
-    /// [`WideStep::one_two`] for 32 units of UTF-32.
-    ///
-    /// # Safety
-    /// As for [`WideStep::one_two`].
-    unsafe fn one_two_utf32(src: *const u32, dst: *mut u8) -> (usize, __m128i);
-
     /// Whether [`WideStep::pairs`] converts anything: [`utf16_step`] then hands it the steps
     /// that hold surrogates.
     const HAS_PAIRS: bool;
@@ -539,6 +533,14 @@ pub(crate) unsafe trait WideStep {
     /// # Safety
     /// `src` has 16 units; `dst` has room for 80 bytes.
     unsafe fn utf32(src: *const u32, dst: *mut u8) -> (usize, __m128i);
+
+    /// Converts the UTF-32 at the start of `src`, 32 units at a time while they are scalar
+    /// values, writing exactly their bytes at `dst`: the units read and bytes written, (0, 0)
+    /// if there is no such conversion.
+    ///
+    /// # Safety
+    /// `dst` has room for 4 bytes per unit of `src` and 16 more.
+    unsafe fn utf32_run(src: &[u32], dst: *mut u8) -> (usize, usize);
 }
 
 /// No wider step: 16 units at a time.
@@ -555,12 +557,6 @@ unsafe impl WideStep for NoWideStep {
     }
 
     #[inline(always)]
-    unsafe fn one_two_utf32(_: *const u32, _: *mut u8) -> (usize, __m128i) {
-        // SAFETY: SSE2, which every instruction set here has.
-        (0, unsafe { _mm_setzero_si128() })
-    }
-
-    #[inline(always)]
     unsafe fn pairs(_: *const u16, _: *mut u8) -> (usize, usize, __m128i) {
         // SAFETY: SSE2, which every instruction set here has.
         (0, 0, unsafe { _mm_setzero_si128() })
@@ -570,6 +566,11 @@ unsafe impl WideStep for NoWideStep {
     unsafe fn utf32(_: *const u32, _: *mut u8) -> (usize, __m128i) {
         // SAFETY: SSE2, which every instruction set here has.
         (0, unsafe { _mm_setzero_si128() })
+    }
+
+    #[inline(always)]
+    unsafe fn utf32_run(_: &[u32], _: *mut u8) -> (usize, usize) {
+        (0, 0)
     }
 }
 
@@ -753,6 +754,17 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units, W: WideStep>(
             break;
         }
         while read + STEP <= limit {
+            // SAFETY: the output has room for 4 bytes per unit below `limit` and 16 more (see
+            // `input_limit`); the run writes exactly its bytes, at least 32 (which cover what
+            // the steps before it left past theirs), and the 16 after them are as they were.
+            let (run, run_len) = unsafe { W::utf32_run(&src[read..limit], out.next()) };
+            if run > 0 {
+                // SAFETY: as above.
+                let tail = unsafe { _mm_loadu_si128(out.next().add(run_len).cast()) };
+                out.stored(run_len, tail);
+                read += run;
+                continue;
+            }
             // SAFETY: `src` has the units loaded, below `limit`; the instructions by the caller;
             // the output has room for them (see `input_limit`).
             let units = unsafe {
@@ -780,9 +792,11 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units, W: WideStep>(
                 let short = U::any_none(any, !0x7FF);
                 let narrow = U::any_none(any, !0xFFFF);
                 let at = src.as_ptr().add(read);
-                // `W`'s contracts hold: 16 units at `read` (32 for `one_two_utf32`), below
-                // `limit`, which leaves room for 4 bytes each and 16 more.
-                let wide = if !short {
+                // `W`'s contract holds: 16 units at `read`, below `limit`, which leaves room
+                // for 4 bytes each and 16 more.
+                let wide = if short {
+                    0
+                } else {
                     match W::utf32(at, out.next()) {
                         (0, _) => 0,
                         (len, tail) => {
@@ -790,16 +804,6 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units, W: WideStep>(
                             STEP
                         }
                     }
-                } else if read + 2 * STEP <= limit {
-                    match W::one_two_utf32(at, out.next()) {
-                        (0, _) => 0,
-                        (len, tail) => {
-                            out.stored(len, tail);
-                            2 * STEP
-                        }
-                    }
-                } else {
-                    0
                 };
                 match wide {
                     0 => match utf16_step::<U, NoWideStep, false>(
