@@ -832,13 +832,13 @@ unsafe fn narrow_run<T: RunUnit>(src: &[u8], dst: &mut [T]) -> (usize, usize) {
             let continuation = _mm512_cmplt_epi8_mask(b, splat8(0xC0));
             let lead = _mm512_cmpge_epu8_mask(b, splat8(0xC0));
             if continuation | lead == 0 {
-                // All ASCII, which nothing before may continue: widened, so that text with
-                // blocks of ASCII among the others stays in the run.
+                // All ASCII, which nothing before may continue (nor follow E0 or ED, which
+                // would be carried as a third byte too): widened, so that text with blocks of
+                // ASCII among the others stays in the run.
                 if carry_lead | carry_third != 0 {
                     break;
                 }
                 T::store_ascii(b, dst.as_mut_ptr().add(written));
-                (carry_e0, carry_ed) = (0, 0);
                 read += from_utf8::BLOCK;
                 written += from_utf8::BLOCK;
                 done = read;

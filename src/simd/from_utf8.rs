@@ -722,7 +722,7 @@ unsafe fn convert_block<W: Widen, T: Target, B: WideBlock>(
     limit: usize,
     dst: &mut [T],
 ) -> Option<(usize, usize)> {
-    let (block, out, room) = (src.as_ptr(), dst.as_mut_ptr(), dst.len());
+    let (block, room) = (src.as_ptr(), dst.len());
     // SAFETY: by the caller; the loads are at offsets 0, 16, 32, 48 (or every `W::LANES`) and
     // `at <= 48`, the stores at `units <= at` and write at most 16 units, and each unit takes
     // at least one byte, so within the first 64 of `dst`.
@@ -755,6 +755,8 @@ unsafe fn convert_block<W: Widen, T: Target, B: WideBlock>(
         {
             return Some(converted);
         }
+        // Taken after the run is handed `dst`, which makes pointers taken before it stale.
+        let out = dst.as_mut_ptr();
         // Sixteen 3-byte characters (CJK): four steps at known places, stores of exactly
         // their units; not validated here, since the validator takes them for less.
         let sixteen_three = ends & ((1 << 48) - 1) == 0x9249_2492_4924;
