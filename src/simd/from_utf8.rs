@@ -690,7 +690,8 @@ pub(crate) unsafe fn convert<W: Widen, T: Target, B: WideBlock>(
             // condition; `read` is where a character starts, or `convert`'s start (see there).
             let converted = unsafe {
                 let limit = valid.saturating_sub(read);
-                convert_block::<W, T, B>(&src[read..], limit, &mut dst[written..])
+                let rest = src.get(read..).unwrap_or_default();
+                convert_block::<W, T, B>(rest, limit, dst.get_mut(written..).unwrap_or_default())
             };
             let Some((at, units)) = converted else {
                 break;
