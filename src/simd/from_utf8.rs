@@ -686,12 +686,15 @@ pub(crate) unsafe fn convert<W: Widen, T: Target, B: WideBlock>(
         // Then the blocks after it, one after another while they fit, until one is all
         // ASCII, which the loop above takes (with those that follow it).
         while (src.len() - read).min(dst.len() - written) >= BLOCK {
-            // SAFETY: 64 bytes from `read` and 64 units from `written` by the loop
-            // condition; `read` is where a character starts, or `convert`'s start (see there).
+            // SAFETY: 64 bytes from `read` and 64 units from `written` by the loop condition
+            // (so `read` and `written` are within the buffers, which the compiler does not
+            // see: a checked subslice here, or `get`, made the conversions of 4-byte
+            // characters 25-40% slower, Zen 4); `read` is where a character starts, or
+            // `convert`'s start (see there).
             let converted = unsafe {
                 let limit = valid.saturating_sub(read);
-                let rest = src.get(read..).unwrap_or_default();
-                convert_block::<W, T, B>(rest, limit, dst.get_mut(written..).unwrap_or_default())
+                let rest = src.get_unchecked(read..);
+                convert_block::<W, T, B>(rest, limit, dst.get_unchecked_mut(written..))
             };
             let Some((at, units)) = converted else {
                 break;

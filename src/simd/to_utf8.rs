@@ -757,8 +757,9 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units, W: WideStep>(
             // SAFETY: the output has room for 4 bytes per unit below `limit` and 16 more (see
             // `input_limit`); the run writes exactly its bytes, at least 32 (which cover what
             // the steps before it left past theirs), and the 16 after them are as they were.
-            let run_src = src.get(read..limit).unwrap_or_default();
-            let (run, run_len) = unsafe { W::utf32_run(run_src, out.next()) };
+            // `read + STEP <= limit <= src.len()`, so the units are in `src`.
+            let (run, run_len) =
+                unsafe { W::utf32_run(src.get_unchecked(read..limit), out.next()) };
             if run > 0 {
                 // SAFETY: as above.
                 let tail = unsafe { _mm_loadu_si128(out.next().add(run_len).cast()) };
