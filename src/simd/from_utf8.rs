@@ -365,10 +365,10 @@ pub(crate) unsafe trait WideBlock {
 
     /// Converts the blocks of 64 bytes at the start of `src` into UTF-16 one after another,
     /// at a fixed stride, validating them, while they are well-formed characters of 1-3 bytes
-    /// and not all ASCII and there are 64 units of `dst` for each: returns the bytes read and
-    /// units written, which end where the last character converted does (a character cut by
-    /// the last block's end is not converted), writing nothing past them; (0, 0) if the first
-    /// block is not such a block. `None` if there is no such conversion.
+    /// (blocks of ASCII included) and there are 64 units of `dst` for each: returns the bytes
+    /// read and units written, which end where the last character converted does (a
+    /// character cut by the last block's end is not converted), writing nothing past them;
+    /// (0, 0) if the first block is not such a block. `None` if there is no such conversion.
     ///
     /// # Safety
     /// `src` starts a character, or with a continuation byte (which is not converted); the CPU
