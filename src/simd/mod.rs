@@ -226,8 +226,7 @@ impl Isa {
             // VBMI too: the first CPUs with AVX-512 (Skylake-SP) lack it, and lower their clock
             // while they run 512-bit code. simdutf likewise keeps its AVX-512 kernel for Ice
             // Lake and later. The converters permute bytes with VBMI and compress them with
-            // VBMI2, and
-            // count leading zeros with LZCNT, which every CPU with VBMI2 has.
+            // VBMI2, and count leading zeros with LZCNT, which every CPU with VBMI2 has.
             #[cfg(target_arch = "x86_64")]
             Isa::Avx512 => {
                 std::is_x86_feature_detected!("avx512f")

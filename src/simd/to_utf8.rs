@@ -534,9 +534,9 @@ pub(crate) unsafe trait WideStep {
     /// `src` has 16 units; `dst` has room for 80 bytes.
     unsafe fn utf32(src: *const u32, dst: *mut u8) -> (usize, __m128i);
 
-    /// Converts the UTF-32 at the start of `src`, 32 units at a time while they are scalar
-    /// values, writing exactly their bytes at `dst`: the units read and bytes written, (0, 0)
-    /// if there is no such conversion.
+    /// Converts the UTF-32 at the start of `src`, 32 units at a time (or a last 16) while they
+    /// are scalar values, writing exactly their bytes at `dst`: the units read and bytes
+    /// written, at least 16 if any; (0, 0) if there is no such conversion.
     ///
     /// # Safety
     /// `dst` has room for 4 bytes per unit of `src` and 16 more.
@@ -755,7 +755,7 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units, W: WideStep>(
         }
         while read + STEP <= limit {
             // SAFETY: the output has room for 4 bytes per unit below `limit` and 16 more (see
-            // `input_limit`); the run writes exactly its bytes, at least 32 (which cover what
+            // `input_limit`); the run writes exactly its bytes, at least 16 (which cover what
             // the steps before it left past theirs), and the 16 after them are as they were.
             // `read + STEP <= limit <= src.len()`, so the units are in `src`.
             let (run, run_len) =
