@@ -36,7 +36,7 @@ SHELL := /bin/bash
 .DELETE_ON_ERROR:
 
 .PHONY: all header lint check check-rust check-miri check-aarch64 check-header check-abi check-c \
-        check-guard check-valgrind check-install check-fuzz check-utf8check check-man install \
+        check-guard check-stack check-valgrind check-install check-fuzz check-utf8check check-man install \
         uninstall bench fuzz clean FORCE
 
 all: $(BUILD)/libutf8.pc $(BUILD)/utf8check
@@ -110,7 +110,7 @@ bench: all
 # Tests
 
 check: check-rust check-miri check-aarch64 check-header check-abi check-c check-guard \
-       check-valgrind check-install check-utf8check check-man check-fuzz
+       check-stack check-valgrind check-install check-utf8check check-man check-fuzz
 	@echo "make check: all passed"
 
 check-rust:
@@ -260,6 +260,15 @@ check-guard: all
 	  c-tests/guard_pages.c $(TARGET)/libutf8.a $$(cat $(BUILD)/native-static-libs) \
 	  -o $(BUILD)/guard_pages
 	$(call per_isa,$(BUILD)/guard_pages)
+
+# Stack use (c-tests/stack_use.c): each function's deepest call against its bound, measured on
+# a pattern-filled thread stack, once per implementation; built without sanitizers, which
+# would change the frames.
+check-stack: all
+	$(CC) -std=c99 -D_POSIX_C_SOURCE=200809L $(CSTD_FLAGS) -O2 -I$(TARGET)/include \
+	  c-tests/stack_use.c $(TARGET)/libutf8.a $$(cat $(BUILD)/native-static-libs) -lpthread \
+	  -o $(BUILD)/stack_use
+	$(call per_isa,$(BUILD)/stack_use)
 
 # Both C programs under valgrind memcheck, built without sanitizers (and without the header's
 # inline code, so that every call reaches the library), on the best implementation; the guard
