@@ -36,6 +36,9 @@ pub(crate) unsafe trait Vector: Copy {
     unsafe fn low_nibbles(self) -> Self;
     /// The register shifted by `N` lanes, with the last `N` lanes of `prev` shifted in.
     unsafe fn prev<const N: i32>(self, prev: Self) -> Self;
+    /// Whether the bytes one, two and three places before a register are better loaded again
+    /// from memory than shifted in from the register before it (see `Checker::check_block`).
+    const PREV_FROM_MEMORY: bool = false;
     unsafe fn and(self, other: Self) -> Self;
     unsafe fn or(self, other: Self) -> Self;
     unsafe fn xor(self, other: Self) -> Self;
@@ -326,24 +329,43 @@ impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
         }
     }
 
-    /// Checks one 64-byte block: returns `error` with its error lanes added, and counts its
-    /// continuation bytes if COUNT. An error may lie up to three bytes before the block, in a
-    /// sequence that the block fails to complete.
+    /// Checks the 64-byte block at `at` in `s`: returns `error` with its error lanes added,
+    /// and counts its continuation bytes if COUNT. An error may lie up to three bytes before
+    /// the block, in a sequence that the block fails to complete.
     ///
     /// # Safety
-    /// The CPU supports `V`'s ISA.
+    /// The CPU supports `V`'s ISA; `s` holds a block at `at`, and `self.prev` is the register
+    /// before it or, after ASCII blocks skipped, zeros.
     #[inline(always)]
     unsafe fn check_block(
         &mut self,
-        block: &[u8; BLOCK],
+        s: &[u8],
+        at: usize,
         error: V,
         continuations: &mut usize,
     ) -> V {
-        // SAFETY: the caller guarantees the ISA; every load reads LANES bytes inside `block`.
+        debug_assert!(at + BLOCK <= s.len());
+        // SAFETY: the caller guarantees the ISA; every load reads LANES bytes inside `s`: the
+        // block's, or those up to three before them, which `s` holds when `at` is not 0.
         unsafe {
             let mut error = error;
             for offset in (0..BLOCK).step_by(V::LANES) {
-                error = self.check(V::load(&block[offset..]), error, continuations);
+                let pos = at + offset;
+                let input = V::load(s.get_unchecked(pos..));
+                if V::PREV_FROM_MEMORY && at != 0 {
+                    // The bytes before the register, ASCII where `self.prev` is zeros: either
+                    // way the same classes for `errors`.
+                    let prev1 = V::load(s.get_unchecked(pos - 1..));
+                    let prev2 = V::load(s.get_unchecked(pos - 2..));
+                    let prev3 = V::load(s.get_unchecked(pos - 3..));
+                    if COUNT {
+                        *continuations += input.count_continuations() as usize;
+                    }
+                    error = error.or(Self::errors_after(input, prev1, prev2, prev3));
+                    self.prev = input;
+                } else {
+                    error = self.check(input, error, continuations);
+                }
             }
             error
         }
@@ -435,7 +457,24 @@ impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
     unsafe fn errors(&self, input: V) -> V {
         // SAFETY: the caller guarantees the ISA.
         unsafe {
-            let prev1 = input.prev::<1>(self.prev);
+            Self::errors_after(
+                input,
+                input.prev::<1>(self.prev),
+                input.prev::<2>(self.prev),
+                input.prev::<3>(self.prev),
+            )
+        }
+    }
+
+    /// Non-zero lanes where `input` breaks the rules of UTF-8, `prevN` holding the bytes `N`
+    /// places before its lanes.
+    ///
+    /// # Safety
+    /// The CPU supports `V`'s ISA.
+    #[inline(always)]
+    unsafe fn errors_after(input: V, prev1: V, prev2: V, prev3: V) -> V {
+        // SAFETY: the caller guarantees the ISA.
+        unsafe {
             let two_byte_errors = prev1
                 .high_nibbles()
                 .lookup(&PREV_HIGH)
@@ -443,8 +482,6 @@ impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
                 .and(input.high_nibbles().lookup(&CUR_HIGH));
             // Third and fourth bytes of a sequence must be continuations after a continuation:
             // exactly where TWO_CONTINUATIONS is set.
-            let prev2 = input.prev::<2>(self.prev);
-            let prev3 = input.prev::<3>(self.prev);
             let third = prev2.saturating_sub(V::splat(0xE0 - 0x80)); // >= 0x80 iff prev2 >= E0
             let fourth = prev3.saturating_sub(V::splat(0xF0 - 0x80)); // >= 0x80 iff prev3 >= F0
             let must_continue = third.or(fourth).and(V::splat(TWO_CONTINUATIONS));
@@ -573,13 +610,13 @@ pub(crate) unsafe fn valid_blocks<V: Vector, const COUNT: bool>(s: &[u8]) -> Blo
             // long as they are not ASCII either, and the group's errors are tested once: an
             // error is then located by the scalar code from the start of the group.
             let mut continuations = 0;
-            let mut error = checker.check_block(block, V::splat(0), &mut continuations);
+            let mut error = checker.check_block(s, i * BLOCK, V::splat(0), &mut continuations);
             let mut checked = 1;
             while checked < GROUP
                 && let Some(next) = blocks.get(i + checked)
                 && high_bits::<V>(next).any_high_bit()
             {
-                error = checker.check_block(next, error, &mut continuations);
+                error = checker.check_block(s, (i + checked) * BLOCK, error, &mut continuations);
                 checked += 1;
             }
             if !checker.end_block(error, checked * BLOCK, continuations) {
