@@ -19,14 +19,14 @@ use crate::transcode::{Mode, Progress, utf16, utf32};
 #[derive(Clone, Copy)]
 pub(super) struct Avx512(__m512i);
 
-// SAFETY: every method uses AVX-512F and BW instructions only, and the trait's contract
+// SAFETY: every method uses AVX-512F, BW and VBMI instructions only, and the trait's contract
 // makes callers guarantee that the CPU has them.
 unsafe impl Vector for Avx512 {
     const LANES: usize = 64;
 
     #[inline(always)]
     unsafe fn splat(b: u8) -> Self {
-        // SAFETY (all methods): the caller guarantees AVX-512F and BW.
+        // SAFETY (all methods): the caller guarantees AVX-512F, BW and VBMI.
         Avx512(unsafe { _mm512_set1_epi8(b as i8) })
     }
 
@@ -64,6 +64,32 @@ unsafe impl Vector for Avx512 {
                 _mm512_srli_epi16::<4>(self.0),
                 _mm512_set1_epi8(0x0F),
             ))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn lookup_high(self, table: &[u8; 16]) -> Self {
+        // SAFETY: `table` holds 16 readable bytes; AVX-512F, BW and VBMI by the caller.
+        unsafe {
+            // vpermb indexes 64 bytes with the low six bits of each lane: with the table four
+            // times over, it ignores bits 4 and 5, which after a shift of 16-bit lanes hold
+            // bits of the next byte, so the shift needs no mask (one instruction fewer than
+            // vpshufb, which zeroes lanes whose bit 7 is set). Intel Xeon (Emerald Rapids),
+            // same run, 3 rounds: Russian lipsum 1.46 -> 1.66x simdutf, German 1.02 -> 1.05x,
+            // Esperanto 1.05 -> 1.10x. Zen 4 not measured.
+            let t = _mm512_broadcast_i32x4(_mm_loadu_si128(table.as_ptr().cast()));
+            Avx512(_mm512_permutexvar_epi8(_mm512_srli_epi16::<4>(self.0), t))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn lookup_low(self, table: &[u8; 16]) -> Self {
+        // SAFETY: `table` holds 16 readable bytes; AVX-512F, BW and VBMI by the caller.
+        unsafe {
+            // As in `lookup_high`: bits 4 and 5 choose among copies of the table, and bits 6
+            // and 7 are ignored, so no mask.
+            let t = _mm512_broadcast_i32x4(_mm_loadu_si128(table.as_ptr().cast()));
+            Avx512(_mm512_permutexvar_epi8(self.0, t))
         }
     }
 
@@ -139,7 +165,7 @@ unsafe impl Vector for Avx512 {
     }
 }
 
-super::lookup::block_kernels!("avx512f,avx512bw,popcnt", Avx512);
+super::lookup::block_kernels!("avx512f,avx512bw,avx512vbmi,popcnt", Avx512);
 
 // ---------------------------------------------------------------------------------------------
 // UTF-16 into UTF-8: AVX2's converter (see super::to_utf8), with steps of 32 units below U+0800

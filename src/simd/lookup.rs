@@ -34,6 +34,18 @@ pub(crate) unsafe trait Vector: Copy {
     unsafe fn high_nibbles(self) -> Self;
     /// The low four bits of each byte, as 0..15.
     unsafe fn low_nibbles(self) -> Self;
+    /// `table[lane >> 4]` per lane.
+    #[inline(always)]
+    unsafe fn lookup_high(self, table: &[u8; 16]) -> Self {
+        // SAFETY: the caller guarantees the ISA.
+        unsafe { self.high_nibbles().lookup(table) }
+    }
+    /// `table[lane & 15]` per lane.
+    #[inline(always)]
+    unsafe fn lookup_low(self, table: &[u8; 16]) -> Self {
+        // SAFETY: the caller guarantees the ISA.
+        unsafe { self.low_nibbles().lookup(table) }
+    }
     /// The register shifted by `N` lanes, with the last `N` lanes of `prev` shifted in.
     unsafe fn prev<const N: i32>(self, prev: Self) -> Self;
     /// Whether the bytes one, two and three places before a register are better loaded again
@@ -476,10 +488,9 @@ impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
         // SAFETY: the caller guarantees the ISA.
         unsafe {
             let two_byte_errors = prev1
-                .high_nibbles()
-                .lookup(&PREV_HIGH)
-                .and(prev1.low_nibbles().lookup(&PREV_LOW))
-                .and(input.high_nibbles().lookup(&CUR_HIGH));
+                .lookup_high(&PREV_HIGH)
+                .and(prev1.lookup_low(&PREV_LOW))
+                .and(input.lookup_high(&CUR_HIGH));
             // Third and fourth bytes of a sequence must be continuations after a continuation:
             // exactly where TWO_CONTINUATIONS is set.
             let third = prev2.saturating_sub(V::splat(0xE0 - 0x80)); // >= 0x80 iff prev2 >= E0
