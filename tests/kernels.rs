@@ -42,6 +42,34 @@ fn check(s: &[u8]) {
     assert_eq!(got, expected, "dispatched validate on {s:02X?}");
 }
 
+/// Every kernel (the scalar code aside) accepts all of `s`, which is well-formed.
+fn assert_kernels_accept_all(s: &[u8]) {
+    for isa in Isa::supported().filter(|isa| *isa != Isa::Scalar) {
+        assert_eq!(
+            isa.valid_blocks_len(s),
+            Some(s.len()),
+            "{} on {} bytes: {s:02X?}",
+            isa.name(),
+            s.len()
+        );
+    }
+}
+
+/// Every kernel (the scalar code aside) stops at the group of blocks that holds the first
+/// error of `s`, at `error_at`: only a sequence cut off by the end of the prefix it accepts may
+/// be in that prefix, and the group it rejects is rejected whole, so it starts less than
+/// `GROUP` blocks before the error.
+fn assert_kernels_stop_at_the_error(s: &[u8], error_at: usize) {
+    for isa in Isa::supported().filter(|isa| *isa != Isa::Scalar) {
+        let accepted = isa.valid_blocks_len(s).unwrap();
+        assert!(
+            accepted <= error_at + 3 && accepted + GROUP * BLOCK > error_at,
+            "{} accepted {accepted} bytes, error at {error_at}: {s:02X?}",
+            isa.name()
+        );
+    }
+}
+
 /// One ill-formed sequence of each error class, and the ways a sequence can be cut short.
 const BAD: &[&[u8]] = &[
     b"\x80",
@@ -95,38 +123,24 @@ fn kernels_are_tested_here() {
 fn kernels_accept_every_good_block_and_none_past_an_error() {
     let mut rng = Rng::new(0x5EED_1004);
     let text = rng.text(common::or_under_miri(5_000, 100));
-    for isa in Isa::supported().filter(|isa| *isa != Isa::Scalar) {
-        // All of it, the tail shorter than a block included.
-        let accepted = isa.valid_blocks_len(&text);
-        assert_eq!(accepted, Some(text.len()), "{} on valid text", isa.name());
-        for at in (0..text.len().min(1000)).step_by(common::or_under_miri(7, 61)) {
-            for bad in BAD {
-                let mut s = text.clone();
-                s.splice(at..at, bad.iter().copied());
-                let Err((valid_up_to, _, _)) = oracle(&s) else {
-                    unreachable!("BAD sequences are ill-formed in any context")
-                };
-                let accepted = isa.valid_blocks_len(&s).unwrap();
-                // Only a sequence cut off by the end of the accepted prefix may be in it.
-                assert!(
-                    accepted <= valid_up_to + 3,
-                    "{} accepted {accepted} bytes, error at {valid_up_to}: {bad:02X?}",
-                    isa.name()
-                );
-                // Blocks are checked in groups, and a group with an error is rejected whole.
-                assert!(
-                    accepted + GROUP * BLOCK > valid_up_to,
-                    "{} rejected a group of blocks before the error",
-                    isa.name()
-                );
-            }
+    // All of it, the tail shorter than a block included.
+    assert_kernels_accept_all(&text);
+    for at in (0..text.len().min(1000)).step_by(common::or_under_miri(7, 61)) {
+        for bad in BAD {
+            let mut s = text.clone();
+            s.splice(at..at, bad.iter().copied());
+            let Err((valid_up_to, _, _)) = oracle(&s) else {
+                unreachable!("BAD sequences are ill-formed in any context")
+            };
+            assert_kernels_stop_at_the_error(&s, valid_up_to);
         }
     }
 }
 
-/// Whole blocks of ASCII between blocks of other text, which the kernels skip unchecked when
-/// the text before them ends between characters: a kernel must accept all of such text, and
-/// find an error in the blocks after the ASCII ones.
+/// Whole blocks of ASCII between blocks of other text, which a kernel skips unchecked when the
+/// text before them ends between characters (or, AVX-512, checks inside a group that starts
+/// with a block of other text): a kernel must accept all of such text, and find an error in the
+/// blocks after the ASCII ones.
 #[test]
 fn kernels_accept_ascii_blocks_between_other_text() {
     let texts = [
@@ -155,27 +169,17 @@ fn kernels_accept_ascii_blocks_between_other_text() {
     for text in texts {
         let text = text.into_bytes();
         check(&text);
-        for isa in Isa::supported().filter(|isa| *isa != Isa::Scalar) {
-            assert_eq!(
-                isa.valid_blocks_len(&text),
-                Some(text.len()),
-                "{} on {} bytes",
-                isa.name(),
-                text.len()
-            );
-            // An error in each block after the ASCII ones.
-            let ascii_end = text.iter().rposition(|&b| b == b'a').unwrap() + 1;
-            for at in (ascii_end..text.len()).step_by(common::or_under_miri(BLOCK / 2, 2 * BLOCK)) {
-                let mut s = text.clone();
-                s[at] = 0xFF;
-                check(&s);
-                let accepted = isa.valid_blocks_len(&s).unwrap();
-                assert!(
-                    accepted <= at && accepted + GROUP * BLOCK > at,
-                    "{} accepted {accepted} bytes, error at {at}",
-                    isa.name()
-                );
-            }
+        assert_kernels_accept_all(&text);
+        // An error in each block after the ASCII ones.
+        let ascii_end = text.iter().rposition(|&b| b == b'a').unwrap() + 1;
+        for at in (ascii_end..text.len()).step_by(common::or_under_miri(BLOCK / 2, 2 * BLOCK)) {
+            let mut s = text.clone();
+            s[at] = 0xFF;
+            check(&s);
+            let Err((valid_up_to, _, _)) = oracle(&s) else {
+                unreachable!("FF is ill-formed anywhere")
+            };
+            assert_kernels_stop_at_the_error(&s, valid_up_to);
         }
     }
 }
@@ -291,6 +295,218 @@ fn a_lone_byte_among_nul_bytes_at_every_position() {
             let mut s = vec![0; len];
             s[at] = byte;
             check(&s);
+        }
+    }
+}
+
+/// Blocks of ASCII ("A") and of other text ("N") in every order, up to six blocks and a tail:
+/// a kernel may check an ASCII block inside a group that starts with another block (AVX-512
+/// checks a block that is not ASCII with the next two whatever they hold), load the bytes
+/// before a block again from memory, or skip a run of ASCII after a group. Each BAD sequence is
+/// written over the bytes at every offset from four before to four after each block boundary,
+/// so that it cuts or breaks a sequence left open at the end of a group, lies in the one to
+/// three bytes before a block, in an ASCII block of a group, or just after a skipped run.
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "exhaustive: too slow to interpret; the sampled tests run the same paths"
+)]
+fn every_order_of_ascii_and_other_blocks_with_errors_at_block_boundaries() {
+    // Blocks of other text in three shapes: characters of 2, 3 and 4 bytes filling exactly 64.
+    let others: [Vec<u8>; 3] = [
+        "\u{E9}".repeat(32).into_bytes(),
+        format!("-{}", "\u{20AC}".repeat(21)).into_bytes(),
+        "\u{1F600}".repeat(16).into_bytes(),
+    ];
+    let tails: [&[u8]; 3] = [
+        b"",
+        b"z",
+        "\u{E9}xyz\u{20AC}abcdefghijklmnopqrstuvwxyz".as_bytes(),
+    ];
+    for blocks in 1..=6usize {
+        for pattern in 0..1u32 << blocks {
+            for (t, tail) in tails.iter().enumerate() {
+                let mut text = Vec::with_capacity(blocks * BLOCK + tail.len());
+                for b in 0..blocks {
+                    if pattern >> b & 1 == 1 {
+                        text.extend_from_slice(&others[(b + t + pattern as usize) % 3]);
+                    } else {
+                        text.extend_from_slice(&[b'a'; BLOCK]);
+                    }
+                }
+                text.extend_from_slice(tail);
+                assert_eq!(text.len(), blocks * BLOCK + tail.len());
+                check(&text);
+                assert_kernels_accept_all(&text);
+                for boundary in (1..=blocks).map(|b| b * BLOCK) {
+                    for at in boundary.saturating_sub(4)..boundary + 4 {
+                        for bad in BAD {
+                            let mut s = text.clone();
+                            let end = (at + bad.len()).min(s.len());
+                            if at >= end {
+                                continue;
+                            }
+                            s[at..end].copy_from_slice(&bad[..end - at]);
+                            check(&s);
+                            let Err((valid_up_to, _, _)) = oracle(&s) else {
+                                continue;
+                            };
+                            assert_kernels_stop_at_the_error(&s, valid_up_to);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Writes `bytes` into a text of blocks of "\u{E9}" and ASCII at `at`, and replaces with '-' a
+/// C3 lead before them or an A9 continuation after them that they cut from its character.
+fn put(s: &mut [u8], at: usize, bytes: &[u8]) {
+    s[at..at + bytes.len()].copy_from_slice(bytes);
+    if at > 0 && s[at - 1] == 0xC3 {
+        s[at - 1] = b'-';
+    }
+    if let Some(after) = s.get_mut(at + bytes.len())
+        && *after == 0xA9
+    {
+        *after = b'-';
+    }
+}
+
+/// The shapes of AVX-512's groups of three (a block that is not ASCII with the next two,
+/// whatever they hold), one by one; `check` compares with `core::str::from_utf8`.
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "shapes of AVX-512's groups, which Miri does not run; the sampled tests run the rest"
+)]
+fn groups_of_three_with_ascii_blocks_named_shapes() {
+    let n = "\u{E9}".repeat(32).into_bytes(); // a block of 2-byte characters
+    let a = vec![b'a'; BLOCK]; // an ASCII block
+    let cat = |parts: &[&[u8]]| parts.concat();
+    const OPEN: [&[u8]; 6] = [
+        b"\xC2",
+        b"\xE2\x82",
+        b"\xF0\x9F\x98",
+        b"\xE2",
+        b"\xF0\x9F",
+        b"\xF0",
+    ];
+
+    // [N open at its end, A, N]: the sequence is cut off by the ASCII block, which the group
+    // checks instead of skipping. With no tail, a short one, and a block more.
+    for open in OPEN {
+        for tail in [&b""[..], b"q", &n[..]] {
+            let mut s = cat(&[&n, &a, &n, tail]);
+            let at = BLOCK - open.len();
+            put(&mut s, at, open);
+            check(&s);
+            assert_eq!(oracle(&s).unwrap_err().0, at, "{s:02X?}");
+        }
+    }
+
+    // [N, A, N] with an error in the third block; [N, N, A] with one in the second.
+    for at in [2 * BLOCK, 2 * BLOCK + 1, 3 * BLOCK - 1] {
+        let mut s = cat(&[&n, &a, &n, &a, &a]);
+        s[at] = 0xFF;
+        check(&s);
+        assert_eq!(oracle(&s).unwrap_err().0, at & !1, "{s:02X?}");
+    }
+    for at in [BLOCK, BLOCK + 1, 2 * BLOCK - 1] {
+        let mut s = cat(&[&n, &n, &a, &a, &a, &n]);
+        s[at] = 0xFF;
+        check(&s);
+        assert_eq!(oracle(&s).unwrap_err().0, at & !1, "{s:02X?}");
+    }
+
+    // [N, N open at its end, A], then an ASCII run: the group's ASCII block cuts the sequence.
+    for open in OPEN {
+        let mut s = cat(&[&n, &n, &a, &a, &a, &n]);
+        let at = 2 * BLOCK - open.len();
+        put(&mut s, at, open);
+        check(&s);
+        assert_eq!(oracle(&s).unwrap_err().0, at, "{s:02X?}");
+    }
+
+    // A group of three whose third block is ASCII, a skipped ASCII run, then a block whose
+    // bytes before are loaded from that run, with an error in its first bytes.
+    for bad in [
+        &b"\x80"[..],
+        b"\xBF\x80",
+        b"-\xFF",
+        b"--\xC0\x80",
+        b"\xE0\x80\x80",
+    ] {
+        let mut s = cat(&[&n, &n, &a, &a, &a, &n, b"tail"]);
+        put(&mut s, 5 * BLOCK, bad);
+        check(&s);
+        assert!(oracle(&s).unwrap_err().0 >= 5 * BLOCK, "{s:02X?}");
+    }
+
+    // An error in the one to three bytes before a block that starts a group, loaded from
+    // memory: the group [0, 1, 2] ends with a sequence that block 3 fails to complete, with
+    // block 3 not ASCII (a group) or ASCII (a run).
+    for open in OPEN {
+        for first in [&b"A"[..], b"\xC3\xA9", b"\x80\x80\x80\x80"] {
+            for fourth in [&n, &a] {
+                let mut s = cat(&[&n, &n, &n, fourth, &n]);
+                let at = 3 * BLOCK - open.len();
+                put(&mut s, at, open);
+                put(&mut s, 3 * BLOCK, first);
+                check(&s);
+            }
+        }
+    }
+
+    // Characters of every width across every block boundary, in groups and runs: valid, and
+    // accepted whole by every kernel.
+    for layout in [
+        [&n, &n, &n, &n, &n],
+        [&n, &a, &n, &n, &a],
+        [&n, &n, &a, &n, &n],
+        [&n, &a, &a, &n, &a],
+    ] {
+        let text = cat(&layout.map(|b| &b[..]));
+        for c in ["\u{E9}", "\u{20AC}", "\u{1F600}"] {
+            for boundary in (1..layout.len()).map(|b| b * BLOCK) {
+                for before in 1..c.len() {
+                    let mut s = text.clone();
+                    put(&mut s, boundary - before, c.as_bytes());
+                    assert!(core::str::from_utf8(&s).is_ok(), "{s:02X?}");
+                    check(&s);
+                    assert_kernels_accept_all(&s);
+                }
+            }
+        }
+    }
+}
+
+/// Every pair of bytes across a block boundary, in blocks of 2-byte characters and of ASCII:
+/// the bytes before a block, loaded again from memory by AVX-512, of every class, inside a
+/// group of three (at 64 and 128) and before the first block of the next group (at 192).
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "exhaustive: too slow to interpret; the sampled tests run the same paths"
+)]
+fn every_byte_pair_across_a_block_boundary() {
+    let n = "\u{E9}".repeat(32).into_bytes();
+    let a = vec![b'a'; BLOCK];
+    for layout in [
+        [&n, &n, &n, &n, &n],
+        [&n, &a, &a, &n, &n],
+        [&n, &a, &n, &a, &n],
+    ] {
+        let text = layout.map(|b| &b[..]).concat();
+        for boundary in [BLOCK, 2 * BLOCK, 3 * BLOCK] {
+            for x in 0..=255u8 {
+                for y in 0..=255u8 {
+                    let mut s = text.clone();
+                    put(&mut s, boundary - 1, &[x, y]);
+                    check(&s);
+                }
+            }
         }
     }
 }
