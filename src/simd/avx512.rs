@@ -1,4 +1,4 @@
-//! The AVX-512 kernel: one 64-byte register per block, AVX-512F and BW instructions.
+//! The AVX-512 kernel: one 64-byte register per block, AVX-512F, BW and VBMI instructions.
 //!
 //! It validates and counts. The converters are AVX2's (see `super::AVX512`), but the one from
 //! UTF-16 into UTF-8 also takes steps of 32 units below U+0800 in one register, and of 16 units

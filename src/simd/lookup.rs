@@ -13,7 +13,9 @@
 //! one is not, the scalar validator locates and classifies the first error exactly. Blocks of
 //! ASCII after a character boundary are skipped unchecked (after a sequence left open, the
 //! first one is an error); the others are checked in groups of up to [`GROUP`], whose errors
-//! are tested once.
+//! are tested once. Where a block costs less to check than a mispredicted branch (AVX-512 on
+//! Intel, [`Vector::GROUP_OF_THREE`]), a group is one block or three, ASCII blocks among them
+//! checked too.
 
 /// A SIMD register of `LANES` bytes and the few operations the algorithm needs.
 ///
@@ -329,7 +331,9 @@ impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
         unsafe { !self.prev_incomplete.any_nonzero() }
     }
 
-    /// Moves past `n` ASCII blocks that follow a character boundary: they need no check.
+    /// Moves past `n` ASCII blocks that follow a character boundary: they need no check. They
+    /// must be ASCII: with `V::PREV_FROM_MEMORY`, the next block's check reads the bytes before
+    /// it from memory, which classify as the zeros left in `prev` only if they are ASCII.
     ///
     /// # Safety
     /// The CPU supports `V`'s ISA.
