@@ -26,8 +26,8 @@
 
 /* The most stack a call may use, in bytes. Issue 3 bounds validation, decoding and counting
  * by "a few hundred bytes"; the converters keep several SIMD registers of state, which the
- * compiler spills to 64-byte-aligned slots (measured: up to about 830 bytes with AVX-512), and
- * are held to a kilobyte. */
+ * compiler spills to 64-byte-aligned slots (measured: up to 800 bytes, with AVX-512), and are
+ * held to a kilobyte. */
 #define FEW_HUNDRED 512
 #define KILOBYTE 1024
 
