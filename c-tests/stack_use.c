@@ -6,10 +6,11 @@
  * class of error, strings shorter than a SIMD block and longer than many, every converter
  * direction and flag) on a thread of its own, whose stack is a buffer filled with a pattern
  * beforehand. After the thread ends, the lowest byte of the buffer that no longer holds the
- * pattern shows how deep the calls went below the thread function's frame. The first thread
- * also pays for the library's one-time CPU detection. Measured this way the figure is what the
- * compiled library really uses, kernels and all, whichever implementation runs
- * (LIBUTF8_FORCE_ISA; the Makefile runs this once per implementation).
+ * pattern shows how deep the calls went below the thread function's frame. Measured this way
+ * the figure is what the compiled library really uses, kernels and all, whichever
+ * implementation runs (LIBUTF8_FORCE_ISA; the Makefile runs this once per implementation). The
+ * library's one-time CPU detection is not in it: it runs on the main thread, which makes the
+ * inputs with the library before any thread is measured.
  *
  * A function that leaves a byte of the pattern unchanged could in principle hide a deeper
  * write behind it, so the pattern is checked at two different values and the deeper result
