@@ -620,19 +620,20 @@ fn every_error_around_a_block_of_ascii_among_words() {
     }
 }
 
-/// Blocks of ASCII are widened with stores placed by the output's address (see the AVX2
-/// kernel): the same input into the output at every 4-byte offset of a 32-byte line, checked
-/// against the standard library's decoding, with the units around the output untouched.
+/// A long run of blocks of ASCII goes on from a 64-byte boundary of the output, writing some
+/// units twice (see `from_utf8::convert`): the same input into the output at every offset of a
+/// 64-byte line, checked against the standard library's decoding, with the units around the
+/// output untouched.
 #[test]
 fn ascii_blocks_into_outputs_at_every_offset() {
-    let mut s = vec![b'a'; 64 * 4 + 5];
+    let mut s = vec![b'a'; 64 * 6 + 5];
     s.extend_from_slice("\u{E9}\u{20AC}".as_bytes());
     s.extend(run_of(1, 64 * 3));
     let text = core::str::from_utf8(&s).unwrap();
     let want32: Vec<u32> = text.chars().map(u32::from).collect();
     let want16: Vec<u16> = text.encode_utf16().collect();
     for isa in Isa::supported() {
-        for offset in 0..8 {
+        for offset in 0..16 {
             let mut buffer = vec![u32::UNTOUCHED; want32.len() + 16];
             let dst = &mut buffer[offset..offset + want32.len()];
             let got = to_utf32(isa, &s, dst, Mode::default()).expect("supported");
@@ -650,7 +651,7 @@ fn ascii_blocks_into_outputs_at_every_offset() {
                     .all(|&u| u == u32::UNTOUCHED)
             );
         }
-        for offset in 0..16 {
+        for offset in 0..32 {
             let mut buffer = vec![u16::UNTOUCHED; want16.len() + 32];
             let dst = &mut buffer[offset..offset + want16.len()];
             let got = to_utf16(isa, &s, dst, Mode::default()).expect("supported");

@@ -43,6 +43,11 @@ use crate::transcode::Unit;
 
 /// Bytes of UTF-8 looked at at a time: the width of the end-of-character mask.
 pub(super) const BLOCK: usize = 64;
+/// The blocks of ASCII after which a run of them is taken to be long, and its stores are
+/// aligned (see [`convert`]). Into a buffer 16 bytes past a 64-byte boundary, as malloc returns
+/// large ones, pure ASCII then converts 1.35x as fast into UTF-32 and 1.1x into UTF-16 (Intel
+/// Xeon, Emerald Rapids).
+const LONG_RUN: usize = 4;
 /// Bytes loaded by a step, which the step's characters never exceed.
 const STEP: usize = 16;
 /// Bits of the end-of-character mask that choose a step's shuffle: as many bytes as three
@@ -664,7 +669,7 @@ pub(crate) unsafe fn convert<W: Widen, T: Target, B: WideBlock>(
     loop {
         // Blocks of ASCII in a tight loop, counting only the blocks that fit both buffers.
         // A block of ASCII from the start of a character is well-formed, even past `valid`.
-        let blocks = (src.len() - read).min(dst.len() - written) / BLOCK;
+        let mut blocks = (src.len() - read).min(dst.len() - written) / BLOCK;
         let mut ascii = 0;
         // SAFETY: block `ascii < blocks` has 64 bytes readable from `read + 64 * ascii` and 64
         // units writable from `written + 64 * ascii`, by the definition of `blocks`.
@@ -677,6 +682,17 @@ pub(crate) unsafe fn convert<W: Widen, T: Target, B: WideBlock>(
             }
         {
             ascii += 1;
+            if ascii == LONG_RUN {
+                // A long run goes on from the last 64-byte boundary of `dst` in the units
+                // written, which it writes again from the same bytes after it, so that the
+                // blocks after it store whole cache lines (none where `dst` is aligned).
+                let end = dst.as_ptr().wrapping_add(written + BLOCK * ascii);
+                let step = BLOCK * ascii - end.addr() % 64 / size_of::<T>();
+                read += step;
+                written += step;
+                ascii = 0;
+                blocks = (src.len() - read).min(dst.len() - written) / BLOCK;
+            }
         }
         read += BLOCK * ascii;
         written += BLOCK * ascii;
