@@ -23,14 +23,13 @@
 //! with SSE4.2, one 256-bit register with AVX2); the shuffles work on 128-bit halves, which in an
 //! AVX2 function get VEX encodings. UTF-32 values from U+10000 up are encoded from 128-bit
 //! registers of four. With AVX-512 VBMI2, 32 units below U+0800 are converted in one step of
-//! their own, 16 of UTF-16 with surrogate pairs in 32-bit lanes, and 16 of UTF-32 of any other
-//! scalar values ([`WideStep`]), their bytes compressed by a mask.
+//! their own, 32 of UTF-16 with no surrogate or 16 with surrogate pairs in 32-bit lanes, and 16
+//! of UTF-32 of any other scalar values ([`WideStep`]), their bytes compressed by a mask.
 
 use core::arch::x86_64::*;
-use core::ptr;
 
 /// Units per step.
-const STEP: usize = 16;
+pub(super) const STEP: usize = 16;
 
 /// A byte shuffle that compresses the lanes of a register into the bytes they hold, and the
 /// number of those bytes, for each key (the lanes' lengths, a few bits per lane).
@@ -425,12 +424,10 @@ unsafe fn spread_bytes<U: Units>(v: U, short: U) -> (U, U) {
 /// with its low one), or 0 (nothing written) if they hold a lone surrogate, or any surrogate
 /// when `PAIRS` is false (units that came from UTF-32), or any unit from U+0800 up when
 /// `narrow` is false (UTF-32 units, some of them above 0xFFFF, narrowed with saturation: below
-/// U+0800 they are exact). `one_two` tells whether the units are all below U+0800. Units with
-/// surrogates go to `W`'s pair step if it has one, which reads them at `src`.
+/// U+0800 they are exact). `one_two` tells whether the units are all below U+0800.
 #[inline(always)]
-unsafe fn utf16_step<U: Units, W: WideStep, const PAIRS: bool>(
+unsafe fn utf16_step<U: Units, const PAIRS: bool>(
     v: U,
-    src: *const u16,
     one_two: bool,
     narrow: bool,
     out: &mut Writer,
@@ -457,15 +454,6 @@ unsafe fn utf16_step<U: Units, W: WideStep, const PAIRS: bool>(
         }
         if !PAIRS {
             return 0;
-        }
-        if W::HAS_PAIRS {
-            // `W`'s contract holds: 16 units at `src`, and room for 64 bytes (the 48 this step
-            // may give and the writer's 16 after them, by the caller).
-            let (units, len, tail) = W::pairs(src, out.next());
-            if units != 0 {
-                out.stored(len, tail);
-            }
-            return units;
         }
         // Every low surrogate follows a high one and every high one is followed by a low one,
         // but for one in the last lane, left to the next step.
@@ -498,35 +486,24 @@ unsafe fn utf16_step<U: Units, W: WideStep, const PAIRS: bool>(
 
 /// Wider steps for instruction sets that can compress the bytes of a register by a mask
 /// (AVX-512 VBMI2): 32 units below U+0800, the text of most alphabetic scripts, UTF-16 or
-/// UTF-32; 16 units of UTF-16 with surrogate pairs in 32-bit lanes; 16 units of UTF-32 of any
-/// scalar values.
+/// UTF-32; 32 units of UTF-16 with no surrogate (CJK, Indic scripts) or 16 with surrogate pairs,
+/// in 32-bit lanes; 16 units of UTF-32 of any scalar values.
 ///
 /// # Safety
 /// Implementations use instructions of one ISA: they may only run on a CPU that has it.
 pub(crate) unsafe trait WideStep {
-    /// Converts the 32 units at `src` if they are all below U+0800, writing their 32 to 64
-    /// bytes at `dst`, and perhaps others in the 16 bytes after them: the number of bytes and
-    /// those 16 bytes as they were, or (0, _), nothing written, if they are not.
+    /// Converts the UTF-16 at `src`, writing its bytes at `dst`, and perhaps others in the 16
+    /// bytes after them: the units read, the bytes written, and the 16 bytes after them as
+    /// they were. 32 units with no surrogate give 32 to 96 bytes; else 16 units (or 15 when
+    /// the last is a high surrogate, which the next step takes with its low one) give 16 to
+    /// 48 bytes; (0, 0, _), nothing written, if they hold a lone surrogate or would give
+    /// fewer than 16 bytes.
     ///
     /// # Safety
-    /// `src` has 32 units; `dst` has room for 80 bytes.
-    unsafe fn one_two(src: *const u16, dst: *mut u8) -> (usize, __m128i);
+    /// `src` has 32 units; `dst` has room for 112 bytes.
+    unsafe fn utf16(src: *const u16, dst: *mut u8) -> (usize, usize, __m128i);
 
-    /// Whether [`WideStep::pairs`] converts anything: [`utf16_step`] then hands it the steps
-    /// that hold surrogates.
-    const HAS_PAIRS: bool;
-
-    /// Converts the 16 units at `src`, writing their bytes at `dst`, and perhaps others in the
-    /// 16 bytes after them: the units read, the bytes written, and the 16 bytes after them as
-    /// they were. 16 units (or 15 when the last is a high surrogate, which the next step
-    /// takes with its low one) give 16 to 48 bytes; (0, 0, _), nothing written, if they hold
-    /// a lone surrogate or would give fewer than 16 bytes.
-    ///
-    /// # Safety
-    /// `src` has 16 units; `dst` has room for 64 bytes.
-    unsafe fn pairs(src: *const u16, dst: *mut u8) -> (usize, usize, __m128i);
-
-    /// Converts the 16 UTF-32 units at `src` as [`WideStep::pairs`] does: their 16 to 64
+    /// Converts the 16 UTF-32 units at `src` as [`WideStep::utf16`] converts 16 units: their 16 to 64
     /// bytes and the 16 bytes after them as they were, or (0, _), nothing written, if they
     /// hold a surrogate or a value above U+10FFFF.
     ///
@@ -548,16 +525,8 @@ pub(crate) struct NoWideStep;
 
 // SAFETY: no instruction at all.
 unsafe impl WideStep for NoWideStep {
-    const HAS_PAIRS: bool = false;
-
     #[inline(always)]
-    unsafe fn one_two(_: *const u16, _: *mut u8) -> (usize, __m128i) {
-        // SAFETY: SSE2, which every instruction set here has.
-        (0, unsafe { _mm_setzero_si128() })
-    }
-
-    #[inline(always)]
-    unsafe fn pairs(_: *const u16, _: *mut u8) -> (usize, usize, __m128i) {
+    unsafe fn utf16(_: *const u16, _: *mut u8) -> (usize, usize, __m128i) {
         // SAFETY: SSE2, which every instruction set here has.
         (0, 0, unsafe { _mm_setzero_si128() })
     }
@@ -628,15 +597,14 @@ pub(crate) unsafe fn utf16_to_utf8<U: Units, W: WideStep>(
                 }
                 // `W`'s contract holds: 32 units at `read`, below `limit`, which leaves room for
                 // 3 bytes each and 16 more.
-                match W::one_two(src.as_ptr().add(read), out.next()) {
-                    (0, _) => {
+                match W::utf16(src.as_ptr().add(read), out.next()) {
+                    (0, _, _) => {
                         let one_two = v.none(U::splat(0xF800));
-                        let at = src.as_ptr().add(read);
-                        utf16_step::<U, W, true>(v, at, one_two, true, &mut out)
+                        utf16_step::<U, true>(v, one_two, true, &mut out)
                     }
-                    (len, tail) => {
+                    (units, len, tail) => {
                         out.stored(len, tail);
-                        2 * STEP
+                        units
                     }
                 }
             };
@@ -808,13 +776,7 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units, W: WideStep>(
                     }
                 };
                 match wide {
-                    0 => match utf16_step::<U, NoWideStep, false>(
-                        v,
-                        ptr::null(),
-                        short,
-                        narrow,
-                        &mut out,
-                    ) {
+                    0 => match utf16_step::<U, false>(v, short, narrow, &mut out) {
                         0 if !narrow => wide_step::<U>(at, &mut out),
                         units => units,
                     },
