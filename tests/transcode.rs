@@ -1529,6 +1529,24 @@ fn lone_surrogates_in_text_of_pairs_only() {
     }
 }
 
+/// Each edge value of the 1-, 2- and 3-byte forms at every lane of 32 units of UTF-16 with no
+/// surrogate, among 3-byte units (AVX-512's 32-unit step of 32-bit lanes, where U+0000 has no
+/// nonzero byte and U+007F/U+0080 and U+07FF/U+0800 are the compares' edges) and among 2-byte
+/// units (the 32-unit step below U+0800 where the edge allows it): against the standard
+/// library's decoding.
+#[test]
+fn edge_values_at_every_lane_of_32_units_without_surrogates() {
+    for fill in [0x4E2D_u16, 0x0416] {
+        for edge in [0x00, 0x01, 0x7F, 0x80, 0x7FF, 0x800, 0xD7FF, 0xE000, 0xFFFF] {
+            for lane in 0..32 {
+                let mut units = vec![fill; 40];
+                units[lane] = edge;
+                check_utf16(&units);
+            }
+        }
+    }
+}
+
 /// Fifteen units of one byte each and a high surrogate in the last lane of a step: a pair step
 /// would write only 15 bytes, fewer than the writer's steps must, so it refuses, and the exact
 /// path converts them and finds whether the surrogate is paired. (The text after them makes

@@ -1,12 +1,12 @@
 //! The AVX-512 kernel: one 64-byte register per block, AVX-512F, BW and VBMI instructions.
 //!
 //! It validates and counts. The converters are AVX2's (see `super::AVX512`), but the one from
-//! UTF-16 into UTF-8 also takes steps of 32 units below U+0800 in one register, and of 16 units
-//! with surrogate pairs, the one from UTF-32 into UTF-8 a run of the same 32-unit step and of
-//! 16 units of any scalar values, and those from UTF-8 into UTF-16 and UTF-32 runs of blocks of
-//! 64 bytes of 1-3 byte characters at a fixed stride, and steps of up to 32 characters of any
-//! lengths (VL, VBMI and VBMI2). The implementation is chosen only where all of these are
-//! present (see `super::Isa::is_supported`).
+//! UTF-16 into UTF-8 also takes steps of 32 units below U+0800 in one register, of 32 units with
+//! no surrogate, and of 16 units with surrogate pairs, the one from UTF-32 into UTF-8 a run of
+//! the same 32-unit step below U+0800 and of 16 units of any scalar values, and those from UTF-8
+//! into UTF-16 and UTF-32 runs of blocks of 64 bytes of 1-3 byte characters at a fixed stride,
+//! and steps of up to 32 characters of any lengths (VL, VBMI and VBMI2). The implementation is
+//! chosen only where all of these are present (see `super::Isa::is_supported`).
 
 use core::arch::x86_64::*;
 
@@ -302,9 +302,9 @@ unsafe fn one_two_three_units(v: __m512i, dst: *mut u8) -> (usize, __m128i) {
 /// bytes.
 #[inline(always)]
 unsafe fn pairs_units(src: *const u16, dst: *mut u8) -> (usize, usize, __m128i) {
-    // SAFETY: AVX-512F, BW and VBMI2 by the caller; 16 units at `src` and room for 64
-    // bytes at `dst` by the caller: the stores end at most 48 bytes from `dst` and the
-    // load 16 bytes after the step's bytes, at most 48.
+    // SAFETY: AVX-512F, BW and VBMI2, and AVX2, by the caller; 16 units at `src` and room for
+    // 64 bytes at `dst` by the caller: the stores end at most 48 bytes from `dst` and the load
+    // 16 bytes after the step's bytes, at most 48.
     unsafe {
         let units = _mm256_loadu_si256(src.cast());
         // Eight pairs, each in a 32-bit lane (text of emoji or of other supplementary
@@ -384,7 +384,7 @@ unsafe fn pairs_units(src: *const u16, dst: *mut u8) -> (usize, usize, __m128i) 
 /// The steps of AVX-512 VBMI2.
 pub(super) struct Avx512WideStep;
 
-// SAFETY: AVX-512F, BW and VBMI2 instructions only; callers guarantee the CPU has them.
+// SAFETY: AVX-512F, BW and VBMI2 instructions, and AVX2's; callers guarantee the CPU has them.
 unsafe impl WideStep for Avx512WideStep {
     #[inline(always)]
     unsafe fn utf16(src: *const u16, dst: *mut u8) -> (usize, usize, __m128i) {
@@ -455,7 +455,7 @@ unsafe fn any_units(c: __m512i, dst: *mut u8) -> (usize, __m128i) {
         let keep = _mm512_test_epi8_mask(lanes, lanes) | 0x1111_1111_1111_1111;
         let len = keep.count_ones() as usize;
         let out = _mm512_maskz_compress_epi8(keep, lanes);
-        // Stored as `one_two_units` stores: 4-11% faster on CJK text than as `pairs`
+        // Stored as `one_two_units` stores: 4-11% faster on CJK text than as `pairs_units`
         // stores (Zen 4).
         let tail = _mm_loadu_si128(dst.add(len).cast());
         _mm512_mask_storeu_epi8(dst.cast(), u64::MAX >> (64 - len), out);
@@ -464,7 +464,7 @@ unsafe fn any_units(c: __m512i, dst: *mut u8) -> (usize, __m128i) {
 }
 
 /// [`WideStep::utf32_run`]: 32 units at a time, of ASCII, or all below U+0800 as
-/// [`WideStep::one_two`] converts them, or else 16 at a time, of ASCII or of any scalar values
+/// [`WideStep::utf16`] converts them, or else 16 at a time, of ASCII or of any scalar values
 /// as [`WideStep::utf32`] converts them: with no test in AVX2's registers first, nor a branch
 /// between steps of different kinds through the converter's loop (Zen 4: UTF-32 into UTF-8
 /// over the corpus, geometric mean 1.26x -> 1.41x simdutf, slowest file 1.02x -> 1.09x). A

@@ -685,11 +685,13 @@ pub(crate) unsafe fn convert<W: Widen, T: Target, B: WideBlock>(
             if ascii == LONG_RUN {
                 // A long run goes on from the last 64-byte boundary of `dst` in the units
                 // written, which it writes again from the same bytes after it, so that the
-                // blocks after it store whole cache lines (none where `dst` is aligned).
+                // blocks after it store whole cache lines (none where the run started on a
+                // boundary).
                 let end = dst.as_ptr().wrapping_add(written + BLOCK * ascii);
                 let step = BLOCK * ascii - end.addr() % 64 / size_of::<T>();
                 read += step;
                 written += step;
+                debug_assert_eq!(dst.as_ptr().wrapping_add(written).addr() % 64, 0);
                 ascii = 0;
                 blocks = (src.len() - read).min(dst.len() - written) / BLOCK;
             }

@@ -486,8 +486,8 @@ unsafe fn utf16_step<U: Units, const PAIRS: bool>(
 
 /// Wider steps for instruction sets that can compress the bytes of a register by a mask
 /// (AVX-512 VBMI2): 32 units below U+0800, the text of most alphabetic scripts, UTF-16 or
-/// UTF-32; 32 units of UTF-16 with no surrogate (CJK, Indic scripts) or 16 with surrogate pairs,
-/// in 32-bit lanes; 16 units of UTF-32 of any scalar values.
+/// UTF-32; 32 units of UTF-16 with no surrogate (CJK, Indic scripts) or 16 with surrogate
+/// pairs, in 32-bit lanes; 16 units of UTF-32 of any scalar values.
 ///
 /// # Safety
 /// Implementations use instructions of one ISA: they may only run on a CPU that has it.
@@ -503,9 +503,9 @@ pub(crate) unsafe trait WideStep {
     /// `src` has 32 units; `dst` has room for 112 bytes.
     unsafe fn utf16(src: *const u16, dst: *mut u8) -> (usize, usize, __m128i);
 
-    /// Converts the 16 UTF-32 units at `src` as [`WideStep::utf16`] converts 16 units: their 16 to 64
-    /// bytes and the 16 bytes after them as they were, or (0, _), nothing written, if they
-    /// hold a surrogate or a value above U+10FFFF.
+    /// Converts the 16 UTF-32 units at `src` as [`WideStep::utf16`] converts 16 units: their
+    /// 16 to 64 bytes and the 16 bytes after them as they were, or (0, _), nothing written, if
+    /// they hold a surrogate or a value above U+10FFFF.
     ///
     /// # Safety
     /// `src` has 16 units; `dst` has room for 80 bytes.
