@@ -7,8 +7,9 @@
 //! registers of the instruction set, [`Widen`], which also widens the values of other blocks
 //! as they are stored). Otherwise one bitmask marks the bytes
 //! that end a character (those followed by a byte that is not a continuation byte), and:
-//! - a block of sixteen 3-byte characters (CJK), or of sixteen 4-byte characters (emoji), is
-//!   converted in four fixed steps;
+//! - a block of sixteen 3-byte characters (CJK), or of sixteen 4-byte characters (emoji)
+//!   where [`WideBlock`] has no conversion of its own for them, is converted in four fixed
+//!   steps;
 //! - a block with no 4-byte character (most text) is converted whole, with no step: the value
 //!   each byte would have if it ended a character is computed from it and the two bytes before
 //!   it in 16-bit lanes, and those of the bytes that do end one are packed together by the mask
@@ -807,7 +808,14 @@ unsafe fn convert_block<W: Widen, T: Target, B: WideBlock>(
                 (false, false) => convert_narrow_block::<W, T, true, true>(r, ends, out),
             });
         }
-        // Sixteen 4-byte characters (emoji), validated: four steps at known places. The
+        // Any other block of validated input, where `B` has a conversion for it, which
+        // takes sixteen 4-byte characters its own way (see `avx512::sixteen_four_values`).
+        if limit >= BLOCK
+            && let Some(converted) = T::wide_mixed_block::<B>(block, out)
+        {
+            return Some(converted);
+        }
+        // Else sixteen 4-byte characters (emoji), validated: four steps at known places. The
         // last one ends at byte 63, since a lead byte that three continuation bytes follow
         // in well-formed UTF-8 starts a 4-byte character.
         if limit >= BLOCK && ends & !(1 << 63) == 0x0888_8888_8888_8888 {
@@ -817,12 +825,6 @@ unsafe fn convert_block<W: Widen, T: Target, B: WideBlock>(
                 units += T::store_any(values_of_four(lanes), 4, out.add(units));
             }
             return Some((BLOCK, units));
-        }
-        // Any other block of validated input, where `B` has a conversion for it.
-        if limit >= BLOCK
-            && let Some(converted) = T::wide_mixed_block::<B>(block, out)
-        {
-            return Some(converted);
         }
         let chunks = [0, 16, 32, 48].map(|at| load(block.add(at)));
         let non_ascii = chunks.iter().rev().fold(0u64, |mask, &c| {
