@@ -1533,7 +1533,10 @@ fn lone_surrogates_in_text_of_pairs_only() {
 /// surrogate, among 3-byte units (AVX-512's 32-unit step of 32-bit lanes, where U+0000 has no
 /// nonzero byte and U+007F/U+0080 and U+07FF/U+0800 are the compares' edges) and among 2-byte
 /// units (the 32-unit step below U+0800 where the edge allows it): against the standard
-/// library's decoding.
+/// library's decoding; and the same values as UTF-32 (whose run of 32-unit steps below U+0800
+/// is the same step). 96 units, so that even 2-byte text leaves the steps the room they ask
+/// for (3 or 4 bytes a unit and 16 more) at the largest capacities: with 40, no step of
+/// 2-byte text was ever taken.
 #[test]
 #[cfg_attr(
     miri,
@@ -1543,9 +1546,10 @@ fn edge_values_at_every_lane_of_32_units_without_surrogates() {
     for fill in [0x4E2D_u16, 0x0416] {
         for edge in [0x00, 0x01, 0x7F, 0x80, 0x7FF, 0x800, 0xD7FF, 0xE000, 0xFFFF] {
             for lane in 0..32 {
-                let mut units = vec![fill; 40];
+                let mut units = vec![fill; 96];
                 units[lane] = edge;
                 check_utf16(&units);
+                check_utf32(&units.iter().map(|&u| u32::from(u)).collect::<Vec<_>>());
             }
         }
     }
