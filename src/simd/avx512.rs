@@ -227,8 +227,9 @@ unsafe fn one_two_units(v: __m512i, dst: *mut u8) -> (usize, __m128i) {
         // ASCII lanes hold their unit, whose high byte, zero, is left out.
         let ascii = _mm512_cmplt_epu16_mask(v, _mm512_set1_epi16(0x80));
         let lanes = _mm512_mask_mov_epi16(two, ascii, v);
-        let high_bytes = _mm512_test_epi8_mask(lanes, _mm512_set1_epi16(0x8000_u16 as i16));
-        let keep = high_bytes | 0x5555_5555_5555_5555;
+        // The low byte of each lane, never 0x80 (a lead byte, or ASCII), and the high byte
+        // where it is not 0 (a continuation byte): one compare gives the mask of both.
+        let keep = _mm512_cmpneq_epi8_mask(lanes, _mm512_set1_epi16(0x0080));
         let bytes = _mm512_maskz_compress_epi8(keep, lanes);
         let len = keep.count_ones() as usize;
         // A store of exactly `len` bytes, the 16 after them read before it: a load after it
