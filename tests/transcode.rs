@@ -620,6 +620,70 @@ fn every_error_around_a_block_of_ascii_among_words() {
     }
 }
 
+/// A 3-byte character cut after its second byte at the end of a block of AVX-512's run, a block
+/// of ASCII after it: only the third byte expected from two bytes back says the block is
+/// unfinished (its last byte is no lead). Also cuts that leave a lead last; first three blocks.
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "18 inputs, each with every capacity: 4 minutes interpreted, for AVX-512, which Miri does not run"
+)]
+fn a_character_cut_at_the_end_of_a_block_before_a_block_of_ascii() {
+    let cuts: [&[u8]; 6] = [
+        b"\xE2\x82",
+        b"\xE0\xA0",
+        b"\xED\x9F",
+        b"\xEF\xBF",
+        b"\xE2",
+        b"\xC3",
+    ];
+    for blocks in 0..3 {
+        for cut in cuts {
+            let mut s = words_of(64 * blocks + 64 - cut.len());
+            s.extend_from_slice(cut);
+            s.extend_from_slice(&[b'a'; 130]);
+            check_utf8(&s);
+        }
+    }
+}
+
+/// U+0000, the only character whose unit is zero, as the first or seventeenth character of a
+/// block with 4-byte characters (AVX-512: 16 characters at a time in 32-bit lanes into UTF-16).
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "48 inputs, each with every capacity: too slow interpreted"
+)]
+fn nul_at_every_character_of_blocks_with_4_byte_characters() {
+    for at in 0..48 {
+        let text: String = (0..80)
+            .map(|i| match i {
+                _ if i == at => '\0',
+                _ if i % 3 == 2 => '\u{1F600}',
+                _ if i % 3 == 1 => '\u{E9}',
+                _ => 'a',
+            })
+            .collect();
+        check_utf8(text.as_bytes());
+    }
+}
+
+/// A table step of six 1-2 byte characters into UTF-32 stores 8 units, 2 past its own: a lone
+/// 4-byte character (one unit) after it, then an error, is not enough spare (`Target::SPARE`).
+#[test]
+#[cfg_attr(miri, ignore = "208 inputs: too slow interpreted")]
+fn a_table_step_before_a_4_byte_character_and_an_error() {
+    let tail = "z".repeat(70);
+    for ascii in 0..16 {
+        for two in 0..13 {
+            check_well_formed(
+                &("a".repeat(ascii) + &"\u{E9}".repeat(two) + "\u{1F600}"),
+                &tail,
+            );
+        }
+    }
+}
+
 /// A long run of blocks of ASCII goes on from a 64-byte boundary of the output, writing some
 /// units twice (see `from_utf8::convert`): the same input into the output at every offset of a
 /// 64-byte line, checked against the standard library's decoding, with the units around the
@@ -1555,6 +1619,26 @@ fn edge_values_at_every_lane_of_32_units_without_surrogates() {
     }
 }
 
+/// Each edge of the 1- to 4-byte forms at every lane of 32 units among 4-byte characters: steps
+/// not all below U+10000 (SSE 4.2/AVX2 `wide_step`, AVX-512 `any_units`, pairs from UTF-16).
+/// 4 bytes a unit is the room the UTF-32 steps ask, so they run even at the exact capacity.
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "512 inputs, each with every capacity: too slow interpreted"
+)]
+fn edge_values_at_every_lane_among_4_byte_characters() {
+    for edge in [0x00, 0x7F, 0x80, 0x7FF, 0x800, 0xFFFF, 0x1_0000, 0x10_FFFF] {
+        for lane in 0..32 {
+            let mut units = vec![0x1_F600_u32; 64];
+            units[lane] = edge;
+            check_utf32(&units);
+            let text: String = units.iter().map(|&u| char::from_u32(u).unwrap()).collect();
+            check_utf16(&text.encode_utf16().collect::<Vec<_>>());
+        }
+    }
+}
+
 /// Fifteen units of one byte each and a high surrogate in the last lane of a step: a pair step
 /// would write only 15 bytes, fewer than the writer's steps must, so it refuses, and the exact
 /// path converts them and finds whether the surrogate is paired. (The text after them makes
@@ -1665,6 +1749,76 @@ fn what_follows_the_output_is_put_back_exactly() {
                         isa.name()
                     );
                 }
+            }
+        }
+    }
+}
+
+/// The step of eight surrogate pairs (supplementary text only) keeps the 16 bytes after its 32,
+/// stored back where the fast path stops: pairs stopped by a lone surrogate at every unit of the
+/// first steps, into outputs filled with a pattern (a uniform sentinel hides a tail off by one).
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "hundreds of inputs, each with several capacities: too slow interpreted"
+)]
+fn what_follows_steps_of_pairs_only_is_put_back_exactly() {
+    let pattern = |i: usize| (i as u8).wrapping_mul(151) ^ 0x3C;
+    let units: Vec<u16> = "\u{1F600}\u{10000}\u{10FFFF}\u{1F4A9}"
+        .repeat(20)
+        .encode_utf16()
+        .collect();
+    for bad in 0..96 {
+        for bad_unit in [0xDC00, 0xD800] {
+            let mut s = units.clone();
+            s[bad] = bad_unit;
+            let exact = String::from_utf16_lossy(&s).len();
+            for cap in [exact, exact + 16, exact + 64, 4 * s.len() + 64] {
+                for isa in Isa::supported() {
+                    let mut dst: Vec<u8> = (0..cap).map(pattern).collect();
+                    let got = from_utf16(isa, &s, &mut dst, Mode::default()).expect("supported");
+                    let ok = (got.written..cap).all(|i| dst[i] == pattern(i));
+                    assert!(
+                        ok,
+                        "{} cap {cap}, {bad_unit:X} at {bad}: {got:?}",
+                        isa.name()
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// What follows UTF-16/UTF-32 output is put back unit for unit, not only a uniform sentinel:
+/// blocks converted whole store 8 units past their own and put them back. Errors at every byte.
+#[test]
+#[cfg_attr(miri, ignore = "hundreds of inputs: too slow interpreted")]
+fn what_follows_the_utf16_and_utf32_output_is_put_back_exactly() {
+    let p16 = |i: usize| (i as u16).wrapping_mul(40_503);
+    let p32 = |i: usize| (i as u32).wrapping_mul(2_654_435_761);
+    let texts = [
+        words_of(260),
+        "ab\u{1F600}\u{E9}\u{4E2D}".repeat(24).into_bytes(),
+    ];
+    for text in &texts {
+        for bad in 0..200 {
+            let s = [&text[..bad], b"\xFF", &text[bad..]].concat();
+            let cap = s.len() + 16;
+            for isa in Isa::supported() {
+                let mut d16: Vec<u16> = (0..cap).map(p16).collect();
+                let got = to_utf16(isa, &s, &mut d16, Mode::default()).expect("supported");
+                assert!(
+                    (got.written..cap).all(|i| d16[i] == p16(i)),
+                    "{} {bad}",
+                    isa.name()
+                );
+                let mut d32: Vec<u32> = (0..cap).map(p32).collect();
+                let got = to_utf32(isa, &s, &mut d32, Mode::default()).expect("supported");
+                assert!(
+                    (got.written..cap).all(|i| d32[i] == p32(i)),
+                    "{} {bad}",
+                    isa.name()
+                );
             }
         }
     }
