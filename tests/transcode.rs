@@ -187,6 +187,28 @@ impl Sentinel for u32 {
 
 type Convert<S, T> = fn(Isa, &[S], &mut [T], Mode) -> Option<Progress>;
 
+/// Converts `src` strictly with every supported implementation into an output of `cap` units
+/// filled with `pattern(i)` at index `i`, and checks that what follows the units written is still
+/// the pattern, unit for unit: a sentinel of one value would not tell units put back from the
+/// wrong place. (Only the stores are checked here; the output itself is checked by [`check`].)
+fn check_put_back<S: core::fmt::Debug, T: PartialEq>(
+    name: &str,
+    src: &[S],
+    cap: usize,
+    pattern: impl Fn(usize) -> T,
+    convert: Convert<S, T>,
+) {
+    for isa in Isa::supported() {
+        let mut dst: Vec<T> = (0..cap).map(&pattern).collect();
+        let got = convert(isa, src, &mut dst, Mode::default()).expect("supported");
+        assert!(
+            (got.written..cap).all(|i| dst[i] == pattern(i)),
+            "{name} {} cap {cap}: {got:?} for {src:X?}",
+            isa.name()
+        );
+    }
+}
+
 /// Checks `convert`, with every supported implementation, on `src` against the oracle's
 /// `steps`, in both modes, for each capacity in `caps` (and always the exact size of the
 /// output, and one more): progress, output, and the rest of the buffer untouched. Then, for
@@ -1733,22 +1755,8 @@ fn what_follows_the_output_is_put_back_exactly() {
             }
             let exact = String::from_utf16_lossy(&s16).len() + 4;
             for cap in caps.clone().chain([exact]) {
-                for isa in Isa::supported() {
-                    let mut dst: Vec<u8> = (0..cap).map(pattern).collect();
-                    let got = from_utf16(isa, &s16, &mut dst, Mode::default()).expect("supported");
-                    assert!(
-                        (got.written..cap).all(|i| dst[i] == pattern(i)),
-                        "{} UTF-16 cap {cap}, bad unit at {bad}: {got:?}",
-                        isa.name()
-                    );
-                    let mut dst: Vec<u8> = (0..cap).map(pattern).collect();
-                    let got = from_utf32(isa, &s32, &mut dst, Mode::default()).expect("supported");
-                    assert!(
-                        (got.written..cap).all(|i| dst[i] == pattern(i)),
-                        "{} UTF-32 cap {cap}, bad unit at {bad}: {got:?}",
-                        isa.name()
-                    );
-                }
+                check_put_back("utf16_to_utf8", &s16, cap, pattern, from_utf16);
+                check_put_back("utf32_to_utf8", &s32, cap, pattern, from_utf32);
             }
         }
     }
@@ -1774,16 +1782,7 @@ fn what_follows_steps_of_pairs_only_is_put_back_exactly() {
             s[bad] = bad_unit;
             let exact = String::from_utf16_lossy(&s).len();
             for cap in [exact, exact + 16, exact + 64, 4 * s.len() + 64] {
-                for isa in Isa::supported() {
-                    let mut dst: Vec<u8> = (0..cap).map(pattern).collect();
-                    let got = from_utf16(isa, &s, &mut dst, Mode::default()).expect("supported");
-                    let ok = (got.written..cap).all(|i| dst[i] == pattern(i));
-                    assert!(
-                        ok,
-                        "{} cap {cap}, {bad_unit:X} at {bad}: {got:?}",
-                        isa.name()
-                    );
-                }
+                check_put_back("utf16_to_utf8", &s, cap, pattern, from_utf16);
             }
         }
     }
@@ -1804,22 +1803,8 @@ fn what_follows_the_utf16_and_utf32_output_is_put_back_exactly() {
         for bad in 0..200 {
             let s = [&text[..bad], b"\xFF", &text[bad..]].concat();
             let cap = s.len() + 16;
-            for isa in Isa::supported() {
-                let mut d16: Vec<u16> = (0..cap).map(p16).collect();
-                let got = to_utf16(isa, &s, &mut d16, Mode::default()).expect("supported");
-                assert!(
-                    (got.written..cap).all(|i| d16[i] == p16(i)),
-                    "{} {bad}",
-                    isa.name()
-                );
-                let mut d32: Vec<u32> = (0..cap).map(p32).collect();
-                let got = to_utf32(isa, &s, &mut d32, Mode::default()).expect("supported");
-                assert!(
-                    (got.written..cap).all(|i| d32[i] == p32(i)),
-                    "{} {bad}",
-                    isa.name()
-                );
-            }
+            check_put_back("utf8_to_utf16", &s, cap, p16, to_utf16);
+            check_put_back("utf8_to_utf32", &s, cap, p32, to_utf32);
         }
     }
 }
