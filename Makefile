@@ -21,8 +21,9 @@ MAJOR := $(firstword $(subst ., ,$(VERSION)))
 REALNAME := libutf8.so.$(VERSION)
 SONAME := libutf8.so.$(MAJOR)
 
-# Cargo's outputs, and make's own (pkg-config file, test programs, staged installs).
-TARGET := target/release
+# Cargo's outputs (where CARGO_TARGET_DIR says, as cargo does), and make's own (pkg-config
+# file, test programs, staged installs).
+TARGET := $(or $(CARGO_TARGET_DIR),target)/release
 BUILD := build
 # The shared test data lives beside the clone in CI; a user's clone may not have it.
 SHARED ?= ../shared
@@ -41,49 +42,64 @@ SHELL := /bin/bash
 
 all: $(BUILD)/libutf8.pc $(BUILD)/utf8check
 
-# One rustc run builds libutf8.so, libutf8.a, the rlib and (in build.rs) the header, and
-# prints the system libraries the static library needs; cargo replays that note when it
-# has nothing to rebuild, so it is always current.
-$(BUILD)/native-static-libs: FORCE
+# One rustc run builds libutf8.so, libutf8.a and the rlib, and prints the system libraries the
+# static library needs. It runs when a Rust source is newer than its last run or a library is
+# missing, not on every make: `make install` after `make` runs no cargo (which may not be in
+# root's PATH, and would leave files owned by root in the target directory).
+RUST_SOURCES := $(shell find src -name '*.rs') build.rs Cargo.toml Cargo.lock
+$(BUILD)/native-static-libs: $(RUST_SOURCES) \
+  $(if $(and $(wildcard $(TARGET)/libutf8.so),$(wildcard $(TARGET)/libutf8.a)),,FORCE)
 	@mkdir -p $(BUILD)
 	$(CARGO) rustc --release --lib -- --print native-static-libs 2>&1 | tee $(BUILD)/cargo.log
 	sed -n 's/^note: native-static-libs: //p' $(BUILD)/cargo.log > $@.tmp
 	test -s $@.tmp
 	mv $@.tmp $@
 
-# Regenerated on every run, so that `make install PREFIX=...` never installs a stale prefix.
-$(BUILD)/libutf8.pc: pkgconfig/libutf8.pc.in $(BUILD)/native-static-libs FORCE
+# The pkg-config file for PREFIX, LIBDIR and INCLUDEDIR: written to $(1).
+define write_pc
 	sed -e 's|@PREFIX@|$(PREFIX)|' \
 	    -e 's|@LIBDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(LIBDIR))|' \
 	    -e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(INCLUDEDIR))|' \
 	    -e 's|@VERSION@|$(VERSION)|' \
-	    -e "s|@LIBS_PRIVATE@|$$(cat $(BUILD)/native-static-libs)|" $< > $@
+	    -e "s|@LIBS_PRIVATE@|$$(cat $(BUILD)/native-static-libs)|" pkgconfig/libutf8.pc.in > $(1)
+endef
+
+# Regenerated on every run, so that it always shows the PREFIX of the last make.
+$(BUILD)/libutf8.pc: pkgconfig/libutf8.pc.in $(BUILD)/native-static-libs FORCE
+	$(call write_pc,$@)
 
 # The utf8check command, compiled as a user would compile it: against the header and the shared
 # library just built, so that it needs libutf8.so.1 at run time (no rpath: like any program
 # using a system library, it finds it where it is installed, through ld.so's configuration).
 CFLAGS ?= -O2
-$(BUILD)/utf8check: utf8check/utf8check.c $(BUILD)/native-static-libs
-	$(CC) -std=c99 $(CSTD_FLAGS) $(CPPFLAGS) $(CFLAGS) -I$(TARGET)/include $< \
+$(BUILD)/utf8check: utf8check/utf8check.c include/libutf8.h $(BUILD)/native-static-libs
+	$(CC) -std=c99 $(CSTD_FLAGS) $(CPPFLAGS) $(CFLAGS) -Iinclude $< \
 	  -L$(TARGET) -lutf8 $(LDFLAGS) -o $@
 
-# Copies the freshly generated header over the committed one.
-header: $(BUILD)/native-static-libs
-	cp $(TARGET)/include/libutf8.h include/libutf8.h
+# The header, include/libutf8.h, is committed and installed as it is: building the library does
+# not generate it, so needs no crate. tools/gen-header generates it from the Rust sources with
+# cbindgen (fetched from crates.io on first use); check-header compares the two.
+GEN_HEADER = $(CARGO) run --quiet --release --locked --manifest-path tools/gen-header/Cargo.toml --
+header:
+	$(GEN_HEADER) . include/libutf8.h
 
 lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) fmt --manifest-path tools/gen-header/Cargo.toml -- --check
+	$(CARGO) clippy --locked --manifest-path tools/gen-header/Cargo.toml -- -D warnings
 
-install: all
+# Installs what `make` built; it builds only what is missing or older than its sources.
+install: $(BUILD)/utf8check
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) \
 	  $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
 	install -m 0755 $(TARGET)/libutf8.so $(DESTDIR)$(LIBDIR)/$(REALNAME)
 	ln -sf $(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libutf8.so
 	install -m 0644 $(TARGET)/libutf8.a $(DESTDIR)$(LIBDIR)/libutf8.a
-	install -m 0644 $(TARGET)/include/libutf8.h $(DESTDIR)$(INCLUDEDIR)/libutf8.h
-	install -m 0644 $(BUILD)/libutf8.pc $(DESTDIR)$(PKGCONFIGDIR)/libutf8.pc
+	install -m 0644 include/libutf8.h $(DESTDIR)$(INCLUDEDIR)/libutf8.h
+	$(call write_pc,$(DESTDIR)$(PKGCONFIGDIR)/libutf8.pc)
+	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/libutf8.pc
 	install -m 0755 $(BUILD)/utf8check $(DESTDIR)$(BINDIR)/utf8check
 	install -m 0644 man/utf8check.1 $(DESTDIR)$(MANDIR)/man1/utf8check.1
 	install -m 0644 man/libutf8.3 $(DESTDIR)$(MANDIR)/man3/libutf8.3
@@ -97,7 +113,7 @@ uninstall:
 
 clean:
 	$(CARGO) clean
-	rm -rf $(BUILD) bench/target bench/results fuzz/target
+	rm -rf $(BUILD) bench/target bench/results fuzz/target tools/gen-header/target
 
 # The benchmark suite: measures libutf8 against its peers and regenerates BENCHMARKS.md and
 # bench/chart.svg (see bench/README.md). Not part of `make check`. Needs, besides what `make`
@@ -173,10 +189,12 @@ check-aarch64:
 
 # The committed header must be what cbindgen generates now, and must compile as C and C++,
 # alone and after the system headers (whose declarations it must not contradict).
-check-header: all
-	@cmp -s include/libutf8.h $(TARGET)/include/libutf8.h || \
+check-header:
+	@mkdir -p $(BUILD)
+	$(GEN_HEADER) . $(BUILD)/libutf8.h
+	@cmp -s include/libutf8.h $(BUILD)/libutf8.h || \
 	  { echo "include/libutf8.h differs from a fresh generation: run 'make header'"; \
-	    diff -u include/libutf8.h $(TARGET)/include/libutf8.h; exit 1; }
+	    diff -u include/libutf8.h $(BUILD)/libutf8.h; exit 1; }
 	for std in c99 c11; do \
 	  $(CC) -std=$$std $(CSTD_FLAGS) -fsyntax-only -x c include/libutf8.h; \
 	  printf '#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n#include "libutf8.h"\n' | \
@@ -256,7 +274,7 @@ check-c: all $(BUILD)/kuhn-expected.txt
 # Over-read guards (c-tests/guard_pages.c): every input against a PROT_NONE page, under
 # AddressSanitizer and UndefinedBehaviorSanitizer, once per implementation.
 check-guard: all
-	$(CC) -std=c99 -D_DEFAULT_SOURCE $(CSTD_FLAGS) $(SANITIZE) -I$(TARGET)/include \
+	$(CC) -std=c99 -D_DEFAULT_SOURCE $(CSTD_FLAGS) $(SANITIZE) -Iinclude \
 	  c-tests/guard_pages.c $(TARGET)/libutf8.a $$(cat $(BUILD)/native-static-libs) \
 	  -o $(BUILD)/guard_pages
 	$(call per_isa,$(BUILD)/guard_pages)
@@ -265,7 +283,7 @@ check-guard: all
 # a pattern-filled thread stack, once per implementation; built without sanitizers, which
 # would change the frames.
 check-stack: all
-	$(CC) -std=c99 -D_POSIX_C_SOURCE=200809L $(CSTD_FLAGS) -O2 -I$(TARGET)/include \
+	$(CC) -std=c99 -D_POSIX_C_SOURCE=200809L $(CSTD_FLAGS) -O2 -Iinclude \
 	  c-tests/stack_use.c $(TARGET)/libutf8.a $$(cat $(BUILD)/native-static-libs) -lpthread \
 	  -o $(BUILD)/stack_use
 	$(call per_isa,$(BUILD)/stack_use)
@@ -274,10 +292,10 @@ check-stack: all
 # inline code, so that every call reaches the library), on the best implementation; the guard
 # page sweeps sampled (every 16th input: they run in full under ASan once per implementation).
 check-valgrind: all $(BUILD)/kuhn-expected.txt
-	$(CC) -std=c99 -D_DEFAULT_SOURCE $(CSTD_FLAGS) -g -O1 -I$(TARGET)/include \
+	$(CC) -std=c99 -D_DEFAULT_SOURCE $(CSTD_FLAGS) -g -O1 -Iinclude \
 	  c-tests/guard_pages.c $(TARGET)/libutf8.a $$(cat $(BUILD)/native-static-libs) \
 	  -o $(BUILD)/guard_pages_valgrind
-	$(CC) -std=c99 $(CSTD_FLAGS) -g -O1 -DLIBUTF8_NO_INLINE -I$(TARGET)/include \
+	$(CC) -std=c99 $(CSTD_FLAGS) -g -O1 -DLIBUTF8_NO_INLINE -Iinclude \
 	  c-tests/test_api.c $(TARGET)/libutf8.a $$(cat $(BUILD)/native-static-libs) \
 	  -o $(BUILD)/test_api_valgrind
 	GUARD_PAGES_SAMPLE=16 $(VALGRIND) --error-exitcode=1 --leak-check=full -q \

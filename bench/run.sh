@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The benchmark suite of libutf8: `make bench` runs it, after `make` has built
-# target/release/libutf8.a. It installs nothing: it checks for what it needs and says what to
+# target/release/libutf8.a (under $CARGO_TARGET_DIR if set). It installs nothing: it checks for what it needs and says what to
 # install. See bench/README.md.
 #
 # 1. builds the Rust harness (bench/, with the peers from crates.io) and the C harness
@@ -20,6 +20,7 @@ CC=${CC:-cc}
 PYTHON=${PYTHON:-python3}
 PKG_CONFIG=${PKG_CONFIG:-pkg-config}
 corpus=${LIBUTF8_CORPUS:-../shared/corpus}
+lib=${CARGO_TARGET_DIR:-target}/release/libutf8.a
 results=bench/results
 data=bench/target/data
 start=$EPOCHREALTIME
@@ -41,12 +42,11 @@ fi
 if [ ${#missing_pkgs[@]} -gt 0 ]; then
   problems+=("missing packages; on Debian or Ubuntu: apt-get install -y ${missing_pkgs[*]}")
 fi
-for f in target/release/libutf8.a target/release/include/libutf8.h build/native-static-libs; do
+for f in "$lib" build/native-static-libs; do
   [ -f "$f" ] || problems+=("$f not found: run 'make' first ('make bench' does)")
 done
-if [ -f target/release/libutf8.a ] &&
-  [ -n "$(find src build.rs Cargo.toml -newer target/release/libutf8.a -print -quit)" ]; then
-  problems+=("target/release/libutf8.a is older than the sources: run 'make' first ('make bench' does)")
+if [ -f "$lib" ] && [ -n "$(find src build.rs Cargo.toml -newer "$lib" -print -quit)" ]; then
+  problems+=("$lib is older than the sources: run 'make' first ('make bench' does)")
 fi
 if [ ${#problems[@]} -gt 0 ]; then
   printf 'bench: %s\n' "${problems[@]}" >&2
@@ -70,8 +70,8 @@ t=$EPOCHREALTIME
 run "$CARGO" build --release --quiet --manifest-path bench/Cargo.toml
 # shellcheck disable=SC2046 # pkg-config's flags are meant to be split
 run "$CC" -std=c11 -O2 -Wall -Wextra -Werror -pedantic \
-  -Itarget/release/include $("$PKG_CONFIG" --cflags libutf8proc glib-2.0) bench/c/bench.c \
-  target/release/libutf8.a $("$PKG_CONFIG" --libs libutf8proc glib-2.0) \
+  -Iinclude $("$PKG_CONFIG" --cflags libutf8proc glib-2.0) bench/c/bench.c \
+  "$lib" $("$PKG_CONFIG" --libs libutf8proc glib-2.0) \
   $(cat build/native-static-libs) -o bench/target/c-bench
 phase build_s "$t"
 

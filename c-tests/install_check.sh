@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Install check, as a user or a packager would do it: `make install DESTDIR=...`, build a program
-# with nothing but pkg-config (against the shared library, then with --static against the static
-# one), run it, and check that `make install` installs exactly the files it should and that
-# `make uninstall` leaves none of them behind.
+# with nothing but pkg-config (against the shared library; against the static one, named by the
+# static_libs variable beside the shared one, and with --static where it is alone), run it, and
+# check that `make install` installs exactly the files it should and that `make uninstall` leaves
+# none of them behind.
 #
 # usage: install_check.sh MAKE WORKDIR LIBDIR PKGCONFIGDIR INCLUDEDIR BINDIR MANDIR VERSION
 set -euo pipefail
@@ -13,13 +14,18 @@ rm -rf "$work"
 mkdir -p "$work"
 
 # Builds $4 (install_check.c by default) into $3 against the installation staged under root $1,
-# with pkg-config flags $2.
+# with the output of pkg-config for each set of flags in $2, separated by ';'.
 build_with_pkg_config() {
-  local root=$1 flags=$2 out=$3 src=${4:-$here/install_check.c}
-  # PKG_CONFIG_SYSROOT_DIR maps the installed paths into the staging root.
-  PKG_CONFIG_PATH="$root$pcdir" PKG_CONFIG_SYSROOT_DIR="$root" PKG_CONFIG_LIBDIR= \
-    "${PKG_CONFIG:-pkg-config}" $flags libutf8 > "$work/flags"
-  echo "pkg-config $flags libutf8: $(cat "$work/flags")"
+  local root=$1 flag_sets=$2 out=$3 src=${4:-$here/install_check.c} flags
+  : > "$work/flags"
+  IFS=';' read -ra flag_sets <<< "$flag_sets"
+  for flags in "${flag_sets[@]}"; do
+    # PKG_CONFIG_SYSROOT_DIR maps the installed paths into the staging root.
+    # shellcheck disable=SC2086 # the flags are meant to be split
+    PKG_CONFIG_PATH="$root$pcdir" PKG_CONFIG_SYSROOT_DIR="$root" PKG_CONFIG_LIBDIR= \
+      "${PKG_CONFIG:-pkg-config}" $flags libutf8 | tee -a "$work/flags" | \
+      sed "s|^|pkg-config $flags libutf8: |"
+  done
   # shellcheck disable=SC2046 # the flags are meant to be split
   "$cc" -std=c99 -Wall -Wextra -Werror -pedantic "$src" $(cat "$work/flags") -o "$out"
 }
@@ -38,6 +44,13 @@ build_with_pkg_config "$work/root" "--cflags --libs" "$work/prog-shared"
 readelf -d "$work/prog-shared" | grep -q 'NEEDED.*\[libutf8\.so\.1\]'
 LD_LIBRARY_PATH="$work/root$libdir" "$work/prog-shared"
 
+echo "== install check: static library beside the shared one (README.md's command)"
+build_with_pkg_config "$work/root" "--cflags;--variable=static_libs" "$work/prog-static-beside"
+if readelf -d "$work/prog-static-beside" | grep -q 'NEEDED.*libutf8'; then
+  echo "prog-static-beside is linked against the shared library"; exit 1
+fi
+"$work/prog-static-beside"
+
 echo "== install check: the example in README.md"
 awk '/^```c$/ { n++; next } /^```$/ { if (n == 1) exit } n == 1' "$here/../README.md" > "$work/readme_example.c"
 build_with_pkg_config "$work/root" "--cflags --libs" "$work/readme-example" "$work/readme_example.c"
@@ -55,7 +68,7 @@ build_with_pkg_config "$work/root" "--cflags --libs" "$work/man-example" "$work/
 actual=$(LD_LIBRARY_PATH="$work/root$libdir" "$work/man-example")
 [ "$actual" = "$expected" ] || { echo "libutf8(3) example printed: $actual"; exit 1; }
 
-echo "== install check: static library"
+echo "== install check: static library alone"
 # A system with only the static library installed: --static must bring every system library
 # the Rust standard library needs (Libs.private).
 $make --no-print-directory install DESTDIR="$work/static-root"

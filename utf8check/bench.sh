@@ -16,11 +16,12 @@ command -v isutf8 > /dev/null || { echo "isutf8 absent: apt-get install moreutil
 [ -d "$corpus" ] || { echo "$corpus absent: set LIBUTF8_CORPUS"; exit 1; }
 
 # The programs need the library under its soname, which cargo does not create.
+libdir=$(realpath "${CARGO_TARGET_DIR:-target}/release")
 mkdir -p build/bench-lib
-ln -sf ../../target/release/libutf8.so build/bench-lib/libutf8.so.1
+ln -sf "$libdir/libutf8.so" build/bench-lib/libutf8.so.1
 export LD_LIBRARY_PATH=$PWD/build/bench-lib
-"${CC:-cc}" -std=c99 -O2 -Wall -Wextra -Werror -pedantic -Itarget/release/include \
-  utf8check/validate_file.c -Ltarget/release -lutf8 -o build/validate_file
+"${CC:-cc}" -std=c99 -O2 -Wall -Wextra -Werror -pedantic -Iinclude \
+  utf8check/validate_file.c -L"$libdir" -lutf8 -o build/validate_file
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/utf8check-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
