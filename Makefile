@@ -187,14 +187,16 @@ check-aarch64:
 	       "aarch64-linux-gnu-gcc (see the Makefile)"; \
 	fi
 
-# The committed header must be what cbindgen generates now, and must compile as C and C++,
-# alone and after the system headers (whose declarations it must not contradict).
+# The committed header must be what cbindgen generates now, must declare only names with the
+# library's prefixes, and must compile as C and C++, alone and after the system headers (whose
+# declarations it must not contradict).
 check-header:
 	@mkdir -p $(BUILD)
 	$(GEN_HEADER) . $(BUILD)/libutf8.h
 	@cmp -s include/libutf8.h $(BUILD)/libutf8.h || \
 	  { echo "include/libutf8.h differs from a fresh generation: run 'make header'"; \
 	    diff -u include/libutf8.h $(BUILD)/libutf8.h; exit 1; }
+	$(PYTHON) c-tests/header_names.py include/libutf8.h
 	for std in c99 c11; do \
 	  $(CC) -std=$$std $(CSTD_FLAGS) -fsyntax-only -x c include/libutf8.h; \
 	  printf '#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n#include "libutf8.h"\n' | \

@@ -11,8 +11,10 @@
  *   [out, out + cap). Bytes of `out` after the output a function reports keep their values,
  *   but a converter may read and store them back unchanged while it runs (a SIMD register
  *   store): they are the call's until it returns.
- * - Nothing is allocated; there is no global mutable state; every function is thread-safe.
- * - Output is never NUL-terminated; lengths are in bytes.
+ * - Nothing is allocated; every function is thread-safe. The only global state is the SIMD
+ *   implementation chosen for the CPU, stored atomically on first use.
+ * - Output is never NUL-terminated. Lengths count bytes, except those of the UTF-16 and UTF-32
+ *   conversion functions, which count code units of their input and output (see utf8_result).
  */
 
 #ifndef LIBUTF8_H
@@ -111,7 +113,8 @@ typedef enum utf8_status {
    */
   UTF8_ERR_NULL_POINTER = -9,
   /**
-   * An argument outside its documented values: an unknown style, form or flag.
+   * An argument outside its documented values: an unknown style, form or flag, or a
+   * utf8_stream that was neither initialised nor left by the stream functions.
    */
   UTF8_ERR_INVALID_ARGUMENT = -10,
   /**
@@ -172,11 +175,6 @@ typedef enum utf8_escape_style {
 } utf8_escape_style;
 
 /**
- * An implementation: the scalar reference or one SIMD kernel.
- */
-typedef struct Isa Isa;
-
-/**
  * The state of a streaming validation (utf8_stream_init, utf8_stream_feed,
  * utf8_stream_finish), allocated by the caller: no heap, no cleanup. Its contents are private.
  * A zero-filled struct (`utf8_stream st = {0};`, memset) is a stream at its start, exactly as
@@ -215,11 +213,6 @@ typedef struct utf8_result {
 } utf8_result;
 
 
-
-/**
- * U+FFFD REPLACEMENT CHARACTER in UTF-8.
- */
-#define REPLACEMENT_UTF8 { 239, 191, 189, }
 
 
 

@@ -9,7 +9,8 @@
 //!   `[out, out + cap)`. Bytes of `out` after the output a function reports keep their values,
 //!   but a converter may read and store them back unchanged while it runs (a SIMD register
 //!   store): they are the call's until it returns.
-//! - Nothing is allocated; there is no global mutable state.
+//! - Nothing is allocated. The only global state is the implementation chosen for the CPU,
+//!   stored atomically on first use ([`crate::simd`]).
 //! - A function that writes a variable amount of output takes `(out, cap, out_len)`: if the
 //!   output does not fit, the status is `UTF8_ERR_BUFFER_TOO_SMALL`, `*out_len` is the size
 //!   needed, and nothing is promised in `out`; so `(NULL, 0)` is a size query. A NULL `out`
@@ -82,7 +83,8 @@ pub enum utf8_status {
     UTF8_ERR_BUFFER_TOO_SMALL = -8,
     /// A NULL buffer was passed with a non-zero length.
     UTF8_ERR_NULL_POINTER = -9,
-    /// An argument outside its documented values: an unknown style, form or flag.
+    /// An argument outside its documented values: an unknown style, form or flag, or a
+    /// utf8_stream that was neither initialised nor left by the stream functions.
     UTF8_ERR_INVALID_ARGUMENT = -10,
     /// Input to utf8_unescape that is not an escape sequence utf8_escape writes.
     UTF8_ERR_INVALID_ESCAPE = -11,
