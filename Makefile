@@ -189,7 +189,12 @@ check-aarch64:
 
 # The committed header must be what cbindgen generates now, must declare only names with the
 # library's prefixes, and must compile as C and C++, alone and after the system headers (whose
-# declarations it must not contradict).
+# declarations it must not contradict), also under the stricter warnings that some programs
+# build with (its inline code is compiled as part of theirs).
+HEADER_C_WARNINGS := -Wconversion -Wsign-conversion -Wcast-qual -Wshadow -Wstrict-prototypes \
+  -Wmissing-prototypes -Wundef
+HEADER_CXX_WARNINGS := -Wold-style-cast -Wconversion -Wsign-conversion -Wcast-qual -Wshadow \
+  -Wuseless-cast -Wundef -Wzero-as-null-pointer-constant
 check-header:
 	@mkdir -p $(BUILD)
 	$(GEN_HEADER) . $(BUILD)/libutf8.h
@@ -198,11 +203,11 @@ check-header:
 	    diff -u include/libutf8.h $(BUILD)/libutf8.h; exit 1; }
 	$(PYTHON) c-tests/header_names.py include/libutf8.h
 	for std in c99 c11; do \
-	  $(CC) -std=$$std $(CSTD_FLAGS) -fsyntax-only -x c include/libutf8.h; \
+	  $(CC) -std=$$std $(CSTD_FLAGS) $(HEADER_C_WARNINGS) -fsyntax-only -x c include/libutf8.h; \
 	  printf '#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n#include "libutf8.h"\n' | \
 	    $(CC) -std=$$std -D_POSIX_C_SOURCE=200809L $(CSTD_FLAGS) -Iinclude -fsyntax-only -x c -; done
 	for std in c++11 c++17; do \
-	  $(CXX) -std=$$std $(CSTD_FLAGS) -fsyntax-only -x c++ include/libutf8.h; \
+	  $(CXX) -std=$$std $(CSTD_FLAGS) $(HEADER_CXX_WARNINGS) -fsyntax-only -x c++ include/libutf8.h; \
 	  printf '#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n#include <unistd.h>\n#include "libutf8.h"\n' | \
 	    $(CXX) -std=$$std $(CSTD_FLAGS) -Iinclude -fsyntax-only -x c++ -; done
 

@@ -698,7 +698,12 @@ size_t utf8_length_from_utf32(const uint32_t *src, size_t len);
 static inline utf8_status libutf8_inline_decode_next(const char *s, size_t len, uint32_t *cp,
                                                      size_t *consumed) {
   if (len != 0 && s != NULL) {
+#ifdef __cplusplus
+    /* A C++ cast: C++ programs built with -Wold-style-cast include this header too. */
+    const unsigned char *p = reinterpret_cast<const unsigned char *>(s);
+#else
     const unsigned char *p = (const unsigned char *)s;
+#endif
     uint32_t c = p[0];
     size_t n = 0;
     if (LIBUTF8_INLINE_ASCII(c)) {
