@@ -66,7 +66,7 @@ run "$tool" --help
   fail "--help"
 run "$tool" -h
 cmp -s "$work/out" <("$tool" --help) || fail "-h differs from --help"
-for bad in -x --frobnicate "-r -e" "--replace -e"; do
+for bad in -x --frobnicate "-r -e" "--replace -e" "-q -l" "-lq" "--quiet --list"; do
   # shellcheck disable=SC2086 # split on purpose
   run "$tool" $bad /dev/null
   [ "$rc" = 2 ] && [ ! -s "$work/out" ] && grep -q "Try 'utf8check --help'" "$work/err" ||

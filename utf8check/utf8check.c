@@ -394,6 +394,14 @@ static void set_mode(struct options *o, enum mode mode) {
   o->mode = mode;
 }
 
+/* -q and -l: what is printed of an input that is not UTF-8, nothing or its name. */
+static void set_report(struct options *o, int quiet) {
+  if (quiet ? o->list : o->quiet)
+    usage_error("%s", "-q (--quiet) and -l (--list) exclude each other");
+  if (quiet) o->quiet = 1;
+  else o->list = 1;
+}
+
 /* Parses the options, anywhere before "--", and moves the operands to the front of argv.
  * Returns their number. */
 static int parse_options(int argc, char **argv, struct options *o) {
@@ -404,8 +412,8 @@ static int parse_options(int argc, char **argv, struct options *o) {
       argv[nfiles++] = argv[i];
     } else if (a[1] == '-') {
       if (a[2] == '\0') only_files = 1;
-      else if (strcmp(a, "--quiet") == 0) o->quiet = 1;
-      else if (strcmp(a, "--list") == 0) o->list = 1;
+      else if (strcmp(a, "--quiet") == 0) set_report(o, 1);
+      else if (strcmp(a, "--list") == 0) set_report(o, 0);
       else if (strcmp(a, "--replace") == 0) set_mode(o, MODE_REPLACE);
       else if (strcmp(a, "--escape") == 0) set_mode(o, MODE_ESCAPE);
       else if (strcmp(a, "--help") == 0) print_and_exit(usage_text);
@@ -416,8 +424,8 @@ static int parse_options(int argc, char **argv, struct options *o) {
     } else {
       for (const char *c = a + 1; *c != '\0'; c++) {
         switch (*c) {
-          case 'q': o->quiet = 1; break;
-          case 'l': o->list = 1; break;
+          case 'q': set_report(o, 1); break;
+          case 'l': set_report(o, 0); break;
           case 'r': set_mode(o, MODE_REPLACE); break;
           case 'e': set_mode(o, MODE_ESCAPE); break;
           case 'h': print_and_exit(usage_text); break;
