@@ -89,6 +89,10 @@ lint:
 	$(CARGO) fmt --manifest-path tools/gen-header/Cargo.toml -- --check
 	$(CARGO) clippy --locked --manifest-path tools/gen-header/Cargo.toml -- -D warnings
 
+# One man page name per function of libutf8(3) (its .SS sections, which check-man matches with
+# the exported symbols), linked to that page, so that `man utf8_validate` finds it.
+MAN3_LINKS := $(shell sed -n 's/^\.SS \([a-z0-9_]*\)()$$/\1/p' man/libutf8.3)
+
 # Installs what `make` built; it builds only what is missing or older than its sources.
 install: $(BUILD)/utf8check
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) \
@@ -103,13 +107,14 @@ install: $(BUILD)/utf8check
 	install -m 0755 $(BUILD)/utf8check $(DESTDIR)$(BINDIR)/utf8check
 	install -m 0644 man/utf8check.1 $(DESTDIR)$(MANDIR)/man1/utf8check.1
 	install -m 0644 man/libutf8.3 $(DESTDIR)$(MANDIR)/man3/libutf8.3
+	for f in $(MAN3_LINKS); do ln -sf libutf8.3 $(DESTDIR)$(MANDIR)/man3/$$f.3; done
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/$(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 	      $(DESTDIR)$(LIBDIR)/libutf8.so $(DESTDIR)$(LIBDIR)/libutf8.a \
 	      $(DESTDIR)$(INCLUDEDIR)/libutf8.h $(DESTDIR)$(PKGCONFIGDIR)/libutf8.pc \
 	      $(DESTDIR)$(BINDIR)/utf8check $(DESTDIR)$(MANDIR)/man1/utf8check.1 \
-	      $(DESTDIR)$(MANDIR)/man3/libutf8.3
+	      $(DESTDIR)$(MANDIR)/man3/libutf8.3 $(MAN3_LINKS:%=$(DESTDIR)$(MANDIR)/man3/%.3)
 
 clean:
 	$(CARGO) clean

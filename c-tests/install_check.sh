@@ -32,9 +32,11 @@ build_with_pkg_config() {
 
 echo "== install check: shared library"
 $make --no-print-directory install DESTDIR="$work/root"
-expected_files=$(printf '%s\n' "$libdir/libutf8.so.$version" "$libdir/libutf8.so.${version%%.*}" \
+# Each exported function has a man page name, a link to libutf8(3).
+expected_files=$( (printf '%s\n' "$libdir/libutf8.so.$version" "$libdir/libutf8.so.${version%%.*}" \
   "$libdir/libutf8.so" "$libdir/libutf8.a" "$includedir/libutf8.h" "$pcdir/libutf8.pc" \
-  "$bindir/utf8check" "$mandir/man1/utf8check.1" "$mandir/man3/libutf8.3" | sort)
+  "$bindir/utf8check" "$mandir/man1/utf8check.1" "$mandir/man3/libutf8.3"
+  sed "s|.*|$mandir/man3/&.3|" "$here/exported-symbols.txt") | sort)
 installed_files=$(cd "$work/root" && find . ! -type d | sed 's/^\.//' | sort)
 if [ "$installed_files" != "$expected_files" ]; then
   echo "make install installed:"; echo "$installed_files"; echo "expected:"; echo "$expected_files"
@@ -43,6 +45,9 @@ fi
 build_with_pkg_config "$work/root" "--cflags --libs" "$work/prog-shared"
 readelf -d "$work/prog-shared" | grep -q 'NEEDED.*\[libutf8\.so\.1\]'
 LD_LIBRARY_PATH="$work/root$libdir" "$work/prog-shared"
+for f in $(cat "$here/exported-symbols.txt"); do
+  [ "$(readlink "$work/root$mandir/man3/$f.3")" = libutf8.3 ] || { echo "man3/$f.3 is no link"; exit 1; }
+done
 
 echo "== install check: static library beside the shared one (README.md's command)"
 build_with_pkg_config "$work/root" "--cflags;--variable=static_libs" "$work/prog-static-beside"
