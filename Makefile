@@ -55,10 +55,11 @@ $(BUILD)/native-static-libs: $(RUST_SOURCES) \
 	test -s $@.tmp
 	mv $@.tmp $@
 
-# The pkg-config file for PREFIX, LIBDIR and INCLUDEDIR: written to $(1).
+# The pkg-config file for PREFIX, EXEC_PREFIX, LIBDIR and INCLUDEDIR: written to $(1).
 define write_pc
 	sed -e 's|@PREFIX@|$(PREFIX)|' \
-	    -e 's|@LIBDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(LIBDIR))|' \
+	    -e 's|@EXEC_PREFIX@|$(patsubst $(PREFIX)%,$${prefix}%,$(EXEC_PREFIX))|' \
+	    -e 's|@LIBDIR@|$(patsubst $(EXEC_PREFIX)%,$${exec_prefix}%,$(LIBDIR))|' \
 	    -e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(INCLUDEDIR))|' \
 	    -e 's|@VERSION@|$(VERSION)|' \
 	    -e "s|@LIBS_PRIVATE@|$$(cat $(BUILD)/native-static-libs)|" pkgconfig/libutf8.pc.in > $(1)
