@@ -36,7 +36,7 @@ SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 .DELETE_ON_ERROR:
 
-.PHONY: all header lint check check-rust check-miri check-aarch64 check-header check-abi check-c \
+.PHONY: all header lint check check-rust check-msrv check-miri check-aarch64 check-header check-abi check-c \
         check-guard check-stack check-valgrind check-install check-fuzz check-utf8check check-man install \
         uninstall bench fuzz clean FORCE
 
@@ -131,12 +131,25 @@ bench: all
 # ---------------------------------------------------------------------------------------------
 # Tests
 
-check: check-rust check-miri check-aarch64 check-header check-abi check-c check-guard \
+check: check-rust check-msrv check-miri check-aarch64 check-header check-abi check-c check-guard \
        check-stack check-valgrind check-install check-utf8check check-man check-fuzz
 	@echo "make check: all passed"
 
 check-rust:
 	$(CARGO) test
+
+# The library builds with the oldest Rust that Cargo.toml's rust-version promises, into a target
+# directory of its own (target/ keeps the current toolchain's build). Needs that toolchain,
+# which .ci/run installs: rustup toolchain install $(MSRV) --profile minimal.
+MSRV := $(shell sed -n 's/^rust-version *= *"\([^"]*\)".*/\1/p' Cargo.toml)
+check-msrv:
+	@if rustup run $(MSRV) rustc --version >/dev/null 2>&1; then \
+	  echo "CARGO_TARGET_DIR=$(BUILD)/msrv $(CARGO) +$(MSRV) build --release --lib"; \
+	  CARGO_TARGET_DIR=$(BUILD)/msrv $(CARGO) +$(MSRV) build --release --lib; \
+	else \
+	  echo "check-msrv: SKIPPED: no Rust $(MSRV) toolchain" \
+	       "(rustup toolchain install $(MSRV) --profile minimal)"; \
+	fi
 
 # The Rust tests under Miri: the FFI layer, the scalar code and the SIMD kernels, whose target
 # features are enabled at compile time so that Miri runs them. Under Miri the randomized tests

@@ -299,10 +299,6 @@ pub fn unescape(s: &[u8], out: &mut Sink<'_, u8>) -> Result<(), InvalidEscape> {
                 out.push(b"\\");
                 2
             }
-            Some(name) if let Some(&(control, _)) = NAMED.iter().find(|&&(_, n)| n == name) => {
-                out.push(&[control]);
-                2
-            }
             Some(b'x') => {
                 let value = escape.get(2..4).and_then(hex).ok_or(bad)?;
                 out.push(&[value as u8]);
@@ -317,7 +313,13 @@ pub fn unescape(s: &[u8], out: &mut Sink<'_, u8>) -> Result<(), InvalidEscape> {
                 out.push(encoded.as_bytes());
                 8
             }
-            _ => return Err(bad),
+            // A named control (\n, \t, ...); not an `if let` guard, which needs Rust 1.95.
+            Some(name) => {
+                let &(control, _) = NAMED.iter().find(|&&(_, n)| n == name).ok_or(bad)?;
+                out.push(&[control]);
+                2
+            }
+            None => return Err(bad),
         };
         at += len;
     }
