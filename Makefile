@@ -296,6 +296,15 @@ check-c: all $(BUILD)/kuhn-expected.txt
 	for t in shared no_inline; do \
 	  echo "== C harness, $$t library"; $(BUILD)/test_api_$$t $$kuhn_args; done; \
 	$(call per_isa,$(BUILD)/test_api_static $$kuhn_args)
+	@# A value that is not an implementation, or one this CPU lacks, is reported once and the
+	@# best implementation used (the harness passing shows it works).
+	for forced in bogus $(if $(filter avx512,$(ISAS)),neon,avx512); do \
+	  echo "== LIBUTF8_FORCE_ISA=$$forced (reported, ignored)"; \
+	  LIBUTF8_FORCE_ISA=$$forced $(BUILD)/test_api_static > /dev/null 2> $(BUILD)/isa-stderr; \
+	  reason=$$([ $$forced = bogus ] && echo "is unknown" || echo "is not supported by this CPU"); \
+	  diff <(echo "libutf8: LIBUTF8_FORCE_ISA=$$forced $$reason; using $(lastword $(ISAS))") \
+	    $(BUILD)/isa-stderr; \
+	done
 
 # Over-read guards (c-tests/guard_pages.c): every input against a PROT_NONE page, under
 # AddressSanitizer and UndefinedBehaviorSanitizer, once per implementation.

@@ -8,14 +8,16 @@ unsafe extern "C" {
     fn write(fd: c_int, buf: *const c_void, count: usize) -> isize;
 }
 
-/// The value of `LIBUTF8_FORCE_ISA`, if set.
-pub(super) fn forced_isa() -> Option<&'static [u8]> {
+/// Calls `f` with the value of `LIBUTF8_FORCE_ISA`, if set, borrowed from the environment for
+/// that call only.
+pub(super) fn with_forced_isa<R>(f: impl FnOnce(Option<&[u8]>) -> R) -> R {
     // SAFETY: getenv takes a NUL-terminated name and returns NULL or a NUL-terminated string
-    // in the environment, which stays valid until the program changes that variable; the
-    // library reads it once, on its first call, before any use of the result.
+    // in the environment, which stays valid until the program changes that variable: the
+    // value is used only during `f` (a program that changes the variable meanwhile, from
+    // another thread, races with this as with any getenv).
     let value = unsafe { getenv(c"LIBUTF8_FORCE_ISA".as_ptr()) };
     // SAFETY: non-null, so a NUL-terminated string from getenv (see above).
-    (!value.is_null()).then(|| unsafe { CStr::from_ptr(value) }.to_bytes())
+    f((!value.is_null()).then(|| unsafe { CStr::from_ptr(value) }.to_bytes()))
 }
 
 /// Writes `parts` to standard error, best effort: a library has nowhere to report a failure.

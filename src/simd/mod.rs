@@ -258,30 +258,31 @@ impl Isa {
     /// error and ignored, so that the library never runs an instruction the CPU lacks.
     pub fn selected() -> Isa {
         let best = Isa::supported().last().unwrap_or(Isa::Scalar);
-        let Some(forced) = env::forced_isa() else {
-            return best;
-        };
-        match Isa::ALL
-            .into_iter()
-            .find(|isa| forced == isa.name().as_bytes())
-        {
-            Some(isa) if isa.is_supported() => isa,
-            found => {
-                let reason: &[u8] = if found.is_some() {
-                    b" is not supported by this CPU; using "
-                } else {
-                    b" is unknown; using "
-                };
-                env::report(&[
-                    b"libutf8: LIBUTF8_FORCE_ISA=",
-                    forced,
-                    reason,
-                    best.name().as_bytes(),
-                    b"\n",
-                ]);
-                best
+        env::with_forced_isa(|forced| {
+            let forced = forced?;
+            match Isa::ALL
+                .into_iter()
+                .find(|isa| forced == isa.name().as_bytes())
+            {
+                Some(isa) if isa.is_supported() => Some(isa),
+                found => {
+                    let reason: &[u8] = if found.is_some() {
+                        b" is not supported by this CPU; using "
+                    } else {
+                        b" is unknown; using "
+                    };
+                    env::report(&[
+                        b"libutf8: LIBUTF8_FORCE_ISA=",
+                        forced,
+                        reason,
+                        best.name().as_bytes(),
+                        b"\n",
+                    ]);
+                    None
+                }
             }
-        }
+        })
+        .unwrap_or(best)
     }
 
     /// Validates `s` with this implementation, or `None` if the CPU cannot run it.
