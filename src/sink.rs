@@ -36,7 +36,8 @@ impl<'a, T: Copy> Sink<'a, T> {
         self.len
     }
 
-    /// Whether nothing has been written.
+    /// Whether nothing has been written (unused: clippy's `len_without_is_empty` asks for it
+    /// beside the public `len`).
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

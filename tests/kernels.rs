@@ -228,7 +228,7 @@ fn valid_text_of_every_length_up_to_several_blocks() {
 
 #[test]
 fn random_text_with_random_mutations() {
-    // Thousands of strings of every 1..4-byte mix, up to 1024 bytes, times a thousand
+    // A thousand strings of every 1..4-byte mix, up to 1024 bytes, times a thousand
     // mutations each (byte replacements, bit flips, cuts).
     let mut rng = Rng::new(0x5EED_1002);
     for _ in 0..common::iterations(1_000) {

@@ -285,7 +285,8 @@ pub(super) struct Avx2Units(__m256i);
 unsafe impl Units for Avx2Units {
     #[inline(always)]
     unsafe fn load(src: *const u16) -> Self {
-        // SAFETY (all methods): AVX2 by the caller; `src` has 16 units by the caller.
+        // SAFETY (all methods): AVX2 by the caller; `src` and `dst` have the units each method
+        // documents (16, or 32 for `load_ascii`) by the caller.
         unsafe { Avx2Units(_mm256_loadu_si256(src.cast())) }
     }
     type Any = __m256i;

@@ -47,6 +47,10 @@ unsafe impl Vector for Avx512 {
         Avx512(unsafe { _mm512_maskz_loadu_epi8(mask, src.as_ptr().cast()) })
     }
 
+    // `lookup`, `high_nibbles` and `low_nibbles` are the trait's building blocks of
+    // `lookup_high` and `lookup_low`, which this kernel overrides below (vpermb needs no nibble
+    // masking): nothing calls them here. They stay correct, so that a default method built on
+    // them would be too.
     #[inline(always)]
     unsafe fn lookup(self, table: &[u8; 16]) -> Self {
         // SAFETY: `table` holds 16 readable bytes. pshufb works within 128-bit lanes: the
@@ -421,7 +425,8 @@ unsafe impl WideStep for Avx512WideStep {
 
     #[inline(always)]
     unsafe fn utf32_run(src: &[u32], dst: *mut u8) -> (usize, usize) {
-        // SAFETY: by the caller.
+        // SAFETY: by the caller; every CPU with VBMI2 has LZCNT (and `super::Isa::is_supported`
+        // checks it).
         unsafe { utf32_run(src, dst) }
     }
 }
@@ -467,7 +472,7 @@ unsafe fn any_units(c: __m512i, dst: *mut u8) -> (usize, __m128i) {
 
 /// [`WideStep::utf32_run`]: 32 units at a time, of ASCII, or all below U+0800 as
 /// [`WideStep::utf16`] converts them, or else 16 at a time, of ASCII or of any scalar values
-/// as [`WideStep::utf32`] converts them: with no test in AVX2's registers first, nor a branch
+/// as [`WideStep::utf32`] converts them: with no test through `Avx2Units` first, nor a branch
 /// between steps of different kinds through the converter's loop (Zen 4: UTF-32 into UTF-8
 /// over the corpus, geometric mean 1.26x -> 1.41x simdutf, slowest file 1.02x -> 1.09x). A
 /// function of its own, out of line as [`narrow_run`] is.
@@ -677,7 +682,7 @@ const MIXED: usize = 32;
 /// they take.
 ///
 /// # Safety
-/// The CPU has AVX-512F, BW and VBMI2.
+/// The CPU has AVX-512F, BW, VBMI and VBMI2.
 #[inline(always)]
 unsafe fn mixed_starts(starts: u64) -> (__m512i, usize, usize) {
     // SAFETY: by the caller.
@@ -871,7 +876,8 @@ unsafe impl WideBlock for Avx512WideBlock {
 /// How a run of blocks ([`narrow_run`]) stores its values, below U+10000, into a unit type.
 ///
 /// # Safety
-/// Implementations use AVX-512F and BW instructions only, and write only the units documented.
+/// Implementations use AVX-512F, BW and VBMI instructions only, and write only the units
+/// documented.
 unsafe trait RunUnit: Sized {
     /// Writes the first `total` (below 64) of the 16-bit values whose low bytes are `lows` and
     /// high bytes `highs`, at `out`, and nothing after them.
@@ -1077,8 +1083,9 @@ unsafe fn narrow_run<T: RunUnit>(src: &[u8], dst: &mut [T]) -> (usize, usize) {
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2")]
 #[inline(never)]
 unsafe fn mixed_block_utf32(block: *const u8, out: *mut u32) -> (usize, usize) {
-    // SAFETY: the instructions and `block` by the caller, as `mixed_values` needs; 16 units
-    // writable at `out` by the caller, of which the store writes `n`.
+    // SAFETY: the instructions and `block` by the caller, as `mixed_values` needs; 64 units
+    // writable at `out` by the caller (WideBlock's contract), of which the stores write `n`,
+    // at most 32.
     unsafe {
         let (b, starts) = block_starts(block);
         if starts == SIXTEEN_FOUR {

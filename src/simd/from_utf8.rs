@@ -34,8 +34,8 @@
 //! well-formed input the caller then converts (or, for a whole block, past units it reads
 //! first and puts back), so that nothing is left written past the end of a conversion.
 //!
-//! The 128-bit instructions are SSE4.1 and SSSE3, which both kernels have; inside an AVX2
-//! function they get the VEX encoding.
+//! The 128-bit instructions are SSE4.1 and SSSE3, which every x86_64 kernel has; inside an AVX2
+//! or AVX-512 function they get the VEX encoding.
 
 use core::arch::x86_64::*;
 
@@ -299,8 +299,8 @@ unsafe fn values_of_four(lanes: __m128i) -> __m128i {
 /// The unit type converted into, and how it stores values.
 ///
 /// # Safety
-/// Implementations use SSE4.1 instructions at most; each method writes at most 16 units at
-/// `dst` (32 bytes of UTF-16, 64 of UTF-32); `SPARE` is as documented.
+/// Implementations use SSE4.1 instructions and those of the `W` they are given; each method
+/// writes only the units its documentation states; `SPARE` is as documented.
 pub(crate) unsafe trait Target: Unit {
     /// Bytes of well-formed UTF-8 that must follow a step of [`STEPS`] for it to be taken:
     /// enough for their units to cover those its store writes past its own, since nothing may
@@ -356,8 +356,8 @@ pub(crate) unsafe trait Target: Unit {
 /// steps take three or four at a time).
 ///
 /// # Safety
-/// Implementations use only the instructions their callers are compiled with, and write only
-/// the units they report.
+/// Implementations use only the instructions that their callers guarantee the CPU has (out of
+/// line where the callers are compiled for fewer), and write only the units they report.
 pub(crate) unsafe trait WideBlock {
     /// Converts the first characters of the 64 bytes of well-formed UTF-8 at `block`, of any
     /// mix of lengths, into UTF-16: at least 15 of them and at most 32, all of whose bytes are
@@ -657,8 +657,8 @@ unsafe impl Target for u32 {
 /// block puts back the units after its own (see [`NARROW_SPILL`]).
 ///
 /// # Safety
-/// The CPU has SSE4.1 and SSSE3, and the instructions of `W`; `src` starts a character, or
-/// `valid` is 0.
+/// The CPU has SSE4.1 and SSSE3, and the instructions of `W` and `B`; `src` starts a
+/// character, or `valid` is 0.
 #[inline(always)]
 pub(crate) unsafe fn convert<W: Widen, T: Target, B: WideBlock>(
     src: &[u8],

@@ -13,9 +13,9 @@
 //! one is not, the scalar validator locates and classifies the first error exactly. Blocks of
 //! ASCII after a character boundary are skipped unchecked (after a sequence left open, the
 //! first one is an error); the others are checked in groups of up to [`GROUP`], whose errors
-//! are tested once. Where a block costs less to check than a mispredicted branch (AVX-512 on
-//! Intel, [`Vector::GROUP_OF_THREE`]), a group is one block or three, ASCII blocks among them
-//! checked too.
+//! are tested once. Where a block costs less to check than a mispredicted branch (AVX-512,
+//! measured on Intel: [`Vector::GROUP_OF_THREE`]), a group is one block or three, ASCII blocks
+//! among them checked too.
 
 /// A SIMD register of `LANES` bytes and the few operations the algorithm needs.
 ///
@@ -529,7 +529,7 @@ impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
 /// # Safety
 /// The CPU supports `V`'s ISA.
 #[inline(always)]
-unsafe fn high_bits<V: Vector>(block: &[u8; BLOCK]) -> V {
+unsafe fn lanes_ored<V: Vector>(block: &[u8; BLOCK]) -> V {
     // SAFETY: the caller guarantees the ISA; every load reads LANES bytes inside `block`.
     unsafe {
         let mut bits = V::load(block);
@@ -555,12 +555,12 @@ unsafe fn ascii_blocks<V: Vector>(blocks: &[[u8; BLOCK]]) -> usize {
     // SAFETY (whole body): the caller guarantees the ISA.
     unsafe {
         let mut n = 0;
-        while n < blocks.len() && !high_bits::<V>(&blocks[n]).any_high_bit() {
+        while n < blocks.len() && !lanes_ored::<V>(&blocks[n]).any_high_bit() {
             n += 1;
             if n == 4 {
                 while n + 1 < blocks.len()
-                    && !high_bits::<V>(&blocks[n])
-                        .or(high_bits(&blocks[n + 1]))
+                    && !lanes_ored::<V>(&blocks[n])
+                        .or(lanes_ored(&blocks[n + 1]))
                         .any_high_bit()
                 {
                     n += 2;
@@ -610,7 +610,7 @@ pub(crate) unsafe fn valid_blocks<V: Vector, const COUNT: bool>(s: &[u8]) -> Blo
             // predictor learns. Written beside the ASCII test, LLVM (rustc 1.95) put it first;
             // after the scan of the run it does not, which is no guarantee: check the code the
             // compiler makes if validation of random mixed text out of cache slows down.
-            if !high_bits::<V>(block).any_high_bit() {
+            if !lanes_ored::<V>(block).any_high_bit() {
                 let rest = blocks.get(i + 1..).unwrap_or_default();
                 let run = 1 + ascii_blocks::<V>(rest);
                 if !checker.at_boundary() {
@@ -646,8 +646,8 @@ pub(crate) unsafe fn valid_blocks<V: Vector, const COUNT: bool>(s: &[u8]) -> Blo
                 // (geometric mean -3.6% and -4.9%, Wikipedia text -2 to -9%), so they keep
                 // the groups of up to GROUP blocks.
                 if let Some(pair) = blocks.get(i + 1..i + 3)
-                    && high_bits::<V>(&pair[0])
-                        .or(high_bits(&pair[1]))
+                    && lanes_ored::<V>(&pair[0])
+                        .or(lanes_ored(&pair[1]))
                         .any_high_bit()
                 {
                     error = checker.check_block(s, (i + 1) * BLOCK, error, &mut continuations);
@@ -658,7 +658,7 @@ pub(crate) unsafe fn valid_blocks<V: Vector, const COUNT: bool>(s: &[u8]) -> Blo
             while !V::GROUP_OF_THREE
                 && checked < GROUP
                 && let Some(next) = blocks.get(i + checked)
-                && high_bits::<V>(next).any_high_bit()
+                && lanes_ored::<V>(next).any_high_bit()
             {
                 error = checker.check_block(s, (i + checked) * BLOCK, error, &mut continuations);
                 checked += 1;

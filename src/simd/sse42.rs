@@ -288,7 +288,8 @@ macro_rules! both {
 unsafe impl Units for Sse42Units {
     #[inline(always)]
     unsafe fn load(src: *const u16) -> Self {
-        // SAFETY (all methods): SSE4.2 by the caller; `src` has 16 units by the caller.
+        // SAFETY (all methods): SSE4.2 by the caller; `src` and `dst` have the units each
+        // method documents (16, or 32 for `load_ascii`) by the caller.
         unsafe {
             Sse42Units(
                 _mm_loadu_si128(src.cast()),

@@ -172,7 +172,7 @@ impl<'a> Writer<'a> {
     /// has room for them, and calls [`Writer::end_ascii`] after the last.
     #[inline(always)]
     unsafe fn ascii<U: Units>(&mut self, v: U, w: U) {
-        // SAFETY: SSE2 by the caller; room as above.
+        // SAFETY: `U`'s instruction set by the caller; room as above.
         unsafe { v.store_narrow(w, self.dst.as_mut_ptr().add(self.at)) };
         self.at += 2 * STEP;
     }
@@ -419,7 +419,8 @@ unsafe fn spread_bytes<U: Units>(v: U, short: U) -> (U, U) {
     }
 }
 
-/// Converts the 16 UTF-16 units `v` into `out`, which has room for 48 more bytes: the number of
+/// Converts the 16 UTF-16 units `v` into `out`, which has room for 64 more bytes (48 and the
+/// 16 that [`Writer::step`] may store past them): the number of
 /// units converted (16, or 15 if the last one is a high surrogate, which the next step takes
 /// with its low one), or 0 (nothing written) if they hold a lone surrogate, or any surrogate
 /// when `PAIRS` is false (units that came from UTF-32), or any unit from U+0800 up when
@@ -549,7 +550,7 @@ unsafe impl WideStep for NoWideStep {
 /// written. The exact path takes over from there.
 ///
 /// # Safety
-/// The CPU has `U`'s instruction set.
+/// The CPU has `U`'s and `W`'s instruction sets.
 #[inline(always)]
 pub(crate) unsafe fn utf16_to_utf8<U: Units, W: WideStep>(
     src: &[u16],
@@ -706,7 +707,7 @@ unsafe fn wide_step<U: Units>(src: *const u32, out: &mut Writer) -> usize {
 /// four at a time.
 ///
 /// # Safety
-/// The CPU has SSE4.1 and SSSE3.
+/// The CPU has `U`'s and `W`'s instruction sets.
 #[inline(always)]
 pub(crate) unsafe fn utf32_to_utf8<U: Units, W: WideStep>(
     src: &[u32],

@@ -92,7 +92,7 @@ impl Unit for u32 {
 }
 
 /// Units copied at a time in a run of ASCII: enough for the compiler to use whole vector
-/// registers of the widest target (32 bytes of UTF-8 widen to two AVX2 registers of UTF-16).
+/// registers (32 bytes of UTF-8 widen to two AVX2 registers of UTF-16, or one of AVX-512).
 const ASCII_BLOCK: usize = 32;
 
 /// Converts `src` into `dst` from `at` (which has not stopped) until it has read `limit` units
@@ -517,7 +517,7 @@ pub(crate) fn units_from_utf8(s: &[u8], units_of: impl Fn(u8) -> usize) -> usize
 /// set, validating UTF-8 with its kernel and converting it with [`crate::simd`]'s `from_utf8`
 /// kernel, whose runs of ASCII it widens with its registers, and converting into UTF-8 with its
 /// registers of units (see `crate::simd::to_utf8`):
-/// `transcoders!("avx2,popcnt", valid_blocks, Avx2, Avx2Units)`. The loops are those of
+/// `transcoders!("avx2,popcnt", validate, Avx2, Avx2Units)`. The loops are those of
 /// [`convert_from_utf8`] and [`convert_to_utf8`], inlined here. The SIMD loop from UTF-32 is a
 /// function of its own (`fast`), whose registers LLVM allocates for it alone: LLVM inlined it
 /// into the exact path's loop, where it shared that loop's registers and reloaded its constants
@@ -537,8 +537,8 @@ macro_rules! transcoders {
         pub(super) unsafe fn utf8_to_utf16(src: &[u8], dst: &mut [u16], mode: Mode) -> Progress {
             // SAFETY: the kernel needs the instruction set, which the CPU has by our contract.
             let valid_prefix = |s: &[u8]| unsafe { super::valid_prefix($kernel, s) };
-            // SAFETY: as above; the kernel needs SSE4.1 and SSSE3, which both instruction sets
-            // of `crate::simd` include.
+            // SAFETY: as above; the kernel needs SSE4.1 and SSSE3, which every x86_64
+            // instruction set of `crate::simd` includes.
             let fast = |s: &[u8], valid, d: &mut [u16]| unsafe {
                 super::from_utf8::convert::<$registers, u16, super::from_utf8::NoWideBlock>(
                     s, valid, d,
