@@ -8,11 +8,10 @@
 //!
 //! Each implementation also carries the converters of [`crate::transcode`], compiled for its
 //! instruction set (`transcoders!` in `sse42.rs` and `avx2.rs`; `avx512.rs` and `neon.rs` define
-//! theirs), so that their ASCII block copies use
-//! its registers, those from UTF-8 with the SIMD converter of `from_utf8` (128-bit, ASCII
-//! widened with the implementation's registers); the scalar implementation's and NEON's are
-//! the same loops compiled for the baseline, with no SIMD converter (NEON's validating with its
-//! kernel).
+//! theirs), so that their ASCII block copies use its registers, those from UTF-8 with the SIMD
+//! converter of `from_utf8` (128-bit, ASCII widened with the implementation's registers); the
+//! scalar implementation's and NEON's are the same loops compiled for the baseline, with no SIMD
+//! converter (NEON's validating with its kernel).
 //!
 //! The implementation is chosen once, on the first call that needs one, from the CPU's
 //! features (or from `LIBUTF8_FORCE_ISA`, for testing), and cached in an atomic pointer, as
