@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Install check, as a user or a packager would do it: `make install DESTDIR=...`, build a program
 # with nothing but pkg-config (against the shared library; against the static one, named by the
-# static_libs variable beside the shared one, and with --static where it is alone), run it, and
-# check that `make install` installs exactly the files it should and that `make uninstall` leaves
-# none of them behind.
+# static_libs variable beside the shared one, and with --static where it is alone, also with
+# `cc -static`), run it, and check that `make install` installs exactly the files it should and
+# that `make uninstall` leaves none of them behind.
 #
 # usage: install_check.sh MAKE WORKDIR LIBDIR PKGCONFIGDIR INCLUDEDIR BINDIR MANDIR VERSION
 set -euo pipefail
@@ -83,6 +83,20 @@ if readelf -d "$work/prog-static" | grep -q 'NEEDED.*libutf8'; then
   echo "prog-static is linked against the shared library"; exit 1
 fi
 "$work/prog-static"
+# And a program linked statically throughout, C library included (where it is installed).
+if [ -f "$(${cc} -print-file-name=libc.a)" ]; then
+  echo "$cc -static prog.c \$(pkg-config --static --cflags --libs libutf8)"
+  # shellcheck disable=SC2046 # the flags are meant to be split
+  "$cc" -std=c99 -Wall -Wextra -Werror -pedantic -static "$here/install_check.c" \
+    $(cat "$work/flags") -o "$work/prog-all-static" 2> "$work/static-link.log" ||
+    { cat "$work/static-link.log"; exit 1; }
+  if readelf -d "$work/prog-all-static" | grep -q NEEDED; then
+    echo "prog-all-static needs shared libraries"; exit 1
+  fi
+  "$work/prog-all-static"
+else
+  echo "no libc.a: the fully static link is not tested"
+fi
 
 echo "== uninstall check"
 $make --no-print-directory uninstall DESTDIR="$work/root"
