@@ -21,6 +21,8 @@
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+#[cfg(target_arch = "x86_64")]
+mod cpu;
 mod env;
 #[cfg(target_arch = "x86_64")]
 mod from_utf8;
@@ -217,29 +219,18 @@ impl Isa {
         match self {
             Isa::Scalar => true,
             #[cfg(target_arch = "x86_64")]
-            Isa::Sse42 => {
-                std::is_x86_feature_detected!("sse4.2") && std::is_x86_feature_detected!("popcnt")
-            }
+            Isa::Sse42 => cpu::has(cpu::SSE42 | cpu::POPCNT),
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx2 => {
-                std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt")
-            }
+            Isa::Avx2 => cpu::has(cpu::AVX2 | cpu::POPCNT),
             // VBMI too: the first CPUs with AVX-512 (Skylake-SP) lack it, and lower their clock
             // while they run 512-bit code. simdutf likewise keeps its AVX-512 kernel for Ice
             // Lake and later. The converters permute bytes with VBMI and compress them with
             // VBMI2, and count leading zeros with LZCNT, which every CPU with VBMI2 has.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => {
-                std::is_x86_feature_detected!("avx512f")
-                    && std::is_x86_feature_detected!("avx512bw")
-                    && std::is_x86_feature_detected!("avx512vl")
-                    && std::is_x86_feature_detected!("avx512vbmi")
-                    && std::is_x86_feature_detected!("avx512vbmi2")
-                    && std::is_x86_feature_detected!("lzcnt")
-                    && Isa::Avx2.is_supported()
-            }
+            Isa::Avx512 => cpu::has(cpu::AVX512 | cpu::AVX2 | cpu::POPCNT | cpu::LZCNT),
+            // Part of the aarch64 baseline, which the code is compiled for.
             #[cfg(target_arch = "aarch64")]
-            Isa::Neon => std::arch::is_aarch64_feature_detected!("neon"),
+            Isa::Neon => cfg!(target_feature = "neon"),
             #[cfg(not(target_arch = "x86_64"))]
             Isa::Sse42 | Isa::Avx2 | Isa::Avx512 => false,
             #[cfg(not(target_arch = "aarch64"))]

@@ -1,0 +1,152 @@
+//! What the x86_64 CPU and the operating system support, read with CPUID and XGETBV (Intel 64
+//! and IA-32 Architectures Software Developer's Manual, volume 2A, "CPUID"; volume 1, 13.3,
+//! "Enabling the XSAVE feature set"). The standard library's `is_x86_feature_detected!` does
+//! the same; the C library is built without the standard library, so this module does it.
+//!
+//! A register extension counts only where the operating system saves it on a context switch:
+//! XCR0 says which. The features are read once and cached. Under Miri, which cannot run CPUID,
+//! they are those the code is compiled for, as with the standard library's macro.
+
+use core::arch::x86_64::{__cpuid, __cpuid_count, _xgetbv, CpuidResult};
+use core::sync::atomic::{AtomicU32, Ordering};
+
+/// One bit per feature that a kernel needs.
+pub(super) const SSE42: u32 = 1 << 0; // SSE4.2 with SSSE3 and SSE4.1, which it implies
+pub(super) const POPCNT: u32 = 1 << 1;
+pub(super) const AVX2: u32 = 1 << 2; // with AVX, and YMM state enabled by the OS
+pub(super) const AVX512: u32 = 1 << 3; // F, BW, VL, VBMI and VBMI2, ZMM and mask state enabled
+pub(super) const LZCNT: u32 = 1 << 4;
+/// Set once the others have been read.
+const READ: u32 = 1 << 31;
+
+static FEATURES: AtomicU32 = AtomicU32::new(0);
+
+/// Whether the CPU has every feature of `wanted` (a union of the bits above).
+pub(super) fn has(wanted: u32) -> bool {
+    // Relaxed: racing first calls compute and store the same value.
+    let mut features = FEATURES.load(Ordering::Relaxed);
+    if features & READ == 0 {
+        features = if cfg!(miri) { compiled() } else { read() } | READ;
+        FEATURES.store(features, Ordering::Relaxed);
+    }
+    features & wanted == wanted
+}
+
+/// CPUID leaf `leaf`, subleaf `subleaf`.
+// `__cpuid_count` is a safe function from Rust 1.94, unsafe before (MSRV 1.89).
+#[allow(unused_unsafe)]
+fn cpuid(leaf: u32, subleaf: u32) -> CpuidResult {
+    // SAFETY: every x86_64 CPU has CPUID; a leaf above the highest one returns data, no fault.
+    unsafe { __cpuid_count(leaf, subleaf) }
+}
+
+/// The highest basic or extended leaf, whichever range `base` (0 or 8000_0000) starts.
+#[allow(unused_unsafe)]
+fn max_leaf(base: u32) -> u32 {
+    // SAFETY: as in `cpuid`.
+    unsafe { __cpuid(base) }.eax
+}
+
+/// XCR0: the register state the operating system saves.
+///
+/// # Safety
+/// The CPU has XSAVE and the OS has enabled it (CPUID.1:ECX.OSXSAVE).
+#[target_feature(enable = "xsave")]
+unsafe fn xcr0() -> u64 {
+    // SAFETY: by the caller.
+    unsafe { _xgetbv(0) }
+}
+
+fn bit(register: u32, n: u32) -> bool {
+    register >> n & 1 != 0
+}
+
+/// The features the code is compiled for (`-C target-feature`).
+fn compiled() -> u32 {
+    let mut features = 0;
+    if cfg!(all(
+        target_feature = "ssse3",
+        target_feature = "sse4.1",
+        target_feature = "sse4.2"
+    )) {
+        features |= SSE42;
+    }
+    if cfg!(target_feature = "popcnt") {
+        features |= POPCNT;
+    }
+    if cfg!(target_feature = "avx2") {
+        features |= AVX2;
+    }
+    if cfg!(all(
+        target_feature = "avx512f",
+        target_feature = "avx512bw",
+        target_feature = "avx512vl",
+        target_feature = "avx512vbmi",
+        target_feature = "avx512vbmi2"
+    )) {
+        features |= AVX512;
+    }
+    if cfg!(target_feature = "lzcnt") {
+        features |= LZCNT;
+    }
+    features
+}
+
+/// The features of the CPU that runs the code.
+fn read() -> u32 {
+    let mut features = 0;
+    let leaf1 = cpuid(1, 0);
+    if bit(leaf1.ecx, 9) && bit(leaf1.ecx, 19) && bit(leaf1.ecx, 20) {
+        features |= SSE42; // SSSE3, SSE4.1, SSE4.2
+    }
+    if bit(leaf1.ecx, 23) {
+        features |= POPCNT;
+    }
+    if max_leaf(0x8000_0000) >= 0x8000_0001 && bit(cpuid(0x8000_0001, 0).ecx, 5) {
+        features |= LZCNT; // LZCNT, which AMD names ABM
+    }
+    // The wider registers need XSAVE enabled by the OS (OSXSAVE) and AVX.
+    if !(bit(leaf1.ecx, 27) && bit(leaf1.ecx, 28)) || max_leaf(0) < 7 {
+        return features;
+    }
+    // SAFETY: OSXSAVE is set.
+    let xcr0 = unsafe { xcr0() };
+    let leaf7 = cpuid(7, 0);
+    // XMM and YMM state (bits 1 and 2).
+    if xcr0 & 0b110 != 0b110 {
+        return features;
+    }
+    if bit(leaf7.ebx, 5) {
+        features |= AVX2;
+    }
+    // Mask, upper ZMM0-15 and ZMM16-31 state (bits 5 to 7); F (EBX 16), BW (30), VL (31),
+    // VBMI (ECX 1) and VBMI2 (ECX 6).
+    let avx512 = [16, 30, 31].iter().all(|&n| bit(leaf7.ebx, n))
+        && [1, 6].iter().all(|&n| bit(leaf7.ecx, n));
+    if xcr0 & 0b1110_0000 == 0b1110_0000 && avx512 {
+        features |= AVX512;
+    }
+    features
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The standard library's detection is the oracle.
+    #[test]
+    fn features_agree_with_the_standard_library() {
+        use std::is_x86_feature_detected as std_has;
+        let sse42 = std_has!("ssse3") && std_has!("sse4.1") && std_has!("sse4.2");
+        let avx512 = std_has!("avx512f")
+            && std_has!("avx512bw")
+            && std_has!("avx512vl")
+            && std_has!("avx512vbmi")
+            && std_has!("avx512vbmi2");
+        assert_eq!(has(SSE42), sse42);
+        assert_eq!(has(POPCNT), std_has!("popcnt"));
+        assert_eq!(has(AVX2), std_has!("avx2"));
+        assert_eq!(has(AVX512), avx512);
+        assert_eq!(has(LZCNT), std_has!("lzcnt"));
+    }
+}
