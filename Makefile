@@ -42,19 +42,18 @@ SHELL := /bin/bash
 
 all: $(BUILD)/libutf8.pc $(BUILD)/utf8check
 
-# One rustc run builds libutf8.so, libutf8.a and the rlib, and prints the system libraries the
+# One cargo run builds the C library, libutf8.so and libutf8.a (the package in capi/, linking
+# the codec crate of src/ without the standard library), and prints the system libraries the
 # static library needs. It runs when a Rust source is newer than its last run or a library is
 # missing, not on every make: `make install` after `make` runs no cargo (which may not be in
-# root's PATH, and would leave files owned by root in the target directory). Of the system
-# libraries rustc names, -lgcc_s (the unwinder) is dropped: every C compiler driver links the
-# unwinder itself, libgcc_s for a dynamic program and libgcc_eh for `cc -static`, and naming
-# libgcc_s made `cc -static` fail, for there is no libgcc_s.a.
-RUST_SOURCES := $(shell find src -name '*.rs') build.rs Cargo.toml Cargo.lock
+# root's PATH, and would leave files owned by root in the target directory).
+RUST_SOURCES := $(shell find src capi -name '*.rs') Cargo.toml capi/Cargo.toml Cargo.lock
 $(BUILD)/native-static-libs: $(RUST_SOURCES) \
   $(if $(and $(wildcard $(TARGET)/libutf8.so),$(wildcard $(TARGET)/libutf8.a)),,FORCE)
 	@mkdir -p $(BUILD)
-	$(CARGO) rustc --release --lib -- --print native-static-libs 2>&1 | tee $(BUILD)/cargo.log
-	sed -n 's/^note: native-static-libs: //p' $(BUILD)/cargo.log | sed 's/-lgcc_s *//' > $@.tmp
+	$(CARGO) rustc --release --package libutf8-capi --lib -- --print native-static-libs 2>&1 \
+	  | tee $(BUILD)/cargo.log
+	sed -n 's/^note: native-static-libs: //p' $(BUILD)/cargo.log > $@.tmp
 	test -s $@.tmp
 	mv $@.tmp $@
 
@@ -147,8 +146,8 @@ check-rust:
 MSRV := $(shell sed -n 's/^rust-version *= *"\([^"]*\)".*/\1/p' Cargo.toml)
 check-msrv:
 	@if rustup run $(MSRV) rustc --version >/dev/null 2>&1; then \
-	  echo "CARGO_TARGET_DIR=$(BUILD)/msrv $(CARGO) +$(MSRV) build --release --lib"; \
-	  CARGO_TARGET_DIR=$(BUILD)/msrv $(CARGO) +$(MSRV) build --release --lib; \
+	  echo "CARGO_TARGET_DIR=$(BUILD)/msrv $(CARGO) +$(MSRV) build --release"; \
+	  CARGO_TARGET_DIR=$(BUILD)/msrv $(CARGO) +$(MSRV) build --release; \
 	else \
 	  echo "check-msrv: SKIPPED: no Rust $(MSRV) toolchain" \
 	       "(rustup toolchain install $(MSRV) --profile minimal)"; \

@@ -45,7 +45,7 @@ fi
 for f in "$lib" build/native-static-libs; do
   [ -f "$f" ] || problems+=("$f not found: run 'make' first ('make bench' does)")
 done
-if [ -f "$lib" ] && [ -n "$(find src build.rs Cargo.toml -newer "$lib" -print -quit)" ]; then
+if [ -f "$lib" ] && [ -n "$(find src capi Cargo.toml -newer "$lib" -print -quit)" ]; then
   problems+=("$lib is older than the sources: run 'make' first ('make bench' does)")
 fi
 if [ ${#problems[@]} -gt 0 ]; then
@@ -93,7 +93,7 @@ phase c_s "$t"
   echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "commit=$(git rev-parse --short HEAD 2> /dev/null || echo unknown)"
   # The library's sources as measured: modified or not since that commit.
-  echo "dirty=$(git status --porcelain -- src build.rs Cargo.toml include 2> /dev/null | grep -c . || true)"
+  echo "dirty=$(git status --porcelain -- src capi Cargo.toml include 2> /dev/null | grep -c . || true)"
   echo "corpus=$corpus"
   echo "corpus_state=$corpus_state"
   echo "rustc=$(rustc -V 2> /dev/null || echo unknown)"

@@ -2,6 +2,8 @@
 //!
 //! The codec is plain safe Rust over slices; the C functions are in [`ffi`], which checks pointers,
 //! turns them into slices and maps results onto C status codes.
+//! The crate needs neither the standard library nor `alloc`; the package in `capi/` links it
+//! into the C library.
 //!
 //! - [`validate`]: is a buffer well-formed, and if not, where and why not.
 //! - [`decode`]: the scalar value at the start of a buffer, or the maximal subpart to replace.
@@ -16,6 +18,11 @@
 //! - [`simd`]: the SIMD kernels and the run-time choice among them.
 //! - [`sink`]: output buffers that report the size they would need.
 //! - [`error`]: how ill-formed input is classified.
+
+#![no_std]
+// The unit tests use the standard library; the library itself needs neither it nor `alloc`.
+#[cfg(test)]
+extern crate std;
 
 pub mod boundary;
 pub mod count;

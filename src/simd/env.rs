@@ -1,5 +1,5 @@
-//! `LIBUTF8_FORCE_ISA`, read and reported through the C library directly: std's `env::var_os`
-//! allocates and `eprintln!` can panic, and the library promises neither.
+//! `LIBUTF8_FORCE_ISA`, read and reported through libc directly: the library is built without
+//! the standard library (whose `env::var_os` allocates and `eprintln!` can panic).
 
 use core::ffi::{CStr, c_char, c_int, c_void};
 

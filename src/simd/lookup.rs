@@ -684,6 +684,7 @@ pub(crate) unsafe fn valid_blocks<V: Vector, const COUNT: bool>(s: &[u8]) -> Blo
 #[cfg(test)]
 mod tests {
     use super::word_at;
+    use std::vec::Vec;
 
     #[test]
     fn word_at_reads_eight_bytes_zero_padded_at_every_length_and_offset() {

@@ -31,7 +31,7 @@ fn generate(crate_dir: &Path, output: &Path) -> Result<(), String> {
     let manifest = crate_dir.join("Cargo.toml");
     let text = fs::read_to_string(&manifest).map_err(|e| format!("{}: {e}", manifest.display()))?;
     let version = package_version(&text)
-        .ok_or_else(|| format!("{}: no version in [package]", manifest.display()))?;
+        .ok_or_else(|| format!("{}: no version in [workspace.package]", manifest.display()))?;
     let [major, minor, patch] = version;
     let mut config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))?;
     config.after_includes = Some(format!(
@@ -46,13 +46,14 @@ fn generate(crate_dir: &Path, output: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// The `version = "MAJOR.MINOR.PATCH"` of the `[package]` table, as three numbers.
+/// The `version = "MAJOR.MINOR.PATCH"` of the `[workspace.package]` table, which the library's
+/// packages share, as three numbers.
 fn package_version(manifest: &str) -> Option<[u32; 3]> {
-    let mut in_package = false;
+    let mut in_table = false;
     for line in manifest.lines().map(str::trim) {
         if line.starts_with('[') {
-            in_package = line == "[package]";
-        } else if in_package
+            in_table = line == "[workspace.package]";
+        } else if in_table
             && let Some(value) = line.strip_prefix("version")
             && let Some(value) = value.trim_start().strip_prefix('=')
         {
