@@ -3,13 +3,25 @@
 
 mod common;
 
-use common::{Rng, oracle};
-use utf8::simd::{BLOCK, GROUP, Isa};
+use common::{Rng, at_offset, oracle};
+use utf8::simd::{ALIGN_FROM, BLOCK, GROUP, Isa};
 
 /// Checks every supported kernel on `s`: validation against `core::str::from_utf8`, and the
 /// character count against that of `String::from_utf8_lossy`, which replaces each maximal
-/// subpart with one U+FFFD.
+/// subpart with one U+FFFD. The input is checked where it is, and at a distance from a 64-byte
+/// boundary that depends on its bytes, so that the many inputs of a test meet every distance.
 fn check(s: &[u8]) {
+    check_here(s);
+    let offset = s
+        .iter()
+        .fold(s.len(), |h, &b| h.wrapping_mul(31).wrapping_add(b.into()))
+        % 64;
+    let (buf, range) = at_offset(s, offset);
+    check_here(&buf[range]);
+}
+
+/// `check` of `s` where it is.
+fn check_here(s: &[u8]) {
     let expected_chars = String::from_utf8_lossy(s).chars().count();
     for isa in Isa::supported() {
         assert_eq!(
@@ -208,6 +220,38 @@ fn every_error_class_at_every_offset_around_block_boundaries() {
                     s.extend_from_slice(bad);
                     s.extend_from_slice(suffix);
                     check(&s);
+                }
+            }
+        }
+    }
+}
+
+/// Each kind of error in and around the bytes before the first 64-byte boundary of a long
+/// input, which the kernels check apart, and the first block after it, at every distance of the
+/// input from a boundary; then blocks of other text, or of ASCII, which the kernels skip after
+/// a character boundary.
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "exhaustive: too slow to interpret; the sampled tests run the same paths"
+)]
+fn every_error_class_near_the_start_at_every_distance_from_a_64_byte_boundary() {
+    let suffixes = [
+        "\u{E9}\u{20AC}\u{1F600}z".repeat(ALIGN_FROM.div_ceil(10)).into_bytes(),
+        b"an ASCII tail after the error, ".repeat(ALIGN_FROM.div_ceil(31)),
+    ];
+    for offset in 0..64 {
+        for at in 0..=BLOCK + 8 {
+            for width in 1..=4 {
+                for bad in BAD {
+                    for suffix in &suffixes {
+                        let mut s = prefix(width, at);
+                        s.extend_from_slice(bad);
+                        s.extend_from_slice(suffix);
+                        assert!(s.len() >= ALIGN_FROM);
+                        let (buf, range) = at_offset(&s, offset);
+                        check_here(&buf[range]);
+                    }
                 }
             }
         }

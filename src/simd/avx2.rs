@@ -3,6 +3,7 @@
 use core::arch::x86_64::*;
 
 use super::lookup::{self, Vector};
+use super::sse42::shift_to_end;
 use super::to_utf8::Units;
 
 #[derive(Clone, Copy)]
@@ -38,6 +39,23 @@ unsafe impl Vector for Avx2 {
         let word = |at| lookup::word_at(src, at) as i64;
         // SAFETY: AVX2 by the caller.
         Avx2(unsafe { _mm256_set_epi64x(word(24), word(16), word(8), word(0)) })
+    }
+
+    #[inline(always)]
+    unsafe fn load_end(src: &[u8], len: usize) -> Self {
+        debug_assert!(0 < len && len < Self::LANES && src.len() >= Self::LANES);
+        // SAFETY: `src` holds at least 32 readable bytes, so 16 from `len - 16` when `len` is
+        // above 16; AVX2 by the caller. Each half is built apart: pshufb stays within them.
+        unsafe {
+            let first = _mm_loadu_si128(src.as_ptr().cast());
+            let (low, high) = if len <= 16 {
+                (_mm_setzero_si128(), shift_to_end(first, len))
+            } else {
+                let last = _mm_loadu_si128(src.as_ptr().add(len - 16).cast());
+                (shift_to_end(first, len - 16), last)
+            };
+            Avx2(_mm256_set_m128i(high, low))
+        }
     }
 
     #[inline(always)]

@@ -41,7 +41,7 @@ use crate::error::Utf8Error;
 use crate::transcode::{Mode, Progress, utf16, utf32};
 use crate::validate::{Prefix, char_start_at_or_before, scalar_from, scalar_prefix};
 use lookup::Blocks;
-pub use lookup::{BLOCK, GROUP};
+pub use lookup::{ALIGN_FROM, BLOCK, GROUP};
 
 /// An implementation: the scalar reference or one SIMD kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -291,9 +291,9 @@ impl Isa {
     }
 
     /// The length of the prefix of `s` that this implementation's kernel accepts: all of `s`
-    /// if it is well-formed, else whole 64-byte blocks (0 for the scalar implementation), or
-    /// `None` if the CPU cannot run it. For tests: a kernel that rejected good blocks would be
-    /// exact but slow.
+    /// if it is well-formed, else whole 64-byte blocks (from a 64-byte boundary in a long
+    /// input; 0 for the scalar implementation), or `None` if the CPU cannot run it. For tests:
+    /// a kernel that rejected good blocks would be exact but slow.
     pub fn valid_blocks_len(self, s: &[u8]) -> Option<usize> {
         let kernels = self.kernels()?;
         // SAFETY: `kernels` returns only kernels whose ISA the CPU supports.

@@ -37,6 +37,17 @@ unsafe impl Vector for Neon {
     }
 
     #[inline(always)]
+    unsafe fn load_end(src: &[u8], len: usize) -> Self {
+        debug_assert!(0 < len && len < Self::LANES && src.len() >= Self::LANES);
+        // SAFETY: `src` holds at least 16 readable bytes, the table 16 from `len`; NEON by the
+        // caller. tbl gives zeros for the indices 0x80.
+        unsafe {
+            let indices = vld1q_u8(lookup::SHIFT_TO_END[len..].as_ptr());
+            Neon(vqtbl1q_u8(vld1q_u8(src.as_ptr()), indices))
+        }
+    }
+
+    #[inline(always)]
     unsafe fn lookup(self, table: &[u8; 16]) -> Self {
         // SAFETY: `table` holds 16 readable bytes; NEON by the caller.
         unsafe { Neon(vqtbl1q_u8(vld1q_u8(table.as_ptr()), self.0)) }

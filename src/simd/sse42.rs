@@ -38,6 +38,13 @@ unsafe impl Vector for Sse42 {
     }
 
     #[inline(always)]
+    unsafe fn load_end(src: &[u8], len: usize) -> Self {
+        debug_assert!(0 < len && len < Self::LANES && src.len() >= Self::LANES);
+        // SAFETY: `src` holds at least 16 readable bytes; SSSE3 by the caller.
+        Sse42(unsafe { shift_to_end(_mm_loadu_si128(src.as_ptr().cast()), len) })
+    }
+
+    #[inline(always)]
     unsafe fn lookup(self, table: &[u8; 16]) -> Self {
         // SAFETY: `table` holds 16 readable bytes; SSSE3 by the caller.
         unsafe {
@@ -121,6 +128,19 @@ unsafe impl Vector for Sse42 {
 }
 
 lookup::block_kernels!("sse4.2,popcnt", Sse42);
+
+/// `v` with its first `len` lanes (0 to 16) moved to its end, zeros before them.
+///
+/// # Safety
+/// The CPU has SSSE3.
+#[inline(always)]
+pub(super) unsafe fn shift_to_end(v: __m128i, len: usize) -> __m128i {
+    // SAFETY: the table holds 32 bytes, 16 readable from `len`; SSSE3 by the caller.
+    unsafe {
+        let indices = _mm_loadu_si128(lookup::SHIFT_TO_END[len..].as_ptr().cast());
+        _mm_shuffle_epi8(v, indices)
+    }
+}
 
 // The converters of crate::transcode, compiled for this instruction set: their runs of ASCII are
 // widened and narrowed in its registers.

@@ -119,3 +119,13 @@ impl Rng {
         }
     }
 }
+
+/// A copy of `s` that starts `offset` bytes after a 64-byte boundary (`offset` below 64): a
+/// buffer and the range of the copy in it. The AVX-512 kernel reads blocks from 64-byte
+/// boundaries, and the bytes before the first one apart; tests place input at each distance.
+pub fn at_offset(s: &[u8], offset: usize) -> (Vec<u8>, core::ops::Range<usize>) {
+    let mut buf = vec![0u8; s.len() + 128];
+    let start = buf.as_ptr().align_offset(64) + offset;
+    buf[start..start + s.len()].copy_from_slice(s);
+    (buf, start..start + s.len())
+}
