@@ -237,7 +237,9 @@ fn every_error_class_at_every_offset_around_block_boundaries() {
 )]
 fn every_error_class_near_the_start_at_every_distance_from_a_64_byte_boundary() {
     let suffixes = [
-        "\u{E9}\u{20AC}\u{1F600}z".repeat(ALIGN_FROM.div_ceil(10)).into_bytes(),
+        "\u{E9}\u{20AC}\u{1F600}z"
+            .repeat(ALIGN_FROM.div_ceil(10))
+            .into_bytes(),
         b"an ASCII tail after the error, ".repeat(ALIGN_FROM.div_ceil(31)),
     ];
     for offset in 0..64 {
@@ -254,6 +256,26 @@ fn every_error_class_near_the_start_at_every_distance_from_a_64_byte_boundary() 
                     }
                 }
             }
+        }
+    }
+}
+
+/// Long input at distances from a 64-byte boundary, valid, or with an error just before the
+/// first boundary or just after it; also under Miri, which checks that the kernels read no
+/// byte outside the input (the AVX-512 kernel's first load has an address before it).
+#[test]
+fn long_input_at_distances_from_a_64_byte_boundary() {
+    let mut rng = Rng::new(0x5EED_1005);
+    let text = rng.text(ALIGN_FROM + 100);
+    for offset in (1..64).step_by(common::or_under_miri(1, 31)) {
+        let (buf, range) = at_offset(&text, offset);
+        check_here(&buf[range]);
+        let head = 64 - offset;
+        for at in [head - 1, head] {
+            let mut s = text.clone();
+            s[at] = 0xFF;
+            let (buf, range) = at_offset(&s, offset);
+            check_here(&buf[range]);
         }
     }
 }
