@@ -63,33 +63,28 @@ fn bit(register: u32, n: u32) -> bool {
 
 /// The features the code is compiled for (`-C target-feature`).
 fn compiled() -> u32 {
-    let mut features = 0;
-    if cfg!(all(
+    let sse42 = cfg!(all(
         target_feature = "ssse3",
         target_feature = "sse4.1",
         target_feature = "sse4.2"
-    )) {
-        features |= SSE42;
-    }
-    if cfg!(target_feature = "popcnt") {
-        features |= POPCNT;
-    }
-    if cfg!(target_feature = "avx2") {
-        features |= AVX2;
-    }
-    if cfg!(all(
+    ));
+    let avx512 = cfg!(all(
         target_feature = "avx512f",
         target_feature = "avx512bw",
         target_feature = "avx512vl",
         target_feature = "avx512vbmi",
         target_feature = "avx512vbmi2"
-    )) {
-        features |= AVX512;
-    }
-    if cfg!(target_feature = "lzcnt") {
-        features |= LZCNT;
-    }
-    features
+    ));
+    [
+        (sse42, SSE42),
+        (cfg!(target_feature = "popcnt"), POPCNT),
+        (cfg!(target_feature = "avx2"), AVX2),
+        (avx512, AVX512),
+        (cfg!(target_feature = "lzcnt"), LZCNT),
+    ]
+    .iter()
+    .filter(|(on, _)| *on)
+    .fold(0, |features, (_, bit)| features | bit)
 }
 
 /// The features of the CPU that runs the code.
