@@ -9,7 +9,7 @@
 // Linking the codec crate brings its exported functions, which are all the library exports.
 use codec as _;
 
-// libc: the codec calls getenv and write (to read and report LIBUTF8_FORCE_ISA), and the
+// libc: the codec calls getenv, strlen and write (to read and report LIBUTF8_FORCE_ISA), and the
 // compiler's code memcpy and memset. Named here so that libutf8.so records its dependency on
 // libc.so, and so that rustc lists -lc for the static library.
 #[link(name = "c")]
