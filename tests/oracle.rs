@@ -125,6 +125,31 @@ fn every_lead_byte_before_every_byte_after_ascii_and_multibyte_prefixes() {
     }
 }
 
+/// Short ASCII input (up to 256 bytes) is checked without a kernel, by reads that overlap: one
+/// byte above 0x7F at each position, in every length up to and past that bound.
+#[test]
+fn short_ascii_with_one_other_byte_at_each_position() {
+    // Under Miri, the lengths where the reads change, and one byte.
+    let (lengths, bytes) = common::or_under_miri(
+        ((0..=300).collect(), &[0x80, 0xC3, 0xFF][..]),
+        (
+            vec![0, 3, 4, 7, 8, 15, 16, 31, 32, 63, 64, 65, 127, 257],
+            &[0xC3][..],
+        ),
+    );
+    for len in lengths {
+        let mut s = vec![b'a'; len];
+        check_decoding(&s);
+        for pos in 0..len {
+            for &byte in bytes {
+                s[pos] = byte;
+                check_decoding(&s);
+            }
+            s[pos] = b'a';
+        }
+    }
+}
+
 #[test]
 fn random_text_and_mutations() {
     let mut rng = Rng::new(0x5EED_0001);

@@ -39,7 +39,9 @@ use core::sync::atomic::{AtomicPtr, Ordering};
 
 use crate::error::Utf8Error;
 use crate::transcode::{Mode, Progress, utf16, utf32};
-use crate::validate::{Prefix, char_start_at_or_before, scalar_from, scalar_prefix};
+use crate::validate::{
+    Prefix, char_start_at_or_before, is_short_ascii, scalar_from, scalar_prefix,
+};
 use lookup::Blocks;
 pub use lookup::{ALIGN_FROM, BLOCK, GROUP};
 
@@ -437,7 +439,7 @@ pub fn active_isa() -> Isa {
 /// Validates `s` with the implementation in use; a short ASCII string needs no kernel.
 #[inline]
 pub(crate) fn validate(s: &[u8]) -> Result<(), Utf8Error> {
-    if s.len() <= 4 * BLOCK && s.is_ascii() {
+    if s.len() <= 4 * BLOCK && is_short_ascii(s) {
         return Ok(());
     }
     validate_with(active(), s)
