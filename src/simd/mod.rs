@@ -421,14 +421,22 @@ static ACTIVE: AtomicPtr<Kernels> = AtomicPtr::new(ptr::null_mut());
 fn active() -> &'static Kernels {
     let kernels = ACTIVE.load(Ordering::Relaxed);
     if kernels.is_null() {
-        let chosen = Isa::selected().kernels().unwrap_or(&SCALAR);
-        // Racing first calls store the same pointer.
-        ACTIVE.store(ptr::from_ref(chosen).cast_mut(), Ordering::Relaxed);
-        chosen
+        choose()
     } else {
         // SAFETY: ACTIVE holds null or a pointer to one of the `static` Kernels tables.
         unsafe { &*kernels }
     }
+}
+
+/// Chooses the implementation and stores it in ACTIVE: out of line, so that callers save no
+/// registers for what only their first call does.
+#[cold]
+#[inline(never)]
+fn choose() -> &'static Kernels {
+    let chosen = Isa::selected().kernels().unwrap_or(&SCALAR);
+    // Racing first calls store the same pointer.
+    ACTIVE.store(ptr::from_ref(chosen).cast_mut(), Ordering::Relaxed);
+    chosen
 }
 
 /// The implementation in use (chosen on first use).
