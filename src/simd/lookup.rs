@@ -102,6 +102,13 @@ pub const ALIGN_FROM: usize = 1024;
 /// the scalar code looks at up to `GROUP * BLOCK + 3` bytes again.
 pub const GROUP: usize = 4;
 
+/// Inputs of at most this many bytes are checked as one tail, a register at a time, with none
+/// of the setup of the loop over blocks. On an error that reports no good block, as the first
+/// group of blocks would. Pools of mixed strings, AVX-512, C harness, against the block loop
+/// from 65 bytes: 100 bytes in 7.9-8.3 ns instead of 9.9-10.4, 256 bytes in 11.3-12.1 instead
+/// of 14.0-14.4.
+pub(crate) const SHORT: usize = GROUP * BLOCK;
+
 /// The eight bytes of `src` from `at` as a little-endian word, zeros where `src` ends, read
 /// with loads that stay inside `src` (overlapping ones where fewer than eight bytes are left).
 #[inline(always)]
@@ -257,10 +264,12 @@ impl Blocks {
 /// The validating and counting kernels of one instruction set, `validate` and `count`:
 /// [`valid_blocks`] with the registers `$registers`, compiled for `$features`.
 ///
-/// An input of at most a block is checked as a tail alone by code that sets up no loop and
-/// saves no register, and `validate` returns in registers: C callers validate many short
-/// strings (AMD Zen 4, AVX-512, mixed text: 16 bytes in 6.2 ns instead of 7.8, 64 bytes in 5.7
-/// instead of 8.3, against simdutf's 6.6 and 6.2).
+/// An input of at most [`SHORT`] bytes is checked as a tail alone by code that sets up no block
+/// loop and saves no register, and `validate` returns in registers: C callers validate many
+/// short strings (AMD Zen 4, AVX-512, mixed text: 16 bytes in 6.2 ns instead of 7.8, 64 bytes
+/// in 5.7 instead of 8.3, against simdutf's 6.6 and 6.2, when that bound was 64 bytes).
+///
+/// [`SHORT`]: super::lookup::SHORT
 macro_rules! block_kernels {
     ($features:literal, $registers:ty) => {
         /// `Ok` if all of `s` is well-formed, else `Err` with the length of a prefix of whole
@@ -282,7 +291,7 @@ macro_rules! block_kernels {
             }
             // SAFETY: the features are enabled here, and present by the caller's contract.
             unsafe {
-                if s.len() <= super::BLOCK {
+                if s.len() <= super::lookup::SHORT {
                     super::lookup::valid_short::<$registers, false>(s).into_result()
                 } else {
                     validate_blocks(s)
@@ -309,7 +318,7 @@ macro_rules! block_kernels {
             }
             // SAFETY: the features are enabled here, and present by the caller's contract.
             unsafe {
-                if s.len() <= super::BLOCK {
+                if s.len() <= super::lookup::SHORT {
                     super::lookup::valid_short::<$registers, true>(s)
                 } else {
                     count_blocks(s)
@@ -621,13 +630,14 @@ unsafe fn ascii_blocks<V: Vector>(blocks: &[[u8; BLOCK]]) -> usize {
     }
 }
 
-/// [`valid_blocks`] for `s` of at most a block: its tail alone, with no loop set up.
+/// [`valid_blocks`] for `s` of at most [`SHORT`] bytes: its tail alone, with no block loop
+/// set up.
 ///
 /// # Safety
 /// The CPU supports `V`'s ISA.
 #[inline(always)]
 pub(crate) unsafe fn valid_short<V: Vector, const COUNT: bool>(s: &[u8]) -> Blocks {
-    debug_assert!(s.len() <= BLOCK);
+    debug_assert!(s.len() <= SHORT);
     // SAFETY: the caller guarantees the ISA.
     unsafe {
         let mut checker = Checker::<V, COUNT>::new();
