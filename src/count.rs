@@ -4,19 +4,13 @@ use crate::error::ErrorKind;
 use crate::simd;
 use crate::validate::{Prefix, scalar_prefix};
 
-/// Shorter inputs are counted by the scalar code, with no kernel dispatch.
-const SIMD_MIN_LEN: usize = simd::lookup::BLOCK;
+/// After an error, the scalar code looks at this many bytes before a kernel is called again.
+const SCALAR_AFTER_ERROR: usize = simd::lookup::BLOCK;
 
 /// The number of characters in `s`, where each maximal subpart of an ill-formed sequence
 /// counts as one: the number of steps a [`crate::decode_next`] loop takes over `s`.
 pub fn count_chars(s: &[u8]) -> usize {
-    count_chars_with(s, |rest| {
-        if rest.len() < SIMD_MIN_LEN {
-            scalar_prefix(rest)
-        } else {
-            simd::count_prefix(rest)
-        }
-    })
+    count_chars_with(s, simd::count_prefix)
 }
 
 /// [`count_chars`], with `prefix` finding each well-formed stretch and the error after it.
@@ -47,7 +41,7 @@ pub(crate) fn count_chars_with(s: &[u8], prefix: impl Fn(&[u8]) -> Prefix) -> us
 /// in another encoding), and a SIMD kernel restarted after each one would check a whole
 /// block per error: the scalar code looks at the next block first.
 fn prefix_after_error(s: &[u8], prefix: impl Fn(&[u8]) -> Prefix) -> Prefix {
-    let head = scalar_prefix(&s[..SIMD_MIN_LEN.min(s.len())]);
+    let head = scalar_prefix(&s[..SCALAR_AFTER_ERROR.min(s.len())]);
     match head.error {
         // A sequence cut by the end of the window is not an error yet: the rest decides.
         Some(e) if e.kind == ErrorKind::Truncated && head.len + e.len < s.len() => {}

@@ -444,19 +444,32 @@ pub fn active_isa() -> Isa {
     active().isa
 }
 
+/// Strings of ASCII up to this length are validated and counted without a call to a kernel.
+const SHORT_ASCII: usize = 4 * BLOCK;
+
 /// Validates `s` with the implementation in use; a short ASCII string needs no kernel.
 #[inline]
 pub(crate) fn validate(s: &[u8]) -> Result<(), Utf8Error> {
-    if s.len() <= 4 * BLOCK && is_short_ascii(s) {
+    if s.len() <= SHORT_ASCII && is_short_ascii(s) {
         return Ok(());
     }
     validate_with(active(), s)
 }
 
 /// The longest well-formed prefix of `s` with its characters counted, with the
-/// implementation in use.
+/// implementation in use; a short ASCII string needs no kernel.
+///
+/// Short strings of other text go to the kernel too: the scalar code took 24-36 ns for mixed
+/// strings of 22 to 48 bytes that the AVX-512 kernel counts in 8 ns.
 #[inline]
 pub(crate) fn count_prefix(s: &[u8]) -> Prefix {
+    if s.len() <= SHORT_ASCII && is_short_ascii(s) {
+        return Prefix {
+            len: s.len(),
+            chars: s.len(),
+            error: None,
+        };
+    }
     count_prefix_with(active(), s)
 }
 
