@@ -93,9 +93,11 @@ pub const BLOCK: usize = 64;
 /// before the first one checked apart: then no load of a block or of one of its registers
 /// crosses a cache line. Input at 16 bytes from a boundary, against reading from its start:
 /// Wikipedia text 1.14x as fast with AVX-512, ASCII text 1.9x (Intel Xeon, Emerald Rapids).
-/// Shorter input pays more for the extra register than it gains: break-even at 512 to 1024
-/// bytes of Russian text.
-pub const ALIGN_FROM: usize = 1024;
+/// Shorter input pays more for the separate head than it gains. Input cut from the corpus at
+/// offsets 1 to 63, peeling against none (`bench/c/ab_offsets.c`): at 1024 bytes Russian text
+/// 1.01-1.04x, English and Latin 0.88-0.97x with AVX-512 and 0.78-0.89x with AVX2; at 2048
+/// bytes Russian 1.00-1.11x, English 0.93-1.25x, Latin 0.93-1.05x; at 4096 bytes 0.98-1.27x.
+pub const ALIGN_FROM: usize = 2048;
 
 /// The most blocks of text that is not ASCII whose errors are tested at once. A test (and its
 /// branch) per block costs 5% of the speed of validation, one per four blocks 2%; on an error
