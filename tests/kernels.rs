@@ -369,6 +369,26 @@ fn a_lone_byte_among_nul_bytes_at_every_position() {
     }
 }
 
+/// ASCII but for one byte, at each position, in input longer than kernels check as one tail
+/// (`GROUP` blocks) and shorter than `ALIGN_FROM`: kernels test such input for ASCII, four
+/// blocks at a time and then the last 64 bytes, before their block loop.
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "2,800 inputs; a lone byte among NUL bytes runs this path"
+)]
+fn one_byte_that_is_not_ascii_at_each_position_before_the_block_loop() {
+    for len in [GROUP * BLOCK + 1, 8 * BLOCK + 1, ALIGN_FROM - 1] {
+        let mut s = vec![b'a'; len];
+        check(&s);
+        for at in 0..len {
+            s[at] = 0x80;
+            check(&s);
+            s[at] = b'a';
+        }
+    }
+}
+
 /// Blocks of ASCII ("A") and of other text ("N") in every order, up to six blocks and a tail:
 /// a kernel may check an ASCII block inside a group that starts with another block (AVX-512
 /// checks a block that is not ASCII with the next two whatever they hold), load the bytes
