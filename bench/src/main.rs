@@ -3,8 +3,8 @@
 //! Two commands:
 //!
 //! - `libutf8-bench gen DATA_DIR [CORPUS_DIR]` writes the generated inputs (pure ASCII and random
-//!   mixed 1..4-byte text at 64 KiB, 1 MiB and 64 MiB; pools of short strings of 16, 64, 100 and
-//!   256 bytes) from a fixed seed, and `DATA_DIR/manifest.tsv`, the list of every input: those files
+//!   mixed 1..4-byte text at 64 KiB, 1 MiB and 64 MiB; pools of short strings of 16, 64, 100, 256
+//!   and 1000 bytes) from a fixed seed, and `DATA_DIR/manifest.tsv`, the list of every input: those files
 //!   and the corpus files. The C harness (bench/c/bench.c) reads the same manifest, so both
 //!   harnesses measure the same bytes.
 //! - `libutf8-bench run MANIFEST OUT_CSV` measures libutf8 (through its exported C functions) and
@@ -586,8 +586,9 @@ fn generate(data: &Path, corpus: Option<&Path>) -> Result<(), String> {
         }
     }
     // 16, 64 and 256 are the lengths of the project's goals; 100, a multiple of neither 16 nor
-    // 64, takes the paths for the bytes after the last whole register and block.
-    for len in [16, 64, 100, 256] {
+    // 64, takes the paths for the bytes after the last whole register and block, and 1000 those
+    // of strings too long for one tail and too short for the aligned block loop.
+    for len in [16, 64, 100, 256, 1000] {
         for kind in ["ascii", "mixed"] {
             let mut r = rng();
             let mut pool = Vec::with_capacity(POOL * len);
