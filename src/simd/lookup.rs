@@ -95,7 +95,7 @@ pub const BLOCK: usize = 64;
 /// Wikipedia text 1.14x as fast with AVX-512, ASCII text 1.9x (Intel Xeon, Emerald Rapids).
 /// Shorter input pays more for the separate head than it gains. Input cut from the corpus at
 /// offsets 1 to 63, peeling against none (`bench/c/ab_offsets.c`): at 1024 bytes Russian text
-/// 1.01-1.04x, English and Latin 0.88-0.97x with AVX-512 and 0.78-0.89x with AVX2; at 2048
+/// 1.00-1.04x, English and Latin 0.88-0.97x with AVX-512 and 0.78-0.94x with AVX2; at 2048
 /// bytes Russian 1.00-1.11x, English 0.93-1.25x, Latin 0.93-1.05x; at 4096 bytes 0.98-1.27x.
 pub const ALIGN_FROM: usize = 2048;
 
