@@ -4,9 +4,9 @@
 //!
 //! - `libutf8-bench gen DATA_DIR [CORPUS_DIR]` writes the generated inputs (pure ASCII and random
 //!   mixed 1..4-byte text at 64 KiB, 1 MiB and 64 MiB; pools of short strings of 16, 64, 100, 256
-//!   and 1000 bytes) from a fixed seed, and `DATA_DIR/manifest.tsv`, the list of every input: those files
-//!   and the corpus files. The C harness (bench/c/bench.c) reads the same manifest, so both
-//!   harnesses measure the same bytes.
+//!   and 1000 bytes) from a fixed seed, and `DATA_DIR/manifest.tsv`, the list of every input:
+//!   those files and the corpus files. The C harness (bench/c/bench.c) reads the same manifest,
+//!   so both harnesses measure the same bytes.
 //! - `libutf8-bench run MANIFEST OUT_CSV` measures libutf8 (through its exported C functions) and
 //!   the Rust peers on every input of the manifest, and writes one CSV row per input and
 //!   implementation.
