@@ -33,6 +33,7 @@ GLIB = "glib g_utf8_validate_len"
 UTF8PROC = "utf8proc_iterate loop"
 DFA_DECODE = "Hoehrmann DFA decode loop"
 DFA_VALIDATE = "Hoehrmann DFA validate loop"
+UNCHECKED_DECODE = "unchecked decode loop (no validation)"
 MEMCHR = "memchr (absent byte)"
 MEMCPY = "memcpy"
 # Transcoding, per direction: (libutf8's strict converter, simdutf's validating one).
@@ -59,6 +60,7 @@ SHORT = {
     UTF8PROC: "utf8proc",
     DFA_DECODE: "DFA",
     DFA_VALIDATE: "DFA",
+    UNCHECKED_DECODE: "unchecked",
     MEMCHR: "memchr",
     MEMCPY: "memcpy",
 }
@@ -67,7 +69,7 @@ SHORT = {
 SHORT_GOAL_LENGTHS = {"16", "64", "256"}
 RUST_VALIDATORS = [LIB_VALIDATE, CORE, S8_BASIC, S8_COMPAT, SIMDUTF_BOOL, SIMDUTF_ERR, ENCODING_RS]
 C_VALIDATORS = [LIB_VALIDATE, GLIB, DFA_VALIDATE, MEMCHR, MEMCPY]
-C_DECODERS = [LIB_DECODE, UTF8PROC, DFA_DECODE]
+C_DECODERS = [LIB_DECODE, UTF8PROC, DFA_DECODE, UNCHECKED_DECODE]
 
 
 # --- Reading --------------------------------------------------------------------------------
@@ -282,9 +284,16 @@ def goals(res):
         pairs = [(n, res.ratio("c", n, LIB_DECODE, peer)) for n in corpus]
         w, wn = worst(pairs)
         below = sum(1 for _, r in pairs if r is not None and r < target)
+        # Where even the loop that checks nothing is below the target, a decoder called once per
+        # character is not likely to reach it: that loop is what stepping alone costs.
+        bound = [r for r in (res.ratio("c", n, UNCHECKED_DECODE, peer) for n in corpus)
+                 if r is not None]
+        beyond = sum(1 for r in bound if r < target)
         out.append((f"Decoding, corpus: `utf8_decode_next` loop ÷ {label}, every file (C harness)",
                     f"≥ {target:.1f}× on each", "—" if w is None else
-                    f"slowest {w:.2f}× ({wn}); {below} of {len(pairs)} files below",
+                    f"slowest {w:.2f}× ({wn}); {below} of {len(pairs)} files below"
+                    + (f"; the unchecked loop, which validates nothing, is below {target:.1f}× "
+                       f"itself on {beyond} of {len(bound)} files" if beyond else ""),
                     verdict(None if w is None else w >= target, all(r for _, r in pairs), True)))
 
     # Counting.
@@ -639,8 +648,11 @@ def main():
 
         w("## Decoding every character (C harness)\n")
         w("GB/s of input for a loop that decodes each character and sums the code points: "
-          "`utf8_decode_next`, `utf8proc_iterate`, and the DFA. The last column is the same "
-          "libutf8 loop written in Rust, through the same C functions (Rust harness).\n")
+          "`utf8_decode_next`, `utf8proc_iterate`, and the DFA. *unchecked* is a reference, "
+          "as memchr is for validation: a loop that takes each character's value from its "
+          "lead byte and payload bits and checks nothing, the cost of stepping through the "
+          "characters before any validation. The last column is the same libutf8 loop written in Rust, through the same "
+          "C functions (Rust harness).\n")
         w(table(["input"] + [SHORT[i] for i in C_DECODERS] + ["libutf8, Rust harness"],
                 [[label(n)] + [cell(res.gbps("c", n, i)) for i in C_DECODERS]
                  + [cell(res.gbps("rust", n, LIB_DECODE))] for n in bulk]) + "\n")

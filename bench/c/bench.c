@@ -7,7 +7,8 @@
  * harness measures the same bytes), libutf8's C functions as a C program calls them (linked
  * statically against target/release/libutf8.a) and the C peers:
  *   - validation: utf8_validate, GLib's g_utf8_validate_len, a Hoehrmann-style DFA;
- *   - decoding every character: a utf8_decode_next loop, a utf8proc_iterate loop, the DFA;
+ *   - decoding every character: a utf8_decode_next loop, a utf8proc_iterate loop, the DFA,
+ *     and, as a reference, a loop that decodes with no validation at all;
  *   - physical references: memchr for a byte that is absent, and memcpy.
  *
  * Method (the Rust harness's): each implementation runs once and its result is checked
@@ -209,6 +210,32 @@ static uint64_t dfa_decode_loop(const unsigned char *s, size_t len) {
   return state == S_ACCEPT ? sum : sum + 0xFFFD;
 }
 
+/* A reference, not a decoder: each character's value from its lead byte and payload bits, with
+ * no check at all (the bytes must be well-formed). What a loop that steps one character per
+ * iteration costs before any validation: a decoder that checks cannot be faster than this on
+ * the same text, as a validator cannot outrun memchr. */
+static uint64_t unchecked_decode_loop(const unsigned char *s, size_t len) {
+  const unsigned char *end = s + len;
+  uint64_t sum = 0;
+  while (s < end) {
+    uint32_t c = s[0];
+    if (c < 0x80) {
+      s += 1;
+    } else if (c < 0xE0) {
+      c = (c & 0x1Fu) << 6 | (s[1] & 0x3Fu);
+      s += 2;
+    } else if (c < 0xF0) {
+      c = (c & 0x0Fu) << 12 | (s[1] & 0x3Fu) << 6 | (s[2] & 0x3Fu);
+      s += 3;
+    } else {
+      c = (c & 0x07u) << 18 | (s[1] & 0x3Fu) << 12 | (s[2] & 0x3Fu) << 6 | (s[3] & 0x3Fu);
+      s += 4;
+    }
+    sum += c;
+  }
+  return sum;
+}
+
 static uint64_t dfa_validate(const unsigned char *s, size_t len) {
   uint32_t state = S_ACCEPT;
   size_t i;
@@ -277,6 +304,7 @@ LOOPS(libutf8_count)
 LOOPS(glib_validate)
 LOOPS(utf8proc_loop)
 LOOPS(dfa_decode_loop)
+LOOPS(unchecked_decode_loop)
 LOOPS(dfa_validate)
 LOOPS(memchr_absent)
 LOOPS(memcpy_copy)
@@ -298,6 +326,7 @@ static const struct entry entries[] = {
     ENTRY("glib g_utf8_validate_len", G_VALIDATE, glib_validate),
     ENTRY("utf8proc_iterate loop", G_DECODE, utf8proc_loop),
     ENTRY("Hoehrmann DFA decode loop", G_DECODE, dfa_decode_loop),
+    ENTRY("unchecked decode loop (no validation)", G_DECODE, unchecked_decode_loop),
     ENTRY("Hoehrmann DFA validate loop", G_VALIDATE, dfa_validate),
     ENTRY("memchr (absent byte)", G_REFERENCE, memchr_absent),
     ENTRY("memcpy", G_REFERENCE, memcpy_copy),
