@@ -389,6 +389,48 @@ fn one_byte_that_is_not_ascii_at_each_position_before_the_block_loop() {
     }
 }
 
+/// ASCII blocks, then other text from a block boundary on, in input longer than kernels check
+/// as one tail and shorter than `ALIGN_FROM`: a kernel skips the blocks its ASCII test found
+/// ASCII and checks the rest as one tail or with its block loop, by the rest's length. Every
+/// such boundary, in three lengths, good and with an error at places in the rest; the counts
+/// must include the ASCII skipped.
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "2,000 inputs; a lone byte among NUL bytes runs the tail after ASCII"
+)]
+fn other_text_after_ascii_blocks_found_by_the_ascii_test() {
+    let other = "\u{E9}\u{20AC}\u{1F600}z".repeat(ALIGN_FROM / 10);
+    for len in [GROUP * BLOCK + 7, 12 * BLOCK + 33, ALIGN_FROM - 1] {
+        for ascii in 0..len / BLOCK {
+            let start = ascii * BLOCK;
+            let mut s = vec![b'a'; start];
+            let rest = other.as_bytes();
+            // Whole characters, padded with ASCII to the length.
+            let cut = (0..=len - start)
+                .rev()
+                .find(|&n| other.is_char_boundary(n))
+                .unwrap();
+            s.extend_from_slice(&rest[..cut]);
+            s.resize(len, b'z');
+            check(&s);
+            for at in [
+                start,
+                start + 1,
+                start + BLOCK - 1,
+                start + BLOCK + 2,
+                len - 1,
+            ] {
+                if at < len {
+                    let mut bad = s.clone();
+                    bad[at] = 0xFF;
+                    check(&bad);
+                }
+            }
+        }
+    }
+}
+
 /// Blocks of ASCII ("A") and of other text ("N") in every order, up to six blocks and a tail:
 /// a kernel may check an ASCII block inside a group that starts with another block (AVX-512
 /// checks a block that is not ASCII with the next two whatever they hold), load the bytes

@@ -270,11 +270,17 @@ impl Blocks {
 /// loop and saves no register, and `validate` returns in registers: C callers validate many
 /// short strings (AMD Zen 4, AVX-512, mixed text: 16 bytes in 6.2 ns instead of 7.8, 64 bytes
 /// in 5.7 instead of 8.3, against simdutf's 6.6 and 6.2, when that bound was 64 bytes). A
-/// longer input below [`ALIGN_FROM`] bytes is first tested for ASCII ([`is_ascii`]).
+/// longer input below [`ALIGN_FROM`] bytes is first tested for ASCII ([`ascii_test`]); the bytes
+/// after the blocks that test found ASCII are then checked without the block loop if they are
+/// few ([`valid_after_ascii`]), or by the block loop from there, in a function of their own, so
+/// that the short strings' path keeps its code as small as it was (AVX-512, C harness, A/B in
+/// one process: that kept mixed strings of 64 bytes at 0.95-1.00x of the time before this
+/// change, where checking the few bytes in the same function took 1.00-1.05x).
 ///
 /// [`SHORT`]: super::lookup::SHORT
 /// [`ALIGN_FROM`]: super::lookup::ALIGN_FROM
-/// [`is_ascii`]: super::lookup::is_ascii
+/// [`ascii_test`]: super::lookup::ascii_test
+/// [`valid_after_ascii`]: super::lookup::valid_after_ascii
 macro_rules! block_kernels {
     ($features:literal, $registers:ty) => {
         /// `Ok` if all of `s` is well-formed, else `Err` with the length of a prefix of whole
@@ -287,21 +293,24 @@ macro_rules! block_kernels {
         #[target_feature(enable = $features)]
         pub(super) unsafe fn validate(s: &[u8]) -> Result<(), usize> {
             /// # Safety
-            /// As for `validate`.
+            /// As for `validate`; the first `ascii` blocks of `s` are ASCII.
             #[target_feature(enable = $features)]
             #[inline(never)]
-            unsafe fn validate_blocks(s: &[u8]) -> Result<(), usize> {
+            unsafe fn validate_from(s: &[u8], ascii: usize) -> Result<(), usize> {
                 // SAFETY: the features are enabled here, and present by the caller's contract.
-                unsafe { super::lookup::valid_blocks::<$registers, false>(s) }.into_result()
+                unsafe { super::lookup::valid_from::<$registers, false>(s, ascii) }.into_result()
             }
             // SAFETY: the features are enabled here, and present by the caller's contract.
             unsafe {
                 if s.len() <= super::lookup::SHORT {
                     super::lookup::valid_short::<$registers, false>(s).into_result()
-                } else if s.len() < super::ALIGN_FROM && super::lookup::is_ascii::<$registers>(s) {
-                    Ok(())
+                } else if s.len() < super::ALIGN_FROM {
+                    match super::lookup::ascii_test::<$registers>(s) {
+                        Ok(()) => Ok(()),
+                        Err(ascii) => validate_from(s, ascii),
+                    }
                 } else {
-                    validate_blocks(s)
+                    validate_from(s, 0)
                 }
             }
         }
@@ -316,25 +325,28 @@ macro_rules! block_kernels {
         #[target_feature(enable = $features)]
         pub(super) unsafe fn count(s: &[u8]) -> super::lookup::Blocks {
             /// # Safety
-            /// As for `count`.
+            /// As for `count`; the first `ascii` blocks of `s` are ASCII.
             #[target_feature(enable = $features)]
             #[inline(never)]
-            unsafe fn count_blocks(s: &[u8]) -> super::lookup::Blocks {
+            unsafe fn count_from(s: &[u8], ascii: usize) -> super::lookup::Blocks {
                 // SAFETY: the features are enabled here, and present by the caller's contract.
-                unsafe { super::lookup::valid_blocks::<$registers, true>(s) }
+                unsafe { super::lookup::valid_from::<$registers, true>(s, ascii) }
             }
             // SAFETY: the features are enabled here, and present by the caller's contract.
             unsafe {
                 if s.len() <= super::lookup::SHORT {
                     super::lookup::valid_short::<$registers, true>(s)
-                } else if s.len() < super::ALIGN_FROM && super::lookup::is_ascii::<$registers>(s) {
-                    super::lookup::Blocks {
-                        valid: true,
-                        len: s.len(),
-                        chars: s.len(),
+                } else if s.len() < super::ALIGN_FROM {
+                    match super::lookup::ascii_test::<$registers>(s) {
+                        Ok(()) => super::lookup::Blocks {
+                            valid: true,
+                            len: s.len(),
+                            chars: s.len(),
+                        },
+                        Err(ascii) => count_from(s, ascii),
                     }
                 } else {
-                    count_blocks(s)
+                    count_from(s, 0)
                 }
             }
         }
@@ -463,7 +475,8 @@ impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
         }
     }
 
-    /// Checks `tail`, at most a block, as a block padded with zeros would be. The zeros are
+    /// Checks `tail` (the bytes after the last block, or a whole input of up to [`SHORT`]
+    /// bytes) a register at a time, as if padded with zeros. The zeros are
     /// ASCII, so a sequence cut off by the end fails at the first of them, as if cut off by an
     /// ASCII byte; only the registers up to that one are checked, and where the tail fills its
     /// last register, the test for a sequence left open stands for the register of zeros.
@@ -643,38 +656,129 @@ unsafe fn ascii_blocks<V: Vector>(blocks: &[[u8; BLOCK]]) -> usize {
     }
 }
 
-/// Whether all of `s`, at least a block long, is ASCII: its whole blocks, ORed four at a time
-/// and tested, then the blocks left and its last 64 bytes, which overlap them. For input below
-/// [`ALIGN_FROM`] bytes, before the block loop, whose setup cost more than the scan: pools of
-/// ASCII strings, AVX-512, libutf8's time over simdutf's (Rust harness, same run), 300 bytes
-/// 1.6x -> 0.63x, 512 bytes 1.4-1.6x -> 0.52x, 1000 bytes 1.1-1.2x -> 0.8x. Text that is not
-/// ASCII pays one test of its first four blocks.
+/// Whether all of `s`, at least a block long, is ASCII: `Ok` if so, else `Err` with the number
+/// of whole blocks at its start that are ASCII, after which the kernel checks it (see
+/// [`valid_after_ascii`]). Its whole blocks are ORed four at a time and tested, then the blocks
+/// left and its last 64 bytes, which overlap them; only a test that fails looks for the block.
+/// For input below [`ALIGN_FROM`] bytes, before the block loop, whose setup cost more than the
+/// scan: pools of ASCII strings, AVX-512, libutf8's time over simdutf's (Rust harness, same
+/// run), 300 bytes 1.6x -> 0.63x, 512 bytes 1.4-1.6x -> 0.52x, 1000 bytes 1.1-1.2x -> 0.8x.
+/// Text that is not ASCII pays one test of its first four blocks, and one of each of them.
 ///
 /// # Safety
 /// The CPU supports `V`'s ISA.
 #[inline(always)]
-pub(crate) unsafe fn is_ascii<V: Vector>(s: &[u8]) -> bool {
+pub(crate) unsafe fn ascii_test<V: Vector>(s: &[u8]) -> Result<(), usize> {
     let (blocks, _) = s.as_chunks::<BLOCK>();
     let (groups, rest) = blocks.as_chunks::<4>();
     let Some(last) = s.last_chunk::<BLOCK>() else {
-        return false;
+        return Err(0);
     };
     // SAFETY (whole body): the caller guarantees the ISA.
     unsafe {
-        for [a, b, c, d] in groups {
+        for (n, group) in groups.iter().enumerate() {
+            let [a, b, c, d] = group;
             let bits = lanes_ored::<V>(a)
                 .or(lanes_ored(b))
                 .or(lanes_ored(c))
                 .or(lanes_ored(d));
             if bits.any_high_bit() {
-                return false;
+                return Err(4 * n + ascii_blocks::<V>(group));
             }
         }
         let mut bits = lanes_ored::<V>(last);
         for block in rest {
             bits = bits.or(lanes_ored(block));
         }
-        !bits.any_high_bit()
+        if bits.any_high_bit() {
+            Err(4 * groups.len() + ascii_blocks::<V>(rest))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// The most bytes that a kernel checks as one tail after the ASCII blocks that [`ascii_test`]
+/// found (see [`valid_after_ascii`]): more than [`SHORT`], because they set up no block loop.
+/// Strings of 300 and 512 bytes, AVX-512, time over simdutf's (Rust harness, same run): mixed
+/// 1-4 byte text 0.82x with a bound of `SHORT`, 0.61-0.68x with this one; 300-byte pieces of the
+/// French, Russian and Chinese Wikipedia texts 0.94-0.99x -> 0.78-0.88x (German, noisier, 1.08x
+/// -> 0.91-1.04x). At 1024, mixed text of 1000 bytes gained as much, but ASCII with one other
+/// character in its first block took 2.3x simdutf's time instead of 1.2x: a tail checks every
+/// register whole, where the block loop skips ASCII.
+const TAIL_AFTER_ASCII: usize = 2 * SHORT;
+
+/// [`valid_blocks`] for `s`, below [`ALIGN_FROM`] bytes, whose first `ascii` blocks are ASCII
+/// (see [`ascii_test`]), if at most [`TAIL_AFTER_ASCII`] bytes follow them: those bytes with no
+/// block loop set up, as a tail as [`valid_short`] checks one (the ASCII before them leaves no
+/// sequence open), after a group of four blocks if they are more than [`SHORT`]. `None` if more
+/// bytes follow. ASCII strings with one other character in their last quarter, AVX-512, time
+/// over simdutf's (Rust harness, same run): before this and the start of the block loop after
+/// the ASCII blocks, 1.6x at 300 bytes, 1.45x at 512, 1.27x at 1000 and 1.10x at 2000; after,
+/// 1.13-1.24x, 0.93-1.00x, 0.89x and 0.83-0.85x.
+///
+/// # Safety
+/// The CPU supports `V`'s ISA; the first `ascii` blocks of `s` are ASCII.
+#[inline(always)]
+pub(crate) unsafe fn valid_after_ascii<V: Vector, const COUNT: bool>(
+    s: &[u8],
+    ascii: usize,
+) -> Option<Blocks> {
+    let start = ascii * BLOCK;
+    let rest = s.get(start..)?;
+    if rest.len() > TAIL_AFTER_ASCII {
+        return None;
+    }
+    // SAFETY (whole body): the caller guarantees the ISA; `check_block` reads the first SHORT
+    // bytes of `rest`, which holds more.
+    unsafe {
+        let mut checker = Checker::<V, COUNT>::new();
+        // Past SHORT bytes, the first SHORT are a group of blocks, as in the block loop, so that
+        // the scalar code locates an error from at most a group before it.
+        let mut good = start;
+        let tail = match rest.split_at_checked(SHORT) {
+            Some((_, tail)) if !tail.is_empty() => {
+                let mut error = V::splat(0);
+                let mut continuations = 0;
+                for at in (0..SHORT).step_by(BLOCK) {
+                    error = checker.check_block(rest, at, error, &mut continuations);
+                }
+                if !checker.end_block(error, SHORT, continuations) {
+                    return Some(Blocks {
+                        valid: false,
+                        len: start,
+                        chars: start,
+                    });
+                }
+                good += SHORT;
+                tail
+            }
+            _ => rest,
+        };
+        let valid = checker.tail_is_valid(tail);
+        // Every ASCII byte is a character.
+        Some(Blocks {
+            valid,
+            len: if valid { s.len() } else { good },
+            chars: start + checker.chars,
+        })
+    }
+}
+
+/// [`valid_blocks`] for `s` whose first `ascii` blocks are ASCII: by [`valid_after_ascii`] if
+/// few bytes follow them, else by the block loop from there.
+///
+/// # Safety
+/// The CPU supports `V`'s ISA; the first `ascii` blocks of `s` are ASCII, and `ascii` is 0 if
+/// `s` is at least [`ALIGN_FROM`] bytes long.
+#[inline(always)]
+pub(crate) unsafe fn valid_from<V: Vector, const COUNT: bool>(s: &[u8], ascii: usize) -> Blocks {
+    // SAFETY: by the caller.
+    unsafe {
+        match valid_after_ascii::<V, COUNT>(s, ascii) {
+            Some(blocks) => blocks,
+            None => valid_blocks::<V, COUNT>(s, ascii),
+        }
     }
 }
 
@@ -700,12 +804,15 @@ pub(crate) unsafe fn valid_short<V: Vector, const COUNT: bool>(s: &[u8]) -> Bloc
 
 /// Checks `s` block by block with `V`, up to the first bad block, then the tail shorter than a
 /// block, counting characters if `COUNT`. A long input's blocks start at a 64-byte boundary,
-/// after the bytes before it (see [`ALIGN_FROM`]).
+/// after the bytes before it (see [`ALIGN_FROM`]). The first `ascii` blocks of an input below
+/// `ALIGN_FROM` bytes are known to be ASCII ([`ascii_test`] found them), and are skipped
+/// unread.
 ///
 /// # Safety
-/// The CPU supports `V`'s ISA.
+/// The CPU supports `V`'s ISA; the first `ascii` blocks of `s` are ASCII, and `ascii` is 0 if
+/// `s` is at least `ALIGN_FROM` bytes long.
 #[inline(always)]
-pub(crate) unsafe fn valid_blocks<V: Vector, const COUNT: bool>(s: &[u8]) -> Blocks {
+pub(crate) unsafe fn valid_blocks<V: Vector, const COUNT: bool>(s: &[u8], ascii: usize) -> Blocks {
     // The bytes before the first 64-byte boundary of a long input (see ALIGN_FROM), then the
     // blocks from there, and the length of the prefix that ends after `n` of them.
     let head = if s.len() >= ALIGN_FROM {
@@ -727,6 +834,11 @@ pub(crate) unsafe fn valid_blocks<V: Vector, const COUNT: bool>(s: &[u8]) -> Blo
             };
         }
         let mut i = 0;
+        if ascii != 0 {
+            debug_assert!(head == 0 && ascii <= blocks.len());
+            checker.skip_ascii(ascii);
+            i = ascii;
+        }
         while let Some(block) = blocks.get(i) {
             // Between characters, ASCII needs no other check: skip a run of it as fast as it
             // is read. A block that is not ASCII pays one test for this. Only after an ASCII
