@@ -576,9 +576,11 @@ def main():
       + "generated pure ASCII and random "
       "mixed 1–4-byte text (character widths equally likely, scalar values uniform within a "
       "width, fixed seed) at 64 KiB, 1 MiB and 64 MiB; pools of 1,024 short strings of 16, 64, "
-      "100, 256 and 1000 bytes, ASCII and mixed, each call validating one string (the goals name "
-      "16, 64 and 256; 100 bytes end inside a register and a block, 1000 bytes are too long for "
-      "one tail and too short for the aligned block loop). Both harnesses read the same files.")
+      "100, 256 and 1000 bytes, ASCII and mixed, and of 300 and 1000 bytes of ASCII with one "
+      "\"é\" at a random place (*accent*), each call validating one string (the goals name 16, 64 "
+      "and 256; 100 bytes end inside a register and a block, 1000 bytes are too long for one "
+      "tail and too short for the aligned block loop, and *accent* strings take the path that "
+      "skips ASCII blocks before the rest). Both harnesses read the same files.")
     w("- Each implementation's first call is checked: validators must accept the whole input, "
       "decoding loops must sum the same code points (Rust: as `core::str`; C: the three loops "
       "agree), counters must give the number of characters.")
