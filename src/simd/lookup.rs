@@ -720,7 +720,7 @@ const TAIL_AFTER_ASCII: usize = 2 * SHORT;
 /// # Safety
 /// The CPU supports `V`'s ISA; the first `ascii` blocks of `s` are ASCII.
 #[inline(always)]
-pub(crate) unsafe fn valid_after_ascii<V: Vector, const COUNT: bool>(
+unsafe fn valid_after_ascii<V: Vector, const COUNT: bool>(
     s: &[u8],
     ascii: usize,
 ) -> Option<Blocks> {
