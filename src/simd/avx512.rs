@@ -1,12 +1,12 @@
 //! The AVX-512 kernel: one 64-byte register per block, AVX-512F, BW and VBMI instructions.
 //!
 //! It validates and counts. The converters are AVX2's (see `super::AVX512`), but the one from
-//! UTF-16 into UTF-8 also takes steps of 32 units below U+0800 in one register, of 32 units with
-//! no surrogate, and of 16 units with surrogate pairs, the one from UTF-32 into UTF-8 a run of
-//! the same 32-unit step below U+0800 and of 16 units of any scalar values, and those from UTF-8
-//! into UTF-16 and UTF-32 runs of blocks of 64 bytes of 1-3 byte characters at a fixed stride,
-//! and steps of up to 32 characters of any lengths, or of sixteen 4-byte ones (VL, VBMI and
-//! VBMI2). The implementation is chosen only where all of these are present (see
+//! UTF-16 into UTF-8 also takes steps of 32 units below U+0800 in one register and of 32 units
+//! of any other characters (31 where the last is a high surrogate), the one from UTF-32 into
+//! UTF-8 a run of the same 32-unit step below U+0800 and of 16 units of any scalar values, and
+//! those from UTF-8 into UTF-16 and UTF-32 runs of blocks of 64 bytes of 1-3 byte characters at
+//! a fixed stride, and steps of up to 32 characters of any lengths, or of sixteen 4-byte ones
+//! (VL, VBMI and VBMI2). The implementation is chosen only where all of these are present (see
 //! `super::Isa::is_supported`).
 
 use core::arch::x86_64::*;
@@ -189,10 +189,12 @@ super::lookup::block_kernels!("avx512f,avx512bw,avx512vbmi,popcnt", Avx512);
 
 // ---------------------------------------------------------------------------------------------
 // UTF-16 into UTF-8: AVX2's converter (see super::to_utf8), with steps of 32 units below U+0800
-// in one register, of 32 units with no surrogate in two registers of 32-bit lanes, and of 16
-// units with surrogate pairs in 32-bit lanes, their bytes compressed by a mask (VBMI2), after
-// the idea of Robert Clausecker and Daniel Lemire, "Transcoding Unicode Characters with AVX-512
-// Instructions", Software: Practice and Experience, 2023.
+// in one register, and of 32 units of any other characters in two registers of 32-bit lanes,
+// their bytes compressed by a mask (VBMI2), after the idea of Robert Clausecker and Daniel
+// Lemire, "Transcoding Unicode Characters with AVX-512 Instructions", Software: Practice and
+// Experience, 2023. Each surrogate of a pair gives two of its four bytes in its own lane, as
+// in AVX2's steps, so that text with a few supplementary characters (emoji among other
+// text) takes the same steps as text with none.
 
 /// Every 32-bit lane set to `x`.
 ///
@@ -259,44 +261,119 @@ unsafe fn one_two_units(v: __m512i, dst: *mut u8) -> (usize, __m128i) {
     }
 }
 
-/// Writes the 32 to 96 bytes of the 32 units of `v`, none of them a surrogate, at `dst`, and
-/// nothing after them: their number, and the 16 bytes after them. Against AVX2's steps of 16
-/// units, lipsum Chinese, Japanese, Korean and Hindi convert 1.7-1.8x as fast, Wikipedia text
-/// in those scripts 1.3-1.45x (Intel Xeon, Emerald Rapids; Zen 4 not measured).
+/// Surrogate pairs among the 32 units of a step, for [`bmp_units`]: the two bytes each
+/// surrogate of a pair gives in its own lane, and which lanes hold them.
+#[derive(Clone, Copy)]
+struct Pairs {
+    /// For each surrogate lane, its two bytes, first byte lowest: a high surrogate gives the
+    /// first two of its pair's four, the low one the last two (as in `to_utf8`, whose module
+    /// comment says how).
+    bytes: __m512i,
+    /// The lanes of surrogates, one bit each.
+    lanes: u32,
+    /// Whether the last unit is a high surrogate, left to the next step with its low one.
+    split: bool,
+}
+
+/// The surrogate pairs among the 32 units of `v`, whose high surrogates are in the lanes of
+/// `high` and low ones in those of `low`, every low surrogate after a high one.
+///
+/// # Safety
+/// The CPU has AVX-512F and BW.
+#[inline(always)]
+unsafe fn pairs(v: __m512i, high: u32, low: u32, split: bool) -> Pairs {
+    // SAFETY: by the caller.
+    unsafe {
+        let splat = |x: u16| _mm512_set1_epi16(x as i16);
+        // High: the plane, 0x10000 + (h - 0xD800) << 10 shifted down 10, is h's ten bits + 0x40.
+        let plane = _mm512_add_epi16(_mm512_and_si512(v, splat(0x3FF)), splat(0x40));
+        let first = _mm512_or_si512(
+            _mm512_or_si512(
+                _mm512_srli_epi16::<8>(plane),
+                _mm512_and_si512(_mm512_slli_epi16::<6>(plane), splat(0x3F00)),
+            ),
+            splat(0x80F0),
+        );
+        // Low: the plane's two low bits (the high surrogate's, in the lane before) above the
+        // low's top four bits, then its last six.
+        let before = _mm512_permutexvar_epi16(PREVIOUS_UNIT, v);
+        let third = _mm512_or_si512(
+            _mm512_and_si512(_mm512_slli_epi16::<4>(before), splat(0x30)),
+            _mm512_and_si512(_mm512_srli_epi16::<6>(v), splat(0xF)),
+        );
+        let fourth = _mm512_and_si512(_mm512_slli_epi16::<8>(v), splat(0x3F00));
+        let second = _mm512_or_si512(_mm512_or_si512(third, fourth), splat(0x8080));
+        Pairs {
+            bytes: _mm512_mask_mov_epi16(second, high, first),
+            lanes: high | low,
+            split,
+        }
+    }
+}
+
+/// Writes the 64 bytes of the 16 surrogate pairs that are the 32 units of `v`, at `dst`: the
+/// 16 bytes after them as they were. Each pair's 32-bit lane gives its 4-byte form in place,
+/// with no compression (text of emoji or of other supplementary characters only).
+///
+/// # Safety
+/// The CPU has AVX-512F; room for 80 bytes at `dst`.
+#[inline(always)]
+unsafe fn all_pairs(v: __m512i, dst: *mut u8) -> __m128i {
+    // SAFETY: by the caller.
+    unsafe {
+        let high = _mm512_and_si512(v, splat32(0x3FF));
+        let low = _mm512_and_si512(_mm512_srli_epi32::<16>(v), splat32(0x3FF));
+        let c = _mm512_add_epi32(
+            _mm512_or_si512(_mm512_slli_epi32::<10>(high), low),
+            splat32(0x1_0000),
+        );
+        let four = _mm512_or_si512(form_bytes(c), splat32(0x8080_80F0));
+        let tail = _mm_loadu_si128(dst.add(64).cast());
+        _mm512_storeu_si512(dst.cast(), four);
+        tail
+    }
+}
+
+/// For `_mm512_permutexvar_epi16`: each lane takes the unit before it (lane 0 its own).
+static PREVIOUS_UNIT: __m512i = {
+    let mut t = [0u16; 32];
+    let mut i = 1;
+    while i < 32 {
+        t[i] = (i - 1) as u16;
+        i += 1;
+    }
+    // SAFETY: 64 bytes either way, and every bit pattern is an integer vector.
+    unsafe { core::mem::transmute::<[u16; 32], __m512i>(t) }
+};
+
+/// Writes the 32 to 96 bytes of the 32 units of `v` at `dst`, and nothing after them: their
+/// number, and the 16 bytes after them. None of the units is a surrogate, or `pairs` has
+/// them; a high surrogate in the last lane gives nothing. Against AVX2's steps of 16 units,
+/// lipsum Chinese, Japanese, Korean and Hindi convert 1.7-1.8x as fast, Wikipedia text in
+/// those scripts 1.3-1.45x (Intel Xeon, Emerald Rapids; Zen 4 not measured).
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW and VBMI2; room for 112 bytes at `dst`.
 #[inline(always)]
-unsafe fn one_two_three_units(v: __m512i, dst: *mut u8) -> (usize, __m128i) {
+unsafe fn bmp_units(v: __m512i, pairs: Option<Pairs>, dst: *mut u8) -> (usize, __m128i) {
     // SAFETY: by the caller.
     unsafe {
-        let halves = [
-            _mm512_cvtepu16_epi32(_mm512_castsi512_si256(v)),
-            _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64::<1>(v)),
-        ];
-        let compressed = halves.map(|c| {
-            // Each lane's three bytes, the lead byte low: 1110xxxx 10xxxxxx 10xxxxxx; and
-            // its two bytes, 110xxxxx 10xxxxxx, which below U+0800 are the last two of those
-            // with the second's marker bit 0x40 set.
-            let lead = _mm512_srli_epi32::<12>(c);
-            let middle = _mm512_slli_epi32::<2>(c);
-            let last = _mm512_slli_epi32::<16>(c);
-            let three = _mm512_ternarylogic_epi32::<0xF8>(lead, middle, splat32(0x3F00));
-            let three = _mm512_ternarylogic_epi32::<0xF8>(three, last, splat32(0x3F_0000));
-            let three = _mm512_or_si512(three, splat32(0x80_80E0));
-            let two = _mm512_xor_si512(_mm512_srli_epi32::<8>(three), splat32(0x40));
-            let wide2 = _mm512_cmpge_epu32_mask(c, splat32(0x80));
-            let wide3 = _mm512_cmpge_epu32_mask(c, splat32(0x800));
-            let lanes = _mm512_mask_mov_epi32(c, wide2, two);
-            let lanes = _mm512_mask_mov_epi32(lanes, wide3, three);
-            // The first byte of each lane, and those after it that hold a marker bit.
-            let keep = _mm512_test_epi8_mask(lanes, splat32(0x00FF_FF00)) | 0x1111_1111_1111_1111;
-            (
-                _mm512_maskz_compress_epi8(keep, lanes),
-                keep.count_ones() as usize,
-            )
-        });
-        let [(first, first_len), (second, second_len)] = compressed;
+        let halves = |x: __m512i| [_mm512_castsi512_si256(x), _mm512_extracti64x4_epi64::<1>(x)];
+        let [low, high] = halves(v);
+        let (first, first_len, second, second_len);
+        match pairs {
+            None => {
+                (first, first_len) = bmp_lanes(low, None);
+                (second, second_len) = bmp_lanes(high, None);
+            }
+            Some(p) => {
+                let [low_bytes, high_bytes] = halves(p.bytes);
+                let first_pairs = Some((low_bytes, p.lanes as u16, false));
+                (first, first_len) = bmp_lanes(low, first_pairs);
+                let second_pairs = Some((high_bytes, (p.lanes >> 16) as u16, p.split));
+                (second, second_len) = bmp_lanes(high, second_pairs);
+            }
+        }
         let len = first_len + second_len;
         // As `one_two_units` stores.
         let tail = _mm_loadu_si128(dst.add(len).cast());
@@ -310,93 +387,44 @@ unsafe fn one_two_three_units(v: __m512i, dst: *mut u8) -> (usize, __m128i) {
     }
 }
 
-/// Converts the 16 units at `src`, some of them surrogates, writing their bytes at `dst`, and
-/// perhaps others in the 16 bytes after them: the units read, the bytes written, and the 16
-/// bytes after them as they were. 16 units (or 15 when the last is a high surrogate, which the
-/// next step takes with its low one) give 16 to 48 bytes; (0, 0, _), nothing written, if they
-/// hold a lone surrogate or would give fewer than 16 bytes.
+/// The bytes of 16 units of a [`bmp_units`] step, compressed, and their number; `pairs`: the
+/// bytes of their surrogates, which lanes hold them, and whether the last lane gives nothing.
 ///
 /// # Safety
-/// The CPU has AVX-512F, BW and VBMI2, and AVX2; `src` has 16 units; `dst` has room for 64
-/// bytes.
+/// The CPU has AVX-512F, BW and VBMI2.
 #[inline(always)]
-unsafe fn pairs_units(src: *const u16, dst: *mut u8) -> (usize, usize, __m128i) {
-    // SAFETY: AVX-512F, BW and VBMI2, and AVX2, by the caller; 16 units at `src` and room for
-    // 64 bytes at `dst` by the caller: the stores end at most 48 bytes from `dst` and the load
-    // 16 bytes after the step's bytes, at most 48.
+unsafe fn bmp_lanes(units: __m256i, pairs: Option<(__m256i, u16, bool)>) -> (__m512i, usize) {
+    // SAFETY: by the caller.
     unsafe {
-        let units = _mm256_loadu_si256(src.cast());
-        // Eight pairs, each in a 32-bit lane (text of emoji or of other supplementary
-        // characters only): each lane gives one 4-byte form in place, 32 bytes in all,
-        // with no widening or compression, and the next step's place is known at once.
-        let kinds = _mm256_and_si256(units, _mm256_set1_epi32(0xFC00_FC00_u32 as i32));
-        let pairs = _mm256_cmpeq_epi32(kinds, _mm256_set1_epi32(0xDC00_D800_u32 as i32));
-        if _mm256_movemask_epi8(pairs) == -1 {
-            let high = _mm256_and_si256(units, _mm256_set1_epi32(0x3FF));
-            let low = _mm256_and_si256(_mm256_srli_epi32::<16>(units), _mm256_set1_epi32(0x3FF));
-            let c = _mm256_add_epi32(
-                _mm256_or_si256(_mm256_slli_epi32::<10>(high), low),
-                _mm256_set1_epi32(0x1_0000),
-            );
-            let bytes = _mm512_castsi512_si256(form_bytes(_mm512_castsi256_si512(c)));
-            let four = _mm256_or_si256(bytes, _mm256_set1_epi32(0x8080_80F0_u32 as i32));
-            let tail = _mm_loadu_si128(dst.add(32).cast());
-            _mm256_storeu_si256(dst.cast(), four);
-            return (16, 32, tail);
-        }
         let c = _mm512_cvtepu16_epi32(units);
-        let kind = _mm512_and_si512(c, splat32(0xFC00));
-        let high = _mm512_cmpeq_epi32_mask(kind, splat32(0xD800));
-        let low = _mm512_cmpeq_epi32_mask(kind, splat32(0xDC00));
-        // Every low surrogate follows a high one, and every high one is followed by a low
-        // one but for one in the last lane, left to the next step.
-        if low != high << 1 {
-            return (0, 0, _mm_setzero_si128());
-        }
-        // From memory, not from the mask: the next step's loads wait for it, and the mask
-        // comes 20 cycles after the load (Zen 4: Chinese twice as slow).
-        let split = u16::from(*src.add(15) & 0xFC00 == 0xD800);
-        // A pair's scalar value goes in its high surrogate's lane, and its low one's lane
-        // gives no byte.
-        let next = _mm512_alignr_epi32::<1>(_mm512_setzero_si512(), c);
-        let pair = _mm512_add_epi32(
-            _mm512_add_epi32(_mm512_slli_epi32::<10>(c), next),
-            splat32(0x1_0000u32.wrapping_sub(0xD800 << 10).wrapping_sub(0xDC00)),
-        );
-        let c = _mm512_mask_mov_epi32(c, high, pair);
-        let bytes = form_bytes(c);
+        // Each lane's three bytes, the lead byte low: 1110xxxx 10xxxxxx 10xxxxxx; and its two
+        // bytes, 110xxxxx 10xxxxxx, which below U+0800 are the last two of those with the
+        // second's marker bit 0x40 set.
+        let lead = _mm512_srli_epi32::<12>(c);
+        let middle = _mm512_slli_epi32::<2>(c);
+        let last = _mm512_slli_epi32::<16>(c);
+        let three = _mm512_ternarylogic_epi32::<0xF8>(lead, middle, splat32(0x3F00));
+        let three = _mm512_ternarylogic_epi32::<0xF8>(three, last, splat32(0x3F_0000));
+        let three = _mm512_or_si512(three, splat32(0x80_80E0));
+        let two = _mm512_xor_si512(_mm512_srli_epi32::<8>(three), splat32(0x40));
         let wide2 = _mm512_cmpge_epu32_mask(c, splat32(0x80));
         let wide3 = _mm512_cmpge_epu32_mask(c, splat32(0x800));
-        let wide4 = high;
-        let two = _mm512_or_si512(_mm512_srli_epi32::<16>(bytes), splat32(0x80C0));
-        let three = _mm512_or_si512(_mm512_srli_epi32::<8>(bytes), splat32(0x80_80E0));
-        let four = _mm512_or_si512(bytes, splat32(0x8080_80F0));
         let lanes = _mm512_mask_mov_epi32(c, wide2, two);
-        let lanes = _mm512_mask_mov_epi32(lanes, wide3, three);
-        let lanes = _mm512_mask_mov_epi32(lanes, wide4, four);
-        // 0xFF in each byte kept: as many as the lane's form is long, none for the lanes
-        // of low surrogates and of a high one left to the next step.
-        let kept = _mm512_mask_mov_epi32(splat32(0xFF), wide2, splat32(0xFFFF));
-        let kept = _mm512_mask_mov_epi32(kept, wide3, splat32(0xFF_FFFF));
-        let kept = _mm512_mask_mov_epi32(kept, wide4, splat32(0xFFFF_FFFF));
-        let kept = _mm512_maskz_mov_epi32(!(low | split << 15), kept);
-        let keep = _mm512_movepi8_mask(kept);
-        let len = keep.count_ones() as usize;
-        if len < 16 {
-            return (0, 0, _mm_setzero_si128());
+        let mut lanes = _mm512_mask_mov_epi32(lanes, wide3, three);
+        let mut given = u64::MAX;
+        if let Some((bytes, which, split)) = pairs {
+            lanes = _mm512_mask_mov_epi32(lanes, which, _mm512_cvtepu16_epi32(bytes));
+            if split {
+                given >>= 4;
+            }
         }
-        let out = _mm512_maskz_compress_epi8(keep, lanes);
-        // Stored as 32 bytes, then the 16 after them where the step's bytes go past 32 or
-        // else right after them: nothing past the 16 bytes after its own, which the writer
-        // puts back (stored whole with its 48 bytes put back after, the next step's loads
-        // waited for the stores).
-        let tail = _mm_loadu_si128(dst.add(len).cast());
-        _mm256_storeu_si256(dst.cast(), _mm512_castsi512_si256(out));
-        _mm_storeu_si128(
-            dst.add(len.min(32)).cast(),
-            _mm512_extracti32x4_epi32::<2>(out),
-        );
-        (16 - usize::from(split), len, tail)
+        // The first byte of each lane, and those after it that hold a marker bit.
+        let keep =
+            (_mm512_test_epi8_mask(lanes, splat32(0x00FF_FF00)) | 0x1111_1111_1111_1111) & given;
+        (
+            _mm512_maskz_compress_epi8(keep, lanes),
+            keep.count_ones() as usize,
+        )
     }
 }
 
@@ -422,9 +450,25 @@ unsafe impl WideStep for Avx512WideStep {
             }
             let kind = _mm512_and_si512(v, _mm512_set1_epi16(0xF800_u16 as i16));
             if _mm512_cmpeq_epi16_mask(kind, _mm512_set1_epi16(0xD800_u16 as i16)) != 0 {
-                return pairs_units(src, dst);
+                let kind = _mm512_and_si512(v, _mm512_set1_epi16(0xFC00_u16 as i16));
+                let high = _mm512_cmpeq_epi16_mask(kind, _mm512_set1_epi16(0xD800_u16 as i16));
+                let low = _mm512_cmpeq_epi16_mask(kind, _mm512_set1_epi16(0xDC00_u16 as i16));
+                // Every low surrogate follows a high one, and every high one is followed by a
+                // low one but for one in the last lane, left to the next step.
+                if low != high << 1 {
+                    return (0, 0, _mm_setzero_si128());
+                }
+                if high == 0x5555_5555 {
+                    return (2 * to_utf8::STEP, 64, all_pairs(v, dst));
+                }
+                // From memory, not from the masks: the next step's loads wait for it, and the
+                // masks come 20 cycles after the load (Zen 4: Chinese twice as slow).
+                let split = *src.add(31) & 0xFC00 == 0xD800;
+                let pairs = pairs(v, high, low, split);
+                let (len, tail) = bmp_units(v, Some(pairs), dst);
+                return (2 * to_utf8::STEP - usize::from(split), len, tail);
             }
-            let (len, tail) = one_two_three_units(v, dst);
+            let (len, tail) = bmp_units(v, None, dst);
             (2 * to_utf8::STEP, len, tail)
         }
     }

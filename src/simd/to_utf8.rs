@@ -23,8 +23,8 @@
 //! with SSE4.2, one 256-bit register with AVX2); the shuffles work on 128-bit halves, which in an
 //! AVX2 function get VEX encodings. UTF-32 values from U+10000 up are encoded from 128-bit
 //! registers of four. With AVX-512 VBMI2, 32 units below U+0800 are converted in one step of
-//! their own, 32 of UTF-16 with no surrogate or 16 with surrogate pairs in 32-bit lanes, and 16
-//! of UTF-32 of any other scalar values ([`WideStep`]), their bytes compressed by a mask.
+//! their own, 32 of UTF-16 of any other characters in 32-bit lanes, and 16 of UTF-32 of any
+//! other scalar values ([`WideStep`]), their bytes compressed by a mask.
 
 use core::arch::x86_64::*;
 
@@ -487,18 +487,17 @@ unsafe fn utf16_step<U: Units, const PAIRS: bool>(
 
 /// Wider steps for instruction sets that can compress the bytes of a register by a mask
 /// (AVX-512 VBMI2): 32 units below U+0800, the text of most alphabetic scripts, UTF-16 or
-/// UTF-32; 32 units of UTF-16 with no surrogate (CJK, Indic scripts) or 16 with surrogate
-/// pairs, in 32-bit lanes; 16 units of UTF-32 of any scalar values.
+/// UTF-32; 32 units of UTF-16 of any other characters (CJK, Indic scripts, emoji), in 32-bit
+/// lanes; 16 units of UTF-32 of any scalar values.
 ///
 /// # Safety
 /// Implementations use instructions of one ISA: they may only run on a CPU that has it.
 pub(crate) unsafe trait WideStep {
     /// Converts the UTF-16 at `src`, writing its bytes at `dst`, and perhaps others in the 16
     /// bytes after them: the units read, the bytes written, and the 16 bytes after them as
-    /// they were. 32 units with no surrogate give 32 to 96 bytes; else 16 units (or 15 when
-    /// the last is a high surrogate, which the next step takes with its low one) give 16 to
-    /// 48 bytes; (0, 0, _), nothing written, if they hold a lone surrogate or would give
-    /// fewer than 16 bytes.
+    /// they were: 32 units (or 31 when the last is a high surrogate, which the next step
+    /// takes with its low one) give 31 to 96 bytes; (0, 0, _), nothing written, if they hold
+    /// a lone surrogate.
     ///
     /// # Safety
     /// `src` has 32 units; `dst` has room for 112 bytes.
