@@ -575,7 +575,9 @@ def main():
        if corpus else f"- Inputs: no corpus (`{meta.get('corpus', '?')}` was absent in this run); ")
       + "generated pure ASCII and random "
       "mixed 1–4-byte text (character widths equally likely, scalar values uniform within a "
-      "width, fixed seed) at 64 KiB, 1 MiB and 64 MiB; pools of 1,024 short strings of 16, 64, "
+      "width, fixed seed) at 64 KiB, 1 MiB and 64 MiB, and at 64 KiB ASCII text with an emoji "
+      "instead of one character in 40 or so (*emoji*, as in chat messages, a shape the corpus "
+      "lacks); pools of 1,024 short strings of 16, 64, "
       "100, 256 and 1000 bytes, ASCII and mixed, and of 300 and 1000 bytes of ASCII with one "
       "\"é\" at a random place (*accent*), each call validating one string (the goals name 16, 64 "
       "and 256; 100 bytes end inside a register and a block, 1000 bytes are too long for one "

@@ -3,9 +3,10 @@
 //! Two commands:
 //!
 //! - `libutf8-bench gen DATA_DIR [CORPUS_DIR]` writes the generated inputs (pure ASCII and random
-//!   mixed 1..4-byte text at 64 KiB, 1 MiB and 64 MiB; pools of short strings of 16, 64, 100, 256
-//!   and 1000 bytes, and of ASCII with one other character at 300 and 1000) from a fixed seed, and `DATA_DIR/manifest.tsv`, the list of every input:
-//!   those files and the corpus files. The C harness (bench/c/bench.c) reads the same manifest,
+//!   mixed 1..4-byte text at 64 KiB, 1 MiB and 64 MiB; ASCII with an emoji now and then at 64
+//!   KiB; pools of short strings of 16, 64, 100, 256 and 1000 bytes, and of ASCII with one other
+//!   character at 300 and 1000) from a fixed seed, and `DATA_DIR/manifest.tsv`, the list of
+//!   every input: those files and the corpus files. The C harness (bench/c/bench.c) reads the same manifest,
 //!   so both harnesses measure the same bytes.
 //! - `libutf8-bench run MANIFEST OUT_CSV` measures libutf8 (through its exported C functions) and
 //!   the Rust peers on every input of the manifest, and writes one CSV row per input and
@@ -511,6 +512,23 @@ fn accent_text(rng: &mut SplitMix64, n: usize) -> Vec<u8> {
     out
 }
 
+/// ASCII text of exactly `n` bytes with an emoji (U+1F300..U+1F64F, four bytes, a surrogate
+/// pair in UTF-16) instead of one character in 40 or so, as in chat messages: a shape of real
+/// text the corpus lacks, whose UTF-16 mixes surrogate pairs into steps of other characters.
+fn emoji_text(rng: &mut SplitMix64, n: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(n);
+    let mut buf = [0u8; 4];
+    while out.len() < n {
+        if n - out.len() >= 4 && rng.next().is_multiple_of(40) {
+            let emoji = char::from_u32(rng.range(0x1_F300, 0x1_F64F)).unwrap_or('?');
+            out.extend_from_slice(emoji.encode_utf8(&mut buf).as_bytes());
+        } else {
+            out.push(ascii_char(rng));
+        }
+    }
+    out
+}
+
 /// Strings per pool of short strings: enough that branch predictors cannot learn one string.
 const POOL: usize = 1024;
 
@@ -627,6 +645,16 @@ fn generate(data: &Path, corpus: Option<&Path>) -> Result<(), String> {
         let path = write(&format!("{name}.pool"), &pool)?;
         writeln!(manifest, "short\t{name}\t{}\t{len}", path.display()).unwrap();
     }
+    // Last, so that the inputs above keep their generators.
+    let text = emoji_text(&mut rng(), 64 * KIB);
+    let path = write("emoji-64KiB.txt", &text)?;
+    writeln!(
+        manifest,
+        "generated\temoji-64KiB\t{}\t{}",
+        path.display(),
+        text.len()
+    )
+    .unwrap();
     let path = data.join("manifest.tsv");
     fs::write(&path, manifest).map_err(|e| format!("{}: {e}", path.display()))?;
     eprintln!("bench: inputs written to {}", data.display());
