@@ -360,8 +360,8 @@ pub(crate) unsafe trait Target: Unit {
 /// line where the callers are compiled for fewer), and write only the units they report.
 pub(crate) unsafe trait WideBlock {
     /// Converts the first characters of the 64 bytes of well-formed UTF-8 at `block`, of any
-    /// mix of lengths, into UTF-16: at least 15 of them and at most 32, all of whose bytes are
-    /// in the block, writing nothing past the units it reports. Returns the bytes read and
+    /// mix of lengths, into UTF-16: at least 15 of them, all of whose bytes are in the block,
+    /// writing nothing past the units it reports. Returns the bytes read and
     /// units written, or `None` if there is no such conversion.
     ///
     /// # Safety
