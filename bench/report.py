@@ -592,6 +592,10 @@ def main():
       f"{' or '.join(map(str, samples))} samples per input and implementation "
       "(fewer for the 64 MiB inputs). Time is the monotonic clock (`Instant`, "
       "`clock_gettime(CLOCK_MONOTONIC)`).")
+    w("- Each bulk input is processed again and again, and the CPU's branch predictors can "
+      "learn much of the pattern of a file of a few hundred KB, better for one build's code "
+      "than for another's: single files' ratios have moved by 10-40% between builds that "
+      "differ only in code those files never run. Geometric means move much less.")
     w("- Rust harness (`bench/src/main.rs`): libutf8's `utf8_validate`, `utf8_decode_next` loop"
       + " and `utf8_count_chars`"
       + ", `core::str::from_utf8`, simdutf8's `basic` and `compat` `from_utf8`, simdutf's "
