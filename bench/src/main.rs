@@ -6,8 +6,8 @@
 //!   mixed 1..4-byte text at 64 KiB, 1 MiB and 64 MiB; ASCII with an emoji now and then at 64
 //!   KiB; pools of short strings of 16, 64, 100, 256 and 1000 bytes, and of ASCII with one other
 //!   character at 300 and 1000) from a fixed seed, and `DATA_DIR/manifest.tsv`, the list of
-//!   every input: those files and the corpus files. The C harness (bench/c/bench.c) reads the same manifest,
-//!   so both harnesses measure the same bytes.
+//!   every input: those files and the corpus files. The C harness (bench/c/bench.c) reads the
+//!   same manifest, so both harnesses measure the same bytes.
 //! - `libutf8-bench run MANIFEST OUT_CSV` measures libutf8 (through its exported C functions) and
 //!   the Rust peers on every input of the manifest, and writes one CSV row per input and
 //!   implementation.

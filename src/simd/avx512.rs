@@ -5,8 +5,8 @@
 //! of any other characters (31 where the last is a high surrogate), the one from UTF-32 into
 //! UTF-8 a run of the same 32-unit step below U+0800 and of 16 units of any scalar values, and
 //! those from UTF-8 into UTF-16 and UTF-32 runs of blocks of 64 bytes of 1-3 byte characters at
-//! a fixed stride, and steps of characters of any lengths, or of sixteen 4-byte ones
-//! (VL, VBMI and VBMI2). The implementation is chosen only where all of these are present (see
+//! a fixed stride, and steps of characters of any lengths, or of sixteen 4-byte ones (VL, VBMI
+//! and VBMI2). The implementation is chosen only where all of these are present (see
 //! `super::Isa::is_supported`).
 
 use core::arch::x86_64::*;

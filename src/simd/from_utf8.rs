@@ -361,8 +361,8 @@ pub(crate) unsafe trait Target: Unit {
 pub(crate) unsafe trait WideBlock {
     /// Converts the first characters of the 64 bytes of well-formed UTF-8 at `block`, of any
     /// mix of lengths, into UTF-16: at least 15 of them, all of whose bytes are in the block,
-    /// writing nothing past the units it reports. Returns the bytes read and
-    /// units written, or `None` if there is no such conversion.
+    /// writing nothing past the units it reports. Returns the bytes read and units written,
+    /// or `None` if there is no such conversion.
     ///
     /// # Safety
     /// 64 bytes of well-formed UTF-8 readable at `block`, which start a character; 64 units

@@ -187,8 +187,8 @@ static AVX2: Kernels = Kernels {
 /// of 32 units below U+0800 and of 16 units of any other scalar values, and UTF-8 into UTF-16
 /// and UTF-32 with runs of blocks of 1-3 byte characters, each block in one register, and
 /// steps of characters of any lengths (text with 4-byte characters), up to 32 into UTF-16 and
-/// a whole block's into UTF-32. The loop of UTF-8 into UTF-32 is AVX2's compiled for AVX2 alone, which calls
-/// this kernel's validation, runs and steps.
+/// a whole block's into UTF-32. The loop of UTF-8 into UTF-32 is AVX2's compiled for AVX2
+/// alone, which calls this kernel's validation, runs and steps.
 /// (Compiled with AVX-512 enabled, it was 7-13% slower on AMD Zen 4.)
 #[cfg(target_arch = "x86_64")]
 static AVX512: Kernels = Kernels {
