@@ -65,6 +65,9 @@ SHORT = {
     MEMCPY: "memcpy",
 }
 
+# The least size of the fresh-text pools, as bench/src/main.rs's FRESH_BYTES.
+FRESH_MIB = 1
+
 # The short-string lengths that the project's goals name (make bench measures others too).
 SHORT_GOAL_LENGTHS = {"16", "64", "256"}
 RUST_VALIDATORS = [LIB_VALIDATE, CORE, S8_BASIC, S8_COMPAT, SIMDUTF_BOOL, SIMDUTF_ERR, ENCODING_RS]
@@ -160,6 +163,11 @@ def cell(t):
     return "—" if t is None else f"{num(t[0])} ({num(t[1])}–{num(t[2])})"
 
 
+def median(t):
+    """The median alone: "12.3"."""
+    return "—" if t is None else num(t[0])
+
+
 def times(x):
     return "—" if x is None else f"{x:.2f}×"
 
@@ -221,21 +229,44 @@ MET, NOT_MET, NOT_EVAL = "met", "**NOT met**", "not evaluated"
 
 
 def goals(res):
-    """[(goal, target, measured, verdict)], computed from the results."""
-    out = []
-    corpus = res.names("corpus")
+    """[(goal, target, measured, verdict, measured on fresh text, its verdict)], computed from
+    the results. The goals over the corpus are computed twice: on each file processed again and
+    again, and on its fresh copies (see `shuffled_copies` in bench/src/main.rs); the others
+    have no fresh-text columns. In the order of the project's goals: validation over the
+    corpus, ASCII, short strings, decoding, counting, transcoding."""
+    fresh = corpus_goals(res, res.names("fresh"))
+    corpus = [row + fresh_row[2:]
+              for row, fresh_row in zip(corpus_goals(res, res.names("corpus")), fresh)]
+    others = [row + ("—", "—") for row in other_goals(res)]
+    validation = [row for row in corpus if row[0].startswith("Validation")]
+    return validation + others + corpus[len(validation):]
 
-    def worst(ratios):
-        """(smallest ratio, its input) over (input, ratio) pairs."""
-        pairs = [(r, n) for n, r in ratios if r is not None]
-        return min(pairs) if pairs else (None, None)
+
+def verdict_of(ok, complete=True, needs=None):
+    """The verdict of a goal: `needs`, if given, is the list of inputs it is computed over."""
+    if needs is not None and not needs:
+        return NOT_EVAL + " (corpus absent)"
+    if ok is None or not complete:
+        return NOT_EVAL + " (results missing)"
+    return MET if ok else NOT_MET
+
+
+def worst(ratios):
+    """(smallest ratio, its input) over (input, ratio) pairs."""
+    pairs = [(r, n) for n, r in ratios if r is not None]
+    return min(pairs) if pairs else (None, None)
+
+
+def corpus_goals(res, corpus):
+    """[(goal, target, measured, verdict)] of the goals over the corpus files, on the inputs
+    `corpus` (the files, or their fresh copies)."""
+    out = []
 
     def verdict(ok, complete=True, needs_corpus=False):
-        if needs_corpus and not corpus:
-            return NOT_EVAL + " (corpus absent)"
-        if ok is None or not complete:
-            return NOT_EVAL + " (results missing)"
-        return MET if ok else NOT_MET
+        return verdict_of(ok, complete, corpus if needs_corpus else None)
+
+    def name(n):
+        return n.removeprefix("fresh-")
 
     # Validation against simdutf, over the corpus.
     for peer, target, label in ((SIMDUTF_ERR, 1.25, "`validate_utf8_with_errors`"),
@@ -246,13 +277,68 @@ def goals(res):
         out.append((f"Validation, corpus: geometric mean of libutf8 ÷ simdutf {label}",
                     f"≥ {target:.2f}×", "—" if g is None else f"{g:.2f}× over {len(corpus)} files",
                     verdict(ok, None not in rs, needs_corpus=True)))
-    pairs = [(n, res.ratio("rust", n, LIB_VALIDATE, SIMDUTF_BOOL)) for n in corpus]
+    pairs = [(name(n), res.ratio("rust", n, LIB_VALIDATE, SIMDUTF_BOOL)) for n in corpus]
     w, wn = worst(pairs)
     below = sum(1 for _, r in pairs if r is not None and r < 1)
     out.append(("Validation, corpus: every file at least as fast as simdutf `validate_utf8`",
                 "≥ 1.00× on each", "—" if w is None else
                 f"slowest {w:.2f}× ({wn}); {below} of {len(pairs)} files below 1.00×",
                 verdict(None if w is None else w >= 1, all(r for _, r in pairs), True)))
+
+    # Decoding loops in C, on every corpus file.
+    for peer, target, label in ((UTF8PROC, 3.0, "`utf8proc_iterate` loop"),
+                                (DFA_DECODE, 1.5, "DFA loop")):
+        pairs = [(name(n), res.ratio("c", n, LIB_DECODE, peer)) for n in corpus]
+        w, wn = worst(pairs)
+        below = sum(1 for _, r in pairs if r is not None and r < target)
+        # Where even the plain loop that checks nothing is below the target, a decoder called
+        # once per character is not likely to reach it.
+        bound = [r for r in (res.ratio("c", n, UNCHECKED_DECODE, peer) for n in corpus)
+                 if r is not None]
+        beyond = sum(1 for r in bound if r < target)
+        out.append((f"Decoding, corpus: `utf8_decode_next` loop ÷ {label}, every file (C harness)",
+                    f"≥ {target:.1f}× on each", "—" if w is None else
+                    f"slowest {w:.2f}× ({wn}); {below} of {len(pairs)} files below"
+                    + (f"; the unchecked loop, which validates nothing, is below {target:.1f}× "
+                       f"itself on {beyond} of {len(bound)} files" if beyond else ""),
+                    verdict(None if w is None else w >= target, all(r for _, r in pairs), True)))
+
+    # Counting.
+    pairs = [(name(n), res.ratio("rust", n, LIB_COUNT, SIMDUTF_COUNT)) for n in corpus]
+    w, wn = worst(pairs)
+    g = geomean([r for _, r in pairs])
+    below = sum(1 for _, r in pairs if r is not None and r < 1)
+    # An exact count validates, so libutf8's own utf8_validate bounds it: where count_utf8
+    # outruns that, no validating count can meet the goal.
+    bound = [r for r in (res.ratio("rust", n, SIMDUTF_COUNT, LIB_VALIDATE) for n in corpus)
+             if r is not None]
+    beyond = sum(1 for r in bound if r > 1)
+    out.append(("Counting, corpus: `utf8_count_chars` ÷ simdutf `count_utf8`, every file",
+                "≥ 1.00× on each", "—" if w is None else
+                f"slowest {w:.2f}× ({wn}), geometric mean {g:.2f}×; "
+                f"{below} of {len(pairs)} files below; `count_utf8` outruns libutf8's own "
+                f"`utf8_validate` on {beyond} of {len(bound)} files"
+                + (f", by up to {max(bound):.2f}×" if beyond else ""),
+                verdict(None if w is None else w >= 1, all(r for _, r in pairs), True)))
+
+    # Transcoding, every direction, every corpus file.
+    for label, ours, peer in TRANSCODERS:
+        pairs = [(name(n), res.ratio("rust", n, ours, peer)) for n in corpus]
+        w, wn = worst(pairs)
+        g = geomean([r for _, r in pairs])
+        below = sum(1 for _, r in pairs if r is not None and r < 1)
+        out.append((f"Transcoding {label}, corpus: libutf8 (strict) ÷ simdutf (validating), "
+                    "every file", "≥ 1.00× on each", "—" if w is None else
+                    f"slowest {w:.2f}× ({wn}), geometric mean {g:.2f}×; "
+                    f"{below} of {len(pairs)} files below",
+                    verdict(None if w is None else w >= 1, all(r for _, r in pairs), True)))
+    return out
+
+
+def other_goals(res):
+    """[(goal, target, measured, verdict)] of the goals not over the corpus."""
+    out = []
+    verdict = verdict_of
 
     # ASCII against memchr, in the C harness.
     for n, target in (("ascii-64KiB", 0.90), ("ascii-1MiB", 0.90), ("ascii-64MiB", 0.95)):
@@ -277,54 +363,6 @@ def goals(res):
                     "the faster simdutf validator's", "≤ 1.00×",
                     f"{ours[0]:.1f} ns vs {best:.1f} ns = {ours[0] / best:.2f}×",
                     verdict(ours[0] <= best)))
-
-    # Decoding loops in C, on every corpus file.
-    for peer, target, label in ((UTF8PROC, 3.0, "`utf8proc_iterate` loop"),
-                                (DFA_DECODE, 1.5, "DFA loop")):
-        pairs = [(n, res.ratio("c", n, LIB_DECODE, peer)) for n in corpus]
-        w, wn = worst(pairs)
-        below = sum(1 for _, r in pairs if r is not None and r < target)
-        # Where even the plain loop that checks nothing is below the target, a decoder called
-        # once per character is not likely to reach it.
-        bound = [r for r in (res.ratio("c", n, UNCHECKED_DECODE, peer) for n in corpus)
-                 if r is not None]
-        beyond = sum(1 for r in bound if r < target)
-        out.append((f"Decoding, corpus: `utf8_decode_next` loop ÷ {label}, every file (C harness)",
-                    f"≥ {target:.1f}× on each", "—" if w is None else
-                    f"slowest {w:.2f}× ({wn}); {below} of {len(pairs)} files below"
-                    + (f"; the unchecked loop, which validates nothing, is below {target:.1f}× "
-                       f"itself on {beyond} of {len(bound)} files" if beyond else ""),
-                    verdict(None if w is None else w >= target, all(r for _, r in pairs), True)))
-
-    # Counting.
-    pairs = [(n, res.ratio("rust", n, LIB_COUNT, SIMDUTF_COUNT)) for n in corpus]
-    w, wn = worst(pairs)
-    g = geomean([r for _, r in pairs])
-    below = sum(1 for _, r in pairs if r is not None and r < 1)
-    # An exact count validates, so libutf8's own utf8_validate bounds it: where count_utf8
-    # outruns that, no validating count can meet the goal.
-    bound = [r for r in (res.ratio("rust", n, SIMDUTF_COUNT, LIB_VALIDATE) for n in corpus)
-             if r is not None]
-    beyond = sum(1 for r in bound if r > 1)
-    out.append(("Counting, corpus: `utf8_count_chars` ÷ simdutf `count_utf8`, every file",
-                "≥ 1.00× on each", "—" if w is None else
-                f"slowest {w:.2f}× ({wn}), geometric mean {g:.2f}×; "
-                f"{below} of {len(pairs)} files below; `count_utf8` outruns libutf8's own "
-                f"`utf8_validate` on {beyond} of {len(bound)} files"
-                + (f", by up to {max(bound):.2f}×" if beyond else ""),
-                verdict(None if w is None else w >= 1, all(r for _, r in pairs), True)))
-
-    # Transcoding, every direction, every corpus file.
-    for label, ours, peer in TRANSCODERS:
-        pairs = [(n, res.ratio("rust", n, ours, peer)) for n in corpus]
-        w, wn = worst(pairs)
-        g = geomean([r for _, r in pairs])
-        below = sum(1 for _, r in pairs if r is not None and r < 1)
-        out.append((f"Transcoding {label}, corpus: libutf8 (strict) ÷ simdutf (validating), "
-                    "every file", "≥ 1.00× on each", "—" if w is None else
-                    f"slowest {w:.2f}× ({wn}), geometric mean {g:.2f}×; "
-                    f"{below} of {len(pairs)} files below",
-                    verdict(None if w is None else w >= 1, all(r for _, r in pairs), True)))
     return out
 
 
@@ -532,8 +570,11 @@ def main():
     # Goals.
     w("## Goals\n")
     w("Computed from this run's numbers; each is a target of the project, not a claim.\n")
-    w(table(["goal", "target", "measured", "verdict"],
-            [list(g) for g in goals(res)], ["---", "---", "---", "---"]) + "\n")
+    w("The goals over the corpus are judged twice: on each file processed again and again, as "
+      "the tables below measure it, and on *fresh text*, the same file with its lines in other "
+      "orders, a new order at each call (see [Fresh text](#fresh-text)).\n")
+    w(table(["goal", "target", "measured", "verdict", "measured, fresh text",
+             "verdict, fresh text"], [list(g) for g in goals(res)], ["---"] * 6) + "\n")
 
     # Machine.
     w("## Machine\n")
@@ -582,7 +623,9 @@ def main():
       "\"é\" at a random place (*accent*), each call validating one string (the goals name 16, 64 "
       "and 256; 100 bytes end inside a register and a block, 1000 bytes are too long for one "
       "tail and too short for the aligned block loop, and *accent* strings take the path that "
-      "skips ASCII blocks before the rest). Both harnesses read the same files.")
+      "skips ASCII blocks before the rest); and, for each corpus file, its *fresh text*: "
+      f"copies of it to at least {FRESH_MIB} MiB, its lines in a new order in each, one copy per "
+      "call. Both harnesses read the same files.")
     w("- Each implementation's first call is checked: validators must accept the whole input, "
       "decoding loops must sum the same code points (Rust: as `core::str`; C: the three loops "
       "agree), counters must give the number of characters.")
@@ -595,7 +638,9 @@ def main():
     w("- Each bulk input is processed again and again, and the CPU's branch predictors can "
       "learn much of the pattern of a file of a few hundred KB, better for one build's code "
       "than for another's: single files' ratios have moved by 10-40% between builds that "
-      "differ only in code those files never run. Geometric means move much less.")
+      "differ only in code those files never run. Geometric means move much less. The corpus "
+      "goals are therefore also judged on *fresh text* (see [Fresh text](#fresh-text)), "
+      "which the predictors cannot learn.")
     w("- Rust harness (`bench/src/main.rs`): libutf8's `utf8_validate`, `utf8_decode_next` loop"
       + " and `utf8_count_chars`"
       + ", `core::str::from_utf8`, simdutf8's `basic` and `compat` `from_utf8`, simdutf's "
@@ -697,6 +742,52 @@ def main():
                     [[label(n), cell(res.gbps("rust", n, ours)),
                       cell(res.gbps("rust", n, peer)),
                       times(res.ratio("rust", n, ours, peer))] for n in bulk]) + "\n")
+
+    # Fresh text.
+    fresh = res.names("fresh")
+    if fresh:
+        w("## Fresh text\n")
+        w("A file processed again and again is partly learned by the CPU's branch predictors, "
+          "better for one implementation's code than for another's; a program that reads text "
+          "once does not get that. Each *fresh* input is a corpus file's text again and again "
+          f"to at least {FRESH_MIB} MiB, its lines in a new random order in each copy after the "
+          "first (a line with no line break at the end of the file stays last), and each call "
+          "processes the next copy: no call sees the text the calls just before it saw, and the "
+          "copies stay in the L2 cache of this CPU. Speeds are per call, as in the tables above; "
+          "the last row gives the geometric means on the files processed again and again, for "
+          "comparison.\n")
+        cols = ([("rust", LIB_VALIDATE, SIMDUTF_BOOL, "validate ÷ simdutf bool"),
+                 ("rust", LIB_VALIDATE, SIMDUTF_ERR, "validate ÷ simdutf errors"),
+                 ("c", LIB_DECODE, UTF8PROC, "decode ÷ utf8proc (C)"),
+                 ("c", LIB_DECODE, DFA_DECODE, "decode ÷ DFA (C)"),
+                 ("rust", LIB_COUNT, SIMDUTF_COUNT, "count ÷ count_utf8")]
+                + [("rust", ours, peer, f"{label} ÷ simdutf")
+                   for label, ours, peer in TRANSCODERS])
+        w("GB/s of libutf8 and of the peer of each goal, median (slowest–fastest sample), and "
+          "for transcoding the medians alone:\n")
+        gb_cols = [("rust", LIB_VALIDATE), ("rust", SIMDUTF_BOOL), ("c", LIB_DECODE),
+                   ("c", UTF8PROC), ("rust", LIB_COUNT), ("rust", SIMDUTF_COUNT)]
+        gb_heads = ["`utf8_validate`", "simdutf `validate_utf8`", "`utf8_decode_next` loop (C)",
+                    "utf8proc loop (C)", "`utf8_count_chars`", "simdutf `count_utf8`"]
+        w(table(["input"] + gb_heads,
+                [[n.removeprefix("fresh-")] + [cell(res.gbps(h, n, i)) for h, i in gb_cols]
+                 for n in fresh]) + "\n")
+        w(table(["input"] + [f"{label}: libutf8 / simdutf" for label, _, _ in TRANSCODERS],
+                [[n.removeprefix("fresh-")] + [f"{median(res.gbps('rust', n, ours))} / "
+                                               f"{median(res.gbps('rust', n, peer))}"
+                                               for _, ours, peer in TRANSCODERS] for n in fresh])
+          + "\n")
+        w("libutf8's speed over each peer's:\n")
+        rows = [[n.removeprefix("fresh-")] + [times(res.ratio(h, n, o, p)) for h, o, p, _ in cols]
+                for n in fresh]
+        rows.append([f"**geometric mean, fresh text ({len(fresh)} files)**"]
+                    + [f"**{times(geomean([res.ratio(h, n, o, p) for n in fresh]))}**"
+                       for h, o, p, _ in cols])
+        if corpus:
+            rows.append([f"geometric mean, files processed again and again ({len(corpus)})"]
+                        + [times(geomean([res.ratio(h, n, o, p) for n in corpus]))
+                           for h, o, p, _ in cols])
+        w(table(["input"] + [c[3] for c in cols], rows) + "\n")
 
     # Short strings.
     if short:

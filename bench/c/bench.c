@@ -281,7 +281,7 @@ static uint64_t memcpy_copy(const unsigned char *s, size_t len) {
 }
 
 /* The measuring loops, instantiated per implementation so that they call it directly:
- * ID_bulk calls it `iters` times on one buffer, ID_short on each string of `len` bytes of a
+ * ID_bulk calls it `iters` times on one buffer, ID_pool on each string of `len` bytes of a
  * pool of `total` bytes, `iters` times over. */
 #define LOOPS(id)                                                                          \
   static uint64_t id##_bulk(const unsigned char *s, size_t len, uint64_t iters) {          \
@@ -289,7 +289,7 @@ static uint64_t memcpy_copy(const unsigned char *s, size_t len) {
     for (i = 0; i < iters; i++) acc += id(opaque(s), len);                                 \
     return acc;                                                                            \
   }                                                                                        \
-  static uint64_t id##_short(const unsigned char *pool, size_t total, size_t len,          \
+  static uint64_t id##_pool(const unsigned char *pool, size_t total, size_t len,           \
                              uint64_t iters) {                                             \
     uint64_t acc = 0, i;                                                                   \
     size_t off;                                                                            \
@@ -313,10 +313,10 @@ struct entry {
   const char *name;
   enum group group;
   uint64_t (*bulk)(const unsigned char *, size_t, uint64_t);
-  uint64_t (*shrt)(const unsigned char *, size_t, size_t, uint64_t);
+  uint64_t (*pool)(const unsigned char *, size_t, size_t, uint64_t);
 };
 
-#define ENTRY(name, group, id) {name, group, id##_bulk, id##_short}
+#define ENTRY(name, group, id) {name, group, id##_bulk, id##_pool}
 
 /* Every implementation measured by this harness. Adding one is one LOOPS line and one entry. */
 static const struct entry entries[] = {
@@ -399,6 +399,12 @@ static double now_ns(void) {
 
 static int is_short(const struct input *in) { return strcmp(in->kind, "short") == 0; }
 
+/* Whether each call processes one string of the file (short strings, and the copies of a corpus
+ * file of `fresh`), not the whole file. */
+static int is_pool(const struct input *in) {
+  return is_short(in) || strcmp(in->kind, "fresh") == 0;
+}
+
 /* The number of characters of valid UTF-8: its bytes that are not continuation bytes. */
 static uint64_t count_chars(const unsigned char *s, size_t len) {
   uint64_t n = 0;
@@ -411,7 +417,7 @@ static uint64_t count_chars(const unsigned char *s, size_t len) {
 static double run(const struct entry *e, const struct input *in, uint64_t iters,
                   uint64_t *result) {
   double t0 = now_ns(), t1;
-  uint64_t r = is_short(in) ? e->shrt(in->bytes, in->len, in->call_len, iters)
+  uint64_t r = is_pool(in) ? e->pool(in->bytes, in->len, in->call_len, iters)
                             : e->bulk(in->bytes, in->len, iters);
   t1 = now_ns();
   if (result) *result = r;

@@ -5,9 +5,10 @@
 //! - `libutf8-bench gen DATA_DIR [CORPUS_DIR]` writes the generated inputs (pure ASCII and random
 //!   mixed 1..4-byte text at 64 KiB, 1 MiB and 64 MiB; ASCII with an emoji now and then at 64
 //!   KiB; pools of short strings of 16, 64, 100, 256 and 1000 bytes, and of ASCII with one other
-//!   character at 300 and 1000) from a fixed seed, and `DATA_DIR/manifest.tsv`, the list of
-//!   every input: those files and the corpus files. The C harness (bench/c/bench.c) reads the
-//!   same manifest, so both harnesses measure the same bytes.
+//!   character at 300 and 1000) from a fixed seed; for each corpus file, its *fresh text* (a pool
+//!   of copies of it, its lines in a new order in each: see [`shuffled_copies`]); and
+//!   `DATA_DIR/manifest.tsv`, the list of every input: those files and the corpus files. The C
+//!   harness (bench/c/bench.c) reads the same manifest, so both harnesses measure the same bytes.
 //! - `libutf8-bench run MANIFEST OUT_CSV` measures libutf8 (through its exported C functions) and
 //!   the Rust peers on every input of the manifest, and writes one CSV row per input and
 //!   implementation.
@@ -133,14 +134,14 @@ impl Group {
     }
 }
 
-/// One implementation. `bulk` calls it `iters` times on one buffer; `short` calls it on each
+/// One implementation. `bulk` calls it `iters` times on one buffer; `pool` calls it on each
 /// string of a pool (strings of `len` bytes, back to back), `iters` times over. Both are
 /// instantiated per implementation by `entry!`, so the measuring loop calls it directly.
 struct Entry {
     name: &'static str,
     group: Group,
     bulk: fn(&[u8], u64) -> u64,
-    short: fn(&[u8], usize, u64) -> u64,
+    pool: fn(&[u8], usize, u64) -> u64,
 }
 
 /// `entry!(name, group, |s| body)`: an implementation whose one call on the bytes `s` is `body`,
@@ -159,7 +160,7 @@ macro_rules! entry {
             }
             acc
         }
-        fn short(pool: &[u8], len: usize, iters: u64) -> u64 {
+        fn pool(pool: &[u8], len: usize, iters: u64) -> u64 {
             let mut acc = 0u64;
             for _ in 0..iters {
                 for s in pool.chunks_exact(len) {
@@ -172,7 +173,7 @@ macro_rules! entry {
             name: $name,
             group: $group,
             bulk,
-            short,
+            pool,
         }
     }};
 }
@@ -371,7 +372,7 @@ fn entries() -> Vec<Entry> {
 }
 
 /// The buffers of the transcoding entries, kept from call to call so that no call allocates:
-/// outputs as large as the largest input needs, and the UTF-16 / UTF-32 form of the UTF-8 input
+/// outputs as large as the largest call needs, and the UTF-16 / UTF-32 form of the UTF-8 input
 /// the bench is measuring, converted (by the standard library) by [`Scratch::prepare`] before
 /// any entry runs on it.
 #[derive(Default)]
@@ -381,6 +382,12 @@ struct Scratch {
     out32: Vec<u32>,
     in16: Vec<u16>,
     in32: Vec<u32>,
+    /// Where each string's units start in `in16` and `in32`, and where the last one ends.
+    starts16: Vec<usize>,
+    starts32: Vec<usize>,
+    /// The address of the input and the length of its strings.
+    base: usize,
+    call_len: usize,
 }
 
 thread_local! {
@@ -406,30 +413,47 @@ impl Scratch {
         &mut self.out32[..n]
     }
 
-    /// Makes `s`, the input the entries are about to be measured on, the one that
-    /// [`Scratch::utf16_input`] and [`Scratch::utf32_input`] give. Not recognised from the
-    /// address and length of the slice: an input freed and the next one, of the same length,
-    /// allocated in its place would have been taken for it (the UTF-16 of `ascii-1MiB` was
-    /// measured as `mixed-1MiB`'s).
-    fn prepare(&mut self, s: &[u8]) {
-        let text = core::str::from_utf8(s).unwrap_or_default();
-        self.in16 = text.encode_utf16().collect();
-        self.in32 = text.chars().map(u32::from).collect();
-        if self.out8.len() < s.len() {
-            self.out8.resize(s.len(), 0);
+    /// Makes `s`, the input the entries are about to be measured on, in strings of `call_len`
+    /// bytes (one, or a pool's), the one that [`Scratch::utf16_input`] and
+    /// [`Scratch::utf32_input`] give. Not recognised from the address and length of the slice:
+    /// an input freed and the next one, of the same length, allocated in its place would have
+    /// been taken for it (the UTF-16 of `ascii-1MiB` was measured as `mixed-1MiB`'s).
+    fn prepare(&mut self, s: &[u8], call_len: usize) {
+        self.base = s.as_ptr() as usize;
+        self.call_len = call_len;
+        (self.in16, self.in32) = (Vec::new(), Vec::new());
+        (self.starts16, self.starts32) = (vec![0], vec![0]);
+        for string in s.chunks(call_len) {
+            let text = core::str::from_utf8(string).unwrap_or_default();
+            self.in16.extend(text.encode_utf16());
+            self.in32.extend(text.chars().map(u32::from));
+            self.starts16.push(self.in16.len());
+            self.starts32.push(self.in32.len());
+        }
+        if self.out8.len() < call_len {
+            self.out8.resize(call_len, 0);
         }
     }
 
-    /// The input `s` given to [`Scratch::prepare`] (valid UTF-8) as UTF-16, and an output
-    /// buffer of `s.len()` bytes.
-    fn utf16_input(&mut self, s: &[u8]) -> (&[u16], &mut [u8]) {
-        (&self.in16, &mut self.out8[..s.len()])
+    /// Which string of the input given to [`Scratch::prepare`] `s` is.
+    fn string_of(&self, s: &[u8]) -> usize {
+        (s.as_ptr() as usize - self.base) / self.call_len
     }
 
-    /// The input `s` given to [`Scratch::prepare`] (valid UTF-8) as UTF-32, and an output
-    /// buffer of `s.len()` bytes.
+    /// `s`, a string of the input given to [`Scratch::prepare`] (valid UTF-8), as UTF-16, and an
+    /// output buffer of `s.len()` bytes.
+    fn utf16_input(&mut self, s: &[u8]) -> (&[u16], &mut [u8]) {
+        let k = self.string_of(s);
+        let src = &self.in16[self.starts16[k]..self.starts16[k + 1]];
+        (src, &mut self.out8[..s.len()])
+    }
+
+    /// `s`, a string of the input given to [`Scratch::prepare`] (valid UTF-8), as UTF-32, and an
+    /// output buffer of `s.len()` bytes.
     fn utf32_input(&mut self, s: &[u8]) -> (&[u32], &mut [u8]) {
-        (&self.in32, &mut self.out8[..s.len()])
+        let k = self.string_of(s);
+        let src = &self.in32[self.starts32[k]..self.starts32[k + 1]];
+        (src, &mut self.out8[..s.len()])
     }
 }
 
@@ -529,6 +553,42 @@ fn emoji_text(rng: &mut SplitMix64, n: usize) -> Vec<u8> {
     out
 }
 
+/// The least number of bytes of a pool of a corpus file's text in different orders (see
+/// [`shuffled_copies`]): more than the branch predictors learn, and little enough that the pool
+/// stays in a core's L2 cache.
+const FRESH_BYTES: usize = 1 << 20;
+
+/// A corpus file's `text` again and again, with its lines in a different random order each time
+/// after the first, to at least [`FRESH_BYTES`] bytes: a pool whose every string is the file's
+/// text and has its length, which a harness processes one after the other, so that no call sees
+/// what the calls just before it saw. Processed again and again, one file of a few hundred KB is
+/// partly learned by the branch predictors, better for one build's code than for another's (see
+/// bench/README.md); text a program reads once is not. A last line with no line break stays
+/// last, so that every string is valid UTF-8 (lines are split at 0A bytes, which never occur
+/// inside a character). The order comes from the file's name alone.
+fn shuffled_copies(text: &[u8], name: &str) -> Vec<u8> {
+    let mut lines: Vec<&[u8]> = text.split_inclusive(|&b| b == b'\n').collect();
+    let fixed_last = usize::from(!text.ends_with(b"\n"));
+    let shuffled = lines.len() - fixed_last;
+    // FNV-1a of the name: a seed of its own, so that no other input changes with the corpus.
+    let seed = name.bytes().fold(0xCBF2_9CE4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01B3)
+    });
+    let mut rng = SplitMix64(SEED ^ seed);
+    let copies = FRESH_BYTES.div_ceil(text.len().max(1)).max(2);
+    let mut pool = Vec::with_capacity(copies * text.len());
+    pool.extend_from_slice(text);
+    for _ in 1..copies {
+        // Fisher-Yates.
+        for i in (1..shuffled).rev() {
+            let j = (rng.next() % (i as u64 + 1)) as usize;
+            lines.swap(i, j);
+        }
+        lines.iter().for_each(|line| pool.extend_from_slice(line));
+    }
+    pool
+}
+
 /// Strings per pool of short strings: enough that branch predictors cannot learn one string.
 const POOL: usize = 1024;
 
@@ -569,6 +629,7 @@ fn generate(data: &Path, corpus: Option<&Path>) -> Result<(), String> {
                     dir.display()
                 );
             }
+            let mut fresh = String::new();
             for path in files {
                 let file = path
                     .file_name()
@@ -582,7 +643,17 @@ fn generate(data: &Path, corpus: Option<&Path>) -> Result<(), String> {
                 let abs =
                     fs::canonicalize(&path).map_err(|e| format!("{}: {e}", path.display()))?;
                 writeln!(manifest, "corpus\t{name}\t{}\t{size}", abs.display()).unwrap();
+                let text = fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+                let pool = shuffled_copies(&text, name);
+                let pool_path = write(&format!("fresh-{name}.pool"), &pool)?;
+                writeln!(
+                    fresh,
+                    "fresh\tfresh-{name}\t{}\t{size}",
+                    pool_path.display()
+                )
+                .unwrap();
             }
+            manifest.push_str(&fresh);
         }
         _ => eprintln!(
             "bench: corpus folder {} not found (set LIBUTF8_CORPUS to point at it): the corpus rows \
@@ -669,8 +740,16 @@ struct Input {
     kind: String,
     name: String,
     path: String,
-    /// Bytes per call: the whole file, or the length of each short string of a pool.
+    /// Bytes per call: the whole file, or the length of each string of a pool.
     call_len: usize,
+}
+
+impl Input {
+    /// Whether each call processes one string of the file (short strings, and the copies of a
+    /// corpus file of `fresh`), not the whole file.
+    fn is_pool(&self) -> bool {
+        self.kind == "short" || self.kind == "fresh"
+    }
 }
 
 fn read_manifest(path: &Path) -> Result<Vec<Input>, String> {
@@ -783,8 +862,8 @@ fn expected(group: Group, input: &Input, bytes: &[u8]) -> Option<u64> {
 /// Runs `e` `iters` times on `input`: the elapsed nanoseconds and the result of the calls.
 fn run(e: &Entry, input: &Input, bytes: &[u8], iters: u64) -> (f64, u64) {
     let t0 = Instant::now();
-    let r = if input.kind == "short" {
-        (e.short)(bytes, input.call_len, iters)
+    let r = if input.is_pool() {
+        (e.pool)(bytes, input.call_len, iters)
     } else {
         (e.bulk)(bytes, iters)
     };
@@ -829,7 +908,7 @@ fn measure(manifest: &Path, out: &Path) -> Result<(), String> {
     for input in &inputs {
         let loaded = Loaded::read(input)?;
         let bytes = loaded.bytes();
-        Scratch::with(|b| b.prepare(bytes));
+        Scratch::with(|b| b.prepare(bytes, input.call_len));
         let calls_per_iter = (bytes.len() / input.call_len) as u64;
         // The implementations that apply, each checked on a first call, then calibrated.
         let mut plan: Vec<(&Entry, u64)> = Vec::new();
