@@ -1533,12 +1533,14 @@ fn every_mix_of_widths_at_every_alignment() {
     }
 }
 
-/// Runs of ASCII of every length up to 80 between characters of each other width, so that
+/// Runs of ASCII of every length up to 160 between characters of each other width, so that
 /// runs start and end at every lane of a step and of the 32 units after one: the run's first 16
 /// units, the 32 at a time, and the step that takes the units where a run ends, which may
-/// begin with more ASCII. Then the same with a bad unit just after the second run. Besides the
-/// usual capacities, an output with room for 4 bytes a unit, which the fast paths need to take
-/// the whole input (they check room for the widest output once per call).
+/// begin with more ASCII; and so that a run follows another character in the same step and
+/// is long enough for the AVX-512 loop from UTF-16 to take it apart (96 units of ASCII). Then
+/// the same with a bad unit just after the second run. Besides the usual capacities, an
+/// output with room for 4 bytes a unit, which the fast paths need to take the whole input
+/// (they check room for the widest output once per call).
 #[test]
 fn runs_of_ascii_of_every_length_between_other_characters() {
     fn check_both(units16: &[u16], units32: &[u32]) {
@@ -1561,7 +1563,7 @@ fn runs_of_ascii_of_every_length_between_other_characters() {
             caps(&steps).chain(roomy),
         );
     }
-    let lens = common::or_under_miri(0..81, 30..34);
+    let lens = common::or_under_miri(0..161, 30..34);
     for other in ['\u{E9}', '\u{4E2D}', '\u{1F600}'] {
         for len in lens.clone() {
             let run: String = (0..len)

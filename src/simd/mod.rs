@@ -183,13 +183,13 @@ static AVX2: Kernels = Kernels {
     utf32_to_utf8: avx2::utf32_to_utf8,
 };
 /// Validation and counting in 64-byte registers; UTF-16 into UTF-8 with steps of 32 units
-/// below U+0800 and of 32 of any other characters, UTF-32 into UTF-8 with a run of the steps
-/// of 32 units below U+0800 and of 16 units of any other scalar values, and UTF-8 into UTF-16
-/// and UTF-32 with runs of blocks of 1-3 byte characters, each block in one register, and
-/// steps of characters of any lengths (text with 4-byte characters), up to 32 into UTF-16 and
-/// a whole block's into UTF-32. The loop of UTF-8 into UTF-32 is AVX2's compiled for AVX2
-/// alone, which calls this kernel's validation, runs and steps.
-/// (Compiled with AVX-512 enabled, it was 7-13% slower on AMD Zen 4.)
+/// below U+0800 and of 32 of any other characters, and runs of ASCII only from 96 units;
+/// UTF-32 into UTF-8 with a run of the steps of 32 units below U+0800 and of 16 units of any
+/// other scalar values; and UTF-8 into UTF-16 and UTF-32 with runs of blocks of 1-3 byte
+/// characters, each block in one register, and steps of characters of any lengths (text with
+/// 4-byte characters), up to 32 into UTF-16 and a whole block's into UTF-32. The loop of UTF-8
+/// into UTF-32 is AVX2's compiled for AVX2 alone, which calls this kernel's validation, runs
+/// and steps. (Compiled with AVX-512 enabled, it was 7-13% slower on AMD Zen 4.)
 #[cfg(target_arch = "x86_64")]
 static AVX512: Kernels = Kernels {
     isa: Isa::Avx512,
