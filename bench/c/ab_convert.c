@@ -1,0 +1,191 @@
+/*
+ * Builds of libutf8.so side by side on one converter: each build's time per call on the inputs
+ * of a manifest written by `libutf8-bench gen`, the builds' samples interleaved so that a
+ * shared machine's noise slows them alike. For changes to the converters: build the library
+ * before and after the change (for example in two git worktrees) and compare. Fresh-text pools
+ * (`fresh` lines; see bench/README.md) are converted one copy per call, as make bench does, so
+ * that the branch predictors cannot learn the text; other lines one file per call.
+ *
+ *   cc -std=c11 -O2 -Wall -Wextra -pedantic -Iinclude bench/c/ab_convert.c -ldl -o ab_convert
+ *   grep ^fresh bench/target/data/manifest.tsv > fresh.tsv
+ *   ./ab_convert utf16_to_utf8 fresh.tsv before/libutf8.so after/libutf8.so ...
+ *
+ * The converter is utf8_to_utf16, utf8_to_utf32, utf16_to_utf8 or utf32_to_utf8. Prints, per
+ * input, the speed of builds 2, 3, ... relative to the first (its median time over theirs: above
+ * 1.00x they are faster) and the first build's GB/s of UTF-8. Every build's output is checked
+ * against the input first. LIBUTF8_FORCE_ISA=avx2 (or another) measures another kernel.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "libutf8.h"
+
+enum { SAMPLES = 9, MAX_BUILDS = 8 };
+
+/* One build's converter: one of the four pointers is set. */
+struct build {
+  utf8_result (*to16)(const char *, size_t, uint16_t *, size_t, uint32_t);
+  utf8_result (*to32)(const char *, size_t, uint32_t *, size_t, uint32_t);
+  utf8_result (*from16)(const uint16_t *, size_t, char *, size_t, uint32_t);
+  utf8_result (*from32)(const uint32_t *, size_t, char *, size_t, uint32_t);
+};
+
+/* `name` from the library at `path`, into the function pointer at `fn` (ISO C has no cast from
+ * void * to a function pointer). */
+static void load(const char *path, const char *name, void *fn) {
+  void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  void *sym = lib ? dlsym(lib, name) : NULL;
+  if (sym == NULL) {
+    fprintf(stderr, "ab_convert: %s: %s\n", path, dlerror());
+    exit(2);
+  }
+  memcpy(fn, &sym, sizeof sym);
+}
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+static int by_value(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* One input: its strings of UTF-8 (one, or a pool's copies) and their UTF-16 or UTF-32 forms. */
+struct input {
+  char *utf8;
+  size_t len, count;   /* bytes per string, strings */
+  void *units;         /* the other form, strings back to back */
+  size_t *starts;      /* where each string's units start, and the end */
+  size_t unit;         /* 2 or 4 */
+  void *out;           /* room for any one string's output */
+};
+
+/* Converts string `k` of `in` with build `b`. */
+static utf8_result convert(const struct build *b, const struct input *in, size_t k) {
+  const char *text = in->utf8 + k * in->len;
+  const char *units = (const char *)in->units + in->starts[k] * in->unit;
+  size_t count = in->starts[k + 1] - in->starts[k];
+  if (b->to16) return b->to16(text, in->len, (uint16_t *)in->out, in->len, 0);
+  if (b->to32) return b->to32(text, in->len, (uint32_t *)in->out, in->len, 0);
+  if (b->from16)
+    return b->from16((const uint16_t *)(const void *)units, count, in->out, in->len, 0);
+  return b->from32((const uint32_t *)(const void *)units, count, in->out, in->len, 0);
+}
+
+int main(int argc, char **argv) {
+  static const char *const converters[] = {"utf8_to_utf16", "utf8_to_utf32", "utf16_to_utf8",
+                                           "utf32_to_utf8"};
+  struct build build[MAX_BUILDS], first = {0};
+  int builds = argc - 3, from8, which = -1, b;
+  size_t unit;
+  char kind[32], name[128], path[4096];
+  size_t call_len;
+  FILE *manifest;
+  for (b = 0; b < 4 && argc > 1; b++)
+    if (strcmp(argv[1], converters[b]) == 0) which = b;
+  if (argc < 5 || builds > MAX_BUILDS || which < 0) {
+    fprintf(stderr, "usage: %s CONVERTER MANIFEST LIBUTF8_SO LIBUTF8_SO...\n", argv[0]);
+    return 2;
+  }
+  from8 = which < 2;
+  unit = which % 2 == 0 ? 2 : 4;
+  for (b = 0; b < builds; b++) {
+    void *fn[4] = {0};
+    load(argv[3 + b], argv[1], &fn[which]);
+    memset(&build[b], 0, sizeof build[b]);
+    memcpy(&build[b].to16, &fn[0], sizeof fn[0]);
+    memcpy(&build[b].to32, &fn[1], sizeof fn[1]);
+    memcpy(&build[b].from16, &fn[2], sizeof fn[2]);
+    memcpy(&build[b].from32, &fn[3], sizeof fn[3]);
+  }
+  /* The other form of the text, made by the first build. */
+  if (unit == 2)
+    load(argv[3], "utf8_to_utf16", &first.to16);
+  else
+    load(argv[3], "utf8_to_utf32", &first.to32);
+  manifest = fopen(argv[2], "r");
+  if (!manifest) {
+    fprintf(stderr, "ab_convert: cannot read %s\n", argv[2]);
+    return 1;
+  }
+  printf("%-34s", "input");
+  for (b = 1; b < builds; b++) printf(" build %d", b + 1);
+  printf("   first build\n");
+  while (fscanf(manifest, "%31s %127s %4095s %zu", kind, name, path, &call_len) == 4) {
+    struct input in = {0};
+    FILE *file = fopen(path, "rb");
+    size_t size, k;
+    long reps = 1, r;
+    double times[MAX_BUILDS][SAMPLES];
+    int s;
+    if (!file || fseek(file, 0, SEEK_END) != 0) return 1;
+    size = (size_t)ftell(file);
+    rewind(file);
+    in.len = strcmp(kind, "fresh") == 0 || strcmp(kind, "short") == 0 ? call_len : size;
+    in.count = size / in.len;
+    in.unit = unit;
+    in.utf8 = malloc(size);
+    in.units = malloc(size * unit);
+    in.starts = malloc((in.count + 1) * sizeof *in.starts);
+    in.out = malloc(in.len * unit + 64);
+    if (fread(in.utf8, 1, size, file) != size) return 1;
+    fclose(file);
+    in.starts[0] = 0;
+    for (k = 0; k < in.count; k++) {
+      const char *text = in.utf8 + k * in.len;
+      void *units = (char *)in.units + in.starts[k] * unit;
+      utf8_result got = unit == 2 ? first.to16(text, in.len, (uint16_t *)units, in.len, 0)
+                                  : first.to32(text, in.len, (uint32_t *)units, in.len, 0);
+      in.starts[k + 1] = in.starts[k] + got.written;
+    }
+    /* Every build must give back the text (to UTF-8) or its units (from UTF-8). */
+    for (b = 0; b < builds; b++)
+      for (k = 0; k < in.count; k++) {
+        utf8_result got = convert(&build[b], &in, k);
+        size_t units = in.starts[k + 1] - in.starts[k];
+        int same = from8 ? got.written == units &&
+                               memcmp(in.out, (char *)in.units + in.starts[k] * unit,
+                                      units * unit) == 0
+                         : got.written == in.len &&
+                               memcmp(in.out, in.utf8 + k * in.len, in.len) == 0;
+        if (got.status != UTF8_OK || !same) {
+          fprintf(stderr, "ab_convert: %s: %s converts %s wrongly\n", argv[3 + b], argv[1], name);
+          return 1;
+        }
+      }
+    /* Calls per sample: at least 5 ms of the first build. */
+    for (;;) {
+      double t0 = now();
+      for (r = 0; r < reps; r++)
+        for (k = 0; k < in.count; k++) convert(&build[0], &in, k);
+      if (now() - t0 > 5e6) break;
+      reps *= 2;
+    }
+    for (s = 0; s < SAMPLES; s++)
+      for (b = 0; b < builds; b++) {
+        int next = (b + s) % builds;
+        double t0 = now();
+        for (r = 0; r < reps; r++)
+          for (k = 0; k < in.count; k++) convert(&build[next], &in, k);
+        times[next][s] = (now() - t0) / (double)(reps * (long)in.count);
+      }
+    for (b = 0; b < builds; b++) qsort(times[b], SAMPLES, sizeof(double), by_value);
+    printf("%-34s", name);
+    for (b = 1; b < builds; b++) printf(" %9.2fx", times[0][SAMPLES / 2] / times[b][SAMPLES / 2]);
+    printf("   %.2f GB/s\n", (double)in.len / times[0][SAMPLES / 2]);
+    free(in.utf8);
+    free(in.units);
+    free(in.starts);
+    free(in.out);
+  }
+  return 0;
+}
