@@ -28,7 +28,7 @@ pub(crate) unsafe trait Vector: Copy {
     unsafe fn splat(b: u8) -> Self;
     /// Loads the first `LANES` bytes of `src`, which must hold at least that many.
     unsafe fn load(src: &[u8]) -> Self;
-    /// The first `LANES` bytes of `src`, zeros where it ends, with no access to memory past
+    /// The 1 to `LANES - 1` bytes of `src`, zeros after them, with no access to memory past
     /// its end: built from [`word_at`] words, or with a masked load.
     unsafe fn load_partial(src: &[u8]) -> Self;
     /// The register whose last `len` lanes hold the first `len` bytes of `src`, zeros before
