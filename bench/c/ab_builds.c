@@ -1,19 +1,23 @@
 /*
- * Builds of libutf8.so side by side on one converter: each build's time per call on the inputs
- * of a manifest written by `libutf8-bench gen`, the builds' samples interleaved so that a
- * shared machine's noise slows them alike. For changes to the converters: build the library
- * before and after the change (for example in two git worktrees) and compare. Fresh-text pools
- * (`fresh` lines; see bench/README.md) are converted one copy per call, as make bench does, so
- * that the branch predictors cannot learn the text; other lines one file per call.
+ * Builds of libutf8.so side by side on one function, utf8_validate or a converter: each build's
+ * time per call on the inputs of a manifest written by `libutf8-bench gen`, the builds' samples
+ * interleaved so that a shared machine's noise slows them alike. For changes to the kernels:
+ * build the library before and after the change (for example in two git worktrees) and
+ * compare. Pools (`fresh` and `short` lines; see bench/README.md) are processed one string per
+ * call, as make bench does, so that the branch predictors cannot learn the text; other lines one
+ * file per call.
  *
- *   cc -std=c11 -O2 -Wall -Wextra -pedantic -Iinclude bench/c/ab_convert.c -ldl -o ab_convert
+ *   cc -std=c11 -O2 -Wall -Wextra -pedantic -Iinclude bench/c/ab_builds.c -ldl -o ab_builds
  *   grep ^fresh bench/target/data/manifest.tsv > fresh.tsv
- *   ./ab_convert utf16_to_utf8 fresh.tsv before/libutf8.so after/libutf8.so ...
+ *   ./ab_builds utf16_to_utf8 fresh.tsv before/libutf8.so after/libutf8.so ...
+ *   grep ^short bench/target/data/manifest.tsv > short.tsv
+ *   ./ab_builds utf8_validate short.tsv before/libutf8.so after/libutf8.so ...
  *
- * The converter is utf8_to_utf16, utf8_to_utf32, utf16_to_utf8 or utf32_to_utf8. Prints, per
- * input, the speed of builds 2, 3, ... relative to the first (its median time over theirs: above
- * 1.00x they are faster) and the first build's GB/s of UTF-8. Every build's output is checked
- * against the input first. LIBUTF8_FORCE_ISA=avx2 (or another) measures another kernel.
+ * The function is utf8_validate, utf8_to_utf16, utf8_to_utf32, utf16_to_utf8 or utf32_to_utf8.
+ * Prints, per input, the speed of builds 2, 3, ... relative to the first (its median time over
+ * theirs: above 1.00x they are faster), the first build's time per call and its GB/s of UTF-8.
+ * Every build's result is checked first: the input is valid, and a converter's output converts
+ * back to it. LIBUTF8_FORCE_ISA=avx2 (or another) measures another kernel.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -28,8 +32,9 @@
 
 enum { SAMPLES = 9, MAX_BUILDS = 8 };
 
-/* One build's converter: one of the four pointers is set. */
+/* One build's function: one of the five pointers is set. */
 struct build {
+  utf8_status (*validate)(const char *, size_t, size_t *);
   utf8_result (*to16)(const char *, size_t, uint16_t *, size_t, uint32_t);
   utf8_result (*to32)(const char *, size_t, uint32_t *, size_t, uint32_t);
   utf8_result (*from16)(const uint16_t *, size_t, char *, size_t, uint32_t);
@@ -42,7 +47,7 @@ static void load(const char *path, const char *name, void *fn) {
   void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   void *sym = lib ? dlsym(lib, name) : NULL;
   if (sym == NULL) {
-    fprintf(stderr, "ab_convert: %s: %s\n", path, dlerror());
+    fprintf(stderr, "ab_builds: %s: %s\n", path, dlerror());
     exit(2);
   }
   memcpy(fn, &sym, sizeof sym);
@@ -69,11 +74,21 @@ struct input {
   void *out;           /* room for any one string's output */
 };
 
-/* Converts string `k` of `in` with build `b`. */
-static utf8_result convert(const struct build *b, const struct input *in, size_t k) {
+/* Runs build `b` on string `k` of `in`; utf8_validate's valid_up_to is the result's `read`. */
+static utf8_result run(const struct build *b, const struct input *in, size_t k) {
   const char *text = in->utf8 + k * in->len;
   const char *units = (const char *)in->units + in->starts[k] * in->unit;
   size_t count = in->starts[k + 1] - in->starts[k];
+  if (b->validate) {
+    /* Not straight into the result: a copy of the result that reads the stores just made
+     * would stall (store forwarding fails), 6 ns a call. */
+    size_t good = 0;
+    utf8_status status = b->validate(text, in->len, &good);
+    utf8_result r = {UTF8_OK, 0, 0};
+    r.status = status;
+    r.read = good;
+    return r;
+  }
   if (b->to16) return b->to16(text, in->len, (uint16_t *)in->out, in->len, 0);
   if (b->to32) return b->to32(text, in->len, (uint32_t *)in->out, in->len, 0);
   if (b->from16)
@@ -82,30 +97,32 @@ static utf8_result convert(const struct build *b, const struct input *in, size_t
 }
 
 int main(int argc, char **argv) {
-  static const char *const converters[] = {"utf8_to_utf16", "utf8_to_utf32", "utf16_to_utf8",
-                                           "utf32_to_utf8"};
+  static const char *const functions[] = {"utf8_to_utf16", "utf8_to_utf32", "utf16_to_utf8",
+                                          "utf32_to_utf8", "utf8_validate"};
   struct build build[MAX_BUILDS], first = {0};
   int builds = argc - 3, from8, which = -1, b;
   size_t unit;
   char kind[32], name[128], path[4096];
   size_t call_len;
   FILE *manifest;
-  for (b = 0; b < 4 && argc > 1; b++)
-    if (strcmp(argv[1], converters[b]) == 0) which = b;
+  for (b = 0; b < 5 && argc > 1; b++)
+    if (strcmp(argv[1], functions[b]) == 0) which = b;
   if (argc < 5 || builds > MAX_BUILDS || which < 0) {
-    fprintf(stderr, "usage: %s CONVERTER MANIFEST LIBUTF8_SO LIBUTF8_SO...\n", argv[0]);
+    fprintf(stderr, "usage: %s FUNCTION MANIFEST LIBUTF8_SO LIBUTF8_SO...\n", argv[0]);
     return 2;
   }
   from8 = which < 2;
+  /* utf8_validate needs no other form: its units are UTF-16, made and unused. */
   unit = which % 2 == 0 ? 2 : 4;
   for (b = 0; b < builds; b++) {
-    void *fn[4] = {0};
+    void *fn[5] = {0};
     load(argv[3 + b], argv[1], &fn[which]);
     memset(&build[b], 0, sizeof build[b]);
     memcpy(&build[b].to16, &fn[0], sizeof fn[0]);
     memcpy(&build[b].to32, &fn[1], sizeof fn[1]);
     memcpy(&build[b].from16, &fn[2], sizeof fn[2]);
     memcpy(&build[b].from32, &fn[3], sizeof fn[3]);
+    memcpy(&build[b].validate, &fn[4], sizeof fn[4]);
   }
   /* The other form of the text, made by the first build. */
   if (unit == 2)
@@ -114,7 +131,7 @@ int main(int argc, char **argv) {
     load(argv[3], "utf8_to_utf32", &first.to32);
   manifest = fopen(argv[2], "r");
   if (!manifest) {
-    fprintf(stderr, "ab_convert: cannot read %s\n", argv[2]);
+    fprintf(stderr, "ab_builds: cannot read %s\n", argv[2]);
     return 1;
   }
   printf("%-34s", "input");
@@ -147,18 +164,20 @@ int main(int argc, char **argv) {
                                   : first.to32(text, in.len, (uint32_t *)units, in.len, 0);
       in.starts[k + 1] = in.starts[k] + got.written;
     }
-    /* Every build must give back the text (to UTF-8) or its units (from UTF-8). */
+    /* Every build must accept the text, and give back the text (to UTF-8) or its units (from
+     * UTF-8). */
     for (b = 0; b < builds; b++)
       for (k = 0; k < in.count; k++) {
-        utf8_result got = convert(&build[b], &in, k);
+        utf8_result got = run(&build[b], &in, k);
         size_t units = in.starts[k + 1] - in.starts[k];
-        int same = from8 ? got.written == units &&
-                               memcmp(in.out, (char *)in.units + in.starts[k] * unit,
-                                      units * unit) == 0
-                         : got.written == in.len &&
-                               memcmp(in.out, in.utf8 + k * in.len, in.len) == 0;
+        int same = build[b].validate ? got.read == in.len
+                   : from8           ? got.written == units &&
+                                 memcmp(in.out, (char *)in.units + in.starts[k] * unit,
+                                        units * unit) == 0
+                                     : got.written == in.len &&
+                                 memcmp(in.out, in.utf8 + k * in.len, in.len) == 0;
         if (got.status != UTF8_OK || !same) {
-          fprintf(stderr, "ab_convert: %s: %s converts %s wrongly\n", argv[3 + b], argv[1], name);
+          fprintf(stderr, "ab_builds: %s: %s gets %s wrong\n", argv[3 + b], argv[1], name);
           return 1;
         }
       }
@@ -166,7 +185,7 @@ int main(int argc, char **argv) {
     for (;;) {
       double t0 = now();
       for (r = 0; r < reps; r++)
-        for (k = 0; k < in.count; k++) convert(&build[0], &in, k);
+        for (k = 0; k < in.count; k++) run(&build[0], &in, k);
       if (now() - t0 > 5e6) break;
       reps *= 2;
     }
@@ -175,13 +194,13 @@ int main(int argc, char **argv) {
         int next = (b + s) % builds;
         double t0 = now();
         for (r = 0; r < reps; r++)
-          for (k = 0; k < in.count; k++) convert(&build[next], &in, k);
+          for (k = 0; k < in.count; k++) run(&build[next], &in, k);
         times[next][s] = (now() - t0) / (double)(reps * (long)in.count);
       }
     for (b = 0; b < builds; b++) qsort(times[b], SAMPLES, sizeof(double), by_value);
     printf("%-34s", name);
     for (b = 1; b < builds; b++) printf(" %9.2fx", times[0][SAMPLES / 2] / times[b][SAMPLES / 2]);
-    printf("   %.2f GB/s\n", (double)in.len / times[0][SAMPLES / 2]);
+    printf("   %.1f ns, %.2f GB/s\n", times[0][SAMPLES / 2], (double)in.len / times[0][SAMPLES / 2]);
     free(in.utf8);
     free(in.units);
     free(in.starts);
