@@ -300,6 +300,10 @@ check-c: all $(BUILD)/kuhn-expected.txt
 	  $(STAGE_LIB)/libutf8.a $$(cat $(BUILD)/native-static-libs) -o $(BUILD)/test_api_static
 	$(CC) -std=c99 $(CSTD_FLAGS) $(SANITIZE) -DLIBUTF8_NO_INLINE -I$(STAGE_INC) c-tests/test_api.c \
 	  $(STAGE_LIB)/libutf8.a $$(cat $(BUILD)/native-static-libs) -o $(BUILD)/test_api_no_inline
+	@# The A/B tools of bench/c are not run here, but must keep compiling.
+	for f in bench/c/ab_*.c; do \
+	  $(CC) -std=c11 $(CSTD_FLAGS) -I$(STAGE_INC) -c $$f -o $(BUILD)/$$(basename $$f .c).o || exit 1; \
+	done
 	kuhn_args=$$([ -s $(BUILD)/kuhn-expected.txt ] && echo "$(KUHN) $(BUILD)/kuhn-expected.txt" || true); \
 	for t in shared no_inline; do \
 	  echo "== C harness, $$t library"; $(BUILD)/test_api_$$t $$kuhn_args; done; \

@@ -4,12 +4,14 @@
  * shared machine's noise slows both alike. For changes to the kernels: build the library
  * before and after the change (for example in two git worktrees) and compare.
  *
- *   cc -O2 -Wall -Wextra -pedantic bench/c/ab_offsets.c -ldl -o ab_offsets
+ *   cc -std=c11 -O2 -Wall -Wextra -pedantic bench/c/ab_offsets.c -ldl -o ab_offsets
  *   ./ab_offsets before/target/release/libutf8.so after/target/release/libutf8.so FILE...
  *
  * Prints, per file and offset, the median GB/s of each build (A/B) and their ratio B/A.
  * LIBUTF8_FORCE_ISA=avx2 (or another) measures another kernel.
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
