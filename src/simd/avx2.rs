@@ -36,6 +36,10 @@ unsafe impl Vector for Avx2 {
 
     #[inline(always)]
     unsafe fn load_partial(src: &[u8]) -> Self {
+        if src.len() == Self::LANES {
+            // SAFETY: `src` holds LANES bytes.
+            return unsafe { Self::load(src) };
+        }
         let word = |at| lookup::word_at(src, at) as i64;
         // SAFETY: AVX2 by the caller.
         Avx2(unsafe { _mm256_set_epi64x(word(24), word(16), word(8), word(0)) })

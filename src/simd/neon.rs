@@ -31,6 +31,10 @@ unsafe impl Vector for Neon {
 
     #[inline(always)]
     unsafe fn load_partial(src: &[u8]) -> Self {
+        if src.len() == Self::LANES {
+            // SAFETY: `src` holds LANES bytes.
+            return unsafe { Self::load(src) };
+        }
         let word = |at| lookup::word_at(src, at);
         // SAFETY: NEON by the caller.
         Neon(unsafe { vcombine_u8(vcreate_u8(word(0)), vcreate_u8(word(8))) })

@@ -32,6 +32,10 @@ unsafe impl Vector for Sse42 {
 
     #[inline(always)]
     unsafe fn load_partial(src: &[u8]) -> Self {
+        if src.len() == Self::LANES {
+            // SAFETY: `src` holds LANES bytes.
+            return unsafe { Self::load(src) };
+        }
         let word = |at| lookup::word_at(src, at) as i64;
         // SAFETY: SSE2 by the caller.
         Sse42(unsafe { _mm_set_epi64x(word(8), word(0)) })
