@@ -255,6 +255,15 @@ fn entries() -> Vec<Entry> {
         entry!("simdutf count_utf8", Count, |s| {
             simdutf::count_utf8(s) as u64
         }),
+        // count_utf8 counts valid input only: what a count of untrusted input takes with
+        // simdutf.
+        entry!("simdutf validate_utf8 + count_utf8", Count, |s| {
+            if simdutf::validate_utf8(s) {
+                simdutf::count_utf8(s) as u64
+            } else {
+                u64::MAX
+            }
+        }),
         // Transcoding, libutf8 strict against simdutf's validating converters. The output
         // buffers are reused from call to call (see `Scratch`).
         entry!("libutf8 utf8_to_utf16", ToUtf16, |s| {
