@@ -1,11 +1,11 @@
 /*
- * Builds of libutf8.so side by side on one function, utf8_validate or a converter: each build's
- * time per call on the inputs of a manifest written by `libutf8-bench gen`, the builds' samples
- * interleaved so that a shared machine's noise slows them alike. For changes to the kernels:
- * build the library before and after the change (for example in two git worktrees) and
- * compare. Pools (`fresh` and `short` lines; see bench/README.md) are processed one string per
- * call, as make bench does, so that the branch predictors cannot learn the text; other lines one
- * file per call.
+ * Builds of libutf8.so side by side on one function, utf8_validate, utf8_count_chars or a
+ * converter: each build's time per call on the inputs of a manifest written by `libutf8-bench
+ * gen`, the builds' samples interleaved so that a shared machine's noise slows them alike. For
+ * changes to the kernels: build the library before and after the change (for example in two git
+ * worktrees) and compare. Pools (`fresh` and `short` lines; see bench/README.md) are processed
+ * one string per call, as make bench does, so that the branch predictors cannot learn the text;
+ * other lines one file per call.
  *
  *   cc -std=c11 -O2 -Wall -Wextra -pedantic -Iinclude bench/c/ab_builds.c -ldl -o ab_builds
  *   grep ^fresh bench/target/data/manifest.tsv > fresh.tsv
@@ -13,11 +13,12 @@
  *   grep ^short bench/target/data/manifest.tsv > short.tsv
  *   ./ab_builds utf8_validate short.tsv before/libutf8.so after/libutf8.so ...
  *
- * The function is utf8_validate, utf8_to_utf16, utf8_to_utf32, utf16_to_utf8 or utf32_to_utf8.
- * Prints, per input, the speed of builds 2, 3, ... relative to the first (its median time over
- * theirs: above 1.00x they are faster), the first build's time per call and its GB/s of UTF-8.
- * Every build's result is checked first: the input is valid, and a converter's output converts
- * back to it. LIBUTF8_FORCE_ISA=avx2 (or another) measures another kernel.
+ * The function is utf8_validate, utf8_count_chars, utf8_to_utf16, utf8_to_utf32, utf16_to_utf8
+ * or utf32_to_utf8. Prints, per input, the speed of builds 2, 3, ... relative to the first (its
+ * median time over theirs: above 1.00x they are faster), the first build's time per call and its
+ * GB/s of UTF-8. Every build's result is checked first: the input is valid, its characters
+ * counted right, and a converter's output converts back to it. LIBUTF8_FORCE_ISA=avx2 (or
+ * another) measures another kernel.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -32,9 +33,10 @@
 
 enum { SAMPLES = 9, MAX_BUILDS = 8 };
 
-/* One build's function: one of the five pointers is set. */
+/* One build's function: one of the six pointers is set. */
 struct build {
   utf8_status (*validate)(const char *, size_t, size_t *);
+  size_t (*count)(const char *, size_t);
   utf8_result (*to16)(const char *, size_t, uint16_t *, size_t, uint32_t);
   utf8_result (*to32)(const char *, size_t, uint32_t *, size_t, uint32_t);
   utf8_result (*from16)(const uint16_t *, size_t, char *, size_t, uint32_t);
@@ -79,6 +81,11 @@ static utf8_result run(const struct build *b, const struct input *in, size_t k) 
   const char *text = in->utf8 + k * in->len;
   const char *units = (const char *)in->units + in->starts[k] * in->unit;
   size_t count = in->starts[k + 1] - in->starts[k];
+  if (b->count) {
+    utf8_result r = {UTF8_OK, 0, 0};
+    r.written = b->count(text, in->len);
+    return r;
+  }
   if (b->validate) {
     /* Not straight into the result: a copy of the result that reads the stores just made
      * would stall (store forwarding fails), 6 ns a call. */
@@ -98,24 +105,25 @@ static utf8_result run(const struct build *b, const struct input *in, size_t k) 
 
 int main(int argc, char **argv) {
   static const char *const functions[] = {"utf8_to_utf16", "utf8_to_utf32", "utf16_to_utf8",
-                                          "utf32_to_utf8", "utf8_validate"};
+                                          "utf32_to_utf8", "utf8_validate", "utf8_count_chars"};
   struct build build[MAX_BUILDS], first = {0};
   int builds = argc - 3, from8, which = -1, b;
   size_t unit;
   char kind[32], name[128], path[4096];
   size_t call_len;
   FILE *manifest;
-  for (b = 0; b < 5 && argc > 1; b++)
+  for (b = 0; b < 6 && argc > 1; b++)
     if (strcmp(argv[1], functions[b]) == 0) which = b;
   if (argc < 5 || builds > MAX_BUILDS || which < 0) {
     fprintf(stderr, "usage: %s FUNCTION MANIFEST LIBUTF8_SO LIBUTF8_SO...\n", argv[0]);
     return 2;
   }
   from8 = which < 2;
-  /* utf8_validate needs no other form: its units are UTF-16, made and unused. */
+  /* utf8_validate needs no other form (its units are UTF-16, made and unused); the number of
+   * UTF-32 units is the number of characters utf8_count_chars must give. */
   unit = which % 2 == 0 ? 2 : 4;
   for (b = 0; b < builds; b++) {
-    void *fn[5] = {0};
+    void *fn[6] = {0};
     load(argv[3 + b], argv[1], &fn[which]);
     memset(&build[b], 0, sizeof build[b]);
     memcpy(&build[b].to16, &fn[0], sizeof fn[0]);
@@ -123,6 +131,7 @@ int main(int argc, char **argv) {
     memcpy(&build[b].from16, &fn[2], sizeof fn[2]);
     memcpy(&build[b].from32, &fn[3], sizeof fn[3]);
     memcpy(&build[b].validate, &fn[4], sizeof fn[4]);
+    memcpy(&build[b].count, &fn[5], sizeof fn[5]);
   }
   /* The other form of the text, made by the first build. */
   if (unit == 2)
@@ -170,7 +179,8 @@ int main(int argc, char **argv) {
       for (k = 0; k < in.count; k++) {
         utf8_result got = run(&build[b], &in, k);
         size_t units = in.starts[k + 1] - in.starts[k];
-        int same = build[b].validate ? got.read == in.len
+        int same = build[b].count      ? got.written == units
+                   : build[b].validate ? got.read == in.len
                    : from8           ? got.written == units &&
                                  memcmp(in.out, (char *)in.units + in.starts[k] * unit,
                                         units * unit) == 0
