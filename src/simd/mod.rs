@@ -43,7 +43,7 @@ use crate::validate::{
     Prefix, char_start_at_or_before, is_short_ascii, scalar_from, scalar_prefix,
 };
 use lookup::Blocks;
-pub use lookup::{ALIGN_FROM, BLOCK, GROUP};
+pub use lookup::{ALIGN_FROM, BLOCK, GROUP, STREAM_FROM};
 
 /// An implementation: the scalar reference or one SIMD kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
