@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The benchmark suite of libutf8: `make bench` runs it, after `make` has built
-# target/release/libutf8.a (under $CARGO_TARGET_DIR if set). It installs nothing: it checks for what it needs and says what to
-# install. See bench/README.md.
+# target/release/libutf8.a (under $CARGO_TARGET_DIR if set). It installs nothing: it checks for
+# what it needs and says what to install. See bench/README.md.
 #
 # 1. builds the Rust harness (bench/, with the peers from crates.io) and the C harness
 #    (bench/c/bench.c, statically linked against target/release/libutf8.a, utf8proc and GLib);
@@ -93,7 +93,8 @@ phase c_s "$t"
   echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "commit=$(git rev-parse --short HEAD 2> /dev/null || echo unknown)"
   # The library's sources as measured: modified or not since that commit.
-  echo "dirty=$(git status --porcelain -- src capi Cargo.toml include 2> /dev/null | grep -c . || true)"
+  dirty=$(git status --porcelain -- src capi Cargo.toml include 2> /dev/null | grep -c . || true)
+  echo "dirty=$dirty"
   echo "corpus=$corpus"
   echo "corpus_state=$corpus_state"
   echo "rustc=$(rustc -V 2> /dev/null || echo unknown)"

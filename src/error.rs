@@ -3,15 +3,15 @@
 //! The first ill-formed sequence is classified by its first one or two bytes (RFC 3629 section 4
 //! gives the byte ranges; the names are ours):
 //!
-//! | input                                           | kind                       |
-//! |-------------------------------------------------|----------------------------|
-//! | ends inside a sequence that is valid so far     | [`ErrorKind::Truncated`]   |
-//! | 80..BF where a character must start             | [`ErrorKind::UnexpectedContinuation`] |
-//! | C0, C1; E0 then 80..9F; F0 then 80..8F          | [`ErrorKind::Overlong`]    |
-//! | ED then A0..BF (U+D800..U+DFFF)                 | [`ErrorKind::Surrogate`]   |
-//! | F4 then 90..BF; F5..F7                          | [`ErrorKind::TooLarge`]    |
-//! | F8..FF                                          | [`ErrorKind::InvalidByte`] |
-//! | a lead byte followed too early by a byte that is not 80..BF | [`ErrorKind::MissingContinuation`] |
+//! | input                                               | kind                                  |
+//! |-----------------------------------------------------|---------------------------------------|
+//! | ends inside a sequence that is valid so far         | [`ErrorKind::Truncated`]              |
+//! | 80..BF where a character must start                 | [`ErrorKind::UnexpectedContinuation`] |
+//! | C0, C1; E0 then 80..9F; F0 then 80..8F              | [`ErrorKind::Overlong`]               |
+//! | ED then A0..BF (U+D800..U+DFFF)                     | [`ErrorKind::Surrogate`]              |
+//! | F4 then 90..BF; F5..F7                              | [`ErrorKind::TooLarge`]               |
+//! | F8..FF                                              | [`ErrorKind::InvalidByte`]            |
+//! | a lead byte followed too early by a byte not 80..BF | [`ErrorKind::MissingContinuation`]    |
 
 /// Why input is not well-formed UTF-8, or why a value cannot be encoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -27,22 +27,23 @@
 //!
 //! Errors use the core's [`ErrorKind`]s, with the length of the maximal subpart in the form's
 //! own grammar (at least 1). A subpart never takes in the lead byte of a following character,
-//! except that the WTF-8 and RFC 2279 pair error covers both of its halves:
+//! except that the WTF-8 and RFC 2279 pair error covers both of its halves (kind, length: input):
 //!
-//! | form | input | kind, length |
-//! | --- | --- | --- |
-//! | all | 80..BF where a character must start | UnexpectedContinuation, 1 |
-//! | all | C0, C1 (but C0 80 in Modified UTF-8); E0 80..9F; F0 80..8F (WTF-8, RFC 2279); F8 80..87 and FC 80..83 (RFC 2279) | Overlong, 1 |
-//! | WTF-8, RFC 2279 | a lead surrogate directly followed by a trail surrogate | Surrogate, 6 (the pair) |
-//! | CESU-8, MUTF-8 | a trail surrogate (ED B0..BF) not preceded by a lead one | Surrogate, 1 |
-//! | CESU-8, MUTF-8 | a lead surrogate not followed by a trail one | Surrogate, 3 (the lead surrogate) |
-//! | WTF-8 | F4 90..BF; F5..F7 | TooLarge, 1 |
-//! | WTF-8 | F8..FF | InvalidByte, 1 |
-//! | CESU-8, MUTF-8 | F0..FF (no 4-byte form) | InvalidByte, 1 |
-//! | MUTF-8 | 00 (U+0000 is C0 80) | InvalidByte, 1 |
-//! | RFC 2279 | FE, FF | InvalidByte, 1 |
-//! | all | a lead byte followed too early by a byte that is not 80..BF | MissingContinuation, bytes before it |
-//! | all | the input ends inside a sequence that is valid so far (in CESU-8 and MUTF-8, a lead surrogate and a prefix of a trail one) | Truncated, the rest |
+//! - UnexpectedContinuation, 1: 80..BF where a character must start (all forms).
+//! - Overlong, 1: C0, C1 (but C0 80 in Modified UTF-8); E0 80..9F; F0 80..8F (WTF-8,
+//!   RFC 2279); F8 80..87 and FC 80..83 (RFC 2279).
+//! - Surrogate, 6 (the pair): a lead surrogate directly followed by a trail surrogate (WTF-8,
+//!   RFC 2279).
+//! - Surrogate, 1: a trail surrogate (ED B0..BF) not preceded by a lead one (CESU-8, MUTF-8).
+//! - Surrogate, 3 (the lead surrogate): a lead surrogate not followed by a trail one (CESU-8,
+//!   MUTF-8).
+//! - TooLarge, 1: F4 90..BF; F5..F7 (WTF-8).
+//! - InvalidByte, 1: F8..FF (WTF-8); F0..FF, there being no 4-byte form (CESU-8, MUTF-8); 00,
+//!   U+0000 being C0 80 (MUTF-8); FE, FF (RFC 2279).
+//! - MissingContinuation, the bytes before it: a lead byte followed too early by a byte that
+//!   is not 80..BF (all forms).
+//! - Truncated, the rest: the input ends inside a sequence that is valid so far (all forms; in
+//!   CESU-8 and MUTF-8, a lead surrogate and a prefix of a trail one).
 //!
 //! [`Form::Strict`] is the rest of the library: [`crate::decode_next`], [`crate::validate`]
 //! and [`crate::encode`], called as they are.

@@ -1,7 +1,8 @@
 //! The C API: every `extern "C"` function of the library, one file per feature.
 //!
 //! This layer only checks pointers, turns them into slices and maps results onto C status codes;
-//! the codec underneath is safe Rust. Conventions, for every function:
+//! the codec underneath takes slices (see the crate's documentation). Conventions, for every
+//! function:
 //! - `(NULL, 0)` is an empty buffer; a NULL buffer with a non-zero length gives
 //!   `UTF8_ERR_NULL_POINTER` and nothing is read or written, out-parameters included.
 //! - Every out-parameter may be NULL, and is then not written.
@@ -48,15 +49,15 @@ use crate::sink::Sink;
 /// The first ill-formed sequence in the input is classified by its first one or two bytes,
 /// checked in this order:
 ///
-/// | input (hex)                                      | status                             |
-/// |--------------------------------------------------|------------------------------------|
-/// | 80..BF where a character must start              | UTF8_ERR_UNEXPECTED_CONTINUATION   |
-/// | C0, C1; E0 then 80..9F; F0 then 80..8F           | UTF8_ERR_OVERLONG                  |
-/// | ED then A0..BF (U+D800..U+DFFF)                  | UTF8_ERR_SURROGATE                 |
-/// | F4 then 90..BF; F5..F7                           | UTF8_ERR_TOO_LARGE                 |
-/// | F8..FF                                           | UTF8_ERR_INVALID_BYTE              |
-/// | a lead byte followed, before its sequence is complete, by a byte that is not 80..BF | UTF8_ERR_MISSING_CONTINUATION |
-/// | the input ends inside a sequence valid so far    | UTF8_ERR_TRUNCATED                 |
+/// | input (hex)                                         | status                           |
+/// |-----------------------------------------------------|----------------------------------|
+/// | 80..BF where a character must start                 | UTF8_ERR_UNEXPECTED_CONTINUATION |
+/// | C0, C1; E0 then 80..9F; F0 then 80..8F              | UTF8_ERR_OVERLONG                |
+/// | ED then A0..BF (U+D800..U+DFFF)                     | UTF8_ERR_SURROGATE               |
+/// | F4 then 90..BF; F5..F7                              | UTF8_ERR_TOO_LARGE               |
+/// | F8..FF                                              | UTF8_ERR_INVALID_BYTE            |
+/// | a lead byte followed too early by a byte not 80..BF | UTF8_ERR_MISSING_CONTINUATION    |
+/// | the input ends inside a sequence valid so far       | UTF8_ERR_TRUNCATED               |
 ///
 /// All errors are negative, so `status < 0` tests for failure.
 #[allow(non_camel_case_types)]
