@@ -10,6 +10,10 @@ pub struct Sink<'a, T> {
     len: usize,
 }
 
+#[expect(
+    clippy::len_without_is_empty,
+    reason = "no caller asks whether nothing was written"
+)]
 impl<'a, T: Copy> Sink<'a, T> {
     /// A sink writing into `buf` from its start.
     pub fn new(buf: &'a mut [T]) -> Self {
@@ -34,12 +38,6 @@ impl<'a, T: Copy> Sink<'a, T> {
     /// The length of everything written, stored or not.
     pub fn len(&self) -> usize {
         self.len
-    }
-
-    /// Whether nothing has been written (unused: clippy's `len_without_is_empty` asks for it
-    /// beside the public `len`).
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
     }
 
     /// Whether everything written was stored.
