@@ -1,7 +1,8 @@
 //! libutf8: strict UTF-8 as RFC 3629 defines it, with a C API.
 //!
-//! The codec is plain safe Rust over slices; the C functions are in [`ffi`], which checks pointers,
-//! turns them into slices and maps results onto C status codes.
+//! The codec is safe Rust over slices, but for the SIMD kernels of [`simd`] (intrinsics over
+//! raw pointers, each `unsafe` block with its reason); the C functions are in [`ffi`], which
+//! checks pointers, turns them into slices and maps results onto C status codes.
 //! The crate needs neither the standard library nor `alloc`; the package in `capi/` links it
 //! into the C library.
 //!
