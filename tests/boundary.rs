@@ -72,8 +72,8 @@ fn check_against_decode_loop(s: &[u8]) {
         at += n;
         units += 1;
     }
-    // SAFETY: as above.
     assert_eq!(
+        // SAFETY: `s` is a live slice: `s.len()` readable bytes at its pointer.
         unsafe { utf8_count_chars(s.as_ptr().cast(), s.len()) },
         units
     );

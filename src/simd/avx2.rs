@@ -23,7 +23,7 @@ unsafe impl Vector for Avx2 {
 
     #[inline(always)]
     unsafe fn splat(b: u8) -> Self {
-        // SAFETY (all methods): the caller guarantees AVX2.
+        // SAFETY: the caller guarantees AVX2.
         Avx2(unsafe { _mm256_set1_epi8(b as i8) })
     }
 
@@ -307,13 +307,15 @@ pub(super) struct Avx2Units(__m256i);
 unsafe impl Units for Avx2Units {
     #[inline(always)]
     unsafe fn load(src: *const u16) -> Self {
-        // SAFETY (all methods): AVX2 by the caller; `src` and `dst` have the units each method
-        // documents (16, or 32 for `load_ascii`) by the caller.
+        // SAFETY: `src` has 16 readable units (32 bytes) by the caller; loadu has no alignment
+        // requirement. AVX2 by the caller.
         unsafe { Avx2Units(_mm256_loadu_si256(src.cast())) }
     }
     type Any = __m256i;
     #[inline(always)]
     unsafe fn load_narrow(src: *const u32) -> (Self, __m256i) {
+        // SAFETY: `src` has 16 readable units (64 bytes, the two loads) by the caller; loadu has
+        // no alignment requirement. AVX2 by the caller.
         unsafe {
             let c0 = _mm256_loadu_si256(src.cast());
             let c1 = _mm256_loadu_si256(src.add(8).cast());
@@ -328,10 +330,13 @@ unsafe impl Units for Avx2Units {
     }
     #[inline(always)]
     unsafe fn any_none(any: __m256i, mask: u32) -> bool {
+        // SAFETY: AVX2 by the caller.
         unsafe { _mm256_testz_si256(any, _mm256_set1_epi32(mask as i32)) != 0 }
     }
     #[inline(always)]
     unsafe fn load_wide(src: *const u32) -> [__m128i; 4] {
+        // SAFETY: `src` has 16 readable units (64 bytes, the two loads) by the caller; loadu has
+        // no alignment requirement. AVX2 by the caller.
         unsafe {
             let c0 = _mm256_loadu_si256(src.cast());
             let c1 = _mm256_loadu_si256(src.add(8).cast());
@@ -345,6 +350,8 @@ unsafe impl Units for Avx2Units {
     }
     #[inline(always)]
     unsafe fn load_ascii(src: *const u32) -> ([__m128i; 2], bool) {
+        // SAFETY: `src` has 32 readable units (128 bytes, the four loads) by the caller; loadu has
+        // no alignment requirement. AVX2 by the caller.
         unsafe {
             let c: [__m256i; 4] = [
                 _mm256_loadu_si256(src.cast()),
@@ -373,6 +380,7 @@ unsafe impl Units for Avx2Units {
     }
     #[inline(always)]
     unsafe fn halves(self) -> [__m128i; 2] {
+        // SAFETY: AVX2 by the caller.
         unsafe {
             [
                 _mm256_castsi256_si128(self.0),
@@ -382,46 +390,57 @@ unsafe impl Units for Avx2Units {
     }
     #[inline(always)]
     unsafe fn splat(v: u16) -> Self {
+        // SAFETY: AVX2 by the caller.
         unsafe { Avx2Units(_mm256_set1_epi16(v as i16)) }
     }
     #[inline(always)]
     unsafe fn and(self, other: Self) -> Self {
+        // SAFETY: AVX2 by the caller.
         unsafe { Avx2Units(_mm256_and_si256(self.0, other.0)) }
     }
     #[inline(always)]
     unsafe fn or(self, other: Self) -> Self {
+        // SAFETY: AVX2 by the caller.
         unsafe { Avx2Units(_mm256_or_si256(self.0, other.0)) }
     }
     #[inline(always)]
     unsafe fn add(self, other: Self) -> Self {
+        // SAFETY: AVX2 by the caller.
         unsafe { Avx2Units(_mm256_add_epi16(self.0, other.0)) }
     }
     #[inline(always)]
     unsafe fn eq(self, other: Self) -> Self {
+        // SAFETY: AVX2 by the caller.
         unsafe { Avx2Units(_mm256_cmpeq_epi16(self.0, other.0)) }
     }
     #[inline(always)]
     unsafe fn blend(self, other: Self, mask: Self) -> Self {
+        // SAFETY: AVX2 by the caller.
         unsafe { Avx2Units(_mm256_blendv_epi8(self.0, other.0, mask.0)) }
     }
     #[inline(always)]
     unsafe fn shr<const N: i32>(self) -> Self {
+        // SAFETY: AVX2 by the caller.
         unsafe { Avx2Units(_mm256_srli_epi16::<N>(self.0)) }
     }
     #[inline(always)]
     unsafe fn shl<const N: i32>(self) -> Self {
+        // SAFETY: AVX2 by the caller.
         unsafe { Avx2Units(_mm256_slli_epi16::<N>(self.0)) }
     }
     #[inline(always)]
     unsafe fn none(self, mask: Self) -> bool {
+        // SAFETY: AVX2 by the caller.
         unsafe { _mm256_testz_si256(self.0, mask.0) != 0 }
     }
     #[inline(always)]
     unsafe fn all_ones(self) -> bool {
+        // SAFETY: AVX2 by the caller.
         unsafe { _mm256_movemask_epi8(self.0) == -1 }
     }
     #[inline(always)]
     unsafe fn prev_units(self) -> Self {
+        // SAFETY: AVX2 by the caller.
         unsafe {
             // alignr works within 128-bit lanes: pair each lane with the one before it (zeros
             // before the first).
@@ -431,22 +450,26 @@ unsafe impl Units for Avx2Units {
     }
     #[inline(always)]
     unsafe fn byte_bits(self) -> u32 {
+        // SAFETY: AVX2 by the caller.
         unsafe { _mm256_movemask_epi8(self.0) as u32 }
     }
     #[inline(always)]
     unsafe fn lane_bits(self) -> u32 {
-        // packs works within 128-bit lanes: units 0..8 land in bytes 0..8, units 8..16 in
-        // bytes 16..24.
+        // SAFETY: AVX2 by the caller. packs works within 128-bit lanes: units 0..8 land in
+        // bytes 0..8, units 8..16 in bytes 16..24.
         let bits = unsafe { _mm256_movemask_epi8(_mm256_packs_epi16(self.0, self.0)) as u32 };
         (bits & 0xFF) | (bits >> 8 & 0xFF00)
     }
     #[inline(always)]
     unsafe fn narrow(self) -> __m128i {
+        // SAFETY: AVX2 by the caller.
         let [a, b] = unsafe { self.halves() };
+        // SAFETY: AVX2 by the caller.
         unsafe { _mm_packus_epi16(a, b) }
     }
     #[inline(always)]
     unsafe fn low_byte_twice(self) -> Self {
+        // SAFETY: AVX2 by the caller.
         unsafe {
             let low = _mm256_setr_epi8(
                 0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14, 0, 0, 2, 2, 4, 4, 6, 6, 8, 8,

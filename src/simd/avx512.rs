@@ -27,7 +27,7 @@ unsafe impl Vector for Avx512 {
 
     #[inline(always)]
     unsafe fn splat(b: u8) -> Self {
-        // SAFETY (all methods): the caller guarantees AVX-512F, BW and VBMI.
+        // SAFETY: the caller guarantees AVX-512F, BW and VBMI.
         Avx512(unsafe { _mm512_set1_epi8(b as i8) })
     }
 

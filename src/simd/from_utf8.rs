@@ -672,9 +672,10 @@ pub(crate) unsafe fn convert<W: Widen, T: Target, B: WideBlock>(
         // A block of ASCII from the start of a character is well-formed, even past `valid`.
         let mut blocks = (src.len() - read).min(dst.len() - written) / BLOCK;
         let mut ascii = 0;
-        // SAFETY: block `ascii < blocks` has 64 bytes readable from `read + 64 * ascii` and 64
-        // units writable from `written + 64 * ascii`, by the definition of `blocks`.
         while ascii < blocks
+            // SAFETY: block `ascii < blocks` has 64 bytes readable from `read + 64 * ascii` and
+            // 64 units writable from `written + 64 * ascii`, by the definition of `blocks`; `W`'s
+            // instructions by the caller.
             && unsafe {
                 T::widen_block::<W>(
                     src.as_ptr().add(read + BLOCK * ascii),

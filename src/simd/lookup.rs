@@ -712,7 +712,7 @@ unsafe fn lanes_ored<V: Vector>(block: &[u8; BLOCK]) -> V {
 #[inline(always)]
 unsafe fn ascii_blocks<V: Vector>(blocks: &[[u8; BLOCK]]) -> usize {
     // No closures here: they would not inherit the kernel's target features.
-    // SAFETY (whole body): the caller guarantees the ISA.
+    // SAFETY: (whole body) the caller guarantees the ISA.
     unsafe {
         let mut n = 0;
         while n < blocks.len() && !lanes_ored::<V>(&blocks[n]).any_high_bit() {
@@ -749,7 +749,7 @@ pub(crate) unsafe fn ascii_test<V: Vector>(s: &[u8]) -> Result<(), usize> {
     let Some(last) = s.last_chunk::<BLOCK>() else {
         return Err(0);
     };
-    // SAFETY (whole body): the caller guarantees the ISA.
+    // SAFETY: (whole body) the caller guarantees the ISA.
     unsafe {
         for (n, group) in groups.iter().enumerate() {
             let [a, b, c, d] = group;
@@ -804,7 +804,7 @@ unsafe fn valid_after_ascii<V: Vector, const COUNT: bool>(
     if rest.len() > TAIL_AFTER_ASCII {
         return None;
     }
-    // SAFETY (whole body): the caller guarantees the ISA; `check_block` reads the first SHORT
+    // SAFETY: (whole body) the caller guarantees the ISA; `check_block` reads the first SHORT
     // bytes of `rest`, which holds more.
     unsafe {
         let mut checker = Checker::<V, COUNT>::new();
@@ -918,7 +918,7 @@ pub(crate) unsafe fn valid_blocks<V: Vector, const COUNT: bool, const STREAM: bo
     let body = &s[head..];
     let (blocks, tail) = body.as_chunks::<BLOCK>();
     let good = |n: usize| head + n * BLOCK;
-    // SAFETY (whole body): the caller guarantees the ISA.
+    // SAFETY: (whole body) the caller guarantees the ISA.
     unsafe {
         let mut checker = Checker::<V, COUNT>::new();
         if head != 0 && !checker.head_is_valid(s, head) {

@@ -18,7 +18,7 @@ unsafe impl Vector for Neon {
 
     #[inline(always)]
     unsafe fn splat(b: u8) -> Self {
-        // SAFETY (all methods): the caller guarantees NEON.
+        // SAFETY: the caller guarantees NEON.
         Neon(unsafe { vdupq_n_u8(b) })
     }
 

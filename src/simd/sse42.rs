@@ -19,7 +19,7 @@ unsafe impl Vector for Sse42 {
 
     #[inline(always)]
     unsafe fn splat(b: u8) -> Self {
-        // SAFETY (all methods): the caller guarantees SSE4.2.
+        // SAFETY: the caller guarantees SSE4.2.
         Sse42(unsafe { _mm_set1_epi8(b as i8) })
     }
 
@@ -312,8 +312,8 @@ macro_rules! both {
 unsafe impl Units for Sse42Units {
     #[inline(always)]
     unsafe fn load(src: *const u16) -> Self {
-        // SAFETY (all methods): SSE4.2 by the caller; `src` and `dst` have the units each
-        // method documents (16, or 32 for `load_ascii`) by the caller.
+        // SAFETY: `src` has 16 readable units (32 bytes, the two loads) by the caller; loadu has
+        // no alignment requirement. SSE2 by the caller.
         unsafe {
             Sse42Units(
                 _mm_loadu_si128(src.cast()),
@@ -324,6 +324,8 @@ unsafe impl Units for Sse42Units {
     type Any = __m128i;
     #[inline(always)]
     unsafe fn load_narrow(src: *const u32) -> (Self, __m128i) {
+        // SAFETY: `src` has 16 readable units (64 bytes, the four loads) by the caller; loadu has
+        // no alignment requirement. SSE4.1 by the caller.
         unsafe {
             let c: [__m128i; 4] = [
                 _mm_loadu_si128(src.cast()),
@@ -344,10 +346,13 @@ unsafe impl Units for Sse42Units {
     }
     #[inline(always)]
     unsafe fn any_none(any: __m128i, mask: u32) -> bool {
+        // SAFETY: SSE4.1 by the caller.
         unsafe { _mm_testz_si128(any, _mm_set1_epi32(mask as i32)) != 0 }
     }
     #[inline(always)]
     unsafe fn load_wide(src: *const u32) -> [__m128i; 4] {
+        // SAFETY: `src` has 16 readable units (64 bytes, the four loads) by the caller; loadu has
+        // no alignment requirement. SSE2 by the caller.
         unsafe {
             [
                 _mm_loadu_si128(src.cast()),
@@ -359,6 +364,8 @@ unsafe impl Units for Sse42Units {
     }
     #[inline(always)]
     unsafe fn load_ascii(src: *const u32) -> ([__m128i; 2], bool) {
+        // SAFETY: `src` has 32 readable units by the caller: the 16 that `load_narrow` reads from
+        // `src` and the 16 from `src + 16`. SSE4.1 by the caller.
         unsafe {
             // Units above 0xFFFF saturate to 0xFFFF, which is not ASCII.
             let (a, _) = Self::load_narrow(src);
@@ -373,27 +380,33 @@ unsafe impl Units for Sse42Units {
     }
     #[inline(always)]
     unsafe fn splat(v: u16) -> Self {
+        // SAFETY: SSE2 by the caller.
         let r = unsafe { _mm_set1_epi16(v as i16) };
         Sse42Units(r, r)
     }
     #[inline(always)]
     unsafe fn and(self, other: Self) -> Self {
+        // SAFETY: SSE2 by the caller.
         unsafe { both!(_mm_and_si128, self, other) }
     }
     #[inline(always)]
     unsafe fn or(self, other: Self) -> Self {
+        // SAFETY: SSE2 by the caller.
         unsafe { both!(_mm_or_si128, self, other) }
     }
     #[inline(always)]
     unsafe fn add(self, other: Self) -> Self {
+        // SAFETY: SSE2 by the caller.
         unsafe { both!(_mm_add_epi16, self, other) }
     }
     #[inline(always)]
     unsafe fn eq(self, other: Self) -> Self {
+        // SAFETY: SSE2 by the caller.
         unsafe { both!(_mm_cmpeq_epi16, self, other) }
     }
     #[inline(always)]
     unsafe fn blend(self, other: Self, mask: Self) -> Self {
+        // SAFETY: SSE4.1 by the caller.
         unsafe {
             Sse42Units(
                 _mm_blendv_epi8(self.0, other.0, mask.0),
@@ -403,14 +416,17 @@ unsafe impl Units for Sse42Units {
     }
     #[inline(always)]
     unsafe fn shr<const N: i32>(self) -> Self {
+        // SAFETY: SSE2 by the caller.
         unsafe { Sse42Units(_mm_srli_epi16::<N>(self.0), _mm_srli_epi16::<N>(self.1)) }
     }
     #[inline(always)]
     unsafe fn shl<const N: i32>(self) -> Self {
+        // SAFETY: SSE2 by the caller.
         unsafe { Sse42Units(_mm_slli_epi16::<N>(self.0), _mm_slli_epi16::<N>(self.1)) }
     }
     #[inline(always)]
     unsafe fn none(self, mask: Self) -> bool {
+        // SAFETY: SSE4.1 by the caller.
         unsafe {
             _mm_testz_si128(
                 _mm_or_si128(_mm_and_si128(self.0, mask.0), _mm_and_si128(self.1, mask.1)),
@@ -420,10 +436,12 @@ unsafe impl Units for Sse42Units {
     }
     #[inline(always)]
     unsafe fn all_ones(self) -> bool {
+        // SAFETY: SSE4.1 by the caller.
         unsafe { _mm_test_all_ones(_mm_and_si128(self.0, self.1)) != 0 }
     }
     #[inline(always)]
     unsafe fn prev_units(self) -> Self {
+        // SAFETY: SSSE3 by the caller.
         unsafe {
             Sse42Units(
                 _mm_slli_si128::<2>(self.0),
@@ -433,18 +451,22 @@ unsafe impl Units for Sse42Units {
     }
     #[inline(always)]
     unsafe fn byte_bits(self) -> u32 {
+        // SAFETY: SSE2 by the caller.
         unsafe { _mm_movemask_epi8(self.0) as u32 | (_mm_movemask_epi8(self.1) as u32) << 16 }
     }
     #[inline(always)]
     unsafe fn lane_bits(self) -> u32 {
+        // SAFETY: SSE2 by the caller.
         unsafe { _mm_movemask_epi8(_mm_packs_epi16(self.0, self.1)) as u32 }
     }
     #[inline(always)]
     unsafe fn narrow(self) -> __m128i {
+        // SAFETY: SSE2 by the caller.
         unsafe { _mm_packus_epi16(self.0, self.1) }
     }
     #[inline(always)]
     unsafe fn low_byte_twice(self) -> Self {
+        // SAFETY: SSSE3 by the caller.
         unsafe {
             let low = _mm_setr_epi8(0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14);
             Sse42Units(_mm_shuffle_epi8(self.0, low), _mm_shuffle_epi8(self.1, low))
