@@ -4,8 +4,10 @@
  * Every expected value here was written by hand from the source documents (RFC 3629, RFC 2279,
  * the encyclopedia article on UTF-8, the utf-8(7) man page), the Unicode Standard, chapter 3,
  * and the definitions of the sibling forms (WTF-8, Unicode TR #26 for CESU-8, Java's DataInput);
- * none was printed by the library. Where a whole range is checked, the expectation comes from a
- * small classifier or encoder written here from the RFC 3629 tables, not from the library.
+ * where no standard defines the result (escaping, streaming, character boundaries, bad
+ * arguments), from the contract documented in libutf8.h and libutf8(3); none was printed by the
+ * library. Where a whole range is checked, the expectation comes from a small classifier or
+ * encoder written here from the RFC 3629 tables, not from the library.
  *
  * Usage: test_api [UTF-8-test.txt expected-lossy-decoding.txt]
  *   The two optional arguments enable the Markus Kuhn stress test; without them it is SKIPPED.
@@ -1223,7 +1225,7 @@ static void test_forms(void)
     char out[UTF8_FORM_MAX_BYTES];
     size_t i, n, up_to;
     uint32_t cp;
-    int bad;
+    int bad, f;
 
     for (i = 0; i < COUNT(form_examples); i++)
         test_form_example(&form_examples[i]);
@@ -1255,6 +1257,598 @@ static void test_forms(void)
                       UTF8_ERR_INVALID_ARGUMENT &&
                   n == 99 && up_to == 99 && cp == 99,
               "form %d: want UTF8_ERR_INVALID_ARGUMENT, nothing written", bad);
+        /* checked first: before a NULL buffer with a length */
+        CHECK(utf8_validate_form(NULL, 1, (utf8_form)bad, NULL) == UTF8_ERR_INVALID_ARGUMENT &&
+                  utf8_decode_next_form(NULL, 1, (utf8_form)bad, NULL, NULL) ==
+                      UTF8_ERR_INVALID_ARGUMENT &&
+                  utf8_encode_form(0x41, (utf8_form)bad, NULL, 1, NULL) ==
+                      UTF8_ERR_INVALID_ARGUMENT,
+              "form %d with NULL buffers: want UTF8_ERR_INVALID_ARGUMENT", bad);
+    }
+    /* Each form's bad arguments, as utf8_validate, utf8_decode_next and utf8_encode's. */
+    for (f = UTF8_FORM_STRICT; f <= UTF8_FORM_RFC2279; f++) {
+        utf8_form form = (utf8_form)f;
+        /* U+10000: a surrogate pair of 3 bytes each in CESU-8 and Modified UTF-8, else 4 bytes */
+        size_t u10000 = form == UTF8_FORM_CESU8 || form == UTF8_FORM_MUTF8 ? 6 : 4;
+        char ctx[64];
+
+        snprintf(ctx, sizeof ctx, "form %d, NULL buffers and out-parameters", f);
+        n = up_to = 12345;
+        cp = 0x12345678;
+        CHECK_STATUS(utf8_validate_form(NULL, 3, form, &up_to), UTF8_ERR_NULL_POINTER, ctx);
+        CHECK_STATUS(utf8_decode_next_form(NULL, 3, form, &cp, &n), UTF8_ERR_NULL_POINTER, ctx);
+        CHECK(up_to == 12345 && n == 12345 && cp == 0x12345678, "%s: out-parameters written", ctx);
+        CHECK_STATUS(utf8_encode_form(0x41, form, NULL, 4, &n), UTF8_ERR_NULL_POINTER, ctx);
+        CHECK_SIZE("out_len (untouched)", n, 12345, ctx);
+        CHECK_STATUS(utf8_validate_form(NULL, 0, form, &up_to), UTF8_OK, ctx);
+        CHECK_SIZE("valid_up_to of (NULL, 0)", up_to, 0, ctx);
+        CHECK_STATUS(utf8_decode_next_form(NULL, 0, form, &cp, &n), UTF8_ERR_TRUNCATED, ctx);
+        CHECK(n == 0 && cp == REPLACEMENT, "%s: decode (NULL, 0): consumed %lu, U+%04lX", ctx,
+              (unsigned long)n, (unsigned long)cp);
+        CHECK_STATUS(utf8_encode_form(0x10000, form, NULL, 0, &n), UTF8_ERR_BUFFER_TOO_SMALL, ctx);
+        CHECK_SIZE("out_len of the size query for U+10000", n, u10000, ctx);
+        n = 12345;
+        CHECK_STATUS(utf8_encode_form(0x80000000u, form, NULL, 0, &n), UTF8_ERR_TOO_LARGE, ctx);
+        CHECK_SIZE("out_len of a refused value", n, 0, ctx);
+        /* NULL out-parameters */
+        CHECK_STATUS(utf8_validate_form("\xC0\x80", 2, form, NULL),
+                     form == UTF8_FORM_MUTF8 ? UTF8_OK : UTF8_ERR_OVERLONG, ctx);
+        CHECK_STATUS(utf8_decode_next_form("A", 1, form, NULL, NULL), UTF8_OK, ctx);
+        memset(out, SENTINEL_BYTE, sizeof out);
+        CHECK_STATUS(utf8_encode_form(0x41, form, out, sizeof out, NULL), UTF8_OK, ctx);
+        CHECK_OUT(out, 1, "A", 1, ctx);
+    }
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Shared by the functions since 1.2: exact-size buffers, untouched bytes                         */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* Whether the n bytes at p all still hold SENTINEL_BYTE. */
+static int untouched(const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (b[i] != SENTINEL_BYTE)
+            return 0;
+    return 1;
+}
+
+/* A heap buffer of exactly n bytes filled with SENTINEL_BYTE: ASan catches a write past it. */
+static void *sentinel_buffer(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+
+    if (p == NULL) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    memset(p, SENTINEL_BYTE, n ? n : 1);
+    return p;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Character boundaries (since 1.2): utf8_char_start, utf8_truncate                               */
+/* ---------------------------------------------------------------------------------------------- */
+
+static void test_char_boundaries(void)
+{
+    /* RFC 3629 section 7, "A<NOT IDENTICAL TO><ALPHA>.": characters start at 0, 1, 4 and 6. */
+    static const char text[] = "\x41\xE2\x89\xA2\xCE\x91\x2E";
+    static const size_t text_start[] = { 0, 1, 1, 1, 4, 4, 6 }; /* of the one holding byte i */
+    /* Unicode ch. 3, table 3-9: C0 is a maximal subpart alone, so AF is a character of its own;
+     * then 'A', and the input ends inside U+2262 (E2 89): E2 89 is one character. */
+    static const char bad[] = "\xC0\xAF\x41\xE2\x89";
+    static const size_t bad_start[] = { 0, 1, 2, 3, 3 };
+    char *s = dup_exact(LIT(text)), *b = dup_exact(LIT(bad));
+    char ctx[96];
+    size_t i;
+
+    for (i = 0; i < COUNT(text_start); i++) {
+        snprintf(ctx, sizeof ctx, "RFC 3629 section 7, A<NOT IDENTICAL TO><ALPHA>., index %lu",
+                 (unsigned long)i);
+        CHECK_SIZE("utf8_char_start", utf8_char_start(s, 7, i), text_start[i], ctx);
+        CHECK_SIZE("utf8_truncate", utf8_truncate(s, 7, i), text_start[i], ctx);
+    }
+    for (i = 0; i < COUNT(bad_start); i++) {
+        snprintf(ctx, sizeof ctx, "[C0 AF 41 E2 89], index %lu", (unsigned long)i);
+        CHECK_SIZE("utf8_char_start", utf8_char_start(b, 5, i), bad_start[i], ctx);
+        CHECK_SIZE("utf8_truncate", utf8_truncate(b, 5, i), bad_start[i], ctx);
+    }
+    /* i >= len gives len; max >= len gives len, even when the buffer ends inside a character. */
+    CHECK_SIZE("utf8_char_start", utf8_char_start(s, 7, 7), 7, "char_start(text, 7, 7)");
+    CHECK_SIZE("utf8_char_start", utf8_char_start(s, 7, SIZE_MAX), 7, "char_start(text, 7, MAX)");
+    CHECK_SIZE("utf8_truncate", utf8_truncate(s, 7, 8), 7, "truncate(text, 7, 8)");
+    CHECK_SIZE("utf8_truncate", utf8_truncate(b, 5, 5), 5, "truncate([C0 AF 41 E2 89], 5, 5)");
+    CHECK_SIZE("utf8_truncate", utf8_truncate(b, 5, SIZE_MAX), 5, "truncate([...], 5, MAX)");
+    /* 0 for (NULL, any); a real pointer with length 0 is the empty buffer. */
+    CHECK_SIZE("utf8_char_start", utf8_char_start(NULL, 0, 0), 0, "char_start(NULL, 0, 0)");
+    CHECK_SIZE("utf8_char_start", utf8_char_start(NULL, 7, 3), 0, "char_start(NULL, 7, 3)");
+    CHECK_SIZE("utf8_char_start", utf8_char_start(s, 0, 3), 0, "char_start(text, 0, 3)");
+    CHECK_SIZE("utf8_truncate", utf8_truncate(NULL, 0, 0), 0, "truncate(NULL, 0, 0)");
+    CHECK_SIZE("utf8_truncate", utf8_truncate(NULL, 7, 3), 0, "truncate(NULL, 7, 3)");
+    CHECK_SIZE("utf8_truncate", utf8_truncate(NULL, 7, 9), 0, "truncate(NULL, 7, 9)");
+    free(s);
+    free(b);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Streaming validation (since 1.2): utf8_stream_init, utf8_stream_feed, utf8_stream_finish       */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* Feeds a chunk from an exact-size heap copy; checks the status and *valid_up_to. */
+static void expect_feed_at(int line, utf8_stream *st, const char *chunk, size_t len,
+                           utf8_status want, size_t want_up_to, const char *ctx)
+{
+    char *c = dup_exact(chunk, len);
+    size_t n = 12345;
+
+    check_status_at(__FILE__, line, utf8_stream_feed(st, c, len, &n), want, ctx);
+    check_size_at(__FILE__, line, "valid_up_to", n, want_up_to, ctx);
+    free(c);
+}
+
+static void expect_finish_at(int line, utf8_stream *st, utf8_status want, size_t want_up_to,
+                             const char *ctx)
+{
+    size_t n = 12345;
+
+    check_status_at(__FILE__, line, utf8_stream_finish(st, &n), want, ctx);
+    check_size_at(__FILE__, line, "valid_up_to", n, want_up_to, ctx);
+}
+
+#define EXPECT_FEED(st, lit, want, up_to, ctx)                                                     \
+    expect_feed_at(__LINE__, (st), LIT(lit), UTF8_##want, (up_to), (ctx))
+#define EXPECT_FINISH(st, want, up_to, ctx)                                                        \
+    expect_finish_at(__LINE__, (st), UTF8_##want, (up_to), (ctx))
+
+static void test_stream(void)
+{
+    static const char *const split = "RFC 3629 section 7, BOM then U+233B4 split in two chunks";
+    static const char *const f4 = "header: a chunk ending in F4, then one starting with 90";
+    utf8_stream st, copy, zeroed;
+    size_t n;
+
+    /* EF BB BF | F0 A3 ... 8E B4: the pending character is not an error until proven one. */
+    utf8_stream_init(&st);
+    EXPECT_FEED(&st, "\xEF\xBB\xBF\xF0\xA3", OK, 3, split);
+    copy = st; /* copying the struct copies the stream */
+    EXPECT_FEED(&st, "\x8E\xB4", OK, 7, split);
+    EXPECT_FINISH(&st, OK, 7, split);
+    EXPECT_FINISH(&st, OK, 7, "after UTF8_OK the stream is unchanged");
+    /* The copy ends inside U+233B4: TRUNCATED at its offset, kept like any other error. */
+    EXPECT_FINISH(&copy, ERR_TRUNCATED, 3, "the copy, ended inside U+233B4");
+    EXPECT_FEED(&copy, "\x8E\xB4", ERR_TRUNCATED, 3, "the copy, fed after its TRUNCATED error");
+
+    /* A zero-filled struct is a stream at its start; the error is reported at the F4. */
+    memset(&zeroed, 0, sizeof zeroed);
+    EXPECT_FEED(&zeroed, "A\xF4", OK, 1, f4);
+    EXPECT_FEED(&zeroed, "\x90", ERR_TOO_LARGE, 1, f4);
+    EXPECT_FEED(&zeroed, "B", ERR_TOO_LARGE, 1, "every call after an error returns it again");
+    EXPECT_FINISH(&zeroed, ERR_TOO_LARGE, 1, "finish after an error returns it again");
+    utf8_stream_init(&zeroed);
+    EXPECT_FEED(&zeroed, "B", OK, 1, "utf8_stream_init starts over");
+
+    /* A NULL state: NULL_POINTER, valid_up_to untouched; utf8_stream_init(NULL) does nothing. */
+    utf8_stream_init(NULL);
+    n = 12345;
+    CHECK_STATUS(utf8_stream_feed(NULL, "A", 1, &n), UTF8_ERR_NULL_POINTER, "stream_feed(NULL st)");
+    CHECK_SIZE("valid_up_to (untouched)", n, 12345, "stream_feed(NULL st)");
+    CHECK_STATUS(utf8_stream_feed(NULL, NULL, 0, &n), UTF8_ERR_NULL_POINTER,
+                 "stream_feed(NULL st, (NULL, 0))");
+    CHECK_SIZE("valid_up_to (untouched)", n, 12345, "stream_feed(NULL st, (NULL, 0))");
+    CHECK_STATUS(utf8_stream_finish(NULL, &n), UTF8_ERR_NULL_POINTER, "stream_finish(NULL st)");
+    CHECK_SIZE("valid_up_to (untouched)", n, 12345, "stream_finish(NULL st)");
+
+    /* A NULL chunk with len > 0 changes nothing; (NULL, 0) is an empty chunk; NULL valid_up_to. */
+    utf8_stream_init(&st);
+    EXPECT_FEED(&st, "\xEF\xBB\xBF\xF0\xA3", OK, 3, "before the NULL chunk");
+    copy = st;
+    n = 12345;
+    CHECK_STATUS(utf8_stream_feed(&st, NULL, 2, &n), UTF8_ERR_NULL_POINTER, "stream_feed(NULL, 2)");
+    CHECK_SIZE("valid_up_to (untouched)", n, 12345, "stream_feed(NULL, 2)");
+    CHECK(memcmp(&st, &copy, sizeof st) == 0, "stream_feed(NULL, 2) changed the stream");
+    CHECK_STATUS(utf8_stream_feed(&st, NULL, 0, &n), UTF8_OK, "stream_feed(NULL, 0)");
+    CHECK_SIZE("valid_up_to", n, 3, "stream_feed(NULL, 0)");
+    CHECK_STATUS(utf8_stream_feed(&st, "\x8E\xB4", 2, NULL), UTF8_OK,
+                 "stream_feed, valid_up_to NULL");
+    CHECK_STATUS(utf8_stream_finish(&st, NULL), UTF8_OK, "stream_finish, valid_up_to NULL");
+    EXPECT_FINISH(&st, OK, 7, "stream_finish after calls with valid_up_to NULL");
+
+    /* A state these functions never leave (all bits set): UTF8_ERR_INVALID_ARGUMENT. */
+    memset(&st, 0xFF, sizeof st);
+    CHECK_STATUS(utf8_stream_feed(&st, "A", 1, &n), UTF8_ERR_INVALID_ARGUMENT,
+                 "stream_feed on a garbage state");
+    CHECK_STATUS(utf8_stream_finish(&st, &n), UTF8_ERR_INVALID_ARGUMENT,
+                 "stream_finish on a garbage state");
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Text functions (since 1.2): utf8_escape, utf8_unescape, utf8_replace_invalid                  */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* The functions with the (in, len, out, cap, out_len) signature, utf8_escape for each style. */
+typedef utf8_status (*text_fn)(const char *in, size_t len, char *out, size_t cap, size_t *out_len);
+
+static utf8_status escape_c(const char *in, size_t len, char *out, size_t cap, size_t *out_len)
+{
+    return utf8_escape(in, len, UTF8_ESCAPE_C, out, cap, out_len);
+}
+
+static utf8_status escape_shell(const char *in, size_t len, char *out, size_t cap, size_t *out_len)
+{
+    return utf8_escape(in, len, UTF8_ESCAPE_SHELL, out, cap, out_len);
+}
+
+static const struct {
+    const char *name;
+    text_fn fn;
+} text_fns[] = {
+    { "utf8_escape(UTF8_ESCAPE_C)", escape_c },
+    { "utf8_escape(UTF8_ESCAPE_SHELL)", escape_shell },
+    { "utf8_unescape", utf8_unescape },
+    { "utf8_replace_invalid", utf8_replace_invalid },
+};
+
+/*
+ * fn on the len bytes at in (an exact heap copy): on UTF8_OK, the want_len bytes at want, found
+ * through the size query (NULL, 0), a buffer one byte short, an exact one, and out_len NULL; on
+ * an error (UTF8_ERR_INVALID_ESCAPE), that status with *out_len == want_len, whatever the buffer.
+ */
+static void expect_text_at(int line, const char *name, text_fn fn, const char *input, size_t len,
+                           utf8_status want_st, const char *want, size_t want_len)
+{
+    char ctx[160];
+    char *in = dup_exact(input, len), *out;
+    size_t n = 12345, cap = want_st == UTF8_OK ? want_len : len;
+
+    snprintf(ctx, sizeof ctx, "%s [%s] (line %d)", name, hex(input, len), line);
+    check_status_at(__FILE__, line, fn(in, len, NULL, 0, &n),
+                    want_st == UTF8_OK && want_len > 0 ? UTF8_ERR_BUFFER_TOO_SMALL : want_st,
+                    ctx);
+    check_size_at(__FILE__, line, "out_len of the size query", n, want_len, ctx);
+    if (want_st == UTF8_OK && want_len > 0) {
+        out = sentinel_buffer(want_len - 1);
+        n = 12345;
+        check_status_at(__FILE__, line, fn(in, len, out, want_len - 1, &n),
+                        UTF8_ERR_BUFFER_TOO_SMALL, ctx);
+        check_size_at(__FILE__, line, "out_len, one byte short", n, want_len, ctx);
+        free(out);
+    }
+    out = sentinel_buffer(cap);
+    n = 12345;
+    check_status_at(__FILE__, line, fn(in, len, out, cap, &n), want_st, ctx);
+    if (want_st == UTF8_OK) {
+        check_bytes_at(__FILE__, line, out, n, cap, want, want_len, ctx);
+        memset(out, SENTINEL_BYTE, cap);
+        check_status_at(__FILE__, line, fn(in, len, out, cap, NULL), want_st, ctx);
+        check_bytes_at(__FILE__, line, out, want_len, cap, want, want_len, ctx);
+    } else {
+        check_size_at(__FILE__, line, "out_len", n, want_len, ctx);
+    }
+    free(out);
+    free(in);
+}
+
+#define EXPECT_TEXT(fn, in, want)                                                                  \
+    expect_text_at(__LINE__, #fn, (fn), LIT(in), UTF8_OK, LIT(want))
+#define EXPECT_BAD_ESCAPE(in, offset)                                                              \
+    expect_text_at(__LINE__, "utf8_unescape", utf8_unescape, LIT(in), UTF8_ERR_INVALID_ESCAPE,     \
+                   NULL, (offset))
+
+static void test_text(void)
+{
+    char out[16];
+    size_t i, n;
+    int bad;
+
+    /*
+     * UTF8_ESCAPE_C, as the header specifies it: 'a' unchanged; C0 AF (Unicode ch. 3, table 3-9:
+     * two maximal subparts) byte by byte as \xHH in lower case; \ as \\; LF as \n; U+0085 (C1)
+     * and U+202E (bidirectional) as \u{HHHH}; U+00E9 unchanged; E2 82, cut short, byte by byte.
+     */
+    EXPECT_TEXT(escape_c, "a\xC0\xAF\\\n\xC2\x85\xE2\x80\xAE\xC3\xA9\xE2\x82",
+                "a\\xc0\\xaf\\\\\\n\\u{0085}\\u{202e}\xC3\xA9\\xe2\\x82");
+    EXPECT_TEXT(utf8_unescape, "a\\xc0\\xaf\\\\\\n\\u{0085}\\u{202e}\xC3\xA9\\xe2\\x82",
+                "a\xC0\xAF\\\n\xC2\x85\xE2\x80\xAE\xC3\xA9\xE2\x82");
+    EXPECT_TEXT(utf8_unescape, "\\xC0\\u{202E}\\t", "\xC0\xE2\x80\xAE\t"); /* either case */
+    EXPECT_TEXT(utf8_unescape, "\xFF\x01", "\xFF\x01"); /* bytes outside escapes are copied */
+    /* UTF8_ESCAPE_SHELL: the header's examples. */
+    EXPECT_TEXT(escape_shell, "", "''");
+    EXPECT_TEXT(escape_shell, "abc", "abc");
+    EXPECT_TEXT(escape_shell, "it's", "\"it's\"");
+    EXPECT_TEXT(escape_shell, "a b", "'a b'");
+    /* Single quotes, closed around a $'...' segment (three octal digits per byte) and reopened. */
+    EXPECT_TEXT(escape_shell, "a\xFF" "b", "'a'$'\\377''b'");
+    EXPECT_TEXT(escape_shell, "a\0b", "'a'$'\\000''b'");
+    EXPECT_TEXT(escape_c, "", "");
+    /* Bad escapes: the offset of the backslash, reported before a too small buffer. */
+    EXPECT_BAD_ESCAPE("ok\\q", 2);
+    EXPECT_BAD_ESCAPE("\\x4", 0);
+    EXPECT_BAD_ESCAPE("\\u{41}", 0);
+    EXPECT_BAD_ESCAPE("a\\u{d800}", 1);
+    EXPECT_BAD_ESCAPE("ab\\", 2);
+    /*
+     * Unicode ch. 3, "U+FFFD Substitution of Maximal Subparts", table 3-8: 61 F1 80 80 E1 80
+     * C2 62 80 63 80 BF 64 is 61 FFFD FFFD FFFD 62 FFFD 63 FFFD FFFD 64; valid input unchanged.
+     */
+    EXPECT_TEXT(utf8_replace_invalid, "\x61\xF1\x80\x80\xE1\x80\xC2\x62\x80\x63\x80\xBF\x64",
+                "\x61\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\x62\xEF\xBF\xBD\x63"
+                "\xEF\xBF\xBD\xEF\xBF\xBD\x64");
+    EXPECT_TEXT(utf8_replace_invalid, "\x41\xE2\x89\xA2\xCE\x91\x2E",
+                "\x41\xE2\x89\xA2\xCE\x91\x2E");
+    EXPECT_TEXT(utf8_replace_invalid, "", "");
+
+    /* Bad arguments, for each: NULL_POINTER with out and *out_len untouched; (NULL, 0) empty. */
+    for (i = 0; i < COUNT(text_fns); i++) {
+        char ctx[96];
+
+        snprintf(ctx, sizeof ctx, "%s((NULL, 3), out)", text_fns[i].name);
+        memset(out, SENTINEL_BYTE, sizeof out);
+        n = 12345;
+        CHECK_STATUS(text_fns[i].fn(NULL, 3, out, sizeof out, &n), UTF8_ERR_NULL_POINTER, ctx);
+        CHECK(n == 12345 && untouched(out, sizeof out), "%s: out_len %lu, out [%s] written", ctx,
+              (unsigned long)n, hex(out, sizeof out));
+        snprintf(ctx, sizeof ctx, "%s(\"abc\", (NULL, 16))", text_fns[i].name);
+        n = 12345;
+        CHECK_STATUS(text_fns[i].fn("abc", 3, NULL, 16, &n), UTF8_ERR_NULL_POINTER, ctx);
+        CHECK_SIZE("out_len (untouched)", n, 12345, ctx);
+        snprintf(ctx, sizeof ctx, "%s((NULL, 3), (NULL, 0))", text_fns[i].name);
+        n = 12345;
+        CHECK_STATUS(text_fns[i].fn(NULL, 3, NULL, 0, &n), UTF8_ERR_NULL_POINTER, ctx);
+        CHECK_SIZE("out_len (untouched)", n, 12345, ctx);
+        snprintf(ctx, sizeof ctx, "%s((NULL, 0), out)", text_fns[i].name);
+        n = 12345;
+        CHECK_STATUS(text_fns[i].fn(NULL, 0, out, sizeof out, &n), UTF8_OK, ctx);
+        CHECK_SIZE("out_len", n, i == 1 ? 2 : 0, ctx); /* the shell's empty word is '' */
+    }
+    /* A style other than UTF8_ESCAPE_C and UTF8_ESCAPE_SHELL: out and *out_len untouched. */
+    for (bad = -1; bad <= 2; bad += 3) {
+        memset(out, SENTINEL_BYTE, sizeof out);
+        n = 12345;
+        CHECK(utf8_escape("abc", 3, (utf8_escape_style)bad, out, sizeof out, &n) ==
+                      UTF8_ERR_INVALID_ARGUMENT &&
+                  n == 12345 && untouched(out, sizeof out),
+              "utf8_escape style %d: want UTF8_ERR_INVALID_ARGUMENT, nothing written", bad);
+        CHECK_STATUS(utf8_escape("abc", 3, (utf8_escape_style)bad, NULL, 0, NULL),
+                     UTF8_ERR_INVALID_ARGUMENT, "utf8_escape, bad style, (NULL, 0), NULL");
+    }
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Conversions (since 1.2): UTF-8 to and from UTF-16 and UTF-32, and the size functions           */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* The four converters, with untyped buffers, so that one loop can call each. */
+static utf8_result conv_8_16(const void *in, size_t len, void *out, size_t cap, uint32_t flags)
+{
+    return utf8_to_utf16(in, len, out, cap, flags);
+}
+
+static utf8_result conv_8_32(const void *in, size_t len, void *out, size_t cap, uint32_t flags)
+{
+    return utf8_to_utf32(in, len, out, cap, flags);
+}
+
+static utf8_result conv_16_8(const void *in, size_t len, void *out, size_t cap, uint32_t flags)
+{
+    return utf16_to_utf8(in, len, out, cap, flags);
+}
+
+static utf8_result conv_32_8(const void *in, size_t len, void *out, size_t cap, uint32_t flags)
+{
+    return utf32_to_utf8(in, len, out, cap, flags);
+}
+
+struct converter {
+    const char *name;
+    utf8_result (*fn)(const void *in, size_t len, void *out, size_t cap, uint32_t flags);
+    size_t in_unit, out_unit;   /* bytes per code unit */
+    uint32_t valid_flags;       /* every other bit is UTF8_ERR_INVALID_ARGUMENT */
+};
+
+enum { TO16, TO32, FROM16, FROM32 };
+static const struct converter converters[] = {
+    { "utf8_to_utf16", conv_8_16, 1, 2, UTF8_REPLACE | UTF8_WTF8 },
+    { "utf8_to_utf32", conv_8_32, 1, 4, UTF8_REPLACE },
+    { "utf16_to_utf8", conv_16_8, 2, 1, UTF8_REPLACE | UTF8_WTF8 },
+    { "utf32_to_utf8", conv_32_8, 4, 1, UTF8_REPLACE },
+};
+
+static int check_result_at(const char *file, int line, utf8_result got, utf8_status st,
+                           size_t read, size_t written, const char *ctx)
+{
+    return check_at(got.status == st && got.read == read && got.written == written, file, line,
+                    "%s: %s read %lu written %lu, want %s read %lu written %lu", ctx,
+                    sname(got.status), (unsigned long)got.read, (unsigned long)got.written,
+                    sname(st), (unsigned long)read, (unsigned long)written);
+}
+
+#define CHECK_RESULT(got, st, read, written, ctx)                                                  \
+    check_result_at(__FILE__, __LINE__, (got), (st), (read), (written), (ctx))
+
+/*
+ * Converts the len units at in (an exact heap copy) into an exact heap buffer of cap units:
+ * checks the result, the written units against want, and that the units after them are
+ * untouched.
+ */
+static void expect_convert_at(int line, int which, const void *input, size_t len, uint32_t flags,
+                              size_t cap, utf8_status st, size_t read, const void *want,
+                              size_t written)
+{
+    const struct converter *c = &converters[which];
+    char ctx[160];
+    char *in = dup_exact(input, len * c->in_unit);
+    unsigned char *out = sentinel_buffer(cap * c->out_unit);
+    utf8_result r = c->fn(in, len, out, cap, flags);
+    size_t shown = (r.written <= cap ? r.written : cap) * c->out_unit;
+
+    snprintf(ctx, sizeof ctx, "%s([%s], cap %lu, flags %lu) (line %d)", c->name,
+             hex(input, len * c->in_unit), (unsigned long)cap, (unsigned long)flags, line);
+    if (check_result_at(__FILE__, line, r, st, read, written, ctx)) {
+        check_at(memcmp(out, want, written * c->out_unit) == 0, __FILE__, line,
+                 "%s: output [%s], want [%s]", ctx, hex(out, shown),
+                 hex(want, written * c->out_unit));
+        check_at(untouched(out + written * c->out_unit, (cap - written) * c->out_unit), __FILE__,
+                 line, "%s: units after the output written: [%s]", ctx,
+                 hex(out, cap * c->out_unit));
+    }
+    free(out);
+    free(in);
+}
+
+#define EXPECT_CONVERT(which, in, len, flags, cap, st, read, want, written)                        \
+    expect_convert_at(__LINE__, (which), (in), (len), (flags), (cap), UTF8_##st, (read), (want),   \
+                      (written))
+
+/* RFC 3629 section 7, its UTF-16 and UTF-32 forms written out (U+233B4 is D84C DFB4). */
+static const struct {
+    const char *what;
+    const char *utf8;
+    size_t len8;
+    uint16_t utf16[4];
+    size_t len16;
+    uint32_t utf32[4];
+    size_t len32;
+} conversions[] = {
+    { "A<NOT IDENTICAL TO><ALPHA>.", LIT("\x41\xE2\x89\xA2\xCE\x91\x2E"),
+      { 0x0041, 0x2262, 0x0391, 0x002E }, 4, { 0x0041, 0x2262, 0x0391, 0x002E }, 4 },
+    { "Korean \"hangugeo\"", LIT("\xED\x95\x9C\xEA\xB5\xAD\xEC\x96\xB4"),
+      { 0xD55C, 0xAD6D, 0xC5B4 }, 3, { 0xD55C, 0xAD6D, 0xC5B4 }, 3 },
+    { "BOM then Japanese \"nihongo\"", LIT("\xEF\xBB\xBF\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E"),
+      { 0xFEFF, 0x65E5, 0x672C, 0x8A9E }, 4, { 0xFEFF, 0x65E5, 0x672C, 0x8A9E }, 4 },
+    { "BOM then U+233B4", LIT("\xEF\xBB\xBF\xF0\xA3\x8E\xB4"), { 0xFEFF, 0xD84C, 0xDFB4 }, 3,
+      { 0xFEFF, 0x233B4 }, 2 },
+};
+
+static void test_conversions(void)
+{
+    static const uint16_t lone[] = { 0x0041, 0xDC00, 0x0042 };  /* a lone trail surrogate */
+    static const uint16_t cut[] = { 0xFEFF, 0xD84C };           /* U+233B4 without its trail */
+    static const uint32_t above[] = { 0x0041, 0x110000, 0x0042 };
+    static const uint32_t surrogate[] = { 0xD800 };
+    static const uint16_t u16_overlong[] = { 0x002F, 0xFFFD, 0xFFFD, 0x002E, 0x002F };
+    static const uint32_t u32_ff[] = { 0x0041, 0xFFFD, 0x0042 };
+    static const uint16_t u16_d800[] = { 0xD800 };
+    static const uint32_t bad_flags[] = { 4, 0x80000000u, UTF8_WTF8 };
+    size_t i, j, k;
+    uint32_t flags;
+
+    /* The examples in both directions, with every accepted flag (no effect on valid input). */
+    for (i = 0; i < COUNT(conversions); i++) {
+        const char *u8 = conversions[i].utf8;
+        size_t n8 = conversions[i].len8, n16 = conversions[i].len16, n32 = conversions[i].len32;
+        const uint16_t *u16 = conversions[i].utf16;
+        const uint32_t *u32 = conversions[i].utf32;
+        char ctx[96];
+
+        for (flags = 0; flags <= (UTF8_REPLACE | UTF8_WTF8); flags++) {
+            if ((flags & UTF8_WTF8) == 0) {
+                EXPECT_CONVERT(TO32, u8, n8, flags, n32, OK, n8, u32, n32);
+                EXPECT_CONVERT(FROM32, u32, n32, flags, n8, OK, n32, u8, n8);
+            }
+            EXPECT_CONVERT(TO16, u8, n8, flags, n16, OK, n8, u16, n16);
+            EXPECT_CONVERT(FROM16, u16, n16, flags, n8, OK, n16, u8, n8);
+        }
+        snprintf(ctx, sizeof ctx, "RFC 3629 section 7, %s", conversions[i].what);
+        CHECK_SIZE("utf16_length_from_utf8", utf16_length_from_utf8(u8, n8), n16, ctx);
+        CHECK_SIZE("utf32_length_from_utf8", utf32_length_from_utf8(u8, n8), n32, ctx);
+        CHECK_SIZE("utf8_length_from_utf16", utf8_length_from_utf16(u16, n16), n8, ctx);
+        CHECK_SIZE("utf8_length_from_utf32", utf8_length_from_utf32(u32, n32), n8, ctx);
+    }
+
+    /* A character that does not fit: read is its offset; continuing from there finishes. */
+    EXPECT_CONVERT(TO16, "\xEF\xBB\xBF\xF0\xA3\x8E\xB4", 7, 0, 2, ERR_BUFFER_TOO_SMALL, 3,
+                   conversions[3].utf16, 1);
+    EXPECT_CONVERT(TO16, "\xF0\xA3\x8E\xB4", 4, 0, 2, OK, 4, conversions[3].utf16 + 1, 2);
+    EXPECT_CONVERT(TO32, "\xEF\xBB\xBF\xF0\xA3\x8E\xB4", 7, 0, 1, ERR_BUFFER_TOO_SMALL, 3,
+                   conversions[3].utf32, 1);
+    EXPECT_CONVERT(FROM16, conversions[3].utf16, 3, 0, 6, ERR_BUFFER_TOO_SMALL, 1, "\xEF\xBB\xBF",
+                   3);
+    EXPECT_CONVERT(FROM32, conversions[3].utf32, 2, 0, 6, ERR_BUFFER_TOO_SMALL, 1, "\xEF\xBB\xBF",
+                   3);
+
+    /* One error per converter: stops at the offset of the bad character; each U+FFFD with
+     * UTF8_REPLACE. RFC 3629 section 10: C0 AE must not become '.'. */
+    EXPECT_CONVERT(TO16, "\x2F\xC0\xAE\x2E\x2F", 5, 0, 8, ERR_OVERLONG, 1, u16_overlong, 1);
+    EXPECT_CONVERT(TO16, "\x2F\xC0\xAE\x2E\x2F", 5, UTF8_REPLACE, 8, OK, 5, u16_overlong, 5);
+    EXPECT_CONVERT(TO16, "\x2F\xC0\xAE\x2E\x2F", 5, UTF8_WTF8, 8, ERR_OVERLONG, 1, u16_overlong, 1);
+    EXPECT_CONVERT(TO16, "\xEF\xBB\xBF\xF0\xA3", 5, 0, 8, ERR_TRUNCATED, 3, conversions[3].utf16,
+                   1);
+    EXPECT_CONVERT(TO16, "\xED\xA0\x80", 3, 0, 8, ERR_SURROGATE, 0, u16_d800, 0);
+    EXPECT_CONVERT(TO16, "\xED\xA0\x80", 3, UTF8_WTF8, 8, OK, 3, u16_d800, 1);
+    /* Unicode ch. 3, table 3-11: FF is never in UTF-8. */
+    EXPECT_CONVERT(TO32, "\x41\xFF\x42", 3, 0, 8, ERR_INVALID_BYTE, 1, u32_ff, 1);
+    EXPECT_CONVERT(TO32, "\x41\xFF\x42", 3, UTF8_REPLACE, 8, OK, 3, u32_ff, 3);
+    /* A lone surrogate; a high surrogate that ends the input is TRUNCATED, lone in WTF-8. */
+    EXPECT_CONVERT(FROM16, lone, 3, 0, 8, ERR_SURROGATE, 1, "\x41", 1);
+    EXPECT_CONVERT(FROM16, lone, 3, UTF8_REPLACE, 8, OK, 3, "\x41\xEF\xBF\xBD\x42", 5);
+    EXPECT_CONVERT(FROM16, lone, 3, UTF8_WTF8, 8, OK, 3, "\x41\xED\xB0\x80\x42", 5);
+    EXPECT_CONVERT(FROM16, cut, 2, 0, 8, ERR_TRUNCATED, 1, "\xEF\xBB\xBF", 3);
+    EXPECT_CONVERT(FROM16, cut, 2, UTF8_REPLACE, 8, OK, 2, "\xEF\xBB\xBF\xEF\xBF\xBD", 6);
+    EXPECT_CONVERT(FROM16, cut, 2, UTF8_WTF8, 8, OK, 2, "\xEF\xBB\xBF\xED\xA1\x8C", 6);
+    /* RFC 3629 section 3: nothing above U+10FFFF, no surrogate. */
+    EXPECT_CONVERT(FROM32, above, 3, 0, 8, ERR_TOO_LARGE, 1, "\x41", 1);
+    EXPECT_CONVERT(FROM32, above, 3, UTF8_REPLACE, 8, OK, 3, "\x41\xEF\xBF\xBD\x42", 5);
+    EXPECT_CONVERT(FROM32, surrogate, 1, 0, 8, ERR_SURROGATE, 0, "", 0);
+    EXPECT_CONVERT(FROM32, surrogate, 1, UTF8_REPLACE, 8, OK, 1, "\xEF\xBF\xBD", 3);
+
+    /* The size functions count each replacement: they give the UTF8_REPLACE sizes above. */
+    CHECK_SIZE("utf16_length_from_utf8", utf16_length_from_utf8("\x2F\xC0\xAE\x2E\x2F", 5), 5,
+               "[2F C0 AE 2E 2F]");
+    CHECK_SIZE("utf32_length_from_utf8", utf32_length_from_utf8("\x41\xFF\x42", 3), 3,
+               "[41 FF 42]");
+    CHECK_SIZE("utf8_length_from_utf16", utf8_length_from_utf16(lone, 3), 5, "[0041 DC00 0042]");
+    CHECK_SIZE("utf8_length_from_utf16", utf8_length_from_utf16(cut, 2), 6, "[FEFF D84C]");
+    CHECK_SIZE("utf8_length_from_utf32", utf8_length_from_utf32(above, 3), 5,
+               "[41 110000 42]");
+    CHECK_SIZE("utf16_length_from_utf8", utf16_length_from_utf8(NULL, 5), 0, "(NULL, 5)");
+    CHECK_SIZE("utf32_length_from_utf8", utf32_length_from_utf8(NULL, 5), 0, "(NULL, 5)");
+    CHECK_SIZE("utf8_length_from_utf16", utf8_length_from_utf16(NULL, 5), 0, "(NULL, 5)");
+    CHECK_SIZE("utf8_length_from_utf32", utf8_length_from_utf32(NULL, 5), 0, "(NULL, 5)");
+    CHECK_SIZE("utf16_length_from_utf8", utf16_length_from_utf8(NULL, 0), 0, "(NULL, 0)");
+    CHECK_SIZE("utf32_length_from_utf8", utf32_length_from_utf8(NULL, 0), 0, "(NULL, 0)");
+    CHECK_SIZE("utf8_length_from_utf16", utf8_length_from_utf16(NULL, 0), 0, "(NULL, 0)");
+    CHECK_SIZE("utf8_length_from_utf32", utf8_length_from_utf32(NULL, 0), 0, "(NULL, 0)");
+
+    /* Bad arguments: NULL_POINTER or INVALID_ARGUMENT with read == written == 0, out untouched. */
+    for (i = 0; i < COUNT(converters); i++) {
+        const struct converter *c = &converters[i];
+        static const uint32_t zeros[2];          /* "\0" as one unit of any width: U+0000 */
+        unsigned char out[16];
+        char ctx[96];
+
+        snprintf(ctx, sizeof ctx, "%s((NULL, 1), out)", c->name);
+        memset(out, SENTINEL_BYTE, sizeof out);
+        CHECK_RESULT(c->fn(NULL, 1, out, sizeof out / c->out_unit, 0), UTF8_ERR_NULL_POINTER, 0, 0,
+                     ctx);
+        CHECK(untouched(out, sizeof out), "%s: out written [%s]", ctx, hex(out, sizeof out));
+        snprintf(ctx, sizeof ctx, "%s(U+0000, (NULL, 1))", c->name);
+        CHECK_RESULT(c->fn(zeros, 1, NULL, 1, 0), UTF8_ERR_NULL_POINTER, 0, 0, ctx);
+        snprintf(ctx, sizeof ctx, "%s((NULL, 0), out)", c->name);
+        CHECK_RESULT(c->fn(NULL, 0, out, sizeof out / c->out_unit, 0), UTF8_OK, 0, 0, ctx);
+        CHECK(untouched(out, sizeof out), "%s: out written [%s]", ctx, hex(out, sizeof out));
+        snprintf(ctx, sizeof ctx, "%s((NULL, 0), (NULL, 0))", c->name);
+        CHECK_RESULT(c->fn(NULL, 0, NULL, 0, 0), UTF8_OK, 0, 0, ctx);
+        /* An empty output: the first character does not fit (no size: the *_length_* do that). */
+        snprintf(ctx, sizeof ctx, "%s(U+0000, (NULL, 0))", c->name);
+        CHECK_RESULT(c->fn(zeros, 1, NULL, 0, 0), UTF8_ERR_BUFFER_TOO_SMALL, 0, 0, ctx);
+        for (j = 0; j < COUNT(bad_flags); j++) {
+            if (bad_flags[j] & c->valid_flags)
+                continue;
+            for (k = 0; k < 2; k++) { /* the bad bit alone, and with UTF8_REPLACE */
+                flags = bad_flags[j] | (k ? UTF8_REPLACE : 0);
+                snprintf(ctx, sizeof ctx, "%s(U+0000, out, flags 0x%lX)", c->name,
+                         (unsigned long)flags);
+                memset(out, SENTINEL_BYTE, sizeof out);
+                CHECK_RESULT(c->fn(zeros, 1, out, sizeof out / c->out_unit, flags),
+                             UTF8_ERR_INVALID_ARGUMENT, 0, 0, ctx);
+                CHECK(untouched(out, sizeof out), "%s: out written [%s]", ctx,
+                      hex(out, sizeof out));
+            }
+        }
     }
 }
 
@@ -1271,6 +1865,10 @@ int main(int argc, char **argv)
     test_strings();
     test_round_trip();
     test_forms();
+    test_char_boundaries();
+    test_stream();
+    test_text();
+    test_conversions();
 #ifndef LIBUTF8_NO_INLINE
     test_inline_decode_next();
 #endif
