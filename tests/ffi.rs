@@ -138,9 +138,33 @@ fn every_status_has_its_own_description_and_unknown_values_have_one_too() {
         let d = unsafe { CStr::from_ptr(utf8_status_str(unknown)) };
         assert_eq!(d, c"unknown status");
     }
-    assert_eq!(UTF8_ERR_NULL_POINTER as i32, -9);
-    assert_eq!(UTF8_ERR_INVALID_ESCAPE as i32, -11);
-    let _: utf8_status = UTF8_OK;
+}
+
+/// The status values are ABI: a program compiled against one version's header must get the same
+/// numbers from another version's library. Written by hand, in the order of the table of
+/// libutf8(3), STATUS CODES.
+#[test]
+fn status_values_are_the_documented_ones() {
+    let documented: [(utf8_status, i32); 12] = [
+        (UTF8_OK, 0),
+        (UTF8_ERR_UNEXPECTED_CONTINUATION, -2),
+        (UTF8_ERR_OVERLONG, -4),
+        (UTF8_ERR_SURROGATE, -5),
+        (UTF8_ERR_TOO_LARGE, -6),
+        (UTF8_ERR_INVALID_BYTE, -7),
+        (UTF8_ERR_MISSING_CONTINUATION, -3),
+        (UTF8_ERR_TRUNCATED, -1),
+        (UTF8_ERR_BUFFER_TOO_SMALL, -8),
+        (UTF8_ERR_NULL_POINTER, -9),
+        (UTF8_ERR_INVALID_ARGUMENT, -10),
+        (UTF8_ERR_INVALID_ESCAPE, -11),
+    ];
+    for (status, value) in documented {
+        assert_eq!(status as i32, value, "{status:?}");
+    }
+    // The psABIs of the supported targets (x86-64 System V, AArch64 AAPCS64) give a C enum
+    // whose values all fit an int the size of an int: so must the Rust side.
+    assert_eq!(size_of::<utf8_status>(), size_of::<core::ffi::c_int>());
 }
 
 #[test]
