@@ -378,13 +378,20 @@ check-utf8check: all
 	PYTHON="$(PYTHON)" utf8check/test.sh $(UTF8CHECK_STAGE) $(BINDIR) $(LIBDIR) $(MANDIR) \
 	  $(VERSION) $(abspath $(BUILD)/utf8check-test) $(SHARED)
 
-# The man pages render without a warning, and libutf8(3) has a section for every exported
-# function and a row for every status.
+# The man pages render without a warning, libutf8(3) has a section for every exported function,
+# and its table of statuses has the names and values of the header's utf8_status, no more, no
+# less (the values are ABI).
 check-man:
-	@missing=$$({ sed 's/.*/^\\.SS &()$$/' c-tests/exported-symbols.txt; \
-	  sed -n 's/^ *\(UTF8_OK\|UTF8_ERR_[A-Z_]*\) = -*[0-9]*,$$/^\1\t/p' include/libutf8.h; } | \
+	@missing=$$(sed 's/.*/^\\.SS &()$$/' c-tests/exported-symbols.txt | \
 	  while IFS= read -r pattern; do grep -q "$$pattern" man/libutf8.3 || echo "$$pattern"; done); \
 	if [ -n "$$missing" ]; then echo "man/libutf8.3 lacks:" $$missing; exit 1; fi
+	@header=$$(sed -n -e '/^typedef enum utf8_status {/,/^} utf8_status;/{' \
+	  -e 's/^ *\(UTF8_[A-Z_]*\) = \(-\?[0-9]*\),$$/\1 \2/p' -e '}' include/libutf8.h | sort); \
+	man=$$(sed -n -e '/^\.SH STATUS CODES/,/^\.TE/{' -e 's/\\-/-/' \
+	  -e 's/^\(UTF8_[A-Z_]*\)\t\(-\?[0-9]*\)\t.*/\1 \2/p' -e '}' man/libutf8.3 | sort); \
+	if [ -z "$$header" ] || [ "$$header" != "$$man" ]; then \
+	  echo "man/libutf8.3's STATUS CODES (+) differ from utf8_status in include/libutf8.h (-):"; \
+	  diff <(echo "$$header") <(echo "$$man") | sed -n 's/^</-/p;s/^>/+/p'; exit 1; fi
 	@if command -v groff >/dev/null; then \
 	  for page in man/libutf8.3 man/utf8check.1; do \
 	    echo "groff -t -man -Tutf8 -ww -z $$page"; \
