@@ -909,8 +909,19 @@ fn adversarial_utf8() {
 // ---------------------------------------------------------------------------------------------
 // The C functions
 
+/// The C status of each kind of ill-formed sequence, written by hand: both are documented by the
+/// same input bytes (src/error.rs for ErrorKind, include/libutf8.h and libutf8(3) for the
+/// statuses), and the library's own `From<ErrorKind>` mapping is what the C tests here check.
 fn status(kind: ErrorKind) -> utf8_status {
-    kind.into()
+    match kind {
+        ErrorKind::Truncated => UTF8_ERR_TRUNCATED,
+        ErrorKind::UnexpectedContinuation => UTF8_ERR_UNEXPECTED_CONTINUATION,
+        ErrorKind::MissingContinuation => UTF8_ERR_MISSING_CONTINUATION,
+        ErrorKind::Overlong => UTF8_ERR_OVERLONG,
+        ErrorKind::Surrogate => UTF8_ERR_SURROGATE,
+        ErrorKind::TooLarge => UTF8_ERR_TOO_LARGE,
+        ErrorKind::InvalidByte => UTF8_ERR_INVALID_BYTE,
+    }
 }
 
 /// A conversion's progress as the C functions report it.
