@@ -129,3 +129,55 @@ pub fn at_offset(s: &[u8], offset: usize) -> (Vec<u8>, core::ops::Range<usize>) 
     buf[start..start + s.len()].copy_from_slice(s);
     (buf, start..start + s.len())
 }
+
+/// The implementations this CPU can run, best last, by their names in `LIBUTF8_FORCE_ISA`:
+/// the standard library's feature detection and the features each one needs as the
+/// documentation of `utf8::simd::Isa` lists them, not the library's own detector.
+pub fn isas_of_this_cpu() -> Vec<&'static str> {
+    let mut isas = vec!["scalar"];
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::is_x86_feature_detected as has;
+        let popcnt = has!("popcnt");
+        // SSE4.2 with the SSSE3 and SSE4.1 it implies.
+        if has!("ssse3") && has!("sse4.1") && has!("sse4.2") && popcnt {
+            isas.push("sse4.2");
+        }
+        if has!("avx2") && popcnt {
+            isas.push("avx2");
+        }
+        let avx512 = has!("avx512f")
+            && has!("avx512bw")
+            && has!("avx512vl")
+            && has!("avx512vbmi")
+            && has!("avx512vbmi2");
+        if avx512 && has!("avx2") && popcnt && has!("lzcnt") {
+            isas.push("avx512");
+        }
+    }
+    #[cfg(target_arch = "aarch64")]
+    if std::arch::is_aarch64_feature_detected!("neon") {
+        isas.push("neon");
+    }
+    isas
+}
+
+/// Checks that the library finds the implementations `isas_of_this_cpu` gives, so that the
+/// tests that run each supported one skip none, and that the library runs the best of them
+/// unless `LIBUTF8_FORCE_ISA` chooses another. Returns their names.
+pub fn check_the_implementations_found() -> Vec<&'static str> {
+    let found: Vec<_> = utf8::simd::Isa::supported()
+        .map(utf8::simd::Isa::name)
+        .collect();
+    let expected = isas_of_this_cpu();
+    assert_eq!(
+        found, expected,
+        "implementations found, and by std's detection"
+    );
+    let active = utf8::simd::active_isa().name();
+    match std::env::var("LIBUTF8_FORCE_ISA") {
+        Ok(forced) => eprintln!("LIBUTF8_FORCE_ISA={forced}: {active} in use, not checked"),
+        Err(_) => assert_eq!(Some(&active), expected.last(), "implementation in use"),
+    }
+    found
+}
