@@ -167,14 +167,12 @@ fn random_and_adversarial_input_against_python() {
     assert_eq!(ours.join(&b'\n'), expected.join(&b'\n'));
 }
 
-/// Markus Kuhn's UTF-8 decoder stress test, from the shared test data (`../shared`, as in CI);
-/// skipped when absent.
+/// Markus Kuhn's UTF-8 decoder stress test, from the shared test data (`$SHARED`, by default
+/// `../shared` as in CI); skipped when absent.
 #[test]
 #[cfg_attr(miri, ignore = "reads a file and runs python3")]
 fn kuhn_stress_test_against_python() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata/UTF-8-test.txt");
-    let Ok(text) = std::fs::read(&path) else {
-        eprintln!("{} absent: skipped", path.display());
+    let Some(text) = common::kuhn_stress_test() else {
         return;
     };
     check(&text);

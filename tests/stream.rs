@@ -7,7 +7,6 @@ mod common;
 
 use core::ffi::c_char;
 use core::ptr;
-use std::path::Path;
 
 use common::{Rng, oracle};
 use utf8::ffi::utf8_status::{self, *};
@@ -217,14 +216,12 @@ fn long_input_crosses_simd_blocks_in_chunks() {
     }
 }
 
-/// Markus Kuhn's UTF-8 decoder stress test, from the shared test data (`../shared`, as in CI);
-/// skipped when absent.
+/// Markus Kuhn's UTF-8 decoder stress test, from the shared test data (`$SHARED`, by default
+/// `../shared` as in CI); skipped when absent.
 #[test]
 #[cfg_attr(miri, ignore = "reads a file and is too large to interpret")]
 fn kuhn_stress_test_in_every_split_and_byte_by_byte() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata/UTF-8-test.txt");
-    let Ok(text) = std::fs::read(&path) else {
-        eprintln!("{} absent: skipped", path.display());
+    let Some(text) = common::kuhn_stress_test() else {
         return;
     };
     // The whole file stops at its first error; so does each line that holds one.

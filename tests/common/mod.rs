@@ -181,3 +181,22 @@ pub fn check_the_implementations_found() -> Vec<&'static str> {
     }
     found
 }
+
+/// Markus Kuhn's UTF-8 decoder stress test, from the shared test data: `$SHARED/testdata/`, as
+/// README.md promises (`make SHARED=/path/to/shared`, which make passes on to `cargo test`; a
+/// relative path is from the clone's root, as for make), else `../shared` beside the clone, as
+/// in CI. `None`, said on standard error, when it is absent.
+pub fn kuhn_stress_test() -> Option<Vec<u8>> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shared = std::env::var_os("SHARED").filter(|s| !s.is_empty());
+    let path = root
+        .join(shared.as_deref().unwrap_or("../shared".as_ref()))
+        .join("testdata/UTF-8-test.txt");
+    match std::fs::read(&path) {
+        Ok(text) => Some(text),
+        Err(e) => {
+            eprintln!("{}: {e}: skipped", path.display());
+            None
+        }
+    }
+}
