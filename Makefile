@@ -268,7 +268,8 @@ ISAS := scalar \
   $(if $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw popcnt /proc/cpuinfo && \
     grep -qw avx512f /proc/cpuinfo && grep -qw avx512bw /proc/cpuinfo && \
     grep -qw avx512vl /proc/cpuinfo && \
-    grep -qw avx512vbmi /proc/cpuinfo && grep -qw avx512_vbmi2 /proc/cpuinfo && echo y),avx512)
+    grep -qw avx512vbmi /proc/cpuinfo && grep -qw avx512_vbmi2 /proc/cpuinfo && \
+    grep -qw abm /proc/cpuinfo && echo y),avx512)
 
 # Runs the command line $(1) once per implementation in ISAS, failing if the library reports
 # that the forced one is not in use.
