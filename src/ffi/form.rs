@@ -60,9 +60,9 @@ const _: () = assert!(UTF8_FORM_MAX_BYTES == form::MAX_BYTES);
 
 /// Checks that the `len` bytes at `s` are well-formed in `form` (since 1.2).
 ///
-/// Returns UTF8_OK, or the status of the first ill-formed sequence (see utf8_form and README.md
-/// for each form's errors). `*valid_up_to` receives the length of the longest well-formed
-/// prefix: `len` on success, the offset of the first ill-formed sequence otherwise.
+/// Returns UTF8_OK, or the status of the first ill-formed sequence (see utf8_form, and
+/// libutf8(3) for each form's errors). `*valid_up_to` receives the length of the longest
+/// well-formed prefix: `len` on success, the offset of the first ill-formed sequence otherwise.
 /// UTF8_FORM_STRICT gives exactly what utf8_validate gives. An unknown `form` gives
 /// UTF8_ERR_INVALID_ARGUMENT (checked first) and a NULL `s` with `len > 0`
 /// UTF8_ERR_NULL_POINTER; both leave `*valid_up_to` untouched. `(NULL, 0)` is valid and empty.
