@@ -155,7 +155,9 @@ impl EscapeStyleArg {
 /// bytes (`\n`, `\t`, `\r`, `\a`, `\b`, `\f`, `\v` or three octal digits per byte: `$'\033'`,
 /// `$'\377'`, `$'\342\200\256'`). The empty string gives `''`. A NUL byte gives the segment
 /// `$'\000'`, which no shell can hold in a word. Unlike ls, the result does not depend on the
-/// locale: C1 and bidirectional controls are always escaped, every other valid character never.
+/// locale: C1 and bidirectional controls are always escaped, every other valid character never;
+/// and it has no redundant `''` (ls writes `'''a'\'''$'\033'` for `a'` and ESC, this function
+/// `'a'\'''$'\033'`: the shell reads both back the same).
 ///
 /// Returns UTF8_OK with `*out_len` the output length. If it does not fit in `cap` bytes:
 /// UTF8_ERR_BUFFER_TOO_SMALL with `*out_len` the size needed, and nothing promised in `out`,
