@@ -222,7 +222,9 @@ extern "C" {
 
 /**
  * A static English description of `status`, never NULL: also for values that are not a
- * utf8_status, which give "unknown status".
+ * utf8_status, which give "unknown status". The descriptions are those of strict UTF-8 (as
+ * utf8check prints them); what a status means for a sibling form is in libutf8(3), under
+ * utf8_validate_form.
  */
 const char *utf8_status_str(int status);
 

@@ -239,7 +239,9 @@ impl utf8_status {
 }
 
 /// A static English description of `status`, never NULL: also for values that are not a
-/// utf8_status, which give "unknown status".
+/// utf8_status, which give "unknown status". The descriptions are those of strict UTF-8 (as
+/// utf8check prints them); what a status means for a sibling form is in libutf8(3), under
+/// utf8_validate_form.
 #[unsafe(no_mangle)]
 pub extern "C" fn utf8_status_str(status: c_int) -> *const c_char {
     utf8_status::ALL
