@@ -318,6 +318,21 @@ check-c: all $(BUILD)/kuhn-expected.txt
 	  diff <(echo "libutf8: LIBUTF8_FORCE_ISA=$$forced $$reason; using $(lastword $(ISAS))") \
 	    $(BUILD)/isa-stderr; \
 	done
+	@# Threads making their first calls at once (c-tests/first_use_race.c): right results, and
+	@# an ignored value reported once, in one line, escaped; an empty value is no value.
+	$(CC) -std=c99 -D_POSIX_C_SOURCE=200809L $(CSTD_FLAGS) $(SANITIZE) -I$(STAGE_INC) \
+	  c-tests/first_use_race.c $(STAGE_LIB)/libutf8.a $$(cat $(BUILD)/native-static-libs) \
+	  -pthread -o $(BUILD)/first_use_race
+	for run in $$(seq 20); do \
+	  LIBUTF8_FORCE_ISA=bogus $(BUILD)/first_use_race 2> $(BUILD)/isa-stderr; \
+	  diff <(echo "libutf8: LIBUTF8_FORCE_ISA=bogus is unknown; using $(lastword $(ISAS))") \
+	    $(BUILD)/isa-stderr; \
+	done
+	LIBUTF8_FORCE_ISA=$$'av\033x2 \\' $(BUILD)/first_use_race 2> $(BUILD)/isa-stderr
+	diff <(printf '%s%s\n' 'libutf8: LIBUTF8_FORCE_ISA=av\x1bx2\x20\x5c is unknown; using ' \
+	  $(lastword $(ISAS))) $(BUILD)/isa-stderr
+	LIBUTF8_FORCE_ISA= $(BUILD)/first_use_race 2> $(BUILD)/isa-stderr
+	test ! -s $(BUILD)/isa-stderr
 
 # Over-read guards (c-tests/guard_pages.c): every input against a PROT_NONE page, under
 # AddressSanitizer and UndefinedBehaviorSanitizer, once per implementation.

@@ -245,14 +245,16 @@ impl Isa {
         Isa::ALL.into_iter().filter(|isa| isa.is_supported())
     }
 
-    /// The implementation to use: `LIBUTF8_FORCE_ISA` if set, else the best supported.
+    /// The implementation to use: `LIBUTF8_FORCE_ISA` if set and not empty, else the best
+    /// supported.
     ///
     /// A forced implementation that is unknown or that this CPU lacks is reported on standard
-    /// error and ignored, so that the library never runs an instruction the CPU lacks.
+    /// error (once per process) and ignored, so that the library never runs an instruction the
+    /// CPU lacks.
     pub fn selected() -> Isa {
         let best = Isa::supported().last().unwrap_or(Isa::Scalar);
         env::with_forced_isa(|forced| {
-            let forced = forced?;
+            let forced = forced.filter(|value| !value.is_empty())?;
             match Isa::ALL
                 .into_iter()
                 .find(|isa| forced == isa.name().as_bytes())
@@ -264,13 +266,7 @@ impl Isa {
                     } else {
                         b" is unknown; using "
                     };
-                    env::report(&[
-                        b"libutf8: LIBUTF8_FORCE_ISA=",
-                        forced,
-                        reason,
-                        best.name().as_bytes(),
-                        b"\n",
-                    ]);
+                    env::report_ignored(forced, reason, best.name());
                     None
                 }
             }
