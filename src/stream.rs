@@ -128,7 +128,8 @@ impl StreamState {
     }
 
     /// The state as two 64-bit words: the position, then the pending bytes (bytes 0..3), their
-    /// number (byte 3) and the error (byte 4, 0 for none). All zero is a stream at its start.
+    /// number (byte 3), the error (byte 4, 0 for none) and [`check_bits`] of the rest (bytes
+    /// 5..8). All zero is a stream at its start.
     pub fn to_words(&self) -> [u64; 2] {
         let [a, b, c] = self.pending;
         let code = self.error.map_or(0, |k| {
@@ -137,15 +138,22 @@ impl StreamState {
                 .position(|&e| e == k)
                 .map_or(0, |i| i + 1)
         });
+        let fields = u64::from_le_bytes([a, b, c, self.pending_len, code as u8, 0, 0, 0]);
         [
             self.pos,
-            u64::from_le_bytes([a, b, c, self.pending_len, code as u8, 0, 0, 0]),
+            fields | check_bits(self.pos, fields) << FIELD_BITS,
         ]
     }
 
-    /// The state [`StreamState::to_words`] wrote, or `None` for words it cannot have written.
+    /// The state [`StreamState::to_words`] wrote, or `None` for words it cannot have written
+    /// (but for one in 2^24 of those whose fields are consistent, which the check lets
+    /// through).
     pub fn from_words(words: [u64; 2]) -> Option<Self> {
-        let [a, b, c, pending_len, code, rest @ ..] = words[1].to_le_bytes();
+        let fields = words[1] & ((1 << FIELD_BITS) - 1);
+        if words[1] >> FIELD_BITS != check_bits(words[0], fields) {
+            return None;
+        }
+        let [a, b, c, pending_len, code, ..] = fields.to_le_bytes();
         let error = match usize::from(code) {
             0 => None,
             i => Some(*ERROR_CODES.get(i - 1)?),
@@ -155,13 +163,27 @@ impl StreamState {
         let pending_ok =
             held.is_empty() || decode_next(held).is_err_and(|m| m.kind == ErrorKind::Truncated);
         let consistent = pending_ok && (error.is_none() || held.is_empty());
-        (consistent && rest == [0; 3]).then_some(StreamState {
+        consistent.then_some(StreamState {
             pos: words[0],
             pending,
             pending_len,
             error,
         })
     }
+}
+
+/// The bits of the second word that hold the fields of the state; the check is above them.
+const FIELD_BITS: u32 = 40;
+
+/// A 24-bit check of a packed state's position and fields, so that a `utf8_stream` these
+/// functions did not write (never initialised, or overwritten) is refused whichever of its bytes
+/// are wrong, the position's too, as the C API promises; all but one in 2^24 such states are.
+/// 0 for the zero state, a stream at its start. A multiply-xorshift mix, as in the finaliser of
+/// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", 2014):
+/// every input bit changes about half of the top 24 bits.
+fn check_bits(pos: u64, fields: u64) -> u64 {
+    let x = pos.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ fields.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    (x ^ (x >> 31)).wrapping_mul(0x94D0_49BB_1331_11EB) >> FIELD_BITS
 }
 
 /// The error kinds, numbered from 1 in the packed state.

@@ -315,6 +315,41 @@ fn null_and_corrupt_states_are_refused_and_left_alone() {
     }
 }
 
+/// The documented promise, for the part of a state the checks of its fields cannot see: a
+/// `utf8_stream` whose position is garbage (one bit changed, random words, the review's
+/// `{0xDEADBEEF, 0}`), its other bytes those of a real state, is refused and left alone.
+#[test]
+fn states_with_a_wrong_position_are_refused() {
+    let mut real = Vec::new();
+    for (text, cut) in [("", 0), ("h\u{20AC}", 3), ("abc", 3), ("a\u{1F600}", 3)] {
+        let mut st = utf8_stream::default();
+        assert_eq!(feed_c(&mut st, &text.as_bytes()[..cut]).0, UTF8_OK);
+        real.push(st.opaque);
+    }
+    let mut failed = utf8_stream::default();
+    assert_eq!(feed_c(&mut failed, b"ab\xFF").0, UTF8_ERR_INVALID_BYTE);
+    real.push(failed.opaque);
+    let mut rng = Rng::new(0x5EED_5004);
+    for [pos, fields] in real {
+        let flipped = (0..64).map(|bit| pos ^ 1 << bit);
+        let random = (0..common::iterations(1000)).map(|_| rng.next());
+        for wrong in flipped.chain(random).chain([0xDEAD_BEEF]) {
+            if wrong == pos {
+                continue;
+            }
+            let corrupt = [wrong, fields];
+            let mut st = utf8_stream { opaque: corrupt };
+            assert_eq!(
+                feed_c(&mut st, b"a"),
+                (UTF8_ERR_INVALID_ARGUMENT, usize::MAX),
+                "{corrupt:X?}"
+            );
+            assert_eq!(finish_c(&mut st), (UTF8_ERR_INVALID_ARGUMENT, usize::MAX));
+            assert_eq!(st.opaque, corrupt);
+        }
+    }
+}
+
 #[test]
 fn a_copied_state_continues_independently() {
     let mut a = utf8_stream::default();

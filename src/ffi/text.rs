@@ -72,7 +72,8 @@ unsafe fn stream_step(
 ///
 /// A NULL `st`, or a NULL `chunk` with `len > 0`, gives UTF8_ERR_NULL_POINTER and changes
 /// nothing; `(NULL, 0)` is an empty chunk. A `*st` that was neither initialised (or zeroed)
-/// nor left by these functions gives UTF8_ERR_INVALID_ARGUMENT.
+/// nor left by these functions gives UTF8_ERR_INVALID_ARGUMENT and is left as it is (a check
+/// over its 16 bytes lets through one such state in 2^24).
 ///
 /// # Safety
 /// `st` is NULL or valid for reads and writes; `chunk` is NULL or points to `len` readable
@@ -98,7 +99,8 @@ pub unsafe extern "C" fn utf8_stream_feed(
 /// TRUNCATED error is kept like any other. After UTF8_OK the stream is unchanged.
 ///
 /// A NULL `st` gives UTF8_ERR_NULL_POINTER; a `*st` that was neither initialised (or zeroed)
-/// nor left by these functions gives UTF8_ERR_INVALID_ARGUMENT.
+/// nor left by these functions gives UTF8_ERR_INVALID_ARGUMENT and is left as it is (but for
+/// one such state in 2^24, as for utf8_stream_feed).
 ///
 /// # Safety
 /// `st` is NULL or valid for reads and writes; `valid_up_to` is NULL or writable.
