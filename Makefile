@@ -36,8 +36,8 @@ SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 .DELETE_ON_ERROR:
 
-.PHONY: all header lint check check-rust check-msrv check-miri check-aarch64 check-header check-abi check-c \
-        check-guard check-stack check-valgrind check-install check-fuzz check-utf8check check-man install \
+.PHONY: all header lint check check-rust check-msrv check-miri check-aarch64 check-portable check-header check-abi \
+        check-c         check-guard check-stack check-valgrind check-install check-fuzz check-utf8check check-man install \
         uninstall bench fuzz clean FORCE
 
 all: $(BUILD)/libutf8.pc $(BUILD)/utf8check
@@ -133,7 +133,7 @@ bench: all
 # ---------------------------------------------------------------------------------------------
 # Tests
 
-check: check-rust check-msrv check-miri check-aarch64 check-header check-abi check-c check-guard \
+check: check-rust check-msrv check-miri check-aarch64 check-portable check-header check-abi check-c check-guard \
        check-stack check-valgrind check-install check-utf8check check-man check-fuzz
 	@echo "make check: all passed"
 
@@ -212,6 +212,34 @@ check-aarch64:
 	else \
 	  echo "check-aarch64: SKIPPED: needs the $(AARCH64) Rust target, qemu-aarch64 and" \
 	       "aarch64-linux-gnu-gcc (see the Makefile)"; \
+	fi
+
+# The portable (scalar) implementation where no SIMD one exists: Clippy for a 32-bit target
+# (i686) and for a big-endian one (s390x), and the s390x build of the tests of the validator,
+# the decoder, the C API and the streams run under QEMU, so that byte order and word size are
+# not assumed. About two minutes, most of it building. Needs the Rust targets, QEMU and a cross
+# linker for s390x, which .ci/run installs: `rustup target add i686-unknown-linux-gnu
+# s390x-unknown-linux-gnu`, `apt-get install qemu-user gcc-s390x-linux-gnu
+# libc6-dev-s390x-cross`.
+PORTABLE_TARGETS := i686-unknown-linux-gnu s390x-unknown-linux-gnu
+S390X := s390x-unknown-linux-gnu
+PORTABLE_TESTS ?= --lib --test oracle --test security --test ffi --test boundary --test stream \
+  --test lossy --test escape
+check-portable:
+	@if [ "$$(rustup target list --installed 2>/dev/null | grep -cxF \
+	        -e $(word 1,$(PORTABLE_TARGETS)) -e $(word 2,$(PORTABLE_TARGETS)))" = 2 ] && \
+	    command -v qemu-s390x >/dev/null && command -v s390x-linux-gnu-gcc >/dev/null; then \
+	  for t in $(PORTABLE_TARGETS); do \
+	    echo "$(CARGO) clippy --target $$t --all-targets -- -D warnings"; \
+	    $(CARGO) clippy --target $$t --all-targets -- -D warnings || exit 1; \
+	  done; \
+	  echo "$(CARGO) test --release --target $(S390X) $(PORTABLE_TESTS)"; \
+	  CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_LINKER=s390x-linux-gnu-gcc \
+	  CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_RUNNER="qemu-s390x -L /usr/s390x-linux-gnu" \
+	    $(CARGO) test --release --target $(S390X) $(PORTABLE_TESTS) || exit 1; \
+	else \
+	  echo "check-portable: SKIPPED: needs the Rust targets $(PORTABLE_TARGETS), qemu-s390x" \
+	       "and s390x-linux-gnu-gcc (see the Makefile)"; \
 	fi
 
 # The committed header must be what cbindgen generates now, must declare only names with the

@@ -18,6 +18,13 @@
 //! measured on Intel: [`Vector::GROUP_OF_THREE`]), a group is one block or three, ASCII blocks
 //! among them checked too.
 
+// The kernels that run this algorithm are x86_64's and aarch64's; elsewhere (i686, s390x, ...)
+// only the scalar implementation exists, and it uses the block constants alone.
+#![cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code, unused_imports, unused_macros)
+)]
+
 /// A SIMD register of `LANES` bytes and the few operations the algorithm needs.
 ///
 /// # Safety

@@ -134,6 +134,11 @@ pub fn at_offset(s: &[u8], offset: usize) -> (Vec<u8>, core::ops::Range<usize>) 
 /// the standard library's feature detection and the features each one needs as the
 /// documentation of `utf8::simd::Isa` lists them, not the library's own detector.
 pub fn isas_of_this_cpu() -> Vec<&'static str> {
+    // Mutated only on the architectures with SIMD implementations.
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        allow(unused_mut)
+    )]
     let mut isas = vec!["scalar"];
     #[cfg(target_arch = "x86_64")]
     {
