@@ -1040,6 +1040,64 @@ fn c_functions_against_the_oracle() {
 
 /// The documented refusals: unknown flags, NULL buffers with a length; and `(NULL, 0)` as the
 /// empty buffer.
+/// A C caller's output buffer may be fresh from `malloc`, never written. The SIMD converters
+/// store whole registers past their output and put back what was there, which they must copy
+/// without reading it as values: under Miri (`make check-miri`, AVX2's converters) a load of
+/// uninitialised bytes as an integer vector is undefined behaviour; natively this checks the
+/// output. Through the C functions, so with the implementation in use. The text has an ASCII
+/// run (the run's end saves the bytes after it), steps of 2-byte characters (a step saves the
+/// 16 bytes after its output) and blocks of them from UTF-8 (a block saves the units its
+/// shuffles overwrite), and wider characters.
+#[test]
+fn converters_write_into_uninitialised_buffers() {
+    let text = "a".repeat(70) + &"\u{E9}".repeat(70) + "\u{20AC}\u{1F600}" + &"b".repeat(20);
+    let units16: Vec<u16> = text.encode_utf16().collect();
+    let units32: Vec<u32> = text.chars().map(u32::from).collect();
+    let cap = 4 * text.len() + 64;
+    let done = |r: utf8_result, read, written| {
+        assert_eq!((r.status, r.read, r.written), (UTF8_OK, read, written));
+    };
+    let mut out8: Vec<u8> = Vec::with_capacity(cap);
+    // SAFETY: the inputs are live; `out8` has `cap` bytes of capacity, uninitialised, which is
+    // what a C caller may pass; only the `written` ones are read after each call.
+    unsafe {
+        let r = utf16_to_utf8(
+            units16.as_ptr(),
+            units16.len(),
+            out8.as_mut_ptr().cast(),
+            cap,
+            0,
+        );
+        done(r, units16.len(), text.len());
+        out8.set_len(r.written);
+        assert_eq!(out8, text.as_bytes());
+        out8.set_len(0);
+        let r = utf32_to_utf8(
+            units32.as_ptr(),
+            units32.len(),
+            out8.as_mut_ptr().cast(),
+            cap,
+            0,
+        );
+        done(r, units32.len(), text.len());
+        out8.set_len(r.written);
+        assert_eq!(out8, text.as_bytes());
+    }
+    let mut out16: Vec<u16> = Vec::with_capacity(cap);
+    let mut out32: Vec<u32> = Vec::with_capacity(cap);
+    // SAFETY: as above.
+    unsafe {
+        let r = utf8_to_utf16(text.as_ptr().cast(), text.len(), out16.as_mut_ptr(), cap, 0);
+        done(r, text.len(), units16.len());
+        out16.set_len(r.written);
+        let r = utf8_to_utf32(text.as_ptr().cast(), text.len(), out32.as_mut_ptr(), cap, 0);
+        done(r, text.len(), units32.len());
+        out32.set_len(r.written);
+    }
+    assert_eq!(out16, units16);
+    assert_eq!(out32, units32);
+}
+
 #[test]
 fn c_functions_refuse_bad_arguments() {
     use core::ptr::{null, null_mut};

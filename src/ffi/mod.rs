@@ -150,7 +150,11 @@ pub(crate) unsafe fn output<'a, T>(out: *mut T, cap: usize) -> Option<&'a mut [T
         None
     } else {
         // SAFETY: `out` is non-null and, by the caller's contract, points to `cap` writable
-        // elements that no other reference reaches during the call.
+        // elements that no other reference reaches during the call. They may be uninitialised
+        // (a C caller's fresh buffer): the functions given the slice write its elements, and
+        // read none they have not written but as bytes copied to be stored back unchanged,
+        // as `MaybeUninit` (`simd::to_utf8::Saved`, the spill of `simd::from_utf8`), never as
+        // values.
         Some(unsafe { core::slice::from_raw_parts_mut(out, cap) })
     }
 }

@@ -14,7 +14,7 @@ use core::arch::x86_64::*;
 use super::avx2::{Avx2, Avx2Units};
 use super::from_utf8::{self, WideBlock};
 use super::lookup::Vector;
-use super::to_utf8::{self, WideStep};
+use super::to_utf8::{self, Saved, WideStep};
 use crate::transcode::{Mode, Progress, utf16, utf32};
 
 #[derive(Clone, Copy)]
@@ -238,7 +238,7 @@ unsafe fn form_bytes(c: __m512i) -> __m512i {
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI and VBMI2; room for 80 bytes at `dst`.
 #[inline(always)]
-unsafe fn one_two_units(v: __m512i, dst: *mut u8) -> (usize, __m128i) {
+unsafe fn one_two_units(v: __m512i, dst: *mut u8) -> (usize, Saved) {
     // SAFETY: by the caller.
     unsafe {
         // Each lane's two bytes, the lead byte low (first in memory): 110xxxxx 10xxxxxx. One
@@ -263,7 +263,7 @@ unsafe fn one_two_units(v: __m512i, dst: *mut u8) -> (usize, __m128i) {
         // would wait for it (Zen 4: with that load, corpus geometric mean 0.90-0.96x simdutf
         // against 1.17-1.19x for the register stored whole and the 32 bytes after `len` put
         // back; with this one the same, lipsum Hebrew and Russian 14-19% faster).
-        let tail = _mm_loadu_si128(dst.add(len).cast());
+        let tail = Saved::load(dst.add(len));
         _mm512_mask_storeu_epi8(dst.cast(), u64::MAX >> (64 - len), bytes);
         (len, tail)
     }
@@ -326,7 +326,7 @@ unsafe fn pairs(v: __m512i, high: u32, low: u32, split: bool) -> Pairs {
 /// # Safety
 /// The CPU has AVX-512F; room for 80 bytes at `dst`.
 #[inline(always)]
-unsafe fn all_pairs(v: __m512i, dst: *mut u8) -> __m128i {
+unsafe fn all_pairs(v: __m512i, dst: *mut u8) -> Saved {
     // SAFETY: by the caller.
     unsafe {
         let high = _mm512_and_si512(v, splat32(0x3FF));
@@ -336,7 +336,7 @@ unsafe fn all_pairs(v: __m512i, dst: *mut u8) -> __m128i {
             splat32(0x1_0000),
         );
         let four = _mm512_or_si512(form_bytes(c), splat32(0x8080_80F0));
-        let tail = _mm_loadu_si128(dst.add(64).cast());
+        let tail = Saved::load(dst.add(64));
         _mm512_storeu_si512(dst.cast(), four);
         tail
     }
@@ -363,7 +363,7 @@ static PREVIOUS_UNIT: __m512i = {
 /// # Safety
 /// The CPU has AVX-512F, BW and VBMI2; room for 112 bytes at `dst`.
 #[inline(always)]
-unsafe fn bmp_units(v: __m512i, pairs: Option<Pairs>, dst: *mut u8) -> (usize, __m128i) {
+unsafe fn bmp_units(v: __m512i, pairs: Option<Pairs>, dst: *mut u8) -> (usize, Saved) {
     // SAFETY: by the caller.
     unsafe {
         let halves = |x: __m512i| [_mm512_castsi512_si256(x), _mm512_extracti64x4_epi64::<1>(x)];
@@ -384,7 +384,7 @@ unsafe fn bmp_units(v: __m512i, pairs: Option<Pairs>, dst: *mut u8) -> (usize, _
         }
         let len = first_len + second_len;
         // As `one_two_units` stores.
-        let tail = _mm_loadu_si128(dst.add(len).cast());
+        let tail = Saved::load(dst.add(len));
         _mm512_mask_storeu_epi8(dst.cast(), u64::MAX >> (64 - first_len), first);
         _mm512_mask_storeu_epi8(
             dst.add(first_len).cast(),
@@ -468,7 +468,7 @@ unsafe impl WideStep for Avx512WideStep {
     }
 
     #[inline(always)]
-    unsafe fn utf16(src: *const u16, dst: *mut u8) -> (usize, usize, __m128i) {
+    unsafe fn utf16(src: *const u16, dst: *mut u8) -> (usize, usize, Saved) {
         // SAFETY: AVX-512F, BW, VBMI and VBMI2, and AVX2, by the caller; 32 units at `src` and
         // room for 112 bytes at `dst` by the caller, as the conversions need.
         unsafe {
@@ -490,7 +490,7 @@ unsafe impl WideStep for Avx512WideStep {
                 // Every low surrogate follows a high one, and every high one is followed by a
                 // low one but for one in the last lane, left to the next step.
                 if low != high << 1 {
-                    return (0, 0, _mm_setzero_si128());
+                    return (0, 0, Saved::NONE);
                 }
                 if high == 0x5555_5555 {
                     return (2 * to_utf8::STEP, 64, all_pairs(v, dst));
@@ -508,7 +508,7 @@ unsafe impl WideStep for Avx512WideStep {
     }
 
     #[inline(always)]
-    unsafe fn utf32(src: *const u32, dst: *mut u8) -> (usize, __m128i) {
+    unsafe fn utf32(src: *const u32, dst: *mut u8) -> (usize, Saved) {
         // SAFETY: AVX-512F, BW and VBMI2 by the caller; 16 units at `src` and room for 80
         // bytes at `dst` by the caller, as `any_units` needs.
         unsafe { any_units(_mm512_loadu_si512(src.cast()), dst) }
@@ -529,14 +529,14 @@ unsafe impl WideStep for Avx512WideStep {
 /// # Safety
 /// The CPU has AVX-512F, BW and VBMI2; room for 80 bytes at `dst`.
 #[inline(always)]
-unsafe fn any_units(c: __m512i, dst: *mut u8) -> (usize, __m128i) {
+unsafe fn any_units(c: __m512i, dst: *mut u8) -> (usize, Saved) {
     // SAFETY: by the caller: the store ends with the step's 16 to 64 bytes, the load 16 bytes
     // after them.
     unsafe {
         let too_large = _mm512_cmpgt_epu32_mask(c, splat32(0x10_FFFF));
         let kind = _mm512_and_si512(c, splat32(0xFFFF_F800));
         if too_large | _mm512_cmpeq_epi32_mask(kind, splat32(0xD800)) != 0 {
-            return (0, _mm_setzero_si128());
+            return (0, Saved::NONE);
         }
         // Every lane's form, whatever the mix of lengths: no branch on the kind of text.
         let bytes = form_bytes(c);
@@ -555,7 +555,7 @@ unsafe fn any_units(c: __m512i, dst: *mut u8) -> (usize, __m128i) {
         let out = _mm512_maskz_compress_epi8(keep, lanes);
         // Stored as `one_two_units` stores: 4-11% faster on CJK text than as `pairs_units`
         // stores (Zen 4).
-        let tail = _mm_loadu_si128(dst.add(len).cast());
+        let tail = Saved::load(dst.add(len));
         _mm512_mask_storeu_epi8(dst.cast(), u64::MAX >> (64 - len), out);
         (len, tail)
     }

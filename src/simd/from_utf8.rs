@@ -38,6 +38,7 @@
 //! or AVX-512 function they get the VEX encoding.
 
 use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
 
 use super::lookup::Vector;
 use crate::transcode::Unit;
@@ -981,7 +982,11 @@ unsafe fn convert_narrow_block<W: Widen, T: Target, const THREE: bool, const CHE
         if CHECK && error.any_nonzero() {
             return (0, 0);
         }
-        let spill = out.add(total).cast::<[T; NARROW_SPILL]>().read_unaligned();
+        // Perhaps never initialised (see `to_utf8::Saved`): copied, never read as values.
+        let spill = out
+            .add(total)
+            .cast::<MaybeUninit<[T; NARROW_SPILL]>>()
+            .read_unaligned();
         let mut units = 0;
         for (k, &(first, second)) in values.iter().take(BLOCK / W::LANES).enumerate() {
             for g in 0..W::LANES / 8 {
@@ -993,7 +998,7 @@ unsafe fn convert_narrow_block<W: Widen, T: Target, const THREE: bool, const CHE
             }
         }
         out.add(total)
-            .cast::<[T; NARROW_SPILL]>()
+            .cast::<MaybeUninit<[T; NARROW_SPILL]>>()
             .write_unaligned(spill);
     }
     (BLOCK - ends.leading_zeros() as usize, total)
