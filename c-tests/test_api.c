@@ -1812,6 +1812,15 @@ static void test_conversions(void)
     CHECK_SIZE("utf32_length_from_utf8", utf32_length_from_utf8(NULL, 0), 0, "(NULL, 0)");
     CHECK_SIZE("utf8_length_from_utf16", utf8_length_from_utf16(NULL, 0), 0, "(NULL, 0)");
     CHECK_SIZE("utf8_length_from_utf32", utf8_length_from_utf32(NULL, 0), 0, "(NULL, 0)");
+    {
+        static const union { uint32_t align; unsigned char b[12]; } odd = { 0 };
+        const void *misaligned = odd.b + 1;
+
+        CHECK_SIZE("utf8_length_from_utf16", utf8_length_from_utf16(misaligned, 2), 0,
+                   "a misaligned input");
+        CHECK_SIZE("utf8_length_from_utf32", utf8_length_from_utf32(misaligned, 2), 0,
+                   "a misaligned input");
+    }
 
     /* Bad arguments: NULL_POINTER or INVALID_ARGUMENT with read == written == 0, out untouched. */
     for (i = 0; i < COUNT(converters); i++) {
@@ -1832,6 +1841,22 @@ static void test_conversions(void)
         CHECK(untouched(out, sizeof out), "%s: out written [%s]", ctx, hex(out, sizeof out));
         snprintf(ctx, sizeof ctx, "%s((NULL, 0), (NULL, 0))", c->name);
         CHECK_RESULT(c->fn(NULL, 0, NULL, 0, 0), UTF8_OK, 0, 0, ctx);
+        /* A UTF-16 or UTF-32 buffer one byte off its alignment (which C does not allow either):
+         * UTF8_ERR_INVALID_ARGUMENT, nothing read or written. The unions align the bytes. */
+        if (c->in_unit > 1 || c->out_unit > 1) {
+            static const union { uint32_t align; unsigned char b[12]; } odd_in = { 0 };
+            union { uint32_t align; unsigned char b[20]; } odd_out;
+            const void *in = c->in_unit > 1 ? (const void *)(odd_in.b + 1) : (const void *)"a";
+            void *dst = c->out_unit > 1 ? (void *)(odd_out.b + 1) : (void *)out;
+
+            snprintf(ctx, sizeof ctx, "%s, a misaligned %s", c->name,
+                     c->in_unit > 1 ? "input" : "output");
+            memset(odd_out.b, SENTINEL_BYTE, sizeof odd_out.b);
+            memset(out, SENTINEL_BYTE, sizeof out);
+            CHECK_RESULT(c->fn(in, 1, dst, 2, 0), UTF8_ERR_INVALID_ARGUMENT, 0, 0, ctx);
+            CHECK(untouched(odd_out.b, sizeof odd_out.b) && untouched(out, sizeof out),
+                  "%s: out written", ctx);
+        }
         /* An empty output: the first character does not fit (no size: the *_length_* do that). */
         snprintf(ctx, sizeof ctx, "%s(U+0000, (NULL, 0))", c->name);
         CHECK_RESULT(c->fn(zeros, 1, NULL, 0, 0), UTF8_ERR_BUFFER_TOO_SMALL, 0, 0, ctx);

@@ -15,6 +15,9 @@
  *   implementation chosen for the CPU, stored atomically on first use.
  * - Output is never NUL-terminated. Lengths count bytes, except those of the UTF-16 and UTF-32
  *   conversion functions, which count code units of their input and output (see utf8_result).
+ *   Their uint16_t and uint32_t buffers must be aligned for their type, as C requires: a
+ *   misaligned one (with a non-zero length) gives UTF8_ERR_INVALID_ARGUMENT, or 0 from a
+ *   length function, and nothing is read or written.
  */
 
 #ifndef LIBUTF8_H
@@ -543,8 +546,9 @@ size_t utf8_truncate(const char *s, size_t len, size_t max);
  * errors are those of that form. utf16_length_from_utf8 is then an upper bound, not the exact
  * size: WTF-8 replaces fewer bytes than UTF-8 does.
  *
- * Other flag bits give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out`
- * with `cap > 0` gives UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
+ * Other flag bits, and an `out` with `cap > 0` not aligned for uint16_t, give
+ * UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
+ * UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
  *
  * # Safety
  * `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
@@ -559,7 +563,8 @@ struct utf8_result utf8_to_utf16(const char *src,
 /**
  * Converts the `len` bytes of UTF-8 at `src` into UTF-32 at `out`, which has room for `cap`
  * units: as utf8_to_utf16, one unit per character (utf32_length_from_utf8 gives the size
- * needed). UTF8_WTF8 is not accepted here (UTF8_ERR_INVALID_ARGUMENT).
+ * needed), `out` aligned for uint32_t. UTF8_WTF8 is not accepted here
+ * (UTF8_ERR_INVALID_ARGUMENT).
  *
  * # Safety
  * `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
@@ -594,8 +599,9 @@ struct utf8_result utf8_to_utf32(const char *src,
  * stream in pieces must not cut between the two halves of a pair, which would be written as
  * two lone surrogates.
  *
- * Other flag bits give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out`
- * with `cap > 0` gives UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
+ * Other flag bits, and a `src` with `len > 0` not aligned for uint16_t, give
+ * UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
+ * UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
  *
  * # Safety
  * `src` is NULL or points to `len` readable units; `out` is NULL or points to `cap` writable
@@ -613,8 +619,8 @@ struct utf8_result utf16_to_utf8(const uint16_t *src,
  *
  * As utf16_to_utf8, where a surrogate value gives UTF8_ERR_SURROGATE and a value above
  * 0x10FFFF UTF8_ERR_TOO_LARGE, as for utf8_encode (each one U+FFFD with UTF8_REPLACE);
- * utf8_length_from_utf32 gives the size needed. UTF8_WTF8 is not accepted here
- * (UTF8_ERR_INVALID_ARGUMENT).
+ * utf8_length_from_utf32 gives the size needed; `src` aligned for uint32_t. UTF8_WTF8 is not
+ * accepted here (UTF8_ERR_INVALID_ARGUMENT).
  *
  * # Safety
  * `src` is NULL or points to `len` readable units; `out` is NULL or points to `cap` writable
@@ -649,7 +655,8 @@ size_t utf32_length_from_utf8(const char *src, size_t len);
 /**
  * The number of bytes utf16_to_utf8 writes for the `len` units at `src` with UTF8_REPLACE:
  * exact for any input. At most `3 * len`, which cannot overflow for a buffer that exists
- * (its `2 * len` bytes are at most SIZE_MAX / 2). 0 for `(NULL, any)`.
+ * (its `2 * len` bytes are at most SIZE_MAX / 2). 0 for `(NULL, any)` and for a `src` not
+ * aligned for uint16_t.
  *
  * # Safety
  * `src` is NULL or points to `len` readable units.
@@ -659,7 +666,8 @@ size_t utf8_length_from_utf16(const uint16_t *src, size_t len);
 /**
  * The number of bytes utf32_to_utf8 writes for the `len` units at `src` with UTF8_REPLACE:
  * exact for any input. At most `4 * len`, which cannot overflow for a buffer that exists (its
- * `4 * len` bytes fit in a size_t). 0 for `(NULL, any)`.
+ * `4 * len` bytes fit in a size_t). 0 for `(NULL, any)` and for a `src` not aligned for
+ * uint32_t.
  *
  * # Safety
  * `src` is NULL or points to `len` readable units.

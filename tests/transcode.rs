@@ -1174,6 +1174,30 @@ fn c_functions_refuse_bad_arguments() {
         assert_eq!(utf8_length_from_utf16(null(), 5), 0);
         assert_eq!(utf8_length_from_utf32(null(), 5), 0);
     }
+    // UTF-16 and UTF-32 buffers one byte off their alignment, which C does not allow either:
+    // refused, nothing read or written (sentinels), and 0 from the length functions; empty
+    // ones are fine wherever they point.
+    let mut raw = [0x5Au8; 32];
+    let base = raw.as_mut_ptr();
+    let (odd16, odd32) = (
+        base.wrapping_add(1).cast::<u16>(),
+        base.wrapping_add(1).cast::<u32>(),
+    );
+    // SAFETY: as above: the misaligned pointers are refused before any access (and have 8
+    // bytes of `raw` behind them), the others are live buffers of the lengths passed.
+    unsafe {
+        let bad = refused(UTF8_ERR_INVALID_ARGUMENT);
+        assert_eq!(utf8_to_utf16(s.as_ptr().cast(), 2, odd16, 4, 0), bad);
+        assert_eq!(utf8_to_utf32(s.as_ptr().cast(), 2, odd32, 4, 0), bad);
+        assert_eq!(utf16_to_utf8(odd16, 2, o8.as_mut_ptr().cast(), 4, 0), bad);
+        assert_eq!(utf32_to_utf8(odd32, 2, o8.as_mut_ptr().cast(), 4, 0), bad);
+        assert_eq!(utf8_length_from_utf16(odd16, 2), 0);
+        assert_eq!(utf8_length_from_utf32(odd32, 2), 0);
+        assert_eq!(utf8_to_utf16(null(), 0, odd16, 0, 0), ok_empty);
+        assert_eq!(utf16_to_utf8(odd16, 0, null_mut(), 0, 0), ok_empty);
+    }
+    assert_eq!(raw, [0x5A; 32]);
+    assert_eq!(o8, [0; 4]);
 }
 
 /// The classification table of the C API holds for the converters: one case per status,

@@ -120,8 +120,8 @@ pub(crate) unsafe fn input<'a>(s: *const c_char, len: usize) -> Option<&'a [u8]>
     unsafe { units(s.cast::<u8>(), len) }
 }
 
-/// The input buffer of `len` code units at `src` as a slice, or `None` for a NULL pointer with
-/// `len > 0`.
+/// The input buffer of `len` code units at `src` as a slice, or `None` for a NULL or
+/// misaligned pointer with `len > 0`.
 ///
 /// # Safety
 /// If `src` is not NULL it must point to `len` readable units that stay unchanged during the
@@ -129,7 +129,7 @@ pub(crate) unsafe fn input<'a>(s: *const c_char, len: usize) -> Option<&'a [u8]>
 pub(crate) unsafe fn units<'a, T>(src: *const T, len: usize) -> Option<&'a [T]> {
     if len == 0 {
         Some(&[])
-    } else if src.is_null() {
+    } else if src.is_null() || !src.is_aligned() {
         None
     } else {
         // SAFETY: `src` is non-null and, by the caller's contract, points to `len` readable

@@ -60,7 +60,8 @@ impl From<Progress> for utf8_result {
 }
 
 /// Runs `convert` on `[src, src + len)` and `[out, out + cap)` after checking the flags
-/// (those outside `known_flags` are refused) and the pointers.
+/// (those outside `known_flags` are refused) and the pointers (NULL, or misaligned for their
+/// units, with a non-zero length).
 ///
 /// # Safety
 /// `src` is NULL or points to `len` readable units; `out` is NULL or points to `cap` writable
@@ -73,7 +74,10 @@ unsafe fn run<S, T>(
     (flags, known_flags): (u32, u32),
     convert: fn(&[S], &mut [T], Mode) -> Progress,
 ) -> utf8_result {
-    if flags & !known_flags != 0 {
+    // A misaligned uint16_t or uint32_t pointer, which C does not allow either, cannot be a
+    // slice.
+    let misaligned = (len > 0 && !src.is_aligned()) || (cap > 0 && !out.is_aligned());
+    if flags & !known_flags != 0 || misaligned {
         return utf8_result::refused(UTF8_ERR_INVALID_ARGUMENT);
     }
     // SAFETY: the caller's contract for `src`, `len`, `out` and `cap` is the one `units` and
@@ -108,8 +112,9 @@ unsafe fn run<S, T>(
 /// errors are those of that form. utf16_length_from_utf8 is then an upper bound, not the exact
 /// size: WTF-8 replaces fewer bytes than UTF-8 does.
 ///
-/// Other flag bits give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out`
-/// with `cap > 0` gives UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
+/// Other flag bits, and an `out` with `cap > 0` not aligned for uint16_t, give
+/// UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
+/// UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
 ///
 /// # Safety
 /// `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
@@ -137,7 +142,8 @@ pub unsafe extern "C" fn utf8_to_utf16(
 
 /// Converts the `len` bytes of UTF-8 at `src` into UTF-32 at `out`, which has room for `cap`
 /// units: as utf8_to_utf16, one unit per character (utf32_length_from_utf8 gives the size
-/// needed). UTF8_WTF8 is not accepted here (UTF8_ERR_INVALID_ARGUMENT).
+/// needed), `out` aligned for uint32_t. UTF8_WTF8 is not accepted here
+/// (UTF8_ERR_INVALID_ARGUMENT).
 ///
 /// # Safety
 /// `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
@@ -185,8 +191,9 @@ pub unsafe extern "C" fn utf8_to_utf32(
 /// stream in pieces must not cut between the two halves of a pair, which would be written as
 /// two lone surrogates.
 ///
-/// Other flag bits give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out`
-/// with `cap > 0` gives UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
+/// Other flag bits, and a `src` with `len > 0` not aligned for uint16_t, give
+/// UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
+/// UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
 ///
 /// # Safety
 /// `src` is NULL or points to `len` readable units; `out` is NULL or points to `cap` writable
@@ -217,8 +224,8 @@ pub unsafe extern "C" fn utf16_to_utf8(
 ///
 /// As utf16_to_utf8, where a surrogate value gives UTF8_ERR_SURROGATE and a value above
 /// 0x10FFFF UTF8_ERR_TOO_LARGE, as for utf8_encode (each one U+FFFD with UTF8_REPLACE);
-/// utf8_length_from_utf32 gives the size needed. UTF8_WTF8 is not accepted here
-/// (UTF8_ERR_INVALID_ARGUMENT).
+/// utf8_length_from_utf32 gives the size needed; `src` aligned for uint32_t. UTF8_WTF8 is not
+/// accepted here (UTF8_ERR_INVALID_ARGUMENT).
 ///
 /// # Safety
 /// `src` is NULL or points to `len` readable units; `out` is NULL or points to `cap` writable
@@ -270,7 +277,8 @@ pub unsafe extern "C" fn utf32_length_from_utf8(src: *const c_char, len: usize) 
 
 /// The number of bytes utf16_to_utf8 writes for the `len` units at `src` with UTF8_REPLACE:
 /// exact for any input. At most `3 * len`, which cannot overflow for a buffer that exists
-/// (its `2 * len` bytes are at most SIZE_MAX / 2). 0 for `(NULL, any)`.
+/// (its `2 * len` bytes are at most SIZE_MAX / 2). 0 for `(NULL, any)` and for a `src` not
+/// aligned for uint16_t.
 ///
 /// # Safety
 /// `src` is NULL or points to `len` readable units.
@@ -282,7 +290,8 @@ pub unsafe extern "C" fn utf8_length_from_utf16(src: *const u16, len: usize) -> 
 
 /// The number of bytes utf32_to_utf8 writes for the `len` units at `src` with UTF8_REPLACE:
 /// exact for any input. At most `4 * len`, which cannot overflow for a buffer that exists (its
-/// `4 * len` bytes fit in a size_t). 0 for `(NULL, any)`.
+/// `4 * len` bytes fit in a size_t). 0 for `(NULL, any)` and for a `src` not aligned for
+/// uint32_t.
 ///
 /// # Safety
 /// `src` is NULL or points to `len` readable units.
