@@ -304,15 +304,21 @@ fn null_and_corrupt_states_are_refused_and_left_alone() {
         [0, 1 << 40],
         [0, 0x80 | 1 << 24],
     ] {
-        let mut st = utf8_stream { opaque: corrupt };
-        assert_eq!(
-            feed_c(&mut st, b"a"),
-            (UTF8_ERR_INVALID_ARGUMENT, usize::MAX),
-            "{corrupt:X?}"
-        );
-        assert_eq!(finish_c(&mut st), (UTF8_ERR_INVALID_ARGUMENT, usize::MAX));
-        assert_eq!(st.opaque, corrupt);
+        assert_refused_and_left_alone(corrupt);
     }
+}
+
+/// Checks that feeding and finishing the stream state `corrupt` give
+/// UTF8_ERR_INVALID_ARGUMENT and leave it as it is.
+fn assert_refused_and_left_alone(corrupt: [u64; 2]) {
+    let mut st = utf8_stream { opaque: corrupt };
+    assert_eq!(
+        feed_c(&mut st, b"a"),
+        (UTF8_ERR_INVALID_ARGUMENT, usize::MAX),
+        "{corrupt:X?}"
+    );
+    assert_eq!(finish_c(&mut st), (UTF8_ERR_INVALID_ARGUMENT, usize::MAX));
+    assert_eq!(st.opaque, corrupt);
 }
 
 /// The documented promise, for the part of a state the checks of its fields cannot see: a
@@ -337,15 +343,7 @@ fn states_with_a_wrong_position_are_refused() {
             if wrong == pos {
                 continue;
             }
-            let corrupt = [wrong, fields];
-            let mut st = utf8_stream { opaque: corrupt };
-            assert_eq!(
-                feed_c(&mut st, b"a"),
-                (UTF8_ERR_INVALID_ARGUMENT, usize::MAX),
-                "{corrupt:X?}"
-            );
-            assert_eq!(finish_c(&mut st), (UTF8_ERR_INVALID_ARGUMENT, usize::MAX));
-            assert_eq!(st.opaque, corrupt);
+            assert_refused_and_left_alone([wrong, fields]);
         }
     }
 }
