@@ -14,9 +14,27 @@
  * same way, of exactly the size needed, or smaller (then nothing may be written). The
  * converters (utf8_to_utf16, utf16_to_utf8, utf8_to_utf32, utf32_to_utf8) read inputs placed
  * against either guard page and write outputs of exactly the size needed (as the length
- * functions report it) against the other one, or one unit smaller. The sibling
- * forms (utf8_validate_form, utf8_decode_next_form, utf8_encode_form) get the same treatment
- * on each form's own text, cut tails and encodings, and unknown forms must read nothing.
+ * functions report it) against the other one, or one unit smaller. Then, with inputs and
+ * outputs in arenas of their own, so that both can end at a guard page at once, each input
+ * against either guard page converts into outputs that end at a guard page and have room for
+ * exactly the units needed and for 1 to 80 more (every count for well-formed text up to 257
+ * characters; for the others every count up to 20, then every 4th, or 8th for the longest
+ * inputs), then exactly at the leading guard page, and one unit short. Their spare
+ * bytes are filled with a pattern that changes from byte to byte before the call and must be
+ * unchanged after it: the converters store whole registers past their output and store back
+ * what was there. The inputs: well-formed text of each width, 0..96 characters and more up
+ * to 257; an ill-formed item (each error class of UTF-8, surrogates encoded in UTF-8, lone
+ * UTF-16 surrogates before and after pairs, UTF-32 surrogates and values above 0x10FFFF,
+ * some with ASCII or a surrogate in their low 16 bits) after 0..100 characters (at 16, 32 and
+ * 64 units +-1 in ASCII) and before 1 or 40, or two such items; ASCII runs of 256..511 units
+ * then other characters; inputs of 2,048 bytes and more, and of more than 8,192, with and
+ * without ill-formed items. Those with ill-formed items are converted strictly, with
+ * UTF8_REPLACE, and for the UTF-16 converters with UTF8_WTF8 and both flags (well-formed text
+ * in one of these modes each), every result checked against a reference conversion.
+ *
+ * The sibling forms (utf8_validate_form, utf8_decode_next_form, utf8_encode_form) get the same
+ * treatment as the first functions on each form's own text, cut tails and encodings, and
+ * unknown forms must read nothing.
  *
  * The text functions (since 1.2) run on the same inputs: utf8_stream_feed/finish in one chunk,
  * two, and one-byte chunks; utf8_char_start and utf8_truncate at the same offsets as the single
@@ -27,13 +45,16 @@
  * Every expected value comes from how the input was built (valid text of known characters, a
  * known tail or error at a known offset) or from a reference decoder written here from the
  * RFC 3629 section 4 grammar, the status table of the API and the maximal-subpart rule of the
- * Unicode Standard, chapter 3; none was printed by the library. Where both exist they are
- * compared too, so a slip in this file shows up as a failure rather than as a weaker test.
+ * Unicode Standard, chapter 3 (for the converters also from its UTF-16 and UTF-32 definitions,
+ * section 3.9, and the WTF-8 definition: a surrogate code point in 3 bytes); none was printed
+ * by the library. Where both exist they are compared too, so a slip in this file shows up as a
+ * failure rather than as a weaker test.
  *
  * The library reads LIBUTF8_FORCE_ISA (scalar, sse4.2, avx2, avx512) once, on first use: run this
  * program once per value. ASCII inputs up to 256 bytes need no kernel, and counting takes the
  * scalar path below 64 bytes, whatever the ISA.
- * GUARD_PAGES_SAMPLE=N runs only every Nth input of the sweeps, for slow runs (valgrind).
+ * GUARD_PAGES_SAMPLE=N runs only every Nth input of the sweeps (and of the converters with room
+ * to spare), for slow runs (valgrind).
  * GUARD_PAGES_EXHAUSTIVE=1 adds the large sweeps (every 3-byte input, every 4-byte input
  * F0..F4 80..BF xx xx, lengths up to 600, more error positions and families, single calls at
  * every offset everywhere); they take minutes, not seconds.
@@ -191,8 +212,9 @@ static void section_end(void)
 static size_t page_size;
 static unsigned char *arena_lo, *arena_hi; /* the read-write pages are [arena_lo, arena_hi) */
 
-/* Maps the arena with room for at least `need` bytes between its guard pages. */
-static void arena_init(size_t need)
+/* Maps an arena with room for at least `need` bytes between its guard pages: the read-write
+ * pages are [*lo, *hi), filled with POISON. */
+static void arena_init(size_t need, unsigned char **lo, unsigned char **hi)
 {
     long ps = sysconf(_SC_PAGESIZE);
     size_t rw_pages;
@@ -205,13 +227,13 @@ static void arena_init(size_t need)
         perror("mmap");
         exit(2);
     }
-    arena_lo = m + page_size;
-    arena_hi = arena_lo + rw_pages * page_size;
-    if (mprotect(arena_lo, rw_pages * page_size, PROT_READ | PROT_WRITE) != 0) {
+    *lo = m + page_size;
+    *hi = *lo + rw_pages * page_size;
+    if (mprotect(*lo, rw_pages * page_size, PROT_READ | PROT_WRITE) != 0) {
         perror("mprotect");
         exit(2);
     }
-    memset(arena_lo, POISON, rw_pages * page_size);
+    memset(*lo, POISON, rw_pages * page_size);
 }
 
 /* What is being tested, for the fault handler. */
@@ -2007,6 +2029,635 @@ static void test_transcode(void)
     section_end();
 }
 
+/* ---------------------------------------------------------------------------------------------- */
+/* 9: the converters with room to spare, errors in the middle, WTF-8 and long inputs              */
+/* ---------------------------------------------------------------------------------------------- */
+
+/*
+ * The inputs lie in an arena of their own and the outputs in another, so that an input and
+ * its output can both end at a guard page. An output buffer has room for exactly the units
+ * the conversion writes, or up to SPARE_MAX more: the converters store whole registers past
+ * their output and store back what was there, which then must reach no further than the
+ * buffer's end, and leave every spare byte as it was. Before each call the spare bytes are
+ * filled with a pattern that differs from one byte to the next, so that a byte stored back one
+ * place off, or not stored back, shows; the bytes the output will cover hold POISON.
+ */
+#define CONV_MAX_IN 9216                                  /* bytes: the long inputs cross 8192 */
+#define SPARE_MAX 80                                      /* spare units after the output */
+#define CONV_MAX_OUT (4 * CONV_MAX_IN + 4 * SPARE_MAX)    /* bytes: UTF-8 into UTF-32 */
+
+static unsigned char *conv_in_lo, *conv_in_hi, *conv_out_lo, *conv_out_hi;
+
+/* The flags of each mode; the WTF-8 ones apply to the UTF-16 converters only. */
+#define N_MODES 4
+static const uint32_t mode_flags[N_MODES] = { 0, UTF8_REPLACE, UTF8_WTF8,
+                                              UTF8_WTF8 | UTF8_REPLACE };
+
+static size_t modes_of(const struct direction *d)
+{
+    return d->from == UTF16 || d->to == UTF16 ? 4 : 2;
+}
+
+/* What the spare byte at offset i of an output buffer holds before the call. */
+static unsigned char spare_pattern(size_t i)
+{
+    return (unsigned char)(0x35 + 0x6B * i);
+}
+
+/* Whether GUARD_PAGES_SAMPLE skips this input. */
+static int conv_sampled_out(void)
+{
+    static unsigned long seen;
+
+    return sample > 1 && seen++ % sample != 0;
+}
+
+/* Unit i of the units at p, in form f. */
+static uint32_t unit_at(enum form f, const unsigned char *p, size_t i)
+{
+    uint16_t u16;
+    uint32_t u32;
+
+    if (f == UTF8)
+        return p[i];
+    if (f == UTF16) {
+        memcpy(&u16, p + 2 * i, 2);
+        return u16;
+    }
+    memcpy(&u32, p + 4 * i, 4);
+    return u32;
+}
+
+static int is_surrogate(uint32_t v)
+{
+    return v >= 0xD800 && v <= 0xDFFF;
+}
+
+/*
+ * The reference for the converters: the character at unit `at` of the `len` units at `in` in
+ * form f, its status, value (U+FFFD on error) and units. UTF-8 by ref_decode (maximal subparts);
+ * with `wtf8`, WTF-8 (https://simonsapin.github.io/wtf-8/): also ED A0..BF 80..BF, the
+ * surrogate code point, its maximal subparts ED A0..BF, and a lead surrogate's three bytes
+ * directly followed by a trail surrogate's one ill-formed sequence of six (UTF8_ERR_SURROGATE,
+ * libutf8(3)). UTF-16 from The Unicode Standard section 3.9 (D91): a high surrogate then a low
+ * one is a pair, any other surrogate is lone (UTF8_ERR_SURROGATE, or UTF8_ERR_TRUNCATED for a
+ * high surrogate that ends the input; with `wtf8`, itself). UTF-32 (D90): surrogates and values
+ * above 0x10FFFF are ill-formed, one unit each.
+ */
+static utf8_status ref_char(enum form f, const unsigned char *in, size_t len, size_t at, int wtf8,
+                            uint32_t *cp, size_t *n)
+{
+    const unsigned char *s = in + at;
+    size_t left = len - at;
+    uint32_t u = unit_at(f, in, at), v;
+
+    *cp = REPLACEMENT;
+    *n = 1;
+    if (f == UTF8) {
+        if (!wtf8 || s[0] != 0xED || left < 2 || s[1] < 0xA0 || s[1] > 0xBF)
+            return ref_decode(s, left, cp, n);
+        if (left < 3) {
+            *n = left;
+            return UTF8_ERR_TRUNCATED;
+        }
+        if (!is_tail(s[2])) {
+            *n = 2;
+            return UTF8_ERR_MISSING_CONTINUATION;
+        }
+        v = 0xD000u | (s[1] & 0x3Fu) << 6 | (s[2] & 0x3Fu); /* 1101 from ED, 6 + 6 bits */
+        if (v <= 0xDBFF && left >= 6 && s[3] == 0xED && s[4] >= 0xB0 && s[4] <= 0xBF &&
+            is_tail(s[5])) {
+            *n = 6;
+            return UTF8_ERR_SURROGATE;
+        }
+        *cp = v;
+        *n = 3;
+        return UTF8_OK;
+    }
+    if (f == UTF32) {
+        if (is_surrogate(u))
+            return UTF8_ERR_SURROGATE;
+        if (u > 0x10FFFF)
+            return UTF8_ERR_TOO_LARGE;
+        *cp = u;
+        return UTF8_OK;
+    }
+    if (!is_surrogate(u)) {
+        *cp = u;
+        return UTF8_OK;
+    }
+    if (u <= 0xDBFF && left >= 2 && (v = unit_at(f, in, at + 1)) >= 0xDC00 && v <= 0xDFFF) {
+        *cp = 0x10000 + ((u - 0xD800) << 10) + (v - 0xDC00);
+        *n = 2;
+        return UTF8_OK;
+    }
+    if (wtf8) {
+        *cp = u;
+        return UTF8_OK;
+    }
+    return u <= 0xDBFF && left == 1 ? UTF8_ERR_TRUNCATED : UTF8_ERR_SURROGATE;
+}
+
+/* The reference conversion of the `len` units at `in` into `out` (room for `cap` units), as
+ * the API defines it: each character converted in turn; stopped at an ill-formed one (without
+ * UTF8_REPLACE, which replaces it by U+FFFD) or at one that does not fit. A surrogate value
+ * (WTF-8) goes out as one UTF-16 unit, or in UTF-8 as its 3 bytes, as put_units writes it. */
+static utf8_result ref_convert(const struct direction *d, const unsigned char *in, size_t len,
+                               uint32_t flags, size_t cap, unsigned char *out)
+{
+    utf8_result r;
+    unsigned char units[16];
+    size_t ous = unit_size[d->to], n, k;
+    uint32_t cp;
+    utf8_status st;
+
+    r.status = UTF8_OK;
+    r.read = 0;
+    r.written = 0;
+    while (r.read < len) {
+        st = ref_char(d->from, in, len, r.read, (flags & UTF8_WTF8) != 0, &cp, &n);
+        if (st != UTF8_OK && (flags & UTF8_REPLACE) == 0) {
+            r.status = st;
+            return r;
+        }
+        k = put_units(d->to, cp, units);
+        if (r.written + k > cap) {
+            r.status = UTF8_ERR_BUFFER_TOO_SMALL;
+            return r;
+        }
+        memcpy(out + r.written * ous, units, k * ous);
+        r.written += k;
+        r.read += n;
+    }
+    return r;
+}
+
+/*
+ * Ill-formed items to put in the middle of a text, each followed by a character (never a
+ * continuation byte or a low surrogate) and preceded by a whole one, with what each mode makes
+ * of them: written from the API's status table, the maximal-subpart rule and the WTF-8
+ * definition, apart from ref_char, which must agree. An item's first unit is ill-formed when
+ * it stops a conversion.
+ */
+struct bad_item {
+    enum form form;
+    size_t len;
+    uint32_t units[6];
+    utf8_status status;      /* strict: the conversion stops at the item with this */
+    size_t n_replaced;
+    uint32_t replaced[6];    /* UTF8_REPLACE: what the item becomes */
+    utf8_status wtf_status;  /* UTF8_WTF8 (UTF-16 converters) */
+    size_t n_wtf;
+    uint32_t wtf[6];         /* UTF8_WTF8 | UTF8_REPLACE, and UTF8_WTF8 if wtf_status is OK */
+};
+
+#define F_ REPLACEMENT
+#define F2_ F_, F_
+#define F3_ F_, F_, F_
+#define F6_ F3_, F3_
+
+static const struct bad_item bad_items[] = {
+    /* UTF-8 (read as WTF-8 too by utf8_to_utf16 with UTF8_WTF8) */
+    { UTF8, 2, { 0xC0, 0x80 }, UTF8_ERR_OVERLONG, 2, { F2_ }, UTF8_ERR_OVERLONG, 2, { F2_ } },
+    { UTF8, 2, { 0xC1, 0xBF }, UTF8_ERR_OVERLONG, 2, { F2_ }, UTF8_ERR_OVERLONG, 2, { F2_ } },
+    { UTF8, 3, { 0xE0, 0x80, 0x80 }, UTF8_ERR_OVERLONG, 3, { F3_ }, UTF8_ERR_OVERLONG, 3,
+      { F3_ } },
+    { UTF8, 3, { 0xED, 0xA0, 0x80 }, UTF8_ERR_SURROGATE, 3, { F3_ }, UTF8_OK, 1, { 0xD800 } },
+    { UTF8, 3, { 0xED, 0xBF, 0xBF }, UTF8_ERR_SURROGATE, 3, { F3_ }, UTF8_OK, 1, { 0xDFFF } },
+    { UTF8, 6, { 0xED, 0xA0, 0x80, 0xED, 0xB0, 0x80 }, UTF8_ERR_SURROGATE, 6, { F6_ },
+      UTF8_ERR_SURROGATE, 1, { F_ } },
+    { UTF8, 6, { 0xED, 0xB0, 0x80, 0xED, 0xA0, 0x80 }, UTF8_ERR_SURROGATE, 6, { F6_ }, UTF8_OK,
+      2, { 0xDC00, 0xD800 } },
+    { UTF8, 6, { 0xED, 0xAF, 0xBF, 0xED, 0xA0, 0x80 }, UTF8_ERR_SURROGATE, 6, { F6_ }, UTF8_OK,
+      2, { 0xDBFF, 0xD800 } },
+    { UTF8, 2, { 0xED, 0xA0 }, UTF8_ERR_SURROGATE, 2, { F2_ }, UTF8_ERR_MISSING_CONTINUATION, 1,
+      { F_ } },
+    { UTF8, 2, { 0xE2, 0x82 }, UTF8_ERR_MISSING_CONTINUATION, 1, { F_ },
+      UTF8_ERR_MISSING_CONTINUATION, 1, { F_ } },
+    { UTF8, 3, { 0xF0, 0x9F, 0x98 }, UTF8_ERR_MISSING_CONTINUATION, 1, { F_ },
+      UTF8_ERR_MISSING_CONTINUATION, 1, { F_ } },
+    { UTF8, 4, { 0xF4, 0x90, 0x80, 0x80 }, UTF8_ERR_TOO_LARGE, 4, { F2_, F2_ },
+      UTF8_ERR_TOO_LARGE, 4, { F2_, F2_ } },
+    { UTF8, 1, { 0xF5 }, UTF8_ERR_TOO_LARGE, 1, { F_ }, UTF8_ERR_TOO_LARGE, 1, { F_ } },
+    { UTF8, 1, { 0xFF }, UTF8_ERR_INVALID_BYTE, 1, { F_ }, UTF8_ERR_INVALID_BYTE, 1, { F_ } },
+    { UTF8, 5, { 0xF8, 0x88, 0x80, 0x80, 0x80 }, UTF8_ERR_INVALID_BYTE, 5, { F3_, F2_ },
+      UTF8_ERR_INVALID_BYTE, 5, { F3_, F2_ } },
+    { UTF8, 1, { 0x80 }, UTF8_ERR_UNEXPECTED_CONTINUATION, 1, { F_ },
+      UTF8_ERR_UNEXPECTED_CONTINUATION, 1, { F_ } },
+    { UTF8, 1, { 0xC2 }, UTF8_ERR_MISSING_CONTINUATION, 1, { F_ },
+      UTF8_ERR_MISSING_CONTINUATION, 1, { F_ } },
+    /* UTF-16: lone surrogates, before and after pairs */
+    { UTF16, 1, { 0xD800 }, UTF8_ERR_SURROGATE, 1, { F_ }, UTF8_OK, 1, { 0xD800 } },
+    { UTF16, 1, { 0xDBFF }, UTF8_ERR_SURROGATE, 1, { F_ }, UTF8_OK, 1, { 0xDBFF } },
+    { UTF16, 1, { 0xDC00 }, UTF8_ERR_SURROGATE, 1, { F_ }, UTF8_OK, 1, { 0xDC00 } },
+    { UTF16, 1, { 0xDFFF }, UTF8_ERR_SURROGATE, 1, { F_ }, UTF8_OK, 1, { 0xDFFF } },
+    { UTF16, 2, { 0xDC00, 0xD800 }, UTF8_ERR_SURROGATE, 2, { F2_ }, UTF8_OK, 2,
+      { 0xDC00, 0xD800 } },
+    { UTF16, 3, { 0xD800, 0xD800, 0xDC00 }, UTF8_ERR_SURROGATE, 2, { F_, 0x10000 }, UTF8_OK, 2,
+      { 0xD800, 0x10000 } },
+    { UTF16, 3, { 0xDFFF, 0xD83D, 0xDE00 }, UTF8_ERR_SURROGATE, 2, { F_, 0x1F600 }, UTF8_OK, 2,
+      { 0xDFFF, 0x1F600 } },
+    /* UTF-32: surrogates, values above 0x10FFFF (some whose low 16 bits are ASCII or a
+     * surrogate, and one that is negative as a signed value) */
+    { UTF32, 1, { 0xD800 }, UTF8_ERR_SURROGATE, 1, { F_ }, UTF8_OK, 0, { 0 } },
+    { UTF32, 1, { 0xDFFF }, UTF8_ERR_SURROGATE, 1, { F_ }, UTF8_OK, 0, { 0 } },
+    { UTF32, 2, { 0xDC00, 0xD800 }, UTF8_ERR_SURROGATE, 2, { F2_ }, UTF8_OK, 0, { 0 } },
+    { UTF32, 1, { 0x110000 }, UTF8_ERR_TOO_LARGE, 1, { F_ }, UTF8_OK, 0, { 0 } },
+    { UTF32, 1, { 0x1FFFFF }, UTF8_ERR_TOO_LARGE, 1, { F_ }, UTF8_OK, 0, { 0 } },
+    { UTF32, 1, { 0xFFFF0041 }, UTF8_ERR_TOO_LARGE, 1, { F_ }, UTF8_OK, 0, { 0 } },
+    { UTF32, 1, { 0x0011D800 }, UTF8_ERR_TOO_LARGE, 1, { F_ }, UTF8_OK, 0, { 0 } },
+    { UTF32, 1, { 0x80000000 }, UTF8_ERR_TOO_LARGE, 1, { F_ }, UTF8_OK, 0, { 0 } },
+    { UTF32, 1, { 0xFFFFFFFF }, UTF8_ERR_TOO_LARGE, 1, { F_ }, UTF8_OK, 0, { 0 } },
+};
+
+/* An input under construction, in d->from, and what its construction says each mode makes of
+ * it (with room enough). */
+static struct {
+    const struct direction *d;
+    size_t len; /* units */
+    unsigned char in[CONV_MAX_IN];
+    utf8_result want[N_MODES];
+    unsigned char out[N_MODES][CONV_MAX_OUT];
+} built;
+
+static void build_begin(const struct direction *d)
+{
+    size_t m;
+
+    built.d = d;
+    built.len = 0;
+    for (m = 0; m < N_MODES; m++) {
+        built.want[m].status = UTF8_OK;
+        built.want[m].read = 0;
+        built.want[m].written = 0;
+    }
+}
+
+static void build_room(size_t units)
+{
+    if ((built.len + units) * unit_size[built.d->from] > CONV_MAX_IN) {
+        fprintf(stderr, "guard_pages: an input longer than CONV_MAX_IN\n");
+        exit(2);
+    }
+}
+
+/* Appends `cp` to what mode m writes, unless that mode has stopped. */
+static void build_out(size_t m, uint32_t cp)
+{
+    utf8_result *w = &built.want[m];
+    size_t ous = unit_size[built.d->to];
+
+    if (w->status == UTF8_OK)
+        w->written += put_units(built.d->to, cp, built.out[m] + w->written * ous);
+}
+
+static void build_char(uint32_t cp)
+{
+    size_t m;
+
+    build_room(4);
+    built.len += put_units(built.d->from, cp, built.in + built.len * unit_size[built.d->from]);
+    for (m = 0; m < N_MODES; m++) {
+        build_out(m, cp);
+        if (built.want[m].status == UTF8_OK)
+            built.want[m].read = built.len;
+    }
+}
+
+static void build_bad(const struct bad_item *b)
+{
+    size_t us = unit_size[built.d->from], m, i;
+
+    build_room(b->len);
+    for (i = 0; i < b->len; i++) {
+        unsigned char *p = built.in + (built.len + i) * us;
+        uint16_t u16 = (uint16_t)b->units[i];
+
+        if (b->form == UTF8)
+            *p = (unsigned char)b->units[i];
+        else if (b->form == UTF16)
+            memcpy(p, &u16, 2);
+        else
+            memcpy(p, &b->units[i], 4);
+    }
+    for (m = 0; m < N_MODES; m++) {
+        utf8_result *w = &built.want[m];
+        int wtf8 = (mode_flags[m] & UTF8_WTF8) != 0, replace = (mode_flags[m] & UTF8_REPLACE) != 0;
+        utf8_status st = wtf8 ? b->wtf_status : b->status;
+
+        if (w->status != UTF8_OK)
+            continue;
+        if (st != UTF8_OK && !replace) {
+            w->status = st; /* read stays at the item's start */
+            continue;
+        }
+        for (i = 0; i < (wtf8 ? b->n_wtf : b->n_replaced); i++)
+            build_out(m, wtf8 ? b->wtf[i] : b->replaced[i]);
+        w->read = built.len + b->len;
+    }
+    built.len += b->len;
+}
+
+/* Texts: character i of a text of n of a kind. */
+static const uint32_t ascii_cps[] = { 0x41, 0x62, 0x20, 0x7E, 0x00, 0x7F, 0x31 };
+static const uint32_t latin_cps[] = { 0x41, 0xE9, 0x62, 0x7FF, 0x80, 0x63, 0x416 };
+static const uint32_t three_cps[] = { 0x4E2D, 0x800, 0xFFFD, 0xD7FF, 0xE000, 0xFFFF, 0x20AC };
+static const uint32_t four_cps[] = { 0x1F600, 0x10000, 0x10FFFF, 0x233B4, 0x1D11E };
+
+static const struct {
+    const char *name;
+    const uint32_t *cps;
+    size_t n;
+} kinds[] = {
+    { "ASCII", ascii_cps, COUNT(ascii_cps) },
+    { "ASCII and 2-byte", latin_cps, COUNT(latin_cps) },
+    { "3-byte", three_cps, COUNT(three_cps) },
+    { "4-byte", four_cps, COUNT(four_cps) },
+    { "below U+10000", bmp_cps, COUNT(bmp_cps) },
+    { "all widths", text_cps, COUNT(text_cps) },
+};
+
+enum { K_ASCII, K_LATIN, K_THREE, K_FOUR, K_BMP, K_ALL, N_KINDS };
+
+static void build_text(int kind, size_t chars, size_t seed)
+{
+    size_t i;
+
+    for (i = 0; i < chars; i++)
+        build_char(kinds[kind].cps[(i * 7 + seed) % kinds[kind].n]);
+}
+
+/* Characters of `kind` until the input has at least `bytes` bytes. */
+static void build_text_bytes(int kind, size_t bytes, size_t seed)
+{
+    size_t i;
+
+    for (i = 0; built.len * unit_size[built.d->from] < bytes; i++)
+        build_char(kinds[kind].cps[(i * 7 + seed) % kinds[kind].n]);
+}
+
+/* One call: the built input at `in`, flags of mode m, into `cap` units ending at the end of
+ * the output arena (or starting at its start); the result, the output, the spare bytes and
+ * the watched bytes outside the buffer checked. */
+static void conv_call(struct group *g, const unsigned char *in, int in_at_end, size_t m,
+                      utf8_result want, const unsigned char *want_out, size_t cap,
+                      int out_at_start)
+{
+    static const char *const where[2][2] = {
+        { "input start-aligned, output end-aligned", "input start-aligned, output start-aligned" },
+        { "input end-aligned, output end-aligned", "input end-aligned, output start-aligned" },
+    };
+    const struct direction *d = built.d;
+    size_t ous = unit_size[d->to], bytes = cap * ous, wbytes = want.written * ous, i;
+    size_t bad_spare = (size_t)-1;
+    unsigned char *out = out_at_start ? conv_out_lo : conv_out_hi - bytes;
+    utf8_result r;
+    int outside;
+
+    g->inputs++;
+    now.where = where[in_at_end][out_at_start];
+    now.off = cap;
+    for (i = wbytes; i < bytes; i++)
+        out[i] = spare_pattern(i);
+    r = d->convert(in, built.len, out, cap, mode_flags[m]);
+    for (i = wbytes; i < bytes && bad_spare == (size_t)-1; i++)
+        if (out[i] != spare_pattern(i))
+            bad_spare = i;
+    outside = out_at_start ? !untouched(out + bytes, WATCHED) : !untouched(out - WATCHED, WATCHED);
+    if (r.status != want.status || r.read != want.read || r.written != want.written ||
+        memcmp(out, want_out, wbytes) != 0 || bad_spare != (size_t)-1 || outside) {
+        char what[96] = "";
+
+        if (bad_spare != (size_t)-1)
+            sprintf(what, ", spare byte %lu changed (%02X, was %02X)", (unsigned long)bad_spare,
+                    out[bad_spare], spare_pattern(bad_spare));
+        else if (r.written == want.written && memcmp(out, want_out, wbytes) != 0)
+            sprintf(what, ", wrong output");
+        group_fail(g, "%s of %lu units (input at the %s), flags %lu, into %lu units (%lu "
+                      "spare) at the %s: %s read %lu written %lu%s%s; want %s read %lu "
+                      "written %lu",
+                   d->name, (unsigned long)built.len, in_at_end ? "end" : "start",
+                   (unsigned long)mode_flags[m], (unsigned long)cap,
+                   (unsigned long)(cap - want.written), out_at_start ? "start" : "end",
+                   sname(r.status), (unsigned long)r.read, (unsigned long)r.written, what,
+                   outside ? ", wrote outside" : "", sname(want.status),
+                   (unsigned long)want.read, (unsigned long)want.written);
+    }
+    memset(out, POISON, bytes);
+}
+
+/* Spare units tried: every count up to 20, then every `stride`-th up to SPARE_MAX. */
+static size_t next_spare(size_t k, size_t stride)
+{
+    return k < 20 ? k + 1 : k + stride;
+}
+
+/*
+ * Runs the built input in modes [first, end) of its direction (the UTF-16 converters have
+ * four, the others two): for each, the construction is checked against the reference; then,
+ * with the input against the leading guard page and against the trailing one, the output of
+ * exactly the size needed and of every spare count that `stride` gives, ending at the trailing
+ * guard page of the output arena; exactly the size needed at the leading one; and one unit
+ * short, where the last character does not fit (as the reference says). The length function
+ * is checked against the UTF8_REPLACE conversion (and the UTF8_WTF8 one).
+ */
+static void conv_run(struct group *g, size_t first, size_t end, size_t stride)
+{
+    static unsigned char ref_out[CONV_MAX_OUT];
+    const struct direction *d = built.d;
+    size_t ius = unit_size[d->from], ous = unit_size[d->to], m, k, at_end, len;
+    unsigned char *in;
+    utf8_result ref, want;
+
+    if (end > modes_of(d))
+        end = modes_of(d);
+    now.group = g->name;
+    now.call = d->name;
+    for (m = first; m < end; m++) {
+        if (conv_sampled_out())
+            continue;
+        want = built.want[m];
+        ref = ref_convert(d, built.in, built.len, mode_flags[m], (size_t)-1, ref_out);
+        if (ref.status != want.status || ref.read != want.read || ref.written != want.written ||
+            memcmp(ref_out, built.out[m], want.written * ous) != 0) {
+            group_fail(g, "THIS TEST IS WRONG: %s of %lu units, flags %lu: the construction "
+                          "says %s read %lu written %lu, the reference %s read %lu written %lu%s",
+                       d->name, (unsigned long)built.len, (unsigned long)mode_flags[m],
+                       sname(want.status), (unsigned long)want.read,
+                       (unsigned long)want.written, sname(ref.status), (unsigned long)ref.read,
+                       (unsigned long)ref.written,
+                       ref.written == want.written ? ", other units" : "");
+            continue;
+        }
+        for (at_end = 0; at_end < 2; at_end++) {
+            in = at_end ? conv_in_hi - built.len * ius : conv_in_lo;
+            memcpy(in, built.in, built.len * ius);
+            now.input = in;
+            now.len = built.len * ius;
+            now.where = at_end ? "input end-aligned" : "input start-aligned";
+            now.off = 0;
+            if (m == 1 || (m == 3 && d->from == UTF16)) { /* exact */
+                g->inputs++;
+                if ((len = d->length(in, built.len)) != want.written)
+                    group_fail(g, "length of %lu units: %lu, want %lu (flags %lu)",
+                               (unsigned long)built.len, (unsigned long)len,
+                               (unsigned long)want.written, (unsigned long)mode_flags[m]);
+            } else if (m == 3) { /* utf16_length_from_utf8 bounds WTF-8 */
+                g->inputs++;
+                if ((len = d->length(in, built.len)) < want.written)
+                    group_fail(g, "length of %lu units: %lu, below the %lu units of WTF-8",
+                               (unsigned long)built.len, (unsigned long)len,
+                               (unsigned long)want.written);
+            }
+            for (k = 0; k <= SPARE_MAX; k = next_spare(k, stride))
+                conv_call(g, in, (int)at_end, m, want, built.out[m], want.written + k, 0);
+            conv_call(g, in, (int)at_end, m, want, built.out[m], want.written, 1);
+            if (want.written > 0) {
+                ref = ref_convert(d, built.in, built.len, mode_flags[m], want.written - 1,
+                                  ref_out);
+                conv_call(g, in, (int)at_end, m, ref, ref_out, want.written - 1, 0);
+            }
+            memset(in, POISON, built.len * ius);
+        }
+    }
+    now.call = NULL;
+    now.input = NULL;
+    now.where = NULL;
+}
+
+static void test_transcode_spare(void)
+{
+    static const size_t more[] = { 127, 128, 129, 191, 192, 193, 255, 256, 257 };
+    size_t di, n, i, kind;
+    struct group g;
+
+    section_begin("the converters: valid text into outputs with 0..80 units to spare");
+    for (di = 0; di < COUNT(directions); di++) {
+        const struct direction *d = &directions[di];
+
+        for (kind = 0; kind < N_KINDS; kind++) {
+            GROUP_BEGIN(&g, "%s of %s text, 0..96 and more characters, into room to spare",
+                        d->name, kinds[kind].name);
+            for (i = 0; i <= 96 + COUNT(more); i++) {
+                n = i <= 96 ? i : more[i - 97];
+                build_begin(d);
+                build_text((int)kind, n, n);
+                /* all modes give the same output: each input in one of them */
+                conv_run(&g, n % modes_of(d), n % modes_of(d) + 1, 1);
+            }
+            group_end(&g);
+        }
+    }
+    section_end();
+}
+
+static void test_transcode_bad(void)
+{
+    static const size_t befores[] = { 0, 1, 2, 3, 7, 8, 15, 16, 17, 31, 32, 33, 47, 48, 63, 64,
+                                      65, 100 };
+    static const size_t afters[] = { 1, 40 };
+    size_t di, bi, ai, fi, kind;
+    struct group g;
+
+    section_begin("the converters: ill-formed input in the middle, UTF8_REPLACE and UTF8_WTF8");
+    for (di = 0; di < COUNT(directions); di++) {
+        const struct direction *d = &directions[di];
+
+        GROUP_BEGIN(&g, "%s of text, an ill-formed item, text; strict, replaced%s", d->name,
+                    modes_of(d) == 4 ? ", WTF-8" : "");
+        for (bi = 0; bi < COUNT(bad_items); bi++) {
+            if (bad_items[bi].form != d->from)
+                continue;
+            for (kind = K_ASCII; kind <= K_ALL; kind += K_ALL - K_ASCII) { /* these two */
+                for (fi = 0; fi < COUNT(befores); fi++) {
+                    for (ai = 0; ai < COUNT(afters); ai++) {
+                        build_begin(d);
+                        build_text((int)kind, befores[fi], bi);
+                        build_bad(&bad_items[bi]);
+                        build_text(K_ALL, afters[ai], bi + fi);
+                        conv_run(&g, 0, N_MODES, 4);
+                    }
+                }
+            }
+        }
+        /* two items, 16 characters apart */
+        for (bi = 0; bi < COUNT(bad_items); bi++) {
+            if (bad_items[bi].form != d->from)
+                continue;
+            for (fi = 0; fi < COUNT(bad_items); fi++) {
+                if (bad_items[fi].form != d->from)
+                    continue;
+                build_begin(d);
+                build_text(K_BMP, 20, bi);
+                build_bad(&bad_items[bi]);
+                build_text(K_ALL, 16, fi);
+                build_bad(&bad_items[fi]);
+                build_text(K_LATIN, 30, fi);
+                conv_run(&g, 0, N_MODES, 12);
+            }
+        }
+        group_end(&g);
+    }
+    section_end();
+}
+
+static void test_transcode_long(void)
+{
+    static const size_t runs[] = { 256, 257, 300, 511 };
+    size_t di, i, j, n_bad;
+    struct group g;
+
+    section_begin("the converters: inputs of 256 to 9,000 bytes, both ends at guard pages");
+    for (di = 0; di < COUNT(directions); di++) {
+        const struct direction *d = &directions[di];
+        const struct bad_item *bad[COUNT(bad_items)];
+
+        for (i = 0, n_bad = 0; i < COUNT(bad_items); i++)
+            if (bad_items[i].form == d->from)
+                bad[n_bad++] = &bad_items[i];
+
+        GROUP_BEGIN(&g, "%s of an ASCII run of 256 to 511 units, then other characters",
+                    d->name);
+        for (i = 0; i < COUNT(runs); i++) {
+            build_begin(d);
+            build_text(K_ASCII, runs[i], i);
+            build_text(i % 2 ? K_ALL : K_LATIN, 150, i);
+            conv_run(&g, 0, N_MODES, 4);
+        }
+        group_end(&g);
+
+        GROUP_BEGIN(&g, "%s of 2,048 and 8,192 bytes and more, of each kind of text", d->name);
+        for (i = K_LATIN; i < N_KINDS; i++) {
+            build_begin(d);
+            build_text_bytes((int)i, 2048 + 3 * i, i);
+            conv_run(&g, i % modes_of(d), i % modes_of(d) + 1, 4);
+            build_begin(d);
+            build_text_bytes((int)i, 8192 + 61 * i, i);
+            conv_run(&g, i % modes_of(d), i % modes_of(d) + 1, 8);
+        }
+        /* ASCII up to just before 8,192 bytes, then other characters across it */
+        build_begin(d);
+        build_text_bytes(K_ASCII, 8192 - 100, 0);
+        build_text_bytes(K_ALL, 8192 + 300, 0);
+        conv_run(&g, 0, N_MODES, 8);
+        group_end(&g);
+
+        GROUP_BEGIN(&g, "%s of 2,048 and 8,192 bytes and more with ill-formed items inside",
+                    d->name);
+        for (i = 0; i < 2; i++) {
+            build_begin(d);
+            for (j = 0; built.len * unit_size[d->from] < (i ? 8192 + 200 : 2048 + 100); j++) {
+                build_text(j % 2 ? K_ALL : K_BMP, 40 + j % 61, j);
+                build_bad(bad[j % n_bad]);
+            }
+            build_text(K_ALL, 10, 0);
+            conv_run(&g, 0, N_MODES, 8);
+        }
+        group_end(&g);
+    }
+    section_end();
+}
+
 int main(void)
 {
     const char *isa = getenv("LIBUTF8_FORCE_ISA");
@@ -2018,7 +2669,11 @@ int main(void)
         sample = strtoul(every, NULL, 10);
     max_len = exhaustive ? 600 : 300;
     leads_init();
-    arena_init(OUTPUT_ROOM * max_len); /* an input and the longest output side by side */
+    /* an input and the longest output side by side */
+    arena_init(OUTPUT_ROOM * max_len, &arena_lo, &arena_hi);
+    /* the converters' inputs and outputs, each in an arena of its own */
+    arena_init(CONV_MAX_IN, &conv_in_lo, &conv_in_hi);
+    arena_init(CONV_MAX_OUT, &conv_out_lo, &conv_out_hi);
     install_fault_handler();
 
     printf("guard_pages: libutf8 %s; LIBUTF8_FORCE_ISA=%s; page %lu bytes, %lu read-write; "
@@ -2037,6 +2692,9 @@ int main(void)
     test_sweeps();
     test_encode();
     test_transcode();
+    test_transcode_spare();
+    test_transcode_bad();
+    test_transcode_long();
     test_forms();
 
     printf("== total: %.2f s\n", now_seconds() - start);
