@@ -65,7 +65,7 @@ pub(super) fn report_ignored(value: &[u8], reason: &[u8], used: &str) {
 const MAX_SHOWN: usize = 32;
 
 /// The report being written: its longest is 27 + 4 * 32 + 3 bytes of prefix, value and "...",
-/// 36 of the longest reason, the name and the newline.
+/// 37 of the longest reason, 6 of the name and the newline: 202.
 struct Line {
     bytes: [u8; 256],
     len: usize,
