@@ -36,9 +36,9 @@ SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 .DELETE_ON_ERROR:
 
-.PHONY: all header lint check check-rust check-msrv check-miri check-aarch64 check-portable check-header check-abi \
-        check-c         check-guard check-stack check-valgrind check-install check-fuzz check-utf8check check-man install \
-        uninstall bench fuzz clean FORCE
+.PHONY: all header lint check check-rust check-msrv check-miri check-aarch64 check-portable \
+        check-header check-abi check-c check-guard check-stack check-valgrind check-install \
+        check-fuzz check-utf8check check-man install uninstall bench fuzz clean FORCE
 
 all: $(BUILD)/libutf8.pc $(BUILD)/utf8check
 
@@ -133,8 +133,9 @@ bench: all
 # ---------------------------------------------------------------------------------------------
 # Tests
 
-check: check-rust check-msrv check-miri check-aarch64 check-portable check-header check-abi check-c check-guard \
-       check-stack check-valgrind check-install check-utf8check check-man check-fuzz
+check: check-rust check-msrv check-miri check-aarch64 check-portable check-header check-abi \
+       check-c check-guard check-stack check-valgrind check-install check-utf8check check-man \
+       check-fuzz
 	@echo "make check: all passed"
 
 check-rust:
@@ -218,7 +219,7 @@ check-aarch64:
 # The portable (scalar) implementation where no SIMD one exists: Clippy for a 32-bit target
 # (i686) and for a big-endian one (s390x), and the s390x build of the tests of the validator,
 # the decoder, the C API and the streams run under QEMU, so that byte order and word size are
-# not assumed. About two minutes, most of it building. Needs the Rust targets, QEMU and a cross
+# not assumed. About a minute and a half, most of it building. Needs the Rust targets, QEMU and a cross
 # linker for s390x, which .ci/run installs: `rustup target add i686-unknown-linux-gnu
 # s390x-unknown-linux-gnu`, `apt-get install qemu-user gcc-s390x-linux-gnu
 # libc6-dev-s390x-cross`.
