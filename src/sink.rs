@@ -1,12 +1,19 @@
-//! An output buffer that keeps counting once it is full.
+//! Output buffers, which may be uninitialised: a C caller's fresh `malloc` buffer is.
+//!
+//! The C functions write into memory the caller gives, which Rust may only see as
+//! `[MaybeUninit<T>]`: a `&mut [u8]` over bytes nothing has written would promise values that
+//! are not there (`slice::from_raw_parts_mut` requires initialised elements). Everything that
+//! writes output takes such slices and writes initialised units into them, never reads them.
 //!
 //! The C functions that write a variable amount of output report, when it does not fit, the
-//! size it needs. Writing through a [`Sink`] gives both in one pass: bytes are stored while
-//! they fit, and [`Sink::len`] counts every byte written, stored or not.
+//! size it needs. Writing through a [`Sink`] gives both in one pass: units are stored while
+//! they fit, and [`Sink::len`] counts every unit written, stored or not.
+
+use core::mem::MaybeUninit;
 
 /// A fixed buffer, and the length of everything written to it so far.
 pub struct Sink<'a, T> {
-    buf: &'a mut [T],
+    buf: &'a mut [MaybeUninit<T>],
     len: usize,
 }
 
@@ -15,8 +22,8 @@ pub struct Sink<'a, T> {
     reason = "no caller asks whether nothing was written"
 )]
 impl<'a, T: Copy> Sink<'a, T> {
-    /// A sink writing into `buf` from its start.
-    pub fn new(buf: &'a mut [T]) -> Self {
+    /// A sink writing into `buf` from its start (`Vec::spare_capacity_mut` gives one).
+    pub fn new(buf: &'a mut [MaybeUninit<T>]) -> Self {
         Sink { buf, len: 0 }
     }
 
@@ -30,7 +37,7 @@ impl<'a, T: Copy> Sink<'a, T> {
             .get_mut(self.len..)
             .and_then(|b| b.get_mut(..units.len()))
         {
-            dst.copy_from_slice(units);
+            write_units(dst, units);
         }
         self.len = self.len.saturating_add(units.len());
     }
@@ -44,4 +51,29 @@ impl<'a, T: Copy> Sink<'a, T> {
     pub fn fits(&self) -> bool {
         self.len <= self.buf.len()
     }
+}
+
+/// Writes `src` at the start of `dst`, as far as both go: `copy_from_slice` for a buffer
+/// that may be uninitialised.
+#[inline(always)]
+pub(crate) fn write_units<T: Copy>(dst: &mut [MaybeUninit<T>], src: &[T]) {
+    let n = src.len().min(dst.len());
+    // SAFETY: both slices have at least `n` elements, `MaybeUninit<T>` has the layout of `T`,
+    // and a `&mut` slice does not overlap a shared one. The copy `copy_from_slice` makes
+    // (`<[MaybeUninit<T>]>::write_copy_of_slice` is stable since Rust 1.93, after our 1.89).
+    unsafe { core::ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast::<T>(), n) };
+}
+
+/// `buf`, initialised units, seen as units that may be uninitialised: the view the writers of
+/// output take, for a Rust caller's initialised buffer.
+///
+/// # Safety
+/// Nothing writes an uninitialised unit through the view (the writers of this crate write
+/// values, or store back bytes they read from the same place), so that `buf` stays
+/// initialised.
+#[inline(always)]
+pub(crate) unsafe fn as_uninit<T>(buf: &mut [T]) -> &mut [MaybeUninit<T>] {
+    // SAFETY: `MaybeUninit<T>` has the size and alignment of `T`, so the slice of as many of
+    // them covers the same memory; the caller keeps the units initialised.
+    unsafe { &mut *(core::ptr::from_mut::<[T]>(buf) as *mut [MaybeUninit<T>]) }
 }

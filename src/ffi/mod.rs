@@ -39,6 +39,7 @@ pub use self::transcode::{
 };
 
 use core::ffi::{CStr, c_char, c_int};
+use core::mem::MaybeUninit;
 
 use crate::error::{ErrorKind, Malformed, Utf8Error};
 use crate::lossy::REPLACEMENT;
@@ -138,24 +139,22 @@ pub(crate) unsafe fn units<'a, T>(src: *const T, len: usize) -> Option<&'a [T]> 
     }
 }
 
-/// The output buffer `[out, out + cap)` as a slice, or `None` for a NULL pointer with `cap > 0`.
+/// The output buffer `[out, out + cap)` as a slice of units that may be uninitialised (see
+/// [`crate::sink`]), or `None` for a NULL pointer with `cap > 0`.
 ///
 /// # Safety
-/// If `out` is not NULL it must point to `cap` writable bytes that nothing else reads or writes
+/// If `out` is not NULL it must point to `cap` writable units that nothing else reads or writes
 /// during the call (the input included).
-pub(crate) unsafe fn output<'a, T>(out: *mut T, cap: usize) -> Option<&'a mut [T]> {
+pub(crate) unsafe fn output<'a, T>(out: *mut T, cap: usize) -> Option<&'a mut [MaybeUninit<T>]> {
     if cap == 0 {
         Some(&mut [])
     } else if out.is_null() {
         None
     } else {
         // SAFETY: `out` is non-null and, by the caller's contract, points to `cap` writable
-        // elements that no other reference reaches during the call. They may be uninitialised
-        // (a C caller's fresh buffer): the functions given the slice write its elements, and
-        // read none they have not written but as bytes copied to be stored back unchanged,
-        // as `MaybeUninit` (`simd::to_utf8::Saved`, the spill of `simd::from_utf8`), never as
-        // values.
-        Some(unsafe { core::slice::from_raw_parts_mut(out, cap) })
+        // units that no other reference reaches during the call; `MaybeUninit<T>` has the
+        // layout of `T` and needs no initialised value.
+        Some(unsafe { core::slice::from_raw_parts_mut(out.cast::<MaybeUninit<T>>(), cap) })
     }
 }
 
@@ -188,7 +187,7 @@ pub(crate) fn written<T: Copy>(sink: &Sink<'_, T>) -> (utf8_status, usize) {
 }
 
 /// Writes one encoded value to `buf`, whole or not at all: the status and `*out_len`.
-pub(crate) fn write_encoded(buf: &mut [u8], bytes: &[u8]) -> (utf8_status, usize) {
+pub(crate) fn write_encoded(buf: &mut [MaybeUninit<u8>], bytes: &[u8]) -> (utf8_status, usize) {
     let mut sink = Sink::new(buf);
     sink.push(bytes);
     written(&sink)

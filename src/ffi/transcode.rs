@@ -1,6 +1,7 @@
 //! The C functions converting between UTF-8 and UTF-16 or UTF-32 (since 1.2).
 
 use core::ffi::c_char;
+use core::mem::MaybeUninit;
 
 use super::utf8_status::{self, *};
 use super::{input, output, units};
@@ -72,7 +73,7 @@ unsafe fn run<S, T>(
     out: *mut T,
     cap: usize,
     (flags, known_flags): (u32, u32),
-    convert: fn(&[S], &mut [T], Mode) -> Progress,
+    convert: fn(&[S], &mut [MaybeUninit<T>], Mode) -> Progress,
 ) -> utf8_result {
     // A misaligned uint16_t or uint32_t pointer, which C does not allow either, cannot be a
     // slice.
@@ -135,7 +136,7 @@ pub unsafe extern "C" fn utf8_to_utf16(
             out,
             cap,
             (flags, UTF8_REPLACE | UTF8_WTF8),
-            utf16::utf8_to_utf16,
+            utf16::utf8_to_utf16_uninit,
         )
     }
 }
@@ -164,7 +165,7 @@ pub unsafe extern "C" fn utf8_to_utf32(
             out,
             cap,
             (flags, UTF8_REPLACE),
-            utf32::utf8_to_utf32,
+            utf32::utf8_to_utf32_uninit,
         )
     }
 }
@@ -214,7 +215,7 @@ pub unsafe extern "C" fn utf16_to_utf8(
             out.cast::<u8>(),
             cap,
             (flags, UTF8_REPLACE | UTF8_WTF8),
-            utf16::utf16_to_utf8,
+            utf16::utf16_to_utf8_uninit,
         )
     }
 }
@@ -246,7 +247,7 @@ pub unsafe extern "C" fn utf32_to_utf8(
             out.cast::<u8>(),
             cap,
             (flags, UTF8_REPLACE),
-            utf32::utf32_to_utf8,
+            utf32::utf32_to_utf8_uninit,
         )
     }
 }

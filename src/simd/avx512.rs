@@ -10,6 +10,7 @@
 //! `super::Isa::is_supported`).
 
 use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
 
 use super::avx2::{Avx2, Avx2Units};
 use super::from_utf8::{self, WideBlock};
@@ -640,12 +641,16 @@ unsafe fn utf32_run(src: &[u32], dst: *mut u8) -> (usize, usize) {
 /// # Safety
 /// The CPU supports AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt")]
-pub(super) unsafe fn utf32_to_utf8(src: &[u32], dst: &mut [u8], mode: Mode) -> Progress {
+pub(super) unsafe fn utf32_to_utf8(
+    src: &[u32],
+    dst: &mut [MaybeUninit<u8>],
+    mode: Mode,
+) -> Progress {
     /// # Safety
     /// The CPU supports AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt")]
     #[inline(never)]
-    unsafe fn fast(s: &[u32], d: &mut [u8]) -> (usize, usize) {
+    unsafe fn fast(s: &[u32], d: &mut [MaybeUninit<u8>]) -> (usize, usize) {
         // SAFETY: the registers need the instruction set, which the CPU has.
         unsafe { super::to_utf8::utf32_to_utf8::<Avx2Units, Avx512WideStep>(s, d) }
     }
@@ -658,9 +663,13 @@ pub(super) unsafe fn utf32_to_utf8(src: &[u32], dst: &mut [u8], mode: Mode) -> P
 /// # Safety
 /// The CPU supports AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt")]
-pub(super) unsafe fn utf16_to_utf8(src: &[u16], dst: &mut [u8], mode: Mode) -> Progress {
+pub(super) unsafe fn utf16_to_utf8(
+    src: &[u16],
+    dst: &mut [MaybeUninit<u8>],
+    mode: Mode,
+) -> Progress {
     // SAFETY: the registers need the instruction set, which the CPU has by our contract.
-    let fast = |s: &[u16], d: &mut [u8]| unsafe {
+    let fast = |s: &[u16], d: &mut [MaybeUninit<u8>]| unsafe {
         super::to_utf8::utf16_to_utf8::<Avx2Units, Avx512WideStep>(s, d)
     };
     utf16::utf16_to_utf8_using(src, dst, mode, fast)
@@ -908,14 +917,14 @@ pub(super) struct Avx512WideBlock;
 // SAFETY: AVX-512F, BW, VBMI and VBMI2 instructions only; callers guarantee the CPU has them.
 unsafe impl WideBlock for Avx512WideBlock {
     #[inline(always)]
-    unsafe fn narrow_run_utf16(src: &[u8], dst: &mut [u16]) -> Option<(usize, usize)> {
+    unsafe fn narrow_run_utf16(src: &[u8], dst: &mut [MaybeUninit<u16>]) -> Option<(usize, usize)> {
         // SAFETY: by the caller, whose contract is `narrow_run`'s; every CPU with VBMI2 has
         // LZCNT (and `super::Isa::is_supported` checks it).
         Some(unsafe { narrow_run(src, dst) })
     }
 
     #[inline(always)]
-    unsafe fn narrow_run_utf32(src: &[u8], dst: &mut [u32]) -> Option<(usize, usize)> {
+    unsafe fn narrow_run_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>]) -> Option<(usize, usize)> {
         // SAFETY: as for `narrow_run_utf16`.
         Some(unsafe { narrow_run(src, dst) })
     }
@@ -1066,7 +1075,7 @@ unsafe impl RunUnit for u32 {
 /// and LZCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,lzcnt,popcnt")]
 #[inline(never)]
-unsafe fn narrow_run<T: RunUnit>(src: &[u8], dst: &mut [T]) -> (usize, usize) {
+unsafe fn narrow_run<T: RunUnit>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> (usize, usize) {
     // The next block is always 64 bytes on, so that no load waits for the one before to
     // be converted: a character cut by a block's end is converted with the next block,
     // from bytes before that block, and validated with them from what the block carries
@@ -1095,7 +1104,7 @@ unsafe fn narrow_run<T: RunUnit>(src: &[u8], dst: &mut [T]) -> (usize, usize) {
                 if carry_lead | carry_third != 0 {
                     break;
                 }
-                T::store_ascii(b, dst.as_mut_ptr().add(written));
+                T::store_ascii(b, dst.as_mut_ptr().cast::<T>().add(written));
                 read += from_utf8::BLOCK;
                 written += from_utf8::BLOCK;
                 done = read;
@@ -1152,7 +1161,12 @@ unsafe fn narrow_run<T: RunUnit>(src: &[u8], dst: &mut [T]) -> (usize, usize) {
             let lows = _mm512_maskz_compress_epi8(ends, low_byte);
             let highs = _mm512_maskz_compress_epi8(ends, high_byte);
             let total = ends.count_ones() as usize;
-            T::store_values(lows, highs, total, dst.as_mut_ptr().add(written));
+            T::store_values(
+                lows,
+                highs,
+                total,
+                dst.as_mut_ptr().cast::<T>().add(written),
+            );
             done = read + from_utf8::BLOCK - ends.leading_zeros() as usize;
             read += from_utf8::BLOCK;
             written += total;
@@ -1219,11 +1233,15 @@ unsafe fn mixed_block_utf32(block: *const u8, out: *mut u32) -> (usize, usize) {
 /// # Safety
 /// The CPU supports AVX-512F, BW, VL, VBMI and VBMI2, AVX2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx2,popcnt")]
-pub(super) unsafe fn utf8_to_utf16(src: &[u8], dst: &mut [u16], mode: Mode) -> Progress {
+pub(super) unsafe fn utf8_to_utf16(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u16>],
+    mode: Mode,
+) -> Progress {
     // SAFETY: the kernel needs the instruction set, which the CPU has by our contract.
     let valid_prefix = |s: &[u8]| unsafe { super::valid_prefix(validate, s) };
     // SAFETY: as above; the converter needs SSE4.1 and SSSE3, which AVX2 includes.
-    let fast = |s: &[u8], valid, d: &mut [u16]| unsafe {
+    let fast = |s: &[u8], valid, d: &mut [MaybeUninit<u16>]| unsafe {
         super::from_utf8::convert::<Avx2, u16, Avx512WideBlock>(s, valid, d)
     };
     utf16::utf8_to_utf16_with(src, dst, mode, valid_prefix, fast)
@@ -1238,11 +1256,15 @@ pub(super) unsafe fn utf8_to_utf16(src: &[u8], dst: &mut [u16], mode: Mode) -> P
 /// # Safety
 /// The CPU supports AVX-512F, BW, VL, VBMI and VBMI2, AVX2 and POPCNT.
 #[target_feature(enable = "avx2,popcnt")]
-pub(super) unsafe fn utf8_to_utf32(src: &[u8], dst: &mut [u32], mode: Mode) -> Progress {
+pub(super) unsafe fn utf8_to_utf32(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u32>],
+    mode: Mode,
+) -> Progress {
     // SAFETY: the kernel needs the instruction set, which the CPU has by our contract.
     let valid_prefix = |s: &[u8]| unsafe { super::valid_prefix(validate, s) };
     // SAFETY: as above; the converter needs SSE4.1 and SSSE3, which AVX2 includes.
-    let fast = |s: &[u8], valid, d: &mut [u32]| unsafe {
+    let fast = |s: &[u8], valid, d: &mut [MaybeUninit<u32>]| unsafe {
         super::from_utf8::convert::<Avx2, u32, Avx512WideBlock>(s, valid, d)
     };
     utf32::utf8_to_utf32_with(src, dst, mode, valid_prefix, fast)

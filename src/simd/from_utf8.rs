@@ -347,8 +347,10 @@ pub(crate) unsafe trait Target: Unit {
     ///
     /// # Safety
     /// As for [`WideBlock::narrow_run_utf16`].
-    unsafe fn wide_narrow_run<B: WideBlock>(src: &[u8], dst: &mut [Self])
-    -> Option<(usize, usize)>;
+    unsafe fn wide_narrow_run<B: WideBlock>(
+        src: &[u8],
+        dst: &mut [MaybeUninit<Self>],
+    ) -> Option<(usize, usize)>;
 }
 
 /// Conversions in registers wider than the steps': of runs of whole blocks of 1-3 byte
@@ -380,13 +382,13 @@ pub(crate) unsafe trait WideBlock {
     /// # Safety
     /// `src` starts a character, or with a continuation byte (which is not converted); the CPU
     /// has the implementation's instructions.
-    unsafe fn narrow_run_utf16(src: &[u8], dst: &mut [u16]) -> Option<(usize, usize)>;
+    unsafe fn narrow_run_utf16(src: &[u8], dst: &mut [MaybeUninit<u16>]) -> Option<(usize, usize)>;
 
     /// [`WideBlock::narrow_run_utf16`] into UTF-32.
     ///
     /// # Safety
     /// As for [`WideBlock::narrow_run_utf16`].
-    unsafe fn narrow_run_utf32(src: &[u8], dst: &mut [u32]) -> Option<(usize, usize)>;
+    unsafe fn narrow_run_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>]) -> Option<(usize, usize)>;
 
     /// [`WideBlock::mixed_utf16`] into UTF-32.
     ///
@@ -406,12 +408,12 @@ unsafe impl WideBlock for NoWideBlock {
     }
 
     #[inline(always)]
-    unsafe fn narrow_run_utf16(_: &[u8], _: &mut [u16]) -> Option<(usize, usize)> {
+    unsafe fn narrow_run_utf16(_: &[u8], _: &mut [MaybeUninit<u16>]) -> Option<(usize, usize)> {
         None
     }
 
     #[inline(always)]
-    unsafe fn narrow_run_utf32(_: &[u8], _: &mut [u32]) -> Option<(usize, usize)> {
+    unsafe fn narrow_run_utf32(_: &[u8], _: &mut [MaybeUninit<u32>]) -> Option<(usize, usize)> {
         None
     }
 
@@ -583,7 +585,7 @@ unsafe impl Target for u16 {
     #[inline(always)]
     unsafe fn wide_narrow_run<B: WideBlock>(
         src: &[u8],
-        dst: &mut [Self],
+        dst: &mut [MaybeUninit<Self>],
     ) -> Option<(usize, usize)> {
         // SAFETY: by the caller.
         unsafe { B::narrow_run_utf16(src, dst) }
@@ -639,7 +641,7 @@ unsafe impl Target for u32 {
     #[inline(always)]
     unsafe fn wide_narrow_run<B: WideBlock>(
         src: &[u8],
-        dst: &mut [Self],
+        dst: &mut [MaybeUninit<Self>],
     ) -> Option<(usize, usize)> {
         // SAFETY: by the caller.
         unsafe { B::narrow_run_utf32(src, dst) }
@@ -664,7 +666,7 @@ unsafe impl Target for u32 {
 pub(crate) unsafe fn convert<W: Widen, T: Target, B: WideBlock>(
     src: &[u8],
     valid: usize,
-    dst: &mut [T],
+    dst: &mut [MaybeUninit<T>],
 ) -> (usize, usize) {
     let valid = valid.min(src.len());
     let (mut read, mut written) = (0, 0);
@@ -680,7 +682,7 @@ pub(crate) unsafe fn convert<W: Widen, T: Target, B: WideBlock>(
             && unsafe {
                 T::widen_block::<W>(
                     src.as_ptr().add(read + BLOCK * ascii),
-                    dst.as_mut_ptr().add(written + BLOCK * ascii),
+                    dst.as_mut_ptr().cast::<T>().add(written + BLOCK * ascii),
                 )
             }
         {
@@ -745,7 +747,7 @@ pub(crate) unsafe fn convert<W: Widen, T: Target, B: WideBlock>(
 unsafe fn convert_block<W: Widen, T: Target, B: WideBlock>(
     src: &[u8],
     limit: usize,
-    dst: &mut [T],
+    dst: &mut [MaybeUninit<T>],
 ) -> Option<(usize, usize)> {
     let (block, room) = (src.as_ptr(), dst.len());
     // SAFETY: by the caller; the loads are at offsets 0, 16, 32, 48 (or every `W::LANES`) and
@@ -781,7 +783,7 @@ unsafe fn convert_block<W: Widen, T: Target, B: WideBlock>(
             return Some(converted);
         }
         // Taken after the run is handed `dst`, which makes pointers taken before it stale.
-        let out = dst.as_mut_ptr();
+        let out = dst.as_mut_ptr().cast::<T>();
         // Sixteen 3-byte characters (CJK): four steps at known places, stores of exactly
         // their units; not validated here, since the validator takes them for less.
         let sixteen_three = ends & ((1 << 48) - 1) == 0x9249_2492_4924;

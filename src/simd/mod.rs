@@ -34,10 +34,12 @@ mod sse42;
 #[cfg(target_arch = "x86_64")]
 mod to_utf8;
 
+use core::mem::MaybeUninit;
 use core::ptr;
 use core::sync::atomic::{AtomicPtr, Ordering};
 
 use crate::error::Utf8Error;
+use crate::sink::as_uninit;
 use crate::transcode::{Mode, Progress, utf16, utf32};
 use crate::validate::{
     Prefix, char_start_at_or_before, is_short_ascii, scalar_from, scalar_prefix,
@@ -69,7 +71,7 @@ type Validator = unsafe fn(&[u8]) -> Result<(), usize>;
 type Counter = unsafe fn(&[u8]) -> Blocks;
 
 /// A converter from code units `S` to code units `T` (see [`crate::transcode`]).
-type Converter<S, T> = unsafe fn(&[S], &mut [T], Mode) -> Progress;
+type Converter<S, T> = unsafe fn(&[S], &mut [MaybeUninit<T>], Mode) -> Progress;
 
 /// The kernels of one implementation.
 struct Kernels {
@@ -106,13 +108,13 @@ static SCALAR: Kernels = Kernels {
     utf32_to_utf8: utf32::utf32_to_utf8_with,
 };
 /// [`utf16::utf8_to_utf16_with`] validating with the scalar code, and no SIMD converter.
-fn scalar_utf8_to_utf16(src: &[u8], dst: &mut [u16], mode: Mode) -> Progress {
+fn scalar_utf8_to_utf16(src: &[u8], dst: &mut [MaybeUninit<u16>], mode: Mode) -> Progress {
     // SAFETY: the scalar "kernel" runs on any CPU.
     unsafe { utf8_to_utf16_validated_by(no_validation, src, dst, mode) }
 }
 
 /// [`utf32::utf8_to_utf32_with`] validating with the scalar code, and no SIMD converter.
-fn scalar_utf8_to_utf32(src: &[u8], dst: &mut [u32], mode: Mode) -> Progress {
+fn scalar_utf8_to_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>], mode: Mode) -> Progress {
     // SAFETY: the scalar "kernel" runs on any CPU.
     unsafe { utf8_to_utf32_validated_by(no_validation, src, dst, mode) }
 }
@@ -126,7 +128,7 @@ fn scalar_utf8_to_utf32(src: &[u8], dst: &mut [u32], mode: Mode) -> Progress {
 unsafe fn utf8_to_utf16_validated_by(
     kernel: Validator,
     src: &[u8],
-    dst: &mut [u16],
+    dst: &mut [MaybeUninit<u16>],
     mode: Mode,
 ) -> Progress {
     // SAFETY: by the caller.
@@ -142,7 +144,7 @@ unsafe fn utf8_to_utf16_validated_by(
 unsafe fn utf8_to_utf32_validated_by(
     kernel: Validator,
     src: &[u8],
-    dst: &mut [u32],
+    dst: &mut [MaybeUninit<u32>],
     mode: Mode,
 ) -> Progress {
     // SAFETY: by the caller.
@@ -300,26 +302,30 @@ impl Isa {
 
     /// Converts UTF-8 to UTF-16 with this implementation, or `None` if the CPU cannot run it.
     pub fn utf8_to_utf16(self, src: &[u8], dst: &mut [u16], mode: Mode) -> Option<Progress> {
-        // SAFETY: `kernels` returns only kernels whose ISA the CPU supports.
-        Some(unsafe { (self.kernels()?.utf8_to_utf16)(src, dst, mode) })
+        // SAFETY: `kernels` returns only kernels whose ISA the CPU supports; the converters
+        // write units, and store back only units they read from `dst`.
+        Some(unsafe { (self.kernels()?.utf8_to_utf16)(src, as_uninit(dst), mode) })
     }
 
     /// Converts UTF-16 to UTF-8 with this implementation, or `None` if the CPU cannot run it.
     pub fn utf16_to_utf8(self, src: &[u16], dst: &mut [u8], mode: Mode) -> Option<Progress> {
-        // SAFETY: `kernels` returns only kernels whose ISA the CPU supports.
-        Some(unsafe { (self.kernels()?.utf16_to_utf8)(src, dst, mode) })
+        // SAFETY: `kernels` returns only kernels whose ISA the CPU supports; the converters
+        // write units, and store back only units they read from `dst`.
+        Some(unsafe { (self.kernels()?.utf16_to_utf8)(src, as_uninit(dst), mode) })
     }
 
     /// Converts UTF-8 to UTF-32 with this implementation, or `None` if the CPU cannot run it.
     pub fn utf8_to_utf32(self, src: &[u8], dst: &mut [u32], mode: Mode) -> Option<Progress> {
-        // SAFETY: `kernels` returns only kernels whose ISA the CPU supports.
-        Some(unsafe { (self.kernels()?.utf8_to_utf32)(src, dst, mode) })
+        // SAFETY: `kernels` returns only kernels whose ISA the CPU supports; the converters
+        // write units, and store back only units they read from `dst`.
+        Some(unsafe { (self.kernels()?.utf8_to_utf32)(src, as_uninit(dst), mode) })
     }
 
     /// Converts UTF-32 to UTF-8 with this implementation, or `None` if the CPU cannot run it.
     pub fn utf32_to_utf8(self, src: &[u32], dst: &mut [u8], mode: Mode) -> Option<Progress> {
-        // SAFETY: `kernels` returns only kernels whose ISA the CPU supports.
-        Some(unsafe { (self.kernels()?.utf32_to_utf8)(src, dst, mode) })
+        // SAFETY: `kernels` returns only kernels whose ISA the CPU supports; the converters
+        // write units, and store back only units they read from `dst`.
+        Some(unsafe { (self.kernels()?.utf32_to_utf8)(src, as_uninit(dst), mode) })
     }
 
     /// The kernels, if the CPU can run them.
@@ -471,28 +477,28 @@ pub(crate) fn count_prefix(s: &[u8]) -> Prefix {
 
 /// Converts UTF-8 to UTF-16 with the implementation in use.
 #[inline]
-pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [u16], mode: Mode) -> Progress {
+pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [MaybeUninit<u16>], mode: Mode) -> Progress {
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
     unsafe { (active().utf8_to_utf16)(src, dst, mode) }
 }
 
 /// Converts UTF-16 to UTF-8 with the implementation in use.
 #[inline]
-pub(crate) fn utf16_to_utf8(src: &[u16], dst: &mut [u8], mode: Mode) -> Progress {
+pub(crate) fn utf16_to_utf8(src: &[u16], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
     unsafe { (active().utf16_to_utf8)(src, dst, mode) }
 }
 
 /// Converts UTF-8 to UTF-32 with the implementation in use.
 #[inline]
-pub(crate) fn utf8_to_utf32(src: &[u8], dst: &mut [u32], mode: Mode) -> Progress {
+pub(crate) fn utf8_to_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>], mode: Mode) -> Progress {
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
     unsafe { (active().utf8_to_utf32)(src, dst, mode) }
 }
 
 /// Converts UTF-32 to UTF-8 with the implementation in use.
 #[inline]
-pub(crate) fn utf32_to_utf8(src: &[u32], dst: &mut [u8], mode: Mode) -> Progress {
+pub(crate) fn utf32_to_utf8(src: &[u32], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
     unsafe { (active().utf32_to_utf8)(src, dst, mode) }
 }

@@ -4,6 +4,7 @@
 //! from UTF-8 validating with this kernel first; they have no NEON conversion of their own.
 
 use core::arch::aarch64::*;
+use core::mem::MaybeUninit;
 
 use super::lookup::{self, Vector};
 use crate::transcode::{Mode, Progress};
@@ -135,7 +136,11 @@ lookup::block_kernels!("neon", Neon);
 ///
 /// # Safety
 /// The CPU has NEON.
-pub(super) unsafe fn utf8_to_utf16(src: &[u8], dst: &mut [u16], mode: Mode) -> Progress {
+pub(super) unsafe fn utf8_to_utf16(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u16>],
+    mode: Mode,
+) -> Progress {
     // SAFETY: the kernel needs NEON, which the CPU has by our contract.
     unsafe { super::utf8_to_utf16_validated_by(validate, src, dst, mode) }
 }
@@ -144,7 +149,11 @@ pub(super) unsafe fn utf8_to_utf16(src: &[u8], dst: &mut [u16], mode: Mode) -> P
 ///
 /// # Safety
 /// The CPU has NEON.
-pub(super) unsafe fn utf8_to_utf32(src: &[u8], dst: &mut [u32], mode: Mode) -> Progress {
+pub(super) unsafe fn utf8_to_utf32(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u32>],
+    mode: Mode,
+) -> Progress {
     // SAFETY: the kernel needs NEON, which the CPU has by our contract.
     unsafe { super::utf8_to_utf32_validated_by(validate, src, dst, mode) }
 }

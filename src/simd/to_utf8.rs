@@ -158,7 +158,7 @@ impl Saved {
 /// before it left past their bytes. Neither depends on a branch, which the widths of real text
 /// would make unpredictable, and a step stores only the registers it fills.
 struct Writer<'a> {
-    dst: &'a mut [u8],
+    dst: &'a mut [MaybeUninit<u8>],
     /// Bytes stored.
     at: usize,
     /// The 16 bytes of the output from `at` as they were before the writer stored anything
@@ -170,10 +170,10 @@ impl<'a> Writer<'a> {
     /// # Safety
     /// The CPU has SSE2.
     #[inline(always)]
-    unsafe fn new(dst: &'a mut [u8]) -> Self {
+    unsafe fn new(dst: &'a mut [MaybeUninit<u8>]) -> Self {
         let tail = if dst.len() >= 16 {
             // SAFETY: `dst` has the 16 bytes loaded.
-            unsafe { Saved::load(dst.as_ptr()) }
+            unsafe { Saved::load(dst.as_ptr().cast::<u8>()) }
         } else {
             Saved::NONE
         };
@@ -195,9 +195,9 @@ impl<'a> Writer<'a> {
         // SAFETY: SSE2 by the caller; the output has room for 16 bytes from `end` (by the
         // caller), and for a whole register from where each one's bytes go, below `end`.
         unsafe {
-            self.tail = Saved::load(self.dst.as_ptr().add(end));
+            self.tail = Saved::load(self.dst.as_ptr().cast::<u8>().add(end));
             for (reg, len) in regs.iter().zip(lens) {
-                _mm_storeu_si128(self.dst.as_mut_ptr().add(self.at).cast(), *reg);
+                _mm_storeu_si128(self.dst.as_mut_ptr().cast::<u8>().add(self.at).cast(), *reg);
                 self.at += len;
             }
         }
@@ -208,7 +208,7 @@ impl<'a> Writer<'a> {
     #[inline(always)]
     unsafe fn ascii<U: Units>(&mut self, v: U, w: U) {
         // SAFETY: `U`'s instruction set by the caller; room as above.
-        unsafe { v.store_narrow(w, self.dst.as_mut_ptr().add(self.at)) };
+        unsafe { v.store_narrow(w, self.dst.as_mut_ptr().cast::<u8>().add(self.at)) };
         self.at += 2 * STEP;
     }
 
@@ -217,7 +217,9 @@ impl<'a> Writer<'a> {
     unsafe fn ascii_bytes<const N: usize>(&mut self, regs: [__m128i; N]) {
         for reg in regs {
             // SAFETY: SSE2 by the caller; room as above.
-            unsafe { _mm_storeu_si128(self.dst.as_mut_ptr().add(self.at).cast(), reg) };
+            unsafe {
+                _mm_storeu_si128(self.dst.as_mut_ptr().cast::<u8>().add(self.at).cast(), reg)
+            };
             self.at += 16;
         }
     }
@@ -228,14 +230,14 @@ impl<'a> Writer<'a> {
     #[inline(always)]
     unsafe fn end_ascii(&mut self) {
         // SAFETY: room as above.
-        self.tail = unsafe { Saved::load(self.dst.as_ptr().add(self.at)) };
+        self.tail = unsafe { Saved::load(self.dst.as_ptr().cast::<u8>().add(self.at)) };
     }
 
     /// Where the next bytes go.
     #[inline(always)]
     fn next(&mut self) -> *mut u8 {
         // SAFETY: `at` is at most the output's length.
-        unsafe { self.dst.as_mut_ptr().add(self.at) }
+        unsafe { self.dst.as_mut_ptr().cast::<u8>().add(self.at) }
     }
 
     /// Takes note of `len` bytes, at least 16, stored at [`Writer::next`] with perhaps others
@@ -251,7 +253,10 @@ impl<'a> Writer<'a> {
     unsafe fn finish(self) -> usize {
         if self.at + 16 <= self.dst.len() {
             // SAFETY: the output has the 16 bytes.
-            unsafe { self.tail.store(self.dst.as_mut_ptr().add(self.at)) };
+            unsafe {
+                self.tail
+                    .store(self.dst.as_mut_ptr().cast::<u8>().add(self.at))
+            };
         }
         self.at
     }
@@ -605,7 +610,7 @@ unsafe impl WideStep for NoWideStep {
 #[inline(always)]
 pub(crate) unsafe fn utf16_to_utf8<U: Units, W: WideStep>(
     src: &[u16],
-    dst: &mut [u8],
+    dst: &mut [MaybeUninit<u8>],
 ) -> (usize, usize) {
     let room = dst.len();
     // SAFETY: SSE2.
@@ -772,7 +777,7 @@ unsafe fn wide_step<U: Units>(src: *const u32, out: &mut Writer) -> usize {
 #[inline(always)]
 pub(crate) unsafe fn utf32_to_utf8<U: Units, W: WideStep>(
     src: &[u32],
-    dst: &mut [u8],
+    dst: &mut [MaybeUninit<u8>],
 ) -> (usize, usize) {
     let room = dst.len();
     // SAFETY: SSE2.

@@ -13,12 +13,18 @@
 //! The length functions give the exact size of the lossy output (each maximal subpart of
 //! ill-formed UTF-8, each lone surrogate, each invalid UTF-32 value replaced with one U+FFFD),
 //! which is also the size of the strict output of well-formed input.
+//!
+//! The converters write into units that may be uninitialised (a C caller's fresh buffer; see
+//! [`crate::sink`]), and read none of them but bytes they store back unchanged; the public
+//! functions take an initialised buffer, or, with `_uninit`, one that need not be.
 
 pub mod utf16;
 pub mod utf32;
 
 use crate::error::{ErrorKind, Malformed};
 use crate::lossy::REPLACEMENT;
+use crate::sink::write_units;
+use core::mem::MaybeUninit;
 
 /// How a conversion treats ill-formed input.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -106,12 +112,12 @@ const ASCII_BLOCK: usize = 32;
 #[inline(always)]
 fn convert_until<S: Unit, T: Unit>(
     src: &[S],
-    dst: &mut [T],
+    dst: &mut [MaybeUninit<T>],
     mode: Mode,
     at: Progress,
     limit: usize,
     decode: &impl Fn(&[S]) -> Result<(u32, usize), Malformed>,
-    encode: &impl Fn(u32, &mut [T]) -> Option<usize>,
+    encode: &impl Fn(u32, &mut [MaybeUninit<T>]) -> Option<usize>,
 ) -> Progress {
     let (mut read, mut written) = (at.read, at.written);
     let stop = |read, written, stop| Progress {
@@ -170,12 +176,12 @@ const STRETCH: usize = 8192;
 #[inline(always)]
 pub(crate) fn convert_from_utf8<T: Unit>(
     src: &[u8],
-    dst: &mut [T],
+    dst: &mut [MaybeUninit<T>],
     mode: Mode,
     valid_prefix: impl Fn(&[u8]) -> usize,
-    fast: impl Fn(&[u8], usize, &mut [T]) -> (usize, usize),
+    fast: impl Fn(&[u8], usize, &mut [MaybeUninit<T>]) -> (usize, usize),
     decode: impl Fn(&[u8]) -> Result<(u32, usize), Malformed>,
-    encode: impl Fn(u32, &mut [T]) -> Option<usize>,
+    encode: impl Fn(u32, &mut [MaybeUninit<T>]) -> Option<usize>,
 ) -> Progress {
     let mut at = Progress {
         read: 0,
@@ -237,8 +243,8 @@ pub(crate) fn convert_from_utf8<T: Unit>(
 #[inline(always)]
 fn convert_valid<T: Unit>(
     s: &[u8],
-    out: &mut [T],
-    encode: &impl Fn(u32, &mut [T]) -> Option<usize>,
+    out: &mut [MaybeUninit<T>],
+    encode: &impl Fn(u32, &mut [MaybeUninit<T>]) -> Option<usize>,
 ) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     while let Some(&lead) = s.get(read) {
@@ -288,11 +294,11 @@ const TO_UTF8_BLOCK: usize = 16;
 #[inline(always)]
 pub(crate) fn convert_to_utf8<S: Unit>(
     src: &[S],
-    dst: &mut [u8],
+    dst: &mut [MaybeUninit<u8>],
     mode: Mode,
-    fast: impl Fn(&[S], &mut [u8]) -> (usize, usize),
+    fast: impl Fn(&[S], &mut [MaybeUninit<u8>]) -> (usize, usize),
     decode: impl Fn(&[S]) -> Result<(u32, usize), Malformed>,
-    encode: impl Fn(u32, &mut [u8]) -> Option<usize>,
+    encode: impl Fn(u32, &mut [MaybeUninit<u8>]) -> Option<usize>,
 ) -> Progress {
     let mut at = Progress {
         read: 0,
@@ -327,7 +333,7 @@ pub(crate) fn convert_to_utf8<S: Unit>(
 /// the other characters, is faster there), at any other block and at the one that does not
 /// fit.
 #[inline(always)]
-pub(crate) fn encode_blocks<S: Unit>(src: &[S], dst: &mut [u8]) -> (usize, usize) {
+pub(crate) fn encode_blocks<S: Unit>(src: &[S], dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     while let Some(block) = src
         .get(read..)
@@ -372,7 +378,10 @@ fn is_scalar<S: Unit>(unit: S) -> bool {
 /// length so far, with no branch on its length but the choice of its bytes; only the length so
 /// far is copied out.
 #[inline(always)]
-fn encode_scalars<S: Unit>(block: &[S; TO_UTF8_BLOCK], out: &mut [u8]) -> Option<usize> {
+fn encode_scalars<S: Unit>(
+    block: &[S; TO_UTF8_BLOCK],
+    out: &mut [MaybeUninit<u8>],
+) -> Option<usize> {
     // Blocks of one width (runs of Cyrillic, Greek, Hebrew, Arabic; of CJK, Indic, Thai) have
     // their bytes at fixed places, with no dependency from one character to the next.
     let (min, max) = block.iter().fold((u32::MAX, 0), |(min, max), u| {
@@ -382,11 +391,11 @@ fn encode_scalars<S: Unit>(block: &[S; TO_UTF8_BLOCK], out: &mut [u8]) -> Option
         let out = out.first_chunk_mut::<{ 2 * TO_UTF8_BLOCK }>()?;
         *out = core::array::from_fn(|i| {
             let v = block[i / 2].value();
-            if i % 2 == 0 {
+            MaybeUninit::new(if i % 2 == 0 {
                 0xC0 | (v >> 6) as u8
             } else {
                 0x80 | (v & 0x3F) as u8
-            }
+            })
         });
         return Some(2 * TO_UTF8_BLOCK);
     }
@@ -394,11 +403,11 @@ fn encode_scalars<S: Unit>(block: &[S; TO_UTF8_BLOCK], out: &mut [u8]) -> Option
         let out = out.first_chunk_mut::<{ 3 * TO_UTF8_BLOCK }>()?;
         *out = core::array::from_fn(|i| {
             let v = block[i / 3].value();
-            match i % 3 {
+            MaybeUninit::new(match i % 3 {
                 0 => 0xE0 | (v >> 12) as u8,
                 1 => 0x80 | ((v >> 6) & 0x3F) as u8,
                 _ => 0x80 | (v & 0x3F) as u8,
-            }
+            })
         });
         return Some(3 * TO_UTF8_BLOCK);
     }
@@ -430,14 +439,14 @@ fn encode_scalars<S: Unit>(block: &[S; TO_UTF8_BLOCK], out: &mut [u8]) -> Option
         len = at + n;
     }
     let (out, bytes) = (out.get_mut(..len)?, buf.get(..len)?);
-    out.copy_from_slice(bytes);
+    write_units(out, bytes);
     Some(len)
 }
 
 /// Copies the run of ASCII at the start of `src` into `dst`, [`ASCII_BLOCK`] units at a time,
 /// then one at a time, as far as both allow; returns the number of units copied.
 #[inline(always)]
-fn copy_ascii<S: Unit, T: Unit>(src: &[S], dst: &mut [T]) -> usize {
+fn copy_ascii<S: Unit, T: Unit>(src: &[S], dst: &mut [MaybeUninit<T>]) -> usize {
     let mut n = 0;
     while let (Some(block), Some(out)) = (
         src.get(n..).and_then(|s| s.first_chunk::<ASCII_BLOCK>()),
@@ -449,7 +458,7 @@ fn copy_ascii<S: Unit, T: Unit>(src: &[S], dst: &mut [T]) -> usize {
             break;
         }
         // Built as a value then stored whole, which the compiler turns into vector stores.
-        *out = core::array::from_fn(|i| T::from_ascii(block[i].value() as u8));
+        *out = core::array::from_fn(|i| MaybeUninit::new(T::from_ascii(block[i].value() as u8)));
         n += ASCII_BLOCK;
     }
     for (o, u) in dst
@@ -461,7 +470,7 @@ fn copy_ascii<S: Unit, T: Unit>(src: &[S], dst: &mut [T]) -> usize {
         if u.value() >= 0x80 {
             break;
         }
-        *o = T::from_ascii(u.value() as u8);
+        o.write(T::from_ascii(u.value() as u8));
         n += 1;
     }
     n
@@ -471,10 +480,10 @@ fn copy_ascii<S: Unit, T: Unit>(src: &[S], dst: &mut [T]) -> usize {
 /// `None` if it does not fit (or, which the decoders never produce, if `value` is not a scalar
 /// value).
 #[inline(always)]
-pub(crate) fn encode_utf8(value: u32, out: &mut [u8]) -> Option<usize> {
+pub(crate) fn encode_utf8(value: u32, out: &mut [MaybeUninit<u8>]) -> Option<usize> {
     let bytes = crate::encode(value).ok()?;
     let bytes = bytes.as_bytes();
-    out.get_mut(..bytes.len())?.copy_from_slice(bytes);
+    write_units(out.get_mut(..bytes.len())?, bytes);
     Some(bytes.len())
 }
 
@@ -534,12 +543,16 @@ macro_rules! transcoders {
         /// # Safety
         /// The CPU has the instruction set.
         #[target_feature(enable = $features)]
-        pub(super) unsafe fn utf8_to_utf16(src: &[u8], dst: &mut [u16], mode: Mode) -> Progress {
+        pub(super) unsafe fn utf8_to_utf16(
+            src: &[u8],
+            dst: &mut [core::mem::MaybeUninit<u16>],
+            mode: Mode,
+        ) -> Progress {
             // SAFETY: the kernel needs the instruction set, which the CPU has by our contract.
             let valid_prefix = |s: &[u8]| unsafe { super::valid_prefix($kernel, s) };
             // SAFETY: as above; the kernel needs SSE4.1 and SSSE3, which every x86_64
             // instruction set of `crate::simd` includes.
-            let fast = |s: &[u8], valid, d: &mut [u16]| unsafe {
+            let fast = |s: &[u8], valid, d: &mut [core::mem::MaybeUninit<u16>]| unsafe {
                 super::from_utf8::convert::<$registers, u16, super::from_utf8::NoWideBlock>(
                     s, valid, d,
                 )
@@ -552,9 +565,13 @@ macro_rules! transcoders {
         /// # Safety
         /// The CPU has the instruction set.
         #[target_feature(enable = $features)]
-        pub(super) unsafe fn utf16_to_utf8(src: &[u16], dst: &mut [u8], mode: Mode) -> Progress {
+        pub(super) unsafe fn utf16_to_utf8(
+            src: &[u16],
+            dst: &mut [core::mem::MaybeUninit<u8>],
+            mode: Mode,
+        ) -> Progress {
             // SAFETY: the registers need the instruction set, which the CPU has by our contract.
-            let fast = |s: &[u16], d: &mut [u8]| unsafe {
+            let fast = |s: &[u16], d: &mut [core::mem::MaybeUninit<u8>]| unsafe {
                 super::to_utf8::utf16_to_utf8::<$units, super::to_utf8::NoWideStep>(s, d)
             };
             utf16::utf16_to_utf8_using(src, dst, mode, fast)
@@ -565,11 +582,15 @@ macro_rules! transcoders {
         /// # Safety
         /// The CPU has the instruction set.
         #[target_feature(enable = $features)]
-        pub(super) unsafe fn utf8_to_utf32(src: &[u8], dst: &mut [u32], mode: Mode) -> Progress {
+        pub(super) unsafe fn utf8_to_utf32(
+            src: &[u8],
+            dst: &mut [core::mem::MaybeUninit<u32>],
+            mode: Mode,
+        ) -> Progress {
             // SAFETY: the kernel needs the instruction set, which the CPU has by our contract.
             let valid_prefix = |s: &[u8]| unsafe { super::valid_prefix($kernel, s) };
             // SAFETY: as for `utf8_to_utf16`.
-            let fast = |s: &[u8], valid, d: &mut [u32]| unsafe {
+            let fast = |s: &[u8], valid, d: &mut [core::mem::MaybeUninit<u32>]| unsafe {
                 super::from_utf8::convert::<$registers, u32, super::from_utf8::NoWideBlock>(
                     s, valid, d,
                 )
@@ -582,12 +603,16 @@ macro_rules! transcoders {
         /// # Safety
         /// The CPU has the instruction set.
         #[target_feature(enable = $features)]
-        pub(super) unsafe fn utf32_to_utf8(src: &[u32], dst: &mut [u8], mode: Mode) -> Progress {
+        pub(super) unsafe fn utf32_to_utf8(
+            src: &[u32],
+            dst: &mut [core::mem::MaybeUninit<u8>],
+            mode: Mode,
+        ) -> Progress {
             /// # Safety
             /// The CPU has the instruction set.
             #[target_feature(enable = $features)]
             #[inline(never)]
-            unsafe fn fast(s: &[u32], d: &mut [u8]) -> (usize, usize) {
+            unsafe fn fast(s: &[u32], d: &mut [core::mem::MaybeUninit<u8>]) -> (usize, usize) {
                 // SAFETY: the registers need the instruction set, which the CPU has.
                 unsafe { super::to_utf8::utf32_to_utf8::<$units, super::to_utf8::NoWideStep>(s, d) }
             }

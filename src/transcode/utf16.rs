@@ -1,19 +1,36 @@
 //! UTF-8 to UTF-16 and back.
 
+use core::mem::MaybeUninit;
+
 use super::{
     Mode, Progress, convert_from_utf8, convert_to_utf8, decode_utf8, encode_blocks, encode_utf8,
     units_from_utf8,
 };
 use crate::error::{ErrorKind, Malformed};
 use crate::form::{self, Form};
+use crate::sink::{as_uninit, write_units};
 
 /// Converts UTF-8 to UTF-16 with the implementation in use (see [`crate::simd`]).
 pub fn utf8_to_utf16(src: &[u8], dst: &mut [u16], mode: Mode) -> Progress {
+    // SAFETY: the converters write units, and store back only units they read from `dst`.
+    utf8_to_utf16_uninit(src, unsafe { as_uninit(dst) }, mode)
+}
+
+/// [`utf8_to_utf16`] into a buffer that may be uninitialised, such as `Vec::spare_capacity_mut`:
+/// its first `written` units are then initialised.
+pub fn utf8_to_utf16_uninit(src: &[u8], dst: &mut [MaybeUninit<u16>], mode: Mode) -> Progress {
     crate::simd::utf8_to_utf16(src, dst, mode)
 }
 
 /// Converts UTF-16 to UTF-8 with the implementation in use (see [`crate::simd`]).
 pub fn utf16_to_utf8(src: &[u16], dst: &mut [u8], mode: Mode) -> Progress {
+    // SAFETY: the converters write units, and store back only units they read from `dst`.
+    utf16_to_utf8_uninit(src, unsafe { as_uninit(dst) }, mode)
+}
+
+/// [`utf16_to_utf8`] into a buffer that may be uninitialised, such as `Vec::spare_capacity_mut`:
+/// its first `written` units are then initialised.
+pub fn utf16_to_utf8_uninit(src: &[u16], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
     crate::simd::utf16_to_utf8(src, dst, mode)
 }
 
@@ -27,10 +44,10 @@ pub fn utf16_to_utf8(src: &[u16], dst: &mut [u8], mode: Mode) -> Progress {
 #[inline(always)]
 pub(crate) fn utf8_to_utf16_with(
     src: &[u8],
-    dst: &mut [u16],
+    dst: &mut [MaybeUninit<u16>],
     mode: Mode,
     valid_prefix: impl Fn(&[u8]) -> usize,
-    fast: impl Fn(&[u8], usize, &mut [u16]) -> (usize, usize),
+    fast: impl Fn(&[u8], usize, &mut [MaybeUninit<u16>]) -> (usize, usize),
 ) -> Progress {
     if mode.wtf8 {
         convert_from_utf8(
@@ -49,7 +66,7 @@ pub(crate) fn utf8_to_utf16_with(
 }
 
 /// [`utf16_to_utf8`] with the scalar implementation's fast path, [`encode_blocks`].
-pub(crate) fn utf16_to_utf8_with(src: &[u16], dst: &mut [u8], mode: Mode) -> Progress {
+pub(crate) fn utf16_to_utf8_with(src: &[u16], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
     utf16_to_utf8_using(src, dst, mode, encode_blocks)
 }
 
@@ -62,20 +79,20 @@ pub(crate) fn utf16_to_utf8_with(src: &[u16], dst: &mut [u8], mode: Mode) -> Pro
 #[inline(always)]
 pub(crate) fn utf16_to_utf8_using(
     src: &[u16],
-    dst: &mut [u8],
+    dst: &mut [MaybeUninit<u8>],
     mode: Mode,
-    fast: impl Fn(&[u16], &mut [u8]) -> (usize, usize),
+    fast: impl Fn(&[u16], &mut [MaybeUninit<u8>]) -> (usize, usize),
 ) -> Progress {
     if mode.wtf8 {
         let decode = |s: &[u16]| match decode_utf16(s) {
             Err(_) if !s.is_empty() => Ok((u32::from(s[0]), 1)),
             decoded => decoded,
         };
-        let encode = |value, out: &mut [u8]| {
+        let encode = |value, out: &mut [MaybeUninit<u8>]| {
             if (0xD800..=0xDFFF).contains(&value) {
                 let bytes = form::encode(value, Form::Wtf8).ok()?;
                 let bytes = bytes.as_bytes();
-                out.get_mut(..bytes.len())?.copy_from_slice(bytes);
+                write_units(out.get_mut(..bytes.len())?, bytes);
                 Some(bytes.len())
             } else {
                 encode_utf8(value, out)
@@ -121,13 +138,16 @@ pub(crate) fn decode_utf16(s: &[u16]) -> Result<(u32, usize), Malformed> {
 /// Writes the UTF-16 encoding of `value` (a scalar value) at the start of `out`: its length, or
 /// `None` if it does not fit.
 #[inline(always)]
-fn encode_utf16(value: u32, out: &mut [u16]) -> Option<usize> {
+fn encode_utf16(value: u32, out: &mut [MaybeUninit<u16>]) -> Option<usize> {
     if value < 0x1_0000 {
-        *out.first_mut()? = value as u16;
+        out.first_mut()?.write(value as u16);
         Some(1)
     } else {
         let v = value - 0x1_0000;
-        *out.first_chunk_mut::<2>()? = [0xD800 | (v >> 10) as u16, 0xDC00 | (v & 0x3FF) as u16];
+        *out.first_chunk_mut::<2>()? = [
+            MaybeUninit::new(0xD800 | (v >> 10) as u16),
+            MaybeUninit::new(0xDC00 | (v & 0x3FF) as u16),
+        ];
         Some(2)
     }
 }

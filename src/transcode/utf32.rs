@@ -1,17 +1,34 @@
 //! UTF-8 to UTF-32 and back.
 
+use core::mem::MaybeUninit;
+
 use super::{
     Mode, Progress, convert_from_utf8, convert_to_utf8, decode_utf8, encode_blocks, encode_utf8,
 };
 use crate::error::{ErrorKind, Malformed};
+use crate::sink::as_uninit;
 
 /// Converts UTF-8 to UTF-32 with the implementation in use (see [`crate::simd`]).
 pub fn utf8_to_utf32(src: &[u8], dst: &mut [u32], mode: Mode) -> Progress {
+    // SAFETY: the converters write units, and store back only units they read from `dst`.
+    utf8_to_utf32_uninit(src, unsafe { as_uninit(dst) }, mode)
+}
+
+/// [`utf8_to_utf32`] into a buffer that may be uninitialised, such as `Vec::spare_capacity_mut`:
+/// its first `written` units are then initialised.
+pub fn utf8_to_utf32_uninit(src: &[u8], dst: &mut [MaybeUninit<u32>], mode: Mode) -> Progress {
     crate::simd::utf8_to_utf32(src, dst, mode)
 }
 
 /// Converts UTF-32 to UTF-8 with the implementation in use (see [`crate::simd`]).
 pub fn utf32_to_utf8(src: &[u32], dst: &mut [u8], mode: Mode) -> Progress {
+    // SAFETY: the converters write units, and store back only units they read from `dst`.
+    utf32_to_utf8_uninit(src, unsafe { as_uninit(dst) }, mode)
+}
+
+/// [`utf32_to_utf8`] into a buffer that may be uninitialised, such as `Vec::spare_capacity_mut`:
+/// its first `written` units are then initialised.
+pub fn utf32_to_utf8_uninit(src: &[u32], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
     crate::simd::utf32_to_utf8(src, dst, mode)
 }
 
@@ -21,10 +38,10 @@ pub fn utf32_to_utf8(src: &[u32], dst: &mut [u8], mode: Mode) -> Progress {
 #[inline(always)]
 pub(crate) fn utf8_to_utf32_with(
     src: &[u8],
-    dst: &mut [u32],
+    dst: &mut [MaybeUninit<u32>],
     mode: Mode,
     valid_prefix: impl Fn(&[u8]) -> usize,
-    fast: impl Fn(&[u8], usize, &mut [u32]) -> (usize, usize),
+    fast: impl Fn(&[u8], usize, &mut [MaybeUninit<u32>]) -> (usize, usize),
 ) -> Progress {
     convert_from_utf8(
         src,
@@ -38,7 +55,7 @@ pub(crate) fn utf8_to_utf32_with(
 }
 
 /// [`utf32_to_utf8`] with the scalar implementation's fast path, [`encode_blocks`].
-pub(crate) fn utf32_to_utf8_with(src: &[u32], dst: &mut [u8], mode: Mode) -> Progress {
+pub(crate) fn utf32_to_utf8_with(src: &[u32], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
     utf32_to_utf8_using(src, dst, mode, encode_blocks)
 }
 
@@ -47,9 +64,9 @@ pub(crate) fn utf32_to_utf8_with(src: &[u32], dst: &mut [u8], mode: Mode) -> Pro
 #[inline(always)]
 pub(crate) fn utf32_to_utf8_using(
     src: &[u32],
-    dst: &mut [u8],
+    dst: &mut [MaybeUninit<u8>],
     mode: Mode,
-    fast: impl Fn(&[u32], &mut [u8]) -> (usize, usize),
+    fast: impl Fn(&[u32], &mut [MaybeUninit<u8>]) -> (usize, usize),
 ) -> Progress {
     convert_to_utf8(src, dst, mode, fast, decode_utf32, encode_utf8)
 }
@@ -69,8 +86,8 @@ fn decode_utf32(s: &[u32]) -> Result<(u32, usize), Malformed> {
 
 /// Writes `value` as the first unit of `out`: 1, or `None` if `out` is empty.
 #[inline(always)]
-fn encode_utf32(value: u32, out: &mut [u32]) -> Option<usize> {
-    *out.first_mut()? = value;
+fn encode_utf32(value: u32, out: &mut [MaybeUninit<u32>]) -> Option<usize> {
+    out.first_mut()?.write(value);
     Some(1)
 }
 
