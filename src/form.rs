@@ -20,7 +20,7 @@
 //!   only ("there is only one valid way to encode a given UCS-4 character"), FE and FF never
 //!   appear. It predates the exclusion of surrogates from UTF-8: its table and decoding
 //!   algorithm give every 3-byte value, a lone surrogate included. But a surrogate *pair*
-//!   "need[s] special treatment: the UTF-16 transformation must be undone", so a lead and a
+//!   "need\[s\] special treatment: the UTF-16 transformation must be undone", so a lead and a
 //!   trail surrogate in a row would be a second encoding of one UCS-4 character, which the
 //!   uniqueness rule forbids: refused, as in WTF-8. (WTF-8 is, in effect, RFC 2279 cut down
 //!   to U+10FFFF.)
