@@ -117,7 +117,7 @@ typedef enum utf8_status {
   UTF8_ERR_NULL_POINTER = -9,
   /**
    * An argument outside its documented values: an unknown style, form or flag, or a
-   * utf8_stream that was neither initialised nor left by the stream functions.
+   * utf8_stream holding bytes that neither initialisation nor the stream functions left.
    */
   UTF8_ERR_INVALID_ARGUMENT = -10,
   /**
@@ -181,7 +181,9 @@ typedef enum utf8_escape_style {
  * The state of a streaming validation (utf8_stream_init, utf8_stream_feed,
  * utf8_stream_finish), allocated by the caller: no heap, no cleanup. Its contents are private.
  * A zero-filled struct (`utf8_stream st = {0};`, memset) is a stream at its start, exactly as
- * utf8_stream_init leaves it. Copying the struct copies the stream.
+ * utf8_stream_init leaves it. Copying the struct copies the stream. A struct never written (an
+ * uninitialised local, fresh malloc memory) is not a stream: its bytes are not even values to
+ * check, so set it with one of those before the first utf8_stream_feed.
  */
 typedef struct utf8_stream {
   /**
@@ -377,13 +379,14 @@ void utf8_stream_init(struct utf8_stream *st);
  * does not fit in size_t (a stream above 4 GiB on a 32-bit system) is reported as SIZE_MAX.
  *
  * A NULL `st`, or a NULL `chunk` with `len > 0`, gives UTF8_ERR_NULL_POINTER and changes
- * nothing; `(NULL, 0)` is an empty chunk. A `*st` that was neither initialised (or zeroed)
- * nor left by these functions gives UTF8_ERR_INVALID_ARGUMENT and is left as it is (a check
- * over its 16 bytes lets through one such state in 2^24).
+ * nothing; `(NULL, 0)` is an empty chunk. A `*st` holding bytes that neither
+ * utf8_stream_init, zeroing, nor these functions left (a state overwritten by mistake) gives
+ * UTF8_ERR_INVALID_ARGUMENT and is left as it is (a check over its 16 bytes lets through one
+ * such state in 2^24). A `*st` never written at all must not be passed (see utf8_stream).
  *
  * # Safety
- * `st` is NULL or valid for reads and writes; `chunk` is NULL or points to `len` readable
- * bytes; `valid_up_to` is NULL or writable.
+ * `st` is NULL or valid for reads and writes, its bytes written; `chunk` is NULL or points
+ * to `len` readable bytes; `valid_up_to` is NULL or writable.
  */
 enum utf8_status utf8_stream_feed(struct utf8_stream *st,
                                   const char *chunk,
@@ -396,12 +399,14 @@ enum utf8_status utf8_stream_feed(struct utf8_stream *st,
  * `*valid_up_to` the offset of that character; the first error again if there was one. The
  * TRUNCATED error is kept like any other. After UTF8_OK the stream is unchanged.
  *
- * A NULL `st` gives UTF8_ERR_NULL_POINTER; a `*st` that was neither initialised (or zeroed)
- * nor left by these functions gives UTF8_ERR_INVALID_ARGUMENT and is left as it is (but for
- * one such state in 2^24, as for utf8_stream_feed).
+ * A NULL `st` gives UTF8_ERR_NULL_POINTER; a `*st` holding bytes that neither
+ * utf8_stream_init, zeroing, nor these functions left gives UTF8_ERR_INVALID_ARGUMENT and is
+ * left as it is (but for one such state in 2^24, as for utf8_stream_feed); one never written
+ * must not be passed.
  *
  * # Safety
- * `st` is NULL or valid for reads and writes; `valid_up_to` is NULL or writable.
+ * `st` is NULL or valid for reads and writes, its bytes written; `valid_up_to` is NULL or
+ * writable.
  */
 enum utf8_status utf8_stream_finish(struct utf8_stream *st, size_t *valid_up_to);
 

@@ -86,7 +86,7 @@ pub enum utf8_status {
     /// A NULL buffer was passed with a non-zero length.
     UTF8_ERR_NULL_POINTER = -9,
     /// An argument outside its documented values: an unknown style, form or flag, or a
-    /// utf8_stream that was neither initialised nor left by the stream functions.
+    /// utf8_stream holding bytes that neither initialisation nor the stream functions left.
     UTF8_ERR_INVALID_ARGUMENT = -10,
     /// Input to utf8_unescape that is not an escape sequence utf8_escape writes.
     UTF8_ERR_INVALID_ESCAPE = -11,

@@ -12,7 +12,9 @@ use crate::stream::{StreamError, StreamState};
 /// The state of a streaming validation (utf8_stream_init, utf8_stream_feed,
 /// utf8_stream_finish), allocated by the caller: no heap, no cleanup. Its contents are private.
 /// A zero-filled struct (`utf8_stream st = {0};`, memset) is a stream at its start, exactly as
-/// utf8_stream_init leaves it. Copying the struct copies the stream.
+/// utf8_stream_init leaves it. Copying the struct copies the stream. A struct never written (an
+/// uninitialised local, fresh malloc memory) is not a stream: its bytes are not even values to
+/// check, so set it with one of those before the first utf8_stream_feed.
 #[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
@@ -35,13 +37,15 @@ pub unsafe extern "C" fn utf8_stream_init(st: *mut utf8_stream) {
 /// Runs `step` on the stream state at `st` and reports its result.
 ///
 /// # Safety
-/// `st` is NULL or valid for reads and writes; `valid_up_to` is NULL or writable.
+/// `st` is NULL or valid for reads and writes, its bytes written; `valid_up_to` is NULL or
+/// writable.
 unsafe fn stream_step(
     st: *mut utf8_stream,
     valid_up_to: *mut usize,
     step: impl FnOnce(&mut StreamState) -> Result<u64, StreamError>,
 ) -> utf8_status {
-    // SAFETY: `st` is NULL or valid for reads and writes, by the caller's contract.
+    // SAFETY: `st` is NULL or valid for reads and writes, and its bytes initialised, by the
+    // caller's contract.
     let Some(st) = (unsafe { st.as_mut() }) else {
         return UTF8_ERR_NULL_POINTER;
     };
@@ -71,13 +75,14 @@ unsafe fn stream_step(
 /// does not fit in size_t (a stream above 4 GiB on a 32-bit system) is reported as SIZE_MAX.
 ///
 /// A NULL `st`, or a NULL `chunk` with `len > 0`, gives UTF8_ERR_NULL_POINTER and changes
-/// nothing; `(NULL, 0)` is an empty chunk. A `*st` that was neither initialised (or zeroed)
-/// nor left by these functions gives UTF8_ERR_INVALID_ARGUMENT and is left as it is (a check
-/// over its 16 bytes lets through one such state in 2^24).
+/// nothing; `(NULL, 0)` is an empty chunk. A `*st` holding bytes that neither
+/// utf8_stream_init, zeroing, nor these functions left (a state overwritten by mistake) gives
+/// UTF8_ERR_INVALID_ARGUMENT and is left as it is (a check over its 16 bytes lets through one
+/// such state in 2^24). A `*st` never written at all must not be passed (see utf8_stream).
 ///
 /// # Safety
-/// `st` is NULL or valid for reads and writes; `chunk` is NULL or points to `len` readable
-/// bytes; `valid_up_to` is NULL or writable.
+/// `st` is NULL or valid for reads and writes, its bytes written; `chunk` is NULL or points
+/// to `len` readable bytes; `valid_up_to` is NULL or writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn utf8_stream_feed(
     st: *mut utf8_stream,
@@ -98,12 +103,14 @@ pub unsafe extern "C" fn utf8_stream_feed(
 /// `*valid_up_to` the offset of that character; the first error again if there was one. The
 /// TRUNCATED error is kept like any other. After UTF8_OK the stream is unchanged.
 ///
-/// A NULL `st` gives UTF8_ERR_NULL_POINTER; a `*st` that was neither initialised (or zeroed)
-/// nor left by these functions gives UTF8_ERR_INVALID_ARGUMENT and is left as it is (but for
-/// one such state in 2^24, as for utf8_stream_feed).
+/// A NULL `st` gives UTF8_ERR_NULL_POINTER; a `*st` holding bytes that neither
+/// utf8_stream_init, zeroing, nor these functions left gives UTF8_ERR_INVALID_ARGUMENT and is
+/// left as it is (but for one such state in 2^24, as for utf8_stream_feed); one never written
+/// must not be passed.
 ///
 /// # Safety
-/// `st` is NULL or valid for reads and writes; `valid_up_to` is NULL or writable.
+/// `st` is NULL or valid for reads and writes, its bytes written; `valid_up_to` is NULL or
+/// writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn utf8_stream_finish(
     st: *mut utf8_stream,
