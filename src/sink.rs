@@ -3,7 +3,9 @@
 //! The C functions write into memory the caller gives, which Rust may only see as
 //! `[MaybeUninit<T>]`: a `&mut [u8]` over bytes nothing has written would promise values that
 //! are not there (`slice::from_raw_parts_mut` requires initialised elements). Everything that
-//! writes output takes such slices and writes initialised units into them, never reads them.
+//! writes output takes such slices and writes initialised units into them, and reads none as
+//! values (the SIMD converters copy the bytes just past their output, as `MaybeUninit`, to
+//! store them back unchanged).
 //!
 //! The C functions that write a variable amount of output report, when it does not fit, the
 //! size it needs. Writing through a [`Sink`] gives both in one pass: units are stored while
@@ -22,8 +24,16 @@ pub struct Sink<'a, T> {
     reason = "no caller asks whether nothing was written"
 )]
 impl<'a, T: Copy> Sink<'a, T> {
-    /// A sink writing into `buf` from its start (`Vec::spare_capacity_mut` gives one).
-    pub fn new(buf: &'a mut [MaybeUninit<T>]) -> Self {
+    /// A sink writing into `buf` from its start.
+    pub fn new(buf: &'a mut [T]) -> Self {
+        // SAFETY: a sink writes only the units pushed into it, initialised values.
+        Sink::new_uninit(unsafe { as_uninit(buf) })
+    }
+
+    /// A sink writing into `buf`, which may be uninitialised (`Vec::spare_capacity_mut`), from
+    /// its start. If everything written was stored ([`Sink::fits`]), the first [`Sink::len`]
+    /// units of `buf` are initialised.
+    pub fn new_uninit(buf: &'a mut [MaybeUninit<T>]) -> Self {
         Sink { buf, len: 0 }
     }
 
@@ -53,14 +63,15 @@ impl<'a, T: Copy> Sink<'a, T> {
     }
 }
 
-/// Writes `src` at the start of `dst`, as far as both go: `copy_from_slice` for a buffer
-/// that may be uninitialised.
+/// Writes `src` at the start of `dst`, as far as both go (the callers pass slices of one
+/// length): `copy_from_slice` for a buffer that may be uninitialised, which is the same copy
+/// (`<[MaybeUninit<T>]>::write_copy_of_slice` is stable since Rust 1.93, after our 1.89).
 #[inline(always)]
 pub(crate) fn write_units<T: Copy>(dst: &mut [MaybeUninit<T>], src: &[T]) {
+    debug_assert_eq!(dst.len(), src.len());
     let n = src.len().min(dst.len());
     // SAFETY: both slices have at least `n` elements, `MaybeUninit<T>` has the layout of `T`,
-    // and a `&mut` slice does not overlap a shared one. The copy `copy_from_slice` makes
-    // (`<[MaybeUninit<T>]>::write_copy_of_slice` is stable since Rust 1.93, after our 1.89).
+    // and a `&mut` slice does not overlap a shared one.
     unsafe { core::ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast::<T>(), n) };
 }
 

@@ -188,7 +188,7 @@ pub(crate) fn written<T: Copy>(sink: &Sink<'_, T>) -> (utf8_status, usize) {
 
 /// Writes one encoded value to `buf`, whole or not at all: the status and `*out_len`.
 pub(crate) fn write_encoded(buf: &mut [MaybeUninit<u8>], bytes: &[u8]) -> (utf8_status, usize) {
-    let mut sink = Sink::new(buf);
+    let mut sink = Sink::new_uninit(buf);
     sink.push(bytes);
     written(&sink)
 }

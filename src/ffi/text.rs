@@ -196,7 +196,7 @@ pub unsafe extern "C" fn utf8_escape(
     let Some(style) = style.style() else {
         return UTF8_ERR_INVALID_ARGUMENT;
     };
-    let mut sink = Sink::new(buf);
+    let mut sink = Sink::new_uninit(buf);
     escape::escape(bytes, style, &mut sink);
     let (status, n) = written(&sink);
     // SAFETY: `out_len` is NULL or writable, by the caller's contract.
@@ -239,7 +239,7 @@ pub unsafe extern "C" fn utf8_unescape(
     else {
         return UTF8_ERR_NULL_POINTER;
     };
-    let mut sink = Sink::new(buf);
+    let mut sink = Sink::new_uninit(buf);
     let (status, n) = match escape::unescape(bytes, &mut sink) {
         Ok(()) => written(&sink),
         Err(e) => (UTF8_ERR_INVALID_ESCAPE, e.at),
@@ -278,7 +278,7 @@ pub unsafe extern "C" fn utf8_replace_invalid(
     else {
         return UTF8_ERR_NULL_POINTER;
     };
-    let mut sink = Sink::new(buf);
+    let mut sink = Sink::new_uninit(buf);
     crate::lossy::replace_invalid(bytes, &mut sink);
     let (status, n) = written(&sink);
     // SAFETY: `out_len` is NULL or writable, by the caller's contract.
