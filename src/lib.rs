@@ -1,8 +1,9 @@
 //! libutf8: strict UTF-8 as RFC 3629 defines it, with a C API.
 //!
 //! The codec is safe Rust over slices, but for the SIMD kernels of [`simd`] (intrinsics over
-//! raw pointers, each `unsafe` block with its reason); the C functions are in [`ffi`], which
-//! checks pointers, turns them into slices and maps results onto C status codes.
+//! raw pointers, each `unsafe` block with its reason) and the writes into output that may be
+//! uninitialised ([`sink`]); the C functions are in [`ffi`], which checks pointers, turns them
+//! into slices and maps results onto C status codes.
 //! The crate needs neither the standard library nor `alloc`; the package in `capi/` links it
 //! into the C library.
 //!
@@ -17,7 +18,8 @@
 //! - [`lossy`]: copies with ill-formed sequences replaced by U+FFFD.
 //! - [`stream`]: validation of input that arrives in chunks.
 //! - [`simd`]: the SIMD kernels and the run-time choice among them.
-//! - [`sink`]: output buffers that report the size they would need.
+//! - [`sink`]: output buffers, which may be uninitialised, and sinks that report the size
+//!   they would need.
 //! - [`error`]: how ill-formed input is classified.
 
 #![no_std]

@@ -1038,8 +1038,6 @@ fn c_functions_against_the_oracle() {
     }
 }
 
-/// The documented refusals: unknown flags, NULL buffers with a length; and `(NULL, 0)` as the
-/// empty buffer.
 /// A C caller's output buffer may be fresh from `malloc`, never written. The SIMD converters
 /// store whole registers past their output and put back what was there, which they must copy
 /// without reading it as values: under Miri (`make check-miri`, AVX2's converters) a load of
@@ -1151,6 +1149,8 @@ fn rust_converters_write_into_spare_capacity() {
     assert_eq!(out8, text.as_bytes());
 }
 
+/// The documented refusals: unknown flags, NULL buffers with a length; and `(NULL, 0)` as the
+/// empty buffer.
 #[test]
 fn c_functions_refuse_bad_arguments() {
     use core::ptr::{null, null_mut};

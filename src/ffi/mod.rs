@@ -143,17 +143,17 @@ pub(crate) unsafe fn units<'a, T>(src: *const T, len: usize) -> Option<&'a [T]> 
 /// [`crate::sink`]), or `None` for a NULL pointer with `cap > 0`.
 ///
 /// # Safety
-/// If `out` is not NULL it must point to `cap` writable units that nothing else reads or writes
-/// during the call (the input included).
+/// If `out` is not NULL it must be aligned for `T` and point to `cap` writable units that
+/// nothing else reads or writes during the call (the input included).
 pub(crate) unsafe fn output<'a, T>(out: *mut T, cap: usize) -> Option<&'a mut [MaybeUninit<T>]> {
     if cap == 0 {
         Some(&mut [])
     } else if out.is_null() {
         None
     } else {
-        // SAFETY: `out` is non-null and, by the caller's contract, points to `cap` writable
-        // units that no other reference reaches during the call; `MaybeUninit<T>` has the
-        // layout of `T` and needs no initialised value.
+        // SAFETY: `out` is non-null and, by the caller's contract, aligned and points to `cap`
+        // writable units that no other reference reaches during the call; `MaybeUninit<T>`
+        // has the layout of `T` and needs no initialised value.
         Some(unsafe { core::slice::from_raw_parts_mut(out.cast::<MaybeUninit<T>>(), cap) })
     }
 }

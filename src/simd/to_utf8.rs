@@ -195,9 +195,9 @@ impl<'a> Writer<'a> {
         // SAFETY: SSE2 by the caller; the output has room for 16 bytes from `end` (by the
         // caller), and for a whole register from where each one's bytes go, below `end`.
         unsafe {
-            self.tail = Saved::load(self.dst.as_ptr().cast::<u8>().add(end));
+            self.tail = Saved::load(self.byte(end));
             for (reg, len) in regs.iter().zip(lens) {
-                _mm_storeu_si128(self.dst.as_mut_ptr().cast::<u8>().add(self.at).cast(), *reg);
+                _mm_storeu_si128(self.next().cast(), *reg);
                 self.at += len;
             }
         }
@@ -208,7 +208,7 @@ impl<'a> Writer<'a> {
     #[inline(always)]
     unsafe fn ascii<U: Units>(&mut self, v: U, w: U) {
         // SAFETY: `U`'s instruction set by the caller; room as above.
-        unsafe { v.store_narrow(w, self.dst.as_mut_ptr().cast::<u8>().add(self.at)) };
+        unsafe { v.store_narrow(w, self.next()) };
         self.at += 2 * STEP;
     }
 
@@ -217,9 +217,7 @@ impl<'a> Writer<'a> {
     unsafe fn ascii_bytes<const N: usize>(&mut self, regs: [__m128i; N]) {
         for reg in regs {
             // SAFETY: SSE2 by the caller; room as above.
-            unsafe {
-                _mm_storeu_si128(self.dst.as_mut_ptr().cast::<u8>().add(self.at).cast(), reg)
-            };
+            unsafe { _mm_storeu_si128(self.next().cast(), reg) };
             self.at += 16;
         }
     }
@@ -230,14 +228,24 @@ impl<'a> Writer<'a> {
     #[inline(always)]
     unsafe fn end_ascii(&mut self) {
         // SAFETY: room as above.
-        self.tail = unsafe { Saved::load(self.dst.as_ptr().cast::<u8>().add(self.at)) };
+        self.tail = unsafe { Saved::load(self.next()) };
+    }
+
+    /// The output's byte at `offset`.
+    ///
+    /// # Safety
+    /// `offset` is at most the output's length.
+    #[inline(always)]
+    unsafe fn byte(&mut self, offset: usize) -> *mut u8 {
+        // SAFETY: by the caller, `offset` is in the output or just past its end.
+        unsafe { self.dst.as_mut_ptr().cast::<u8>().add(offset) }
     }
 
     /// Where the next bytes go.
     #[inline(always)]
     fn next(&mut self) -> *mut u8 {
         // SAFETY: `at` is at most the output's length.
-        unsafe { self.dst.as_mut_ptr().cast::<u8>().add(self.at) }
+        unsafe { self.byte(self.at) }
     }
 
     /// Takes note of `len` bytes, at least 16, stored at [`Writer::next`] with perhaps others
@@ -250,13 +258,11 @@ impl<'a> Writer<'a> {
 
     /// Stores back the bytes that follow the output, as they were: the length of the output.
     #[inline(always)]
-    unsafe fn finish(self) -> usize {
+    unsafe fn finish(mut self) -> usize {
         if self.at + 16 <= self.dst.len() {
+            let next = self.next();
             // SAFETY: the output has the 16 bytes.
-            unsafe {
-                self.tail
-                    .store(self.dst.as_mut_ptr().cast::<u8>().add(self.at))
-            };
+            unsafe { self.tail.store(next) };
         }
         self.at
     }

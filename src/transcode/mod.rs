@@ -21,10 +21,11 @@
 pub mod utf16;
 pub mod utf32;
 
+use core::mem::MaybeUninit;
+
 use crate::error::{ErrorKind, Malformed};
 use crate::lossy::REPLACEMENT;
 use crate::sink::write_units;
-use core::mem::MaybeUninit;
 
 /// How a conversion treats ill-formed input.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
