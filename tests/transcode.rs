@@ -1102,29 +1102,31 @@ fn converters_write_into_uninitialised_buffers() {
 /// `char::decode_utf16`.
 #[test]
 fn rust_converters_write_into_spare_capacity() {
+    use core::mem::MaybeUninit;
     use utf8::transcode::{utf16, utf32};
+    /// Converts the whole of `src` (`read` units) into a new vector's spare capacity, `cap`
+    /// units: the vector of what the converter wrote.
+    fn into_spare<T>(
+        read: usize,
+        cap: usize,
+        convert: impl FnOnce(&mut [MaybeUninit<T>]) -> Progress,
+    ) -> Vec<T> {
+        let mut out = Vec::with_capacity(cap);
+        let p = convert(out.spare_capacity_mut());
+        assert_eq!((p.read, p.stop), (read, None));
+        // SAFETY: the converter wrote its first `written` units.
+        unsafe { out.set_len(p.written) };
+        out
+    }
     let mut bytes = ("a".repeat(70) + &"\u{E9}".repeat(70) + "\u{20AC}\u{1F600}").into_bytes();
     bytes.extend_from_slice(b"\xF0\x9F\x98 \xED\xA0\x80 \xC3");
     let text = String::from_utf8_lossy(&bytes);
     let units16: Vec<u16> = text.encode_utf16().collect();
     let units32: Vec<u32> = text.chars().map(u32::from).collect();
-    let mut out16: Vec<u16> = Vec::with_capacity(bytes.len());
-    let p = utf16::utf8_to_utf16_uninit(&bytes, out16.spare_capacity_mut(), REPLACE);
-    assert_eq!(
-        (p.read, p.written, p.stop),
-        (bytes.len(), units16.len(), None)
-    );
-    // SAFETY: the converter wrote its first `written` units.
-    unsafe { out16.set_len(p.written) };
+    let n = bytes.len();
+    let out16 = into_spare(n, n, |d| utf16::utf8_to_utf16_uninit(&bytes, d, REPLACE));
     assert_eq!(out16, units16);
-    let mut out32: Vec<u32> = Vec::with_capacity(bytes.len());
-    let p = utf32::utf8_to_utf32_uninit(&bytes, out32.spare_capacity_mut(), REPLACE);
-    assert_eq!(
-        (p.read, p.written, p.stop),
-        (bytes.len(), units32.len(), None)
-    );
-    // SAFETY: as above.
-    unsafe { out32.set_len(p.written) };
+    let out32 = into_spare(n, n, |d| utf32::utf8_to_utf32_uninit(&bytes, d, REPLACE));
     assert_eq!(out32, units32);
 
     let mut lone = units16.clone();
@@ -1132,20 +1134,12 @@ fn rust_converters_write_into_spare_capacity() {
     let lossy: String = char::decode_utf16(lone.iter().copied())
         .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
         .collect();
-    let mut out8: Vec<u8> = Vec::with_capacity(3 * lone.len());
-    let p = utf16::utf16_to_utf8_uninit(&lone, out8.spare_capacity_mut(), REPLACE);
-    assert_eq!((p.read, p.written, p.stop), (lone.len(), lossy.len(), None));
-    // SAFETY: as above.
-    unsafe { out8.set_len(p.written) };
+    let (n, cap) = (lone.len(), 3 * lone.len());
+    let out8 = into_spare(n, cap, |d| utf16::utf16_to_utf8_uninit(&lone, d, REPLACE));
     assert_eq!(out8, lossy.as_bytes());
-    let mut out8: Vec<u8> = Vec::with_capacity(4 * units32.len());
-    let p = utf32::utf32_to_utf8_uninit(&units32, out8.spare_capacity_mut(), Mode::default());
-    assert_eq!(
-        (p.read, p.written, p.stop),
-        (units32.len(), text.len(), None)
-    );
-    // SAFETY: as above.
-    unsafe { out8.set_len(p.written) };
+    let (n, cap) = (units32.len(), 4 * units32.len());
+    let strict = Mode::default();
+    let out8 = into_spare(n, cap, |d| utf32::utf32_to_utf8_uninit(&units32, d, strict));
     assert_eq!(out8, text.as_bytes());
 }
 
