@@ -301,13 +301,16 @@ ISAS := scalar \
     grep -qw avx512vbmi /proc/cpuinfo && grep -qw avx512_vbmi2 /proc/cpuinfo && \
     grep -qw abm /proc/cpuinfo && echo y),avx512)
 
-# Runs the command line $(1) once per implementation in ISAS, failing if the library reports
-# that the forced one is not in use.
+# Runs the command line $(1) once per implementation in ISAS, failing if it fails or if the
+# library reports that the forced one is not in use. (An `if`, not `! grep`: bash -e does not
+# stop at a negated command, so only the last pass's `! grep` decided the loop's status.)
 define per_isa
 	for isa in $(ISAS); do \
 	  echo "== LIBUTF8_FORCE_ISA=$$isa $(1)"; \
-	  LIBUTF8_FORCE_ISA=$$isa $(1) 2> >(tee $(BUILD)/isa-stderr >&2); \
-	  ! grep -q 'LIBUTF8_FORCE_ISA' $(BUILD)/isa-stderr; \
+	  status=0; LIBUTF8_FORCE_ISA=$$isa $(1) 2> $(BUILD)/isa-stderr || status=$$?; \
+	  cat $(BUILD)/isa-stderr >&2; \
+	  test $$status = 0; \
+	  if grep -q 'LIBUTF8_FORCE_ISA' $(BUILD)/isa-stderr; then exit 1; fi; \
 	done
 endef
 
