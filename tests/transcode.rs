@@ -346,6 +346,13 @@ fn check_utf8(s: &[u8]) {
     );
 }
 
+/// Room for 4 bytes of UTF-8 a unit of `len`, and the 16 bytes a SIMD step stores past its
+/// output: the fast paths into UTF-8 check room for the widest output once per call, and from
+/// UTF-16 they never start within the smaller capacities of [`caps`] for short inputs.
+fn roomy(len: usize) -> [usize; 1] {
+    [4 * len + 64]
+}
+
 /// UTF-16 input: the converter and the length function.
 fn check_utf16(s: &[u16]) {
     let steps = utf16_steps(s);
@@ -354,7 +361,13 @@ fn check_utf16(s: &[u16]) {
         steps.iter().flat_map(|s| s.out.clone()).collect::<Vec<_>>(),
         lossy
     );
-    check("utf16_to_utf8", s, &steps, from_utf16, caps(&steps));
+    check(
+        "utf16_to_utf8",
+        s,
+        &steps,
+        from_utf16,
+        caps(&steps).chain(roomy(s.len())),
+    );
     assert_eq!(
         utf8::transcode::utf16::utf8_length_from_utf16(s),
         lossy.len(),
@@ -365,7 +378,13 @@ fn check_utf16(s: &[u16]) {
 /// UTF-32 input: the converter and the length function.
 fn check_utf32(s: &[u32]) {
     let steps = utf32_steps(s);
-    check("utf32_to_utf8", s, &steps, from_utf32, caps(&steps));
+    check(
+        "utf32_to_utf8",
+        s,
+        &steps,
+        from_utf32,
+        caps(&steps).chain(roomy(s.len())),
+    );
     assert_eq!(
         utf8::transcode::utf32::utf8_length_from_utf32(s),
         lossy_len(&steps),
@@ -1403,9 +1422,30 @@ fn wtf8_round_trips_random_utf16() {
     }
 }
 
+/// The UTF-16 that WTF-8 `s` converts to with each error replaced by U+FFFD, one character at a
+/// time by `form::decode_next` (itself checked against the grammar oracle in tests/forms.rs):
+/// a surrogate's sequence gives that surrogate, one unit.
+fn wtf8_lossy_utf16(s: &[u8]) -> Vec<u16> {
+    let mut out = vec![];
+    let mut rest = s;
+    while !rest.is_empty() {
+        let (value, len) = match utf8::form::decode_next(rest, utf8::form::Form::Wtf8) {
+            Ok(decoded) => decoded,
+            Err(m) => (0xFFFD, m.len.max(1)),
+        };
+        match char::from_u32(value) {
+            Some(c) => out.extend(c.encode_utf16(&mut [0; 2]).iter()),
+            None => out.push(value as u16),
+        }
+        rest = &rest[len..];
+    }
+    out
+}
+
 /// Input that is not WTF-8 (a surrogate pair written as two 3-byte sequences, which WTF-8
 /// wants in four bytes; any other ill-formed UTF-8) stops the conversion strictly, and with
-/// UTF8_REPLACE never writes more than utf16_length_from_utf8 says.
+/// UTF8_REPLACE is replaced as WTF-8 decoding replaces it, never writing more than
+/// utf16_length_from_utf8 says.
 #[test]
 fn wtf8_input_errors_and_the_length_bound() {
     let pair = b"ab\xED\xA0\xBD\xED\xB8\x80";
@@ -1433,6 +1473,12 @@ fn wtf8_input_errors_and_the_length_bound() {
             let mut out = vec![0u16; bound];
             let p = to_utf16_wtf8(isa, &s, &mut out, REPLACE).unwrap();
             assert_eq!((p.read, p.stop), (s.len(), None), "{} {s:X?}", isa.name());
+            assert_eq!(
+                out[..p.written],
+                wtf8_lossy_utf16(&s),
+                "{} {s:X?}",
+                isa.name()
+            );
         }
     }
 }
@@ -1679,31 +1725,9 @@ fn every_mix_of_widths_at_every_alignment() {
 /// units, the 32 at a time, and the step that takes the units where a run ends, which may
 /// begin with more ASCII; and so that a run follows another character in the same step and
 /// is long enough for the AVX-512 loop from UTF-16 to take it apart (96 units of ASCII). Then
-/// the same with a bad unit just after the second run. Besides the usual capacities, an
-/// output with room for 4 bytes a unit, which the fast paths need to take the whole input
-/// (they check room for the widest output once per call).
+/// the same with a bad unit just after the second run.
 #[test]
 fn runs_of_ascii_of_every_length_between_other_characters() {
-    fn check_both(units16: &[u16], units32: &[u32]) {
-        let steps = utf16_steps(units16);
-        let roomy = [4 * units16.len() + 64];
-        check(
-            "utf16_to_utf8",
-            units16,
-            &steps,
-            from_utf16,
-            caps(&steps).chain(roomy),
-        );
-        let steps = utf32_steps(units32);
-        let roomy = [4 * units32.len() + 64];
-        check(
-            "utf32_to_utf8",
-            units32,
-            &steps,
-            from_utf32,
-            caps(&steps).chain(roomy),
-        );
-    }
     let lens = common::or_under_miri(0..161, 30..34);
     for other in ['\u{E9}', '\u{4E2D}', '\u{1F600}'] {
         for len in lens.clone() {
@@ -1713,10 +1737,12 @@ fn runs_of_ascii_of_every_length_between_other_characters() {
             let text = format!("{other}{run}{other}{other}{run}{other}{}", "z".repeat(40));
             let mut units16: Vec<u16> = text.encode_utf16().collect();
             let mut units32: Vec<u32> = text.chars().map(u32::from).collect();
-            check_both(&units16, &units32);
+            check_utf16(&units16);
+            check_utf32(&units32);
             units16[3 * other.len_utf16() + 2 * len] = 0xDC00;
             units32[3 + 2 * len] = 0x11_0000;
-            check_both(&units16, &units32);
+            check_utf16(&units16);
+            check_utf32(&units32);
         }
     }
 }
@@ -1883,10 +1909,14 @@ fn what_follows_the_output_is_put_back_exactly() {
         "ab\u{1F600}\u{E9}\u{10FFFF}".repeat(15),
         "plain ASCII, long enough for a run of it, then \u{E9}\u{20AC}".repeat(4),
     ];
-    let (errors, caps) = common::or_under_miri((0..48, 0..96), (20..21, 60..62));
+    let errors = common::or_under_miri(0..48, 20..21);
     for text in &texts {
         let units16: Vec<u16> = text.encode_utf16().collect();
         let units32: Vec<u32> = text.chars().map(u32::from).collect();
+        // Every capacity up to the roomy one: the fast path from UTF-16 stops for a full
+        // output at a place that moves with the capacity, and does not start below ~100.
+        let roomiest = roomy(units16.len())[0];
+        let caps = common::or_under_miri((0..=roomiest).collect(), vec![60, 61, roomiest]);
         for bad in errors.clone().chain([usize::MAX]) {
             let mut s16 = units16.clone();
             let mut s32 = units32.clone();
@@ -1897,7 +1927,7 @@ fn what_follows_the_output_is_put_back_exactly() {
                 *u = 0x11_0000;
             }
             let exact = String::from_utf16_lossy(&s16).len() + 4;
-            for cap in caps.clone().chain([exact]) {
+            for &cap in caps.iter().chain(&[exact]) {
                 check_put_back("utf16_to_utf8", &s16, cap, pattern, from_utf16);
                 check_put_back("utf32_to_utf8", &s32, cap, pattern, from_utf32);
             }
