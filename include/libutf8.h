@@ -312,11 +312,14 @@ enum utf8_status utf8_validate_form(const char *s, size_t len, utf8_form form, s
  * On UTF8_OK, `*cp` is its value and `*consumed` its length: 1..4, 6 for a CESU-8 or Modified
  * UTF-8 surrogate pair (decoded into one supplementary code point), 1..6 in RFC 2279. In
  * WTF-8 and RFC 2279 `*cp` may be a surrogate code point, and in RFC 2279 up to 0x7FFFFFFF.
- * On an ill-formed sequence, `*cp` is U+FFFD and `*consumed` the length of its maximal
- * subpart in the form's grammar, at least 1, so that a loop skipping `*consumed` bytes never
- * swallows the start of the next character; UTF8_ERR_TRUNCATED consumes the rest of the input
- * (in CESU-8 and Modified UTF-8 this includes a lead surrogate at the end of the input, whose
- * pair is incomplete), and `len == 0` gives UTF8_ERR_TRUNCATED with `*consumed == 0`.
+ * On an ill-formed sequence, `*cp` is U+FFFD and `*consumed` at least 1: the length of its
+ * maximal subpart, as for utf8_decode_next, but where the forms' error table (libutf8(3))
+ * says otherwise: in CESU-8 and Modified UTF-8 a lead surrogate not followed by a whole trail
+ * surrogate is 3 bytes (the 1..2 bytes of a trail after it are then errors of their own), and
+ * in WTF-8 and RFC 2279 a surrogate pair in 3-byte halves is 6, its trail half included,
+ * though alone it would be a character. UTF8_ERR_TRUNCATED consumes the rest of the input (in
+ * CESU-8 and Modified UTF-8 this includes a lead surrogate at the end of the input, whose pair
+ * is incomplete), and `len == 0` gives UTF8_ERR_TRUNCATED with `*consumed == 0`.
  * UTF8_FORM_STRICT gives exactly what utf8_decode_next gives. An unknown `form` gives
  * UTF8_ERR_INVALID_ARGUMENT (checked first) and a NULL `s` with `len > 0`
  * UTF8_ERR_NULL_POINTER; both leave `*cp` and `*consumed` untouched.
@@ -413,8 +416,10 @@ enum utf8_status utf8_stream_finish(struct utf8_stream *st, size_t *valid_up_to)
 /**
  * Escapes the `len` bytes at `in` (any bytes: a file name, an argument) into `out` (since
  * 1.2), so that they can be printed safely: the output is valid UTF-8 and holds no C0 or C1
- * control, no DEL and no bidirectional control (U+202A..U+202E, U+2066..U+2069), nothing a
- * terminal acts on. Well-formed printable text, ASCII or not, is copied unchanged.
+ * control, no DEL and no bidirectional embedding, override or isolate control (U+202A..U+202E,
+ * U+2066..U+2069), nothing a terminal acts on. Well-formed printable text, ASCII or not, is
+ * copied unchanged, and so are the implicit marks U+200E, U+200F and U+061C, which can only
+ * move the neutral characters next to them.
  *
  * UTF8_ESCAPE_C: `\` becomes `\\`; each byte of an ill-formed sequence becomes `\xHH`; a C0
  * control or DEL becomes `\n`, `\t`, `\r`, `\a`, `\b`, `\f`, `\v` or `\xHH`; a C1 or
@@ -424,14 +429,16 @@ enum utf8_status utf8_stream_finish(struct utf8_stream *st, size_t *valid_up_to)
  * UTF8_ESCAPE_SHELL: a word that a POSIX shell reads back as exactly the input, as GNU
  * `ls --quoting-style=shell-escape` writes it: unchanged if no character needs quoting (the
  * shell specials are space and ``!"$&'()*;<=>?[\^`|``, `#` and `~` first, `{` and `}` alone);
- * in double quotes if it holds `'` and nothing else that needs quoting but spaces; otherwise
- * in single quotes, with `'\''` for `'` and `$'...'` segments for controls and ill-formed
- * bytes (`\n`, `\t`, `\r`, `\a`, `\b`, `\f`, `\v` or three octal digits per byte: `$'\033'`,
- * `$'\377'`, `$'\342\200\256'`). The empty string gives `''`. A NUL byte gives the segment
- * `$'\000'`, which no shell can hold in a word. Unlike ls, the result does not depend on the
- * locale: C1 and bidirectional controls are always escaped, every other valid character never;
- * and it has no redundant `''` (ls writes `'''a'\'''$'\033'` for `a'` and ESC, this function
- * `'a'\'''$'\033'`: the shell reads both back the same).
+ * in double quotes if it holds `'` and no other special character but spaces and a first `#`
+ * or `~` (as ls decides, a `#`, `~`, `{` or `}` elsewhere rules them out though it needs no
+ * quoting there); otherwise in single quotes, with `'\''` for `'` and `$'...'` segments for
+ * controls and ill-formed bytes (`\n`, `\t`, `\r`, `\a`, `\b`, `\f`, `\v` or three octal
+ * digits per byte: `$'\033'`, `$'\377'`, `$'\342\200\256'`). The empty string gives `''`.
+ * A NUL byte gives the segment `$'\000'`, which no shell can hold in a word. Unlike ls, the
+ * result does not depend on the locale: C1 and bidirectional controls are always escaped,
+ * every other valid character never; and it does not start with the redundant `''` that ls
+ * puts before some words holding `'` and a control (ls writes `'''a'\'''$'\033'` for `a'`
+ * and ESC, this function `'a'\'''$'\033'`: the shell reads both back the same).
  *
  * Returns UTF8_OK with `*out_len` the output length. If it does not fit in `cap` bytes:
  * UTF8_ERR_BUFFER_TOO_SMALL with `*out_len` the size needed, and nothing promised in `out`,

@@ -1,7 +1,9 @@
 //! Escaping arbitrary bytes (file names, arguments) for terminals and shells, and back.
 //!
 //! Both styles write valid UTF-8 with no C0 or C1 control, no DEL and no bidirectional
-//! control: nothing a terminal interprets, nothing that reorders the text around it. Input is
+//! embedding, override or isolate control: nothing a terminal interprets, nothing that
+//! reorders whole stretches of the text around it (the implicit marks LRM, RLM and ALM, which
+//! can only move neutral characters next to them, are text like any other). Input is
 //! cut into pieces by the fast validator: well-formed stretches with no byte the style must
 //! look at are copied in bulk; the rest goes one character or one maximal subpart at a time.
 

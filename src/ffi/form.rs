@@ -94,11 +94,14 @@ pub unsafe extern "C" fn utf8_validate_form(
 /// On UTF8_OK, `*cp` is its value and `*consumed` its length: 1..4, 6 for a CESU-8 or Modified
 /// UTF-8 surrogate pair (decoded into one supplementary code point), 1..6 in RFC 2279. In
 /// WTF-8 and RFC 2279 `*cp` may be a surrogate code point, and in RFC 2279 up to 0x7FFFFFFF.
-/// On an ill-formed sequence, `*cp` is U+FFFD and `*consumed` the length of its maximal
-/// subpart in the form's grammar, at least 1, so that a loop skipping `*consumed` bytes never
-/// swallows the start of the next character; UTF8_ERR_TRUNCATED consumes the rest of the input
-/// (in CESU-8 and Modified UTF-8 this includes a lead surrogate at the end of the input, whose
-/// pair is incomplete), and `len == 0` gives UTF8_ERR_TRUNCATED with `*consumed == 0`.
+/// On an ill-formed sequence, `*cp` is U+FFFD and `*consumed` at least 1: the length of its
+/// maximal subpart, as for utf8_decode_next, but where the forms' error table (libutf8(3))
+/// says otherwise: in CESU-8 and Modified UTF-8 a lead surrogate not followed by a whole trail
+/// surrogate is 3 bytes (the 1..2 bytes of a trail after it are then errors of their own), and
+/// in WTF-8 and RFC 2279 a surrogate pair in 3-byte halves is 6, its trail half included,
+/// though alone it would be a character. UTF8_ERR_TRUNCATED consumes the rest of the input (in
+/// CESU-8 and Modified UTF-8 this includes a lead surrogate at the end of the input, whose pair
+/// is incomplete), and `len == 0` gives UTF8_ERR_TRUNCATED with `*consumed == 0`.
 /// UTF8_FORM_STRICT gives exactly what utf8_decode_next gives. An unknown `form` gives
 /// UTF8_ERR_INVALID_ARGUMENT (checked first) and a NULL `s` with `len > 0`
 /// UTF8_ERR_NULL_POINTER; both leave `*cp` and `*consumed` untouched.

@@ -148,8 +148,10 @@ impl EscapeStyleArg {
 
 /// Escapes the `len` bytes at `in` (any bytes: a file name, an argument) into `out` (since
 /// 1.2), so that they can be printed safely: the output is valid UTF-8 and holds no C0 or C1
-/// control, no DEL and no bidirectional control (U+202A..U+202E, U+2066..U+2069), nothing a
-/// terminal acts on. Well-formed printable text, ASCII or not, is copied unchanged.
+/// control, no DEL and no bidirectional embedding, override or isolate control (U+202A..U+202E,
+/// U+2066..U+2069), nothing a terminal acts on. Well-formed printable text, ASCII or not, is
+/// copied unchanged, and so are the implicit marks U+200E, U+200F and U+061C, which can only
+/// move the neutral characters next to them.
 ///
 /// UTF8_ESCAPE_C: `\` becomes `\\`; each byte of an ill-formed sequence becomes `\xHH`; a C0
 /// control or DEL becomes `\n`, `\t`, `\r`, `\a`, `\b`, `\f`, `\v` or `\xHH`; a C1 or
@@ -159,14 +161,16 @@ impl EscapeStyleArg {
 /// UTF8_ESCAPE_SHELL: a word that a POSIX shell reads back as exactly the input, as GNU
 /// `ls --quoting-style=shell-escape` writes it: unchanged if no character needs quoting (the
 /// shell specials are space and ``!"$&'()*;<=>?[\^`|``, `#` and `~` first, `{` and `}` alone);
-/// in double quotes if it holds `'` and nothing else that needs quoting but spaces; otherwise
-/// in single quotes, with `'\''` for `'` and `$'...'` segments for controls and ill-formed
-/// bytes (`\n`, `\t`, `\r`, `\a`, `\b`, `\f`, `\v` or three octal digits per byte: `$'\033'`,
-/// `$'\377'`, `$'\342\200\256'`). The empty string gives `''`. A NUL byte gives the segment
-/// `$'\000'`, which no shell can hold in a word. Unlike ls, the result does not depend on the
-/// locale: C1 and bidirectional controls are always escaped, every other valid character never;
-/// and it has no redundant `''` (ls writes `'''a'\'''$'\033'` for `a'` and ESC, this function
-/// `'a'\'''$'\033'`: the shell reads both back the same).
+/// in double quotes if it holds `'` and no other special character but spaces and a first `#`
+/// or `~` (as ls decides, a `#`, `~`, `{` or `}` elsewhere rules them out though it needs no
+/// quoting there); otherwise in single quotes, with `'\''` for `'` and `$'...'` segments for
+/// controls and ill-formed bytes (`\n`, `\t`, `\r`, `\a`, `\b`, `\f`, `\v` or three octal
+/// digits per byte: `$'\033'`, `$'\377'`, `$'\342\200\256'`). The empty string gives `''`.
+/// A NUL byte gives the segment `$'\000'`, which no shell can hold in a word. Unlike ls, the
+/// result does not depend on the locale: C1 and bidirectional controls are always escaped,
+/// every other valid character never; and it does not start with the redundant `''` that ls
+/// puts before some words holding `'` and a control (ls writes `'''a'\'''$'\033'` for `a'`
+/// and ESC, this function `'a'\'''$'\033'`: the shell reads both back the same).
 ///
 /// Returns UTF8_OK with `*out_len` the output length. If it does not fit in `cap` bytes:
 /// UTF8_ERR_BUFFER_TOO_SMALL with `*out_len` the size needed, and nothing promised in `out`,
