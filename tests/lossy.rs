@@ -123,6 +123,40 @@ fn random_and_adversarial_input_against_from_utf8_lossy() {
     }
 }
 
+/// The Rust function through both kinds of `Sink`: over an initialised buffer (`Sink::new`)
+/// and over a `Vec`'s spare capacity (`Sink::new_uninit`; under Miri, a read of it before it
+/// is written would fail), each with room to spare and one byte short.
+#[test]
+fn rust_function_writes_through_both_sinks() {
+    use utf8::sink::Sink;
+    let mut rng = Rng::new(0x5EED_1002);
+    for _ in 0..common::iterations(200) {
+        let s = adversarial(&mut rng);
+        let want = String::from_utf8_lossy(&s).into_owned().into_bytes();
+        for cap in [want.len() + 8, want.len().saturating_sub(1)] {
+            let mut buf = vec![0x5Au8; cap];
+            let mut sink = Sink::new(&mut buf);
+            utf8::replace_invalid(&s, &mut sink);
+            let (len, fits) = (sink.len(), sink.fits());
+            assert_eq!((len, fits), (want.len(), cap >= want.len()), "{s:02X?}");
+            if fits {
+                assert_eq!(buf[..len], want[..], "{s:02X?}");
+                assert!(buf[len..].iter().all(|&b| b == 0x5A), "{s:02X?}");
+            }
+            let mut spare: Vec<u8> = Vec::with_capacity(cap);
+            let mut sink = Sink::new_uninit(&mut spare.spare_capacity_mut()[..cap]);
+            utf8::replace_invalid(&s, &mut sink);
+            let (len, fits) = (sink.len(), sink.fits());
+            assert_eq!((len, fits), (want.len(), cap >= want.len()), "{s:02X?}");
+            if fits {
+                // SAFETY: everything written was stored: its first `len` bytes are written.
+                unsafe { spare.set_len(len) };
+                assert_eq!(spare, want, "{s:02X?}");
+            }
+        }
+    }
+}
+
 /// Runs c-tests/lossy_oracle.py on `input`; `None` without python3.
 fn python_lossy(input: &[u8], name: &str) -> Option<Vec<u8>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
