@@ -299,7 +299,12 @@ ISAS := scalar \
     grep -qw avx512f /proc/cpuinfo && grep -qw avx512bw /proc/cpuinfo && \
     grep -qw avx512vl /proc/cpuinfo && \
     grep -qw avx512vbmi /proc/cpuinfo && grep -qw avx512_vbmi2 /proc/cpuinfo && \
-    grep -qw abm /proc/cpuinfo && echo y),avx512)
+    grep -qw abm /proc/cpuinfo && echo y),avx512 avx512-zen4)
+# The one the library picks: the last, but of AVX-512's two tunings avx512-zen4 on AMD's family
+# 19h (Zen 4) only.
+ZEN4 := $(shell grep -q '^vendor_id.*AuthenticAMD' /proc/cpuinfo 2>/dev/null && \
+  grep -q '^cpu family[[:space:]]*: 25$$' /proc/cpuinfo && echo y)
+BEST_ISA := $(lastword $(filter-out $(if $(ZEN4),avx512,avx512-zen4),$(ISAS)))
 
 # Runs the command line $(1) once per implementation in ISAS, failing if it fails or if the
 # library reports that the forced one is not in use. (An `if`, not `! grep`: bash -e does not
@@ -348,7 +353,7 @@ check-c: all $(BUILD)/kuhn-expected.txt
 	  echo "== LIBUTF8_FORCE_ISA=$$forced (reported, ignored)"; \
 	  LIBUTF8_FORCE_ISA=$$forced $(BUILD)/test_api_static > /dev/null 2> $(BUILD)/isa-stderr; \
 	  reason=$$([ $$forced = bogus ] && echo "is unknown" || echo "is not supported by this CPU"); \
-	  diff <(echo "libutf8: LIBUTF8_FORCE_ISA=$$forced $$reason; using $(lastword $(ISAS))") \
+	  diff <(echo "libutf8: LIBUTF8_FORCE_ISA=$$forced $$reason; using $(BEST_ISA)") \
 	    $(BUILD)/isa-stderr; \
 	done
 	@# Threads making their first calls at once (c-tests/first_use_race.c): right results, and
@@ -358,12 +363,12 @@ check-c: all $(BUILD)/kuhn-expected.txt
 	  -pthread -o $(BUILD)/first_use_race
 	for run in $$(seq 20); do \
 	  LIBUTF8_FORCE_ISA=bogus $(BUILD)/first_use_race 2> $(BUILD)/isa-stderr; \
-	  diff <(echo "libutf8: LIBUTF8_FORCE_ISA=bogus is unknown; using $(lastword $(ISAS))") \
+	  diff <(echo "libutf8: LIBUTF8_FORCE_ISA=bogus is unknown; using $(BEST_ISA)") \
 	    $(BUILD)/isa-stderr; \
 	done
 	LIBUTF8_FORCE_ISA=$$'av\033x2 \\' $(BUILD)/first_use_race 2> $(BUILD)/isa-stderr
 	diff <(printf '%s%s\n' 'libutf8: LIBUTF8_FORCE_ISA=av\x1bx2\x20\x5c is unknown; using ' \
-	  $(lastword $(ISAS))) $(BUILD)/isa-stderr
+	  $(BEST_ISA)) $(BUILD)/isa-stderr
 	LIBUTF8_FORCE_ISA= $(BUILD)/first_use_race 2> $(BUILD)/isa-stderr
 	test ! -s $(BUILD)/isa-stderr
 

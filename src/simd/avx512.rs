@@ -362,7 +362,8 @@ static PREVIOUS_UNIT: __m512i = {
 /// number, and the 16 bytes after them. None of the units is a surrogate, or `pairs` has
 /// them; a high surrogate in the last lane gives nothing. Against AVX2's steps of 16 units,
 /// lipsum Chinese, Japanese, Korean and Hindi convert 1.7-1.8x as fast, Wikipedia text in
-/// those scripts 1.3-1.45x (Intel Xeon, Emerald Rapids; Zen 4 not measured).
+/// those scripts 1.3-1.45x (Intel Xeon, Emerald Rapids). AMD Zen 4, fresh text, A/B in one
+/// process with [`utf16_to_utf8_zen4`]'s loop: 1.07-1.14x and 1.02-1.06x.
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW and VBMI2; room for 112 bytes at `dst`.
@@ -440,13 +441,14 @@ unsafe fn bmp_lanes(units: __m256i, pairs: Option<(__m256i, u16, bool)>) -> (__m
     }
 }
 
-/// The steps of AVX-512 VBMI2.
-pub(super) struct Avx512WideStep;
+/// The steps of AVX-512 VBMI2, with [`WideStep::LONG_ASCII_RUNS`] as `LONG_ASCII_RUNS`: true
+/// for [`utf16_to_utf8`], false for [`utf16_to_utf8_zen4`].
+pub(super) struct Avx512WideStep<const LONG_ASCII_RUNS: bool>;
 
 // SAFETY: AVX-512F, BW, VBMI and VBMI2 instructions, and AVX2's; callers guarantee the CPU has
 // them.
-unsafe impl WideStep for Avx512WideStep {
-    const LONG_ASCII_RUNS: bool = true;
+unsafe impl<const LONG_ASCII_RUNS: bool> WideStep for Avx512WideStep<LONG_ASCII_RUNS> {
+    const LONG_ASCII_RUNS: bool = LONG_ASCII_RUNS;
 
     /// 96 units: more, and the test costs text of other characters more than it saves; fewer,
     /// and Wikipedia text gains less. Fresh text (see bench/README.md), against a test of the
@@ -454,7 +456,8 @@ unsafe impl WideStep for Avx512WideStep {
     /// 1.6-2.0x as fast with 96, 1.35-1.6x with 64, 1.8-2.1x with 128; Chinese 1.22x, 1.27x,
     /// 1.06x; English, Hindi and Thai 0.96-0.99x; lipsum text 0.96-1.05x, random mixed text
     /// 0.94x. The files processed again and again, which the predictors learn: 0.81-1.08x,
-    /// French 1.5x.
+    /// French 1.5x. (Intel Xeon, Emerald Rapids. AMD Zen 4 is the other way round: see
+    /// [`utf16_to_utf8_zen4`].)
     #[inline(always)]
     unsafe fn ascii_ahead(src: *const u16, units: usize) -> bool {
         const RUN: usize = 96;
@@ -655,13 +658,15 @@ pub(super) unsafe fn utf32_to_utf8(
     #[inline(never)]
     unsafe fn fast(s: &[u32], d: &mut [MaybeUninit<u8>]) -> (usize, usize) {
         // SAFETY: the registers need the instruction set, which the CPU has.
-        unsafe { super::to_utf8::utf32_to_utf8::<Avx2Units, Avx512WideStep>(s, d) }
+        unsafe { super::to_utf8::utf32_to_utf8::<Avx2Units, Avx512WideStep<true>>(s, d) }
     }
     // SAFETY: the CPU has the instruction set by our contract.
     utf32::utf32_to_utf8_using(src, dst, mode, |s, d| unsafe { fast(s, d) })
 }
 
-/// [`crate::transcode::utf16::utf16_to_utf8`] with AVX2's registers and the 32-unit step.
+/// [`crate::transcode::utf16::utf16_to_utf8`] with AVX2's registers and the 32-unit step,
+/// leaving the steps only for runs of ASCII of at least 96 units (see
+/// [`Avx512WideStep::ascii_ahead`]).
 ///
 /// # Safety
 /// The CPU supports AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
@@ -673,7 +678,30 @@ pub(super) unsafe fn utf16_to_utf8(
 ) -> Progress {
     // SAFETY: the registers need the instruction set, which the CPU has by our contract.
     let fast = |s: &[u16], d: &mut [MaybeUninit<u8>]| unsafe {
-        super::to_utf8::utf16_to_utf8::<Avx2Units, Avx512WideStep>(s, d)
+        super::to_utf8::utf16_to_utf8::<Avx2Units, Avx512WideStep<true>>(s, d)
+    };
+    utf16::utf16_to_utf8_using(src, dst, mode, fast)
+}
+
+/// [`utf16_to_utf8`] for AMD Zen 4, whose branch predictor and 512-bit loads favour the other
+/// way to find ASCII: the loop leaves the steps for a run of ASCII wherever the first 16 units
+/// of a step are ASCII, as AVX2's does, with no test of 96 units ahead. Zen 4 (EPYC, family
+/// 19h), against [`utf16_to_utf8`], A/B in one process (`bench/c/ab_builds.c`), two runs: every
+/// corpus file 1.02-1.22x as fast, fresh text 1.02-1.21x (Esperanto, German and Greek
+/// Wikipedia 1.14-1.20x), ASCII strings of 256 to 1000 units 1.3-1.4x, other short strings
+/// 0.99-1.01x. On Intel the same change made fresh Wikipedia text up to 2x slower.
+///
+/// # Safety
+/// The CPU supports AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt")]
+pub(super) unsafe fn utf16_to_utf8_zen4(
+    src: &[u16],
+    dst: &mut [MaybeUninit<u8>],
+    mode: Mode,
+) -> Progress {
+    // SAFETY: the registers need the instruction set, which the CPU has by our contract.
+    let fast = |s: &[u16], d: &mut [MaybeUninit<u8>]| unsafe {
+        super::to_utf8::utf16_to_utf8::<Avx2Units, Avx512WideStep<false>>(s, d)
     };
     utf16::utf16_to_utf8_using(src, dst, mode, fast)
 }

@@ -16,6 +16,9 @@ pub(super) const POPCNT: u32 = 1 << 1;
 pub(super) const AVX2: u32 = 1 << 2; // with AVX, and YMM state enabled by the OS
 pub(super) const AVX512: u32 = 1 << 3; // F, BW, VL, VBMI and VBMI2, ZMM and mask state enabled
 pub(super) const LZCNT: u32 = 1 << 4;
+/// Not a feature: an AMD CPU of family 19h, Zen 3 or Zen 4 (of which only Zen 4 has AVX-512),
+/// for which the AVX-512 kernels have a tuning of their own (see `super::Isa::Avx512Zen4`).
+pub(super) const AMD_FAMILY_19H: u32 = 1 << 5;
 /// Set once the others have been read.
 const READ: u32 = 1 << 31;
 
@@ -91,6 +94,9 @@ fn compiled() -> u32 {
 fn read() -> u32 {
     let mut features = 0;
     let leaf1 = cpuid(1, 0);
+    if is_amd_family_19h(cpuid(0, 0), leaf1.eax) {
+        features |= AMD_FAMILY_19H;
+    }
     if bit(leaf1.ecx, 9) && bit(leaf1.ecx, 19) && bit(leaf1.ecx, 20) {
         features |= SSE42; // SSSE3, SSE4.1, SSE4.2
     }
@@ -124,6 +130,16 @@ fn read() -> u32 {
     features
 }
 
+/// Whether leaf 0 (the vendor) and the EAX of leaf 1 (the version) are an AMD CPU's of family
+/// 19h: base family Fh plus extended family Ah (AMD64 Architecture Programmer's Manual,
+/// volume 3, CPUID Fn0000_0001_EAX).
+fn is_amd_family_19h(leaf0: CpuidResult, version: u32) -> bool {
+    let amd = [leaf0.ebx, leaf0.edx, leaf0.ecx] == [0x6874_7541, 0x6974_6E65, 0x444D_4163];
+    let base = version >> 8 & 0xF;
+    let extended = version >> 20 & 0xFF;
+    amd && base == 0xF && extended == 0xA
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,5 +159,46 @@ mod tests {
         assert_eq!(has(AVX2), std_has!("avx2"));
         assert_eq!(has(AVX512), avx512);
         assert_eq!(has(LZCNT), std_has!("lzcnt"));
+    }
+
+    /// Linux's /proc/cpuinfo is the oracle (its "cpu family" is base plus extended family,
+    /// in decimal); skipped, saying so, where it is absent.
+    #[test]
+    fn amd_family_19h_agrees_with_proc_cpuinfo() {
+        let Ok(info) = std::fs::read_to_string("/proc/cpuinfo") else {
+            std::eprintln!("no /proc/cpuinfo: AMD family 19h not checked");
+            return;
+        };
+        let field = |name: &str| {
+            info.lines()
+                .find(|line| line.split(':').next().map(str::trim) == Some(name))
+                .and_then(|line| line.split(':').nth(1))
+                .map(str::trim)
+        };
+        let expected =
+            field("vendor_id") == Some("AuthenticAMD") && field("cpu family") == Some("25");
+        assert_eq!(has(AMD_FAMILY_19H), expected);
+    }
+
+    /// The vendor string spelt in the registers' bytes, and families around 19h.
+    #[test]
+    fn amd_family_19h_from_cpuid_words() {
+        let vendor = |name: &[u8; 12]| {
+            let word = |i: usize| u32::from_le_bytes(name[i..i + 4].try_into().unwrap());
+            CpuidResult {
+                eax: 0x10,
+                ebx: word(0),
+                edx: word(4),
+                ecx: word(8),
+            }
+        };
+        let (amd, intel) = (vendor(b"AuthenticAMD"), vendor(b"GenuineIntel"));
+        // Family, model and stepping of a Zen 4 (EPYC 9004: 19h, model 11h, stepping 1),
+        // a Zen 5 (1Ah) and a Zen 2 (17h).
+        let version = |family: u32| 0xF << 8 | (family - 0xF) << 20 | 0x1 << 16 | 0x1 << 4 | 1;
+        assert!(is_amd_family_19h(amd, version(0x19)));
+        assert!(!is_amd_family_19h(amd, version(0x1A)));
+        assert!(!is_amd_family_19h(amd, version(0x17)));
+        assert!(!is_amd_family_19h(intel, version(0x19)));
     }
 }

@@ -59,6 +59,10 @@ pub enum Isa {
     /// x86_64 with AVX-512F, BW, VL, VBMI and VBMI2 (Intel from Ice Lake, AMD from Zen 4),
     /// AVX2, POPCNT and LZCNT.
     Avx512,
+    /// [`Isa::Avx512`]'s kernels with a UTF-16 to UTF-8 converter tuned for AMD Zen 4, which
+    /// CPUs of AMD's family 19h run by default: the same instructions, so any CPU that runs
+    /// `Avx512` runs it.
+    Avx512Zen4,
     /// aarch64 with NEON (Advanced SIMD), which every aarch64 Linux system has.
     Neon,
 }
@@ -202,10 +206,27 @@ static AVX512: Kernels = Kernels {
     utf16_to_utf8: avx512::utf16_to_utf8,
     utf32_to_utf8: avx512::utf32_to_utf8,
 };
+/// AVX512's kernels, but UTF-16 into UTF-8 leaves its steps for ASCII as AVX2's loop does
+/// (see `avx512::utf16_to_utf8_zen4`). The other choices of AVX512 measured on Intel are as
+/// good or better on Zen 4 too (see `avx512.rs` and `lookup.rs`).
+#[cfg(target_arch = "x86_64")]
+static AVX512_ZEN4: Kernels = Kernels {
+    isa: Isa::Avx512Zen4,
+    utf16_to_utf8: avx512::utf16_to_utf8_zen4,
+    ..AVX512
+};
 
 impl Isa {
-    /// Every implementation, best last among those of one architecture.
-    pub const ALL: [Isa; 5] = [Isa::Scalar, Isa::Sse42, Isa::Avx2, Isa::Avx512, Isa::Neon];
+    /// Every implementation, best last among those of one architecture (but for the two
+    /// tunings of AVX-512, of which [`Isa::best`] picks the CPU's).
+    pub const ALL: [Isa; 6] = [
+        Isa::Scalar,
+        Isa::Sse42,
+        Isa::Avx2,
+        Isa::Avx512,
+        Isa::Avx512Zen4,
+        Isa::Neon,
+    ];
 
     /// The name `LIBUTF8_FORCE_ISA` accepts.
     pub fn name(self) -> &'static str {
@@ -214,6 +235,7 @@ impl Isa {
             Isa::Sse42 => "sse4.2",
             Isa::Avx2 => "avx2",
             Isa::Avx512 => "avx512",
+            Isa::Avx512Zen4 => "avx512-zen4",
             Isa::Neon => "neon",
         }
     }
@@ -231,30 +253,50 @@ impl Isa {
             // Lake and later. The converters permute bytes with VBMI and compress them with
             // VBMI2, and count leading zeros with LZCNT, which every CPU with VBMI2 has.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => cpu::has(cpu::AVX512 | cpu::AVX2 | cpu::POPCNT | cpu::LZCNT),
+            Isa::Avx512 | Isa::Avx512Zen4 => {
+                cpu::has(cpu::AVX512 | cpu::AVX2 | cpu::POPCNT | cpu::LZCNT)
+            }
             // Part of the aarch64 baseline, which the code is compiled for.
             #[cfg(target_arch = "aarch64")]
             Isa::Neon => cfg!(target_feature = "neon"),
             #[cfg(not(target_arch = "x86_64"))]
-            Isa::Sse42 | Isa::Avx2 | Isa::Avx512 => false,
+            Isa::Sse42 | Isa::Avx2 | Isa::Avx512 | Isa::Avx512Zen4 => false,
             #[cfg(not(target_arch = "aarch64"))]
             Isa::Neon => false,
         }
     }
 
-    /// The implementations this CPU can run, best last.
+    /// The implementations this CPU can run, in the order of [`Isa::ALL`].
     pub fn supported() -> impl Iterator<Item = Isa> {
         Isa::ALL.into_iter().filter(|isa| isa.is_supported())
     }
 
-    /// The implementation to use: `LIBUTF8_FORCE_ISA` if set and not empty, else the best
-    /// supported.
+    /// The implementation this CPU runs best: the last it supports, but of the two tunings of
+    /// AVX-512, `Avx512Zen4` on AMD's family 19h (Zen 4) and `Avx512` elsewhere.
+    pub fn best() -> Isa {
+        #[cfg(target_arch = "x86_64")]
+        let zen4 = cpu::has(cpu::AMD_FAMILY_19H);
+        #[cfg(not(target_arch = "x86_64"))]
+        let zen4 = false;
+        let tuned_for_another = |isa: &Isa| match isa {
+            Isa::Avx512 => zen4,
+            Isa::Avx512Zen4 => !zen4,
+            _ => false,
+        };
+        Isa::supported()
+            .filter(|isa| !tuned_for_another(isa))
+            .last()
+            .unwrap_or(Isa::Scalar)
+    }
+
+    /// The implementation to use: `LIBUTF8_FORCE_ISA` if set and not empty, else
+    /// [`Isa::best`].
     ///
     /// A forced implementation that is unknown or that this CPU lacks is reported on standard
     /// error (once per process) and ignored, so that the library never runs an instruction the
     /// CPU lacks.
     pub fn selected() -> Isa {
-        let best = Isa::supported().last().unwrap_or(Isa::Scalar);
+        let best = Isa::best();
         env::with_forced_isa(|forced| {
             let forced = forced.filter(|value| !value.is_empty())?;
             match Isa::ALL
@@ -341,10 +383,12 @@ impl Isa {
             Isa::Avx2 => Some(&AVX2),
             #[cfg(target_arch = "x86_64")]
             Isa::Avx512 => Some(&AVX512),
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512Zen4 => Some(&AVX512_ZEN4),
             #[cfg(target_arch = "aarch64")]
             Isa::Neon => Some(&NEON),
             #[cfg(not(target_arch = "x86_64"))]
-            Isa::Sse42 | Isa::Avx2 | Isa::Avx512 => None,
+            Isa::Sse42 | Isa::Avx2 | Isa::Avx512 | Isa::Avx512Zen4 => None,
             #[cfg(not(target_arch = "aarch64"))]
             Isa::Neon => None,
         }
