@@ -363,7 +363,7 @@ static PREVIOUS_UNIT: __m512i = {
 /// them; a high surrogate in the last lane gives nothing. Against AVX2's steps of 16 units,
 /// lipsum Chinese, Japanese, Korean and Hindi convert 1.7-1.8x as fast, Wikipedia text in
 /// those scripts 1.3-1.45x (Intel Xeon, Emerald Rapids). AMD Zen 4, fresh text, A/B in one
-/// process with [`utf16_to_utf8_zen4`]'s loop: 1.07-1.14x and 1.02-1.06x.
+/// process, both with Zen 4's loop (see [`utf16_to_utf8`]): 1.07-1.14x and 1.02-1.06x.
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW and VBMI2; room for 112 bytes at `dst`.
@@ -441,8 +441,8 @@ unsafe fn bmp_lanes(units: __m256i, pairs: Option<(__m256i, u16, bool)>) -> (__m
     }
 }
 
-/// The steps of AVX-512 VBMI2, with [`WideStep::LONG_ASCII_RUNS`] as `LONG_ASCII_RUNS`: true
-/// for [`utf16_to_utf8`], false for [`utf16_to_utf8_zen4`].
+/// The steps of AVX-512 VBMI2, with [`WideStep::LONG_ASCII_RUNS`] as `LONG_ASCII_RUNS` (see
+/// [`utf16_to_utf8`]).
 pub(super) struct Avx512WideStep<const LONG_ASCII_RUNS: bool>;
 
 // SAFETY: AVX-512F, BW, VBMI and VBMI2 instructions, and AVX2's; callers guarantee the CPU has
@@ -457,7 +457,7 @@ unsafe impl<const LONG_ASCII_RUNS: bool> WideStep for Avx512WideStep<LONG_ASCII_
     /// 1.06x; English, Hindi and Thai 0.96-0.99x; lipsum text 0.96-1.05x, random mixed text
     /// 0.94x. The files processed again and again, which the predictors learn: 0.81-1.08x,
     /// French 1.5x. (Intel Xeon, Emerald Rapids. AMD Zen 4 is the other way round: see
-    /// [`utf16_to_utf8_zen4`].)
+    /// [`utf16_to_utf8`].)
     #[inline(always)]
     unsafe fn ascii_ahead(src: *const u16, units: usize) -> bool {
         const RUN: usize = 96;
@@ -664,44 +664,27 @@ pub(super) unsafe fn utf32_to_utf8(
     utf32::utf32_to_utf8_using(src, dst, mode, |s, d| unsafe { fast(s, d) })
 }
 
-/// [`crate::transcode::utf16::utf16_to_utf8`] with AVX2's registers and the 32-unit step,
-/// leaving the steps only for runs of ASCII of at least 96 units (see
-/// [`Avx512WideStep::ascii_ahead`]).
+/// [`crate::transcode::utf16::utf16_to_utf8`] with AVX2's registers and the 32-unit step. With
+/// `LONG_ASCII_RUNS` (Intel), the loop leaves the steps only for runs of ASCII of at least 96
+/// units (see [`Avx512WideStep::ascii_ahead`]); without (AMD Zen 4, whose branch predictor and
+/// 512-bit loads favour the other way), wherever the first 16 units of a step are ASCII, as
+/// AVX2's does. Zen 4 (EPYC, family 19h), without against with, A/B in one process
+/// (`bench/c/ab_builds.c`), two runs: every corpus file 1.02-1.22x as fast, fresh text
+/// 1.02-1.21x (Esperanto, German and Greek Wikipedia 1.14-1.20x), ASCII strings of 256 to 1000
+/// units 1.3-1.4x, other short strings 0.99-1.01x. On Intel, fresh Wikipedia text up to 2x
+/// slower.
 ///
 /// # Safety
 /// The CPU supports AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt")]
-pub(super) unsafe fn utf16_to_utf8(
+pub(super) unsafe fn utf16_to_utf8<const LONG_ASCII_RUNS: bool>(
     src: &[u16],
     dst: &mut [MaybeUninit<u8>],
     mode: Mode,
 ) -> Progress {
     // SAFETY: the registers need the instruction set, which the CPU has by our contract.
     let fast = |s: &[u16], d: &mut [MaybeUninit<u8>]| unsafe {
-        super::to_utf8::utf16_to_utf8::<Avx2Units, Avx512WideStep<true>>(s, d)
-    };
-    utf16::utf16_to_utf8_using(src, dst, mode, fast)
-}
-
-/// [`utf16_to_utf8`] for AMD Zen 4, whose branch predictor and 512-bit loads favour the other
-/// way to find ASCII: the loop leaves the steps for a run of ASCII wherever the first 16 units
-/// of a step are ASCII, as AVX2's does, with no test of 96 units ahead. Zen 4 (EPYC, family
-/// 19h), against [`utf16_to_utf8`], A/B in one process (`bench/c/ab_builds.c`), two runs: every
-/// corpus file 1.02-1.22x as fast, fresh text 1.02-1.21x (Esperanto, German and Greek
-/// Wikipedia 1.14-1.20x), ASCII strings of 256 to 1000 units 1.3-1.4x, other short strings
-/// 0.99-1.01x. On Intel the same change made fresh Wikipedia text up to 2x slower.
-///
-/// # Safety
-/// The CPU supports AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt")]
-pub(super) unsafe fn utf16_to_utf8_zen4(
-    src: &[u16],
-    dst: &mut [MaybeUninit<u8>],
-    mode: Mode,
-) -> Progress {
-    // SAFETY: the registers need the instruction set, which the CPU has by our contract.
-    let fast = |s: &[u16], d: &mut [MaybeUninit<u8>]| unsafe {
-        super::to_utf8::utf16_to_utf8::<Avx2Units, Avx512WideStep<false>>(s, d)
+        super::to_utf8::utf16_to_utf8::<Avx2Units, Avx512WideStep<LONG_ASCII_RUNS>>(s, d)
     };
     utf16::utf16_to_utf8_using(src, dst, mode, fast)
 }

@@ -203,16 +203,17 @@ static AVX512: Kernels = Kernels {
     count: avx512::count,
     utf8_to_utf16: avx512::utf8_to_utf16,
     utf8_to_utf32: avx512::utf8_to_utf32,
-    utf16_to_utf8: avx512::utf16_to_utf8,
+    utf16_to_utf8: avx512::utf16_to_utf8::<true>,
     utf32_to_utf8: avx512::utf32_to_utf8,
 };
 /// AVX512's kernels, but UTF-16 into UTF-8 leaves its steps for ASCII as AVX2's loop does
-/// (see `avx512::utf16_to_utf8_zen4`). The other choices of AVX512 measured on Intel are as
-/// good or better on Zen 4 too (see `avx512.rs` and `lookup.rs`).
+/// (see `avx512::utf16_to_utf8`). The other choices of AVX512 measured on Intel are as
+/// good on Zen 4 too, but for prefetching at 64 MiB, a smaller loss left as is (see
+/// `lookup::STREAM_FROM`).
 #[cfg(target_arch = "x86_64")]
 static AVX512_ZEN4: Kernels = Kernels {
     isa: Isa::Avx512Zen4,
-    utf16_to_utf8: avx512::utf16_to_utf8_zen4,
+    utf16_to_utf8: avx512::utf16_to_utf8::<false>,
     ..AVX512
 };
 
