@@ -164,6 +164,7 @@ mod tests {
     /// Linux's /proc/cpuinfo is the oracle (its "cpu family" is base plus extended family,
     /// in decimal); skipped, saying so, where it is absent.
     #[test]
+    #[cfg_attr(miri, ignore = "reads a file, and Miri runs no CPUID")]
     fn amd_family_19h_agrees_with_proc_cpuinfo() {
         let Ok(info) = std::fs::read_to_string("/proc/cpuinfo") else {
             std::eprintln!("no /proc/cpuinfo: AMD family 19h not checked");
