@@ -201,5 +201,7 @@ mod tests {
         assert!(!is_amd_family_19h(amd, version(0x1A)));
         assert!(!is_amd_family_19h(amd, version(0x17)));
         assert!(!is_amd_family_19h(intel, version(0x19)));
+        // Extended family Ah counts only after base family Fh: with base 6, family 6.
+        assert!(!is_amd_family_19h(amd, 0x6 << 8 | 0xA << 20));
     }
 }

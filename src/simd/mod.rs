@@ -279,12 +279,17 @@ impl Isa {
         let zen4 = cpu::has(cpu::AMD_FAMILY_19H);
         #[cfg(not(target_arch = "x86_64"))]
         let zen4 = false;
+        Isa::best_of(Isa::supported(), zen4)
+    }
+
+    /// [`Isa::best`] of `supported` (in the order of [`Isa::ALL`]), on a Zen 4 or not.
+    fn best_of(supported: impl Iterator<Item = Isa>, zen4: bool) -> Isa {
         let tuned_for_another = |isa: &Isa| match isa {
             Isa::Avx512 => zen4,
             Isa::Avx512Zen4 => !zen4,
             _ => false,
         };
-        Isa::supported()
+        supported
             .filter(|isa| !tuned_for_another(isa))
             .last()
             .unwrap_or(Isa::Scalar)
@@ -546,4 +551,26 @@ pub(crate) fn utf8_to_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>], mode: Mode
 pub(crate) fn utf32_to_utf8(src: &[u32], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
     unsafe { (active().utf32_to_utf8)(src, dst, mode) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Isa;
+
+    /// The choice [`Isa::best`] makes, for either kind of CPU wherever the tests run.
+    #[test]
+    fn best_takes_the_avx512_tuning_of_the_cpu() {
+        let x86 = [Isa::Scalar, Isa::Sse42, Isa::Avx2];
+        let avx512 = [Isa::Avx512, Isa::Avx512Zen4];
+        let all = || x86.into_iter().chain(avx512);
+        assert_eq!(Isa::best_of(all(), false), Isa::Avx512);
+        assert_eq!(Isa::best_of(all(), true), Isa::Avx512Zen4);
+        // Zen 3, and a Zen 4 whose AVX-512 the OS does not enable: AVX2.
+        assert_eq!(Isa::best_of(x86.into_iter(), true), Isa::Avx2);
+        assert_eq!(
+            Isa::best_of([Isa::Scalar, Isa::Neon].into_iter(), false),
+            Isa::Neon
+        );
+        assert_eq!(Isa::best_of([Isa::Scalar].into_iter(), true), Isa::Scalar);
+    }
 }

@@ -172,11 +172,11 @@ pub fn isas_of_this_cpu() -> Vec<&'static str> {
 
 /// The implementation the library should run on this CPU, of those `isas` gives: the last, but
 /// of the two tunings of AVX-512, "avx512-zen4" on AMD's family 19h (Zen 4) only, which
-/// Linux's /proc/cpuinfo tells (`None` where it is absent). Under Miri, which reads no files
-/// here, the library reads no CPUID either and takes the features it is compiled for, never
-/// AMD's family.
+/// Linux's /proc/cpuinfo tells (`None` where it is absent and needed). Under Miri, which reads
+/// no files here, the library reads no CPUID either and takes the features it is compiled for,
+/// never AMD's family.
 pub fn best_of_this_cpu(isas: &[&'static str]) -> Option<&'static str> {
-    let zen4 = !cfg!(miri) && {
+    let zen4 = isas.contains(&"avx512-zen4") && !cfg!(miri) && {
         let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
         let field = |name: &str| {
             info.lines()
