@@ -50,9 +50,9 @@
  * by the library. Where both exist they are compared too, so a slip in this file shows up as a
  * failure rather than as a weaker test.
  *
- * The library reads LIBUTF8_FORCE_ISA (scalar, sse4.2, avx2, avx512, avx512-zen4) once, on first
- * use: run this program once per value. ASCII inputs up to 256 bytes need no kernel, and counting takes the
- * scalar path below 64 bytes, whatever the ISA.
+ * The library reads LIBUTF8_FORCE_ISA (scalar, sse4.2, avx2, avx512, avx512-zen4) once, on
+ * first use: run this program once per value. ASCII inputs up to 256 bytes need no kernel, and
+ * counting takes the scalar path below 64 bytes, whatever the ISA.
  * GUARD_PAGES_SAMPLE=N runs only every Nth input of the sweeps (and of the converters with room
  * to spare), for slow runs (valgrind).
  * GUARD_PAGES_EXHAUSTIVE=1 adds the large sweeps (every 3-byte input, every 4-byte input
