@@ -47,8 +47,10 @@ use crate::validate::{
 use lookup::Blocks;
 pub use lookup::{ALIGN_FROM, BLOCK, GROUP, STREAM_FROM};
 
-/// An implementation: the scalar reference or one SIMD kernel.
+/// An implementation: the scalar reference or one SIMD kernel. Non-exhaustive: a new
+/// instruction set or tuning (as `Avx512Zen4` was) is no breaking change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Isa {
     /// The portable scalar code: the reference every kernel must agree with.
     Scalar,
