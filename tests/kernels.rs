@@ -326,9 +326,9 @@ fn long_inputs_with_one_error_far_from_the_start() {
     }
 }
 
-/// Input long enough for the kernels' prefetching block loop (`STREAM_FROM` bytes; x86_64
-/// only, elsewhere there is none): valid, and with an error in its first group of blocks, in
-/// the middle, and in its last block and its tail.
+/// Input long enough for the kernels' block loop for long input (`STREAM_FROM` bytes; x86_64
+/// only, elsewhere there is none), which prefetches but in `avx512-zen4`: valid, and with an
+/// error in its first group of blocks, in the middle, and in its last block and its tail.
 #[test]
 #[cfg(target_arch = "x86_64")]
 #[cfg_attr(miri, ignore = "megabytes are too slow to interpret")]

@@ -151,7 +151,7 @@ lookup::block_kernels!("avx2,popcnt", Avx2);
 
 // The converters of crate::transcode, compiled for this instruction set: their runs of ASCII are
 // widened and narrowed in its registers.
-crate::transcode::transcoders!("avx2,popcnt", validate, Avx2, Avx2Units);
+crate::transcode::transcoders!("avx2,popcnt", validate::<true>, Avx2, Avx2Units);
 
 // ---------------------------------------------------------------------------------------------
 // From UTF-8 (see super::from_utf8): runs of ASCII widened 32 bytes at a time, values into

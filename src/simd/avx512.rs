@@ -1253,7 +1253,7 @@ pub(super) unsafe fn utf8_to_utf16(
     mode: Mode,
 ) -> Progress {
     // SAFETY: the kernel needs the instruction set, which the CPU has by our contract.
-    let valid_prefix = |s: &[u8]| unsafe { super::valid_prefix(validate, s) };
+    let valid_prefix = |s: &[u8]| unsafe { super::valid_prefix(validate::<true>, s) };
     // SAFETY: as above; the converter needs SSE4.1 and SSSE3, which AVX2 includes.
     let fast = |s: &[u8], valid, d: &mut [MaybeUninit<u16>]| unsafe {
         super::from_utf8::convert::<Avx2, u16, Avx512WideBlock>(s, valid, d)
@@ -1276,7 +1276,7 @@ pub(super) unsafe fn utf8_to_utf32(
     mode: Mode,
 ) -> Progress {
     // SAFETY: the kernel needs the instruction set, which the CPU has by our contract.
-    let valid_prefix = |s: &[u8]| unsafe { super::valid_prefix(validate, s) };
+    let valid_prefix = |s: &[u8]| unsafe { super::valid_prefix(validate::<true>, s) };
     // SAFETY: as above; the converter needs SSE4.1 and SSSE3, which AVX2 includes.
     let fast = |s: &[u8], valid, d: &mut [MaybeUninit<u32>]| unsafe {
         super::from_utf8::convert::<Avx2, u32, Avx512WideBlock>(s, valid, d)

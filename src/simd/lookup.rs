@@ -130,9 +130,10 @@ pub(crate) const SHORT: usize = GROUP * BLOCK;
 /// SSE4.2 at 64 MiB 1.4x and 1.3x. At 1 MiB, in the L2 cache, the prefetches cost 5%: hence a
 /// loop of its own. x86_64 only: elsewhere this is never reached (no prefetch measured). AMD
 /// Zen 4 (EPYC, 1 MiB of L2), whose own prefetchers keep up, A/B against no prefetching: with
-/// AVX-512, 0.97-1.00x as fast from 2 to 32 MiB and 0.93-0.95x at 64 MiB (counting 0.89x);
+/// AVX-512, 0.97-1.00x as fast from 2 to 32 MiB and 0.91-0.95x at 64 MiB (counting 0.89-1.00x);
 /// AVX2 and SSE4.2 0.98-1.01x; with the hint into L2 only (T1) instead of every level, as
-/// fast as without (T1 not tried on Intel).
+/// fast as without (T1 not tried on Intel). Hence `Isa::Avx512Zen4`'s kernels do not prefetch:
+/// the long input's loop is then the same as the shorter one's, in a function of its own.
 pub const STREAM_FROM: usize = if cfg!(target_arch = "x86_64") {
     2 << 20
 } else {
@@ -309,7 +310,9 @@ impl Blocks {
 /// that the short strings' path keeps its code as small as it was (AVX-512, C harness, A/B in
 /// one process: that kept mixed strings of 64 bytes at 0.95-1.00x of the time before this
 /// change, where checking the few bytes in the same function took 1.00-1.05x). An input of at
-/// least [`STREAM_FROM`] bytes goes to a block loop that prefetches, also a function of its own.
+/// least [`STREAM_FROM`] bytes goes to a block loop of its own, which prefetches if `PREFETCH`
+/// (false for AMD Zen 4, which is faster without: see [`STREAM_FROM`]); the function for
+/// shorter input is then the same with or without.
 ///
 /// [`SHORT`]: super::lookup::SHORT
 /// [`STREAM_FROM`]: super::lookup::STREAM_FROM
@@ -326,7 +329,7 @@ macro_rules! block_kernels {
         ///
         /// [`lookup::valid_blocks`]: super::lookup::valid_blocks
         #[target_feature(enable = $features)]
-        pub(super) unsafe fn validate(s: &[u8]) -> Result<(), usize> {
+        pub(super) unsafe fn validate<const PREFETCH: bool>(s: &[u8]) -> Result<(), usize> {
             /// # Safety
             /// As for `validate`; the first `ascii` blocks of `s` are ASCII.
             #[target_feature(enable = $features)]
@@ -339,9 +342,9 @@ macro_rules! block_kernels {
             /// As for `validate`; `s` is at least `STREAM_FROM` bytes long.
             #[target_feature(enable = $features)]
             #[inline(never)]
-            unsafe fn validate_stream(s: &[u8]) -> Result<(), usize> {
+            unsafe fn validate_long<const PREFETCH: bool>(s: &[u8]) -> Result<(), usize> {
                 // SAFETY: the features are enabled here, and present by the caller's contract.
-                unsafe { super::lookup::valid_blocks::<$registers, false, true>(s, 0) }
+                unsafe { super::lookup::valid_blocks::<$registers, false, PREFETCH>(s, 0) }
                     .into_result()
             }
             // SAFETY: the features are enabled here, and present by the caller's contract.
@@ -356,7 +359,7 @@ macro_rules! block_kernels {
                 } else if s.len() < super::lookup::STREAM_FROM {
                     validate_from(s, 0)
                 } else {
-                    validate_stream(s)
+                    validate_long::<PREFETCH>(s)
                 }
             }
         }
@@ -369,7 +372,7 @@ macro_rules! block_kernels {
         ///
         /// [`lookup::valid_blocks`]: super::lookup::valid_blocks
         #[target_feature(enable = $features)]
-        pub(super) unsafe fn count(s: &[u8]) -> super::lookup::Blocks {
+        pub(super) unsafe fn count<const PREFETCH: bool>(s: &[u8]) -> super::lookup::Blocks {
             /// # Safety
             /// As for `count`; the first `ascii` blocks of `s` are ASCII.
             #[target_feature(enable = $features)]
@@ -382,9 +385,9 @@ macro_rules! block_kernels {
             /// As for `count`; `s` is at least `STREAM_FROM` bytes long.
             #[target_feature(enable = $features)]
             #[inline(never)]
-            unsafe fn count_stream(s: &[u8]) -> super::lookup::Blocks {
+            unsafe fn count_long<const PREFETCH: bool>(s: &[u8]) -> super::lookup::Blocks {
                 // SAFETY: the features are enabled here, and present by the caller's contract.
-                unsafe { super::lookup::valid_blocks::<$registers, true, true>(s, 0) }
+                unsafe { super::lookup::valid_blocks::<$registers, true, PREFETCH>(s, 0) }
             }
             // SAFETY: the features are enabled here, and present by the caller's contract.
             unsafe {
@@ -402,7 +405,7 @@ macro_rules! block_kernels {
                 } else if s.len() < super::lookup::STREAM_FROM {
                     count_from(s, 0)
                 } else {
-                    count_stream(s)
+                    count_long::<PREFETCH>(s)
                 }
             }
         }

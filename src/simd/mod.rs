@@ -163,8 +163,8 @@ unsafe fn utf8_to_utf32_validated_by(
 #[cfg(target_arch = "aarch64")]
 static NEON: Kernels = Kernels {
     isa: Isa::Neon,
-    validate: neon::validate,
-    count: neon::count,
+    validate: neon::validate::<true>,
+    count: neon::count::<true>,
     utf8_to_utf16: neon::utf8_to_utf16,
     utf8_to_utf32: neon::utf8_to_utf32,
     ..SCALAR
@@ -173,8 +173,8 @@ static NEON: Kernels = Kernels {
 #[cfg(target_arch = "x86_64")]
 static SSE42: Kernels = Kernels {
     isa: Isa::Sse42,
-    validate: sse42::validate,
-    count: sse42::count,
+    validate: sse42::validate::<true>,
+    count: sse42::count::<true>,
     utf8_to_utf16: sse42::utf8_to_utf16,
     utf16_to_utf8: sse42::utf16_to_utf8,
     utf8_to_utf32: sse42::utf8_to_utf32,
@@ -183,8 +183,8 @@ static SSE42: Kernels = Kernels {
 #[cfg(target_arch = "x86_64")]
 static AVX2: Kernels = Kernels {
     isa: Isa::Avx2,
-    validate: avx2::validate,
-    count: avx2::count,
+    validate: avx2::validate::<true>,
+    count: avx2::count::<true>,
     utf8_to_utf16: avx2::utf8_to_utf16,
     utf16_to_utf8: avx2::utf16_to_utf8,
     utf8_to_utf32: avx2::utf8_to_utf32,
@@ -201,20 +201,23 @@ static AVX2: Kernels = Kernels {
 #[cfg(target_arch = "x86_64")]
 static AVX512: Kernels = Kernels {
     isa: Isa::Avx512,
-    validate: avx512::validate,
-    count: avx512::count,
+    validate: avx512::validate::<true>,
+    count: avx512::count::<true>,
     utf8_to_utf16: avx512::utf8_to_utf16,
     utf8_to_utf32: avx512::utf8_to_utf32,
     utf16_to_utf8: avx512::utf16_to_utf8::<true>,
     utf32_to_utf8: avx512::utf32_to_utf8,
 };
-/// AVX512's kernels, but UTF-16 into UTF-8 leaves its steps for ASCII as AVX2's loop does
-/// (see `avx512::utf16_to_utf8`). The other choices of AVX512 measured on Intel are as
-/// good on Zen 4 too, but for prefetching at 64 MiB, a smaller loss left as is (see
-/// `lookup::STREAM_FROM`).
+/// AVX512's kernels, but validation and counting never prefetch (see `lookup::STREAM_FROM`)
+/// and UTF-16 into UTF-8 leaves its steps for ASCII as AVX2's loop does (see
+/// `avx512::utf16_to_utf8`): the two choices of AVX512, measured on Intel, that Zen 4 runs
+/// slower. (The converters from UTF-8, whose validation costs less than their conversion, keep
+/// AVX512's.)
 #[cfg(target_arch = "x86_64")]
 static AVX512_ZEN4: Kernels = Kernels {
     isa: Isa::Avx512Zen4,
+    validate: avx512::validate::<false>,
+    count: avx512::count::<false>,
     utf16_to_utf8: avx512::utf16_to_utf8::<false>,
     ..AVX512
 };

@@ -148,7 +148,7 @@ pub(super) unsafe fn shift_to_end(v: __m128i, len: usize) -> __m128i {
 
 // The converters of crate::transcode, compiled for this instruction set: their runs of ASCII are
 // widened and narrowed in its registers.
-crate::transcode::transcoders!("sse4.2,popcnt", validate, Sse42, Sse42Units);
+crate::transcode::transcoders!("sse4.2,popcnt", validate::<true>, Sse42, Sse42Units);
 
 // ---------------------------------------------------------------------------------------------
 // From UTF-8 (see super::from_utf8): runs of ASCII and values widened 16 bytes at a time.

@@ -527,7 +527,7 @@ pub(crate) fn units_from_utf8(s: &[u8], units_of: impl Fn(u8) -> usize) -> usize
 /// set, validating UTF-8 with its kernel and converting it with [`crate::simd`]'s `from_utf8`
 /// kernel, whose runs of ASCII it widens with its registers, and converting into UTF-8 with its
 /// registers of units (see `crate::simd::to_utf8`):
-/// `transcoders!("avx2,popcnt", validate, Avx2, Avx2Units)`. The loops are those of
+/// `transcoders!("avx2,popcnt", validate::<true>, Avx2, Avx2Units)`. The loops are those of
 /// [`convert_from_utf8`] and [`convert_to_utf8`], inlined here. The SIMD loop from UTF-32 is a
 /// function of its own (`fast`), whose registers LLVM allocates for it alone: LLVM inlined it
 /// into the exact path's loop, where it shared that loop's registers and reloaded its constants
