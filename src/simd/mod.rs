@@ -61,9 +61,9 @@ pub enum Isa {
     /// x86_64 with AVX-512F, BW, VL, VBMI and VBMI2 (Intel from Ice Lake, AMD from Zen 4),
     /// AVX2, POPCNT and LZCNT.
     Avx512,
-    /// [`Isa::Avx512`]'s kernels with a UTF-16 to UTF-8 converter tuned for AMD Zen 4, which
-    /// CPUs of AMD's family 19h run by default: the same instructions, so any CPU that runs
-    /// `Avx512` runs it.
+    /// [`Isa::Avx512`]'s kernels tuned for AMD Zen 4 (no software prefetch for long input, and
+    /// UTF-16 to UTF-8 looks for ASCII as AVX2's converter does), which CPUs of AMD's family 19h
+    /// run by default: the same instructions, so any CPU that runs `Avx512` runs it.
     Avx512Zen4,
     /// aarch64 with NEON (Advanced SIMD), which every aarch64 Linux system has.
     Neon,
