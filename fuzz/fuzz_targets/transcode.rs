@@ -10,7 +10,9 @@
 //! gives (AddressSanitizer catches a write past it), which must hold exactly the oracle's
 //! output; then resumed through a buffer of the small capacity, flushed after each call, which
 //! must give the same output and stop at the same place. UTF-16 input also goes to WTF-8
-//! (UTF8_WTF8) and back, which must give it again.
+//! (UTF8_WTF8) and back, which must give it again. The C functions run the implementation the
+//! library picks; the same checks then run each implementation the CPU supports
+//! (`utf8::simd::Isa`), so that every kernel is fuzzed on a machine that has it.
 
 #![no_main]
 
@@ -23,6 +25,8 @@ use utf8::ffi::{
     utf8_to_utf16, utf8_to_utf32, utf16_length_from_utf8, utf16_to_utf8, utf32_length_from_utf8,
     utf32_to_utf8,
 };
+use utf8::simd::Isa;
+use utf8::transcode::{Mode, Progress};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&control, input)) = data.split_first() else {
@@ -93,30 +97,44 @@ fn from_utf8(s: &[u8], cap: usize) {
         "utf32_length_from_utf8({})",
         hex(s)
     );
-    check("utf8_to_utf16", s, &to16, cap, |src, out, flags| {
-        // SAFETY: `src` and `out` are live buffers of the lengths passed.
-        unsafe {
-            utf8_to_utf16(
-                src.as_ptr().cast(),
-                src.len(),
-                out.as_mut_ptr(),
-                out.len(),
-                flags,
-            )
-        }
-    });
-    check("utf8_to_utf32", s, &to32, cap, |src, out, flags| {
-        // SAFETY: `src` and `out` are live buffers of the lengths passed.
-        unsafe {
-            utf8_to_utf32(
-                src.as_ptr().cast(),
-                src.len(),
-                out.as_mut_ptr(),
-                out.len(),
-                flags,
-            )
-        }
-    });
+    check(
+        "utf8_to_utf16",
+        s,
+        &to16,
+        cap,
+        Isa::utf8_to_utf16,
+        |src, out, flags| {
+            // SAFETY: `src` and `out` are live buffers of the lengths passed.
+            unsafe {
+                utf8_to_utf16(
+                    src.as_ptr().cast(),
+                    src.len(),
+                    out.as_mut_ptr(),
+                    out.len(),
+                    flags,
+                )
+            }
+        },
+    );
+    check(
+        "utf8_to_utf32",
+        s,
+        &to32,
+        cap,
+        Isa::utf8_to_utf32,
+        |src, out, flags| {
+            // SAFETY: `src` and `out` are live buffers of the lengths passed.
+            unsafe {
+                utf8_to_utf32(
+                    src.as_ptr().cast(),
+                    src.len(),
+                    out.as_mut_ptr(),
+                    out.len(),
+                    flags,
+                )
+            }
+        },
+    );
 }
 
 fn from_utf16(bytes: &[u8], cap: usize) {
@@ -152,23 +170,31 @@ fn from_utf16(bytes: &[u8], cap: usize) {
     // SAFETY: `units` is a live buffer of `units.len()` units.
     let len = unsafe { utf8_length_from_utf16(units.as_ptr(), units.len()) };
     assert_eq!(len, want.lossy.len(), "utf8_length_from_utf16({units:X?})");
-    check("utf16_to_utf8", &units, &want, cap, |src, out, flags| {
-        // SAFETY: `src` and `out` are live buffers of the lengths passed.
-        unsafe {
-            utf16_to_utf8(
-                src.as_ptr(),
-                src.len(),
-                out.as_mut_ptr().cast(),
-                out.len(),
-                flags,
-            )
-        }
-    });
+    check(
+        "utf16_to_utf8",
+        &units,
+        &want,
+        cap,
+        Isa::utf16_to_utf8,
+        |src, out, flags| {
+            // SAFETY: `src` and `out` are live buffers of the lengths passed.
+            unsafe {
+                utf16_to_utf8(
+                    src.as_ptr(),
+                    src.len(),
+                    out.as_mut_ptr().cast(),
+                    out.len(),
+                    flags,
+                )
+            }
+        },
+    );
     wtf8_round_trip(&units, len);
 }
 
 /// UTF-16 to WTF-8 (a lone surrogate in its three bytes, 1110xxxx 10xxxxxx 10xxxxxx, as Simon
-/// Sapin's "The WTF-8 encoding" defines it) into exactly `len` bytes, then back to `units`.
+/// Sapin's "The WTF-8 encoding" defines it) into exactly `len` bytes, then back to `units`:
+/// through the C functions, then with every implementation the CPU supports.
 fn wtf8_round_trip(units: &[u16], len: usize) {
     let mut want = Vec::new();
     for item in char::decode_utf16(units.iter().copied()) {
@@ -184,41 +210,87 @@ fn wtf8_round_trip(units: &[u16], len: usize) {
             }
         }
     }
-    let mut wtf8 = vec![0u8; len].into_boxed_slice();
-    // SAFETY: `units` and `wtf8` are live buffers of the lengths passed.
-    let r = unsafe {
-        utf16_to_utf8(
-            units.as_ptr(),
-            units.len(),
-            wtf8.as_mut_ptr().cast(),
-            len,
-            UTF8_WTF8,
-        )
+    wtf8_check(
+        "C",
+        units,
+        len,
+        &want,
+        |units, out| {
+            // SAFETY: `units` and `out` are live buffers of the lengths passed.
+            unsafe {
+                utf16_to_utf8(
+                    units.as_ptr(),
+                    units.len(),
+                    out.as_mut_ptr().cast(),
+                    out.len(),
+                    UTF8_WTF8,
+                )
+            }
+        },
+        |wtf8, back| {
+            // SAFETY: `wtf8` and `back` are live buffers of the lengths passed.
+            unsafe {
+                utf8_to_utf16(
+                    wtf8.as_ptr().cast(),
+                    wtf8.len(),
+                    back.as_mut_ptr(),
+                    back.len(),
+                    UTF8_WTF8,
+                )
+            }
+        },
+    );
+    let mode = Mode {
+        replace: false,
+        wtf8: true,
     };
+    for isa in Isa::supported() {
+        wtf8_check(
+            isa.name(),
+            units,
+            len,
+            &want,
+            |units, out| {
+                isa.utf16_to_utf8(units, out, mode)
+                    .expect("supported")
+                    .into()
+            },
+            |wtf8, back| {
+                isa.utf8_to_utf16(wtf8, back, mode)
+                    .expect("supported")
+                    .into()
+            },
+        );
+    }
+}
+
+/// `to_wtf8` of `units` into exactly `len` bytes must give `want`, and `from_wtf8` of that
+/// `units` again; `by` names the implementation.
+fn wtf8_check(
+    by: &str,
+    units: &[u16],
+    len: usize,
+    want: &[u8],
+    to_wtf8: impl Fn(&[u16], &mut [u8]) -> utf8_result,
+    from_wtf8: impl Fn(&[u8], &mut [u16]) -> utf8_result,
+) {
+    let mut wtf8 = vec![0u8; len].into_boxed_slice();
+    let r = to_wtf8(units, &mut wtf8);
     assert_eq!(
         (r.status, r.read, r.written),
         (UTF8_OK, units.len(), want.len()),
-        "WTF-8 of {units:X?}"
+        "WTF-8 of {units:X?} ({by})"
     );
-    assert_eq!(&wtf8[..], &want[..], "WTF-8 of {units:X?}");
+    assert_eq!(&wtf8[..], want, "WTF-8 of {units:X?} ({by})");
     let mut back = vec![0u16; units.len()].into_boxed_slice();
-    // SAFETY: `wtf8` and `back` are live buffers of the lengths passed.
-    let r = unsafe {
-        utf8_to_utf16(
-            wtf8.as_ptr().cast(),
-            wtf8.len(),
-            back.as_mut_ptr(),
-            back.len(),
-            UTF8_WTF8,
-        )
-    };
+    let r = from_wtf8(&wtf8, &mut back);
     assert_eq!(
         (r.status, r.read, r.written),
         (UTF8_OK, wtf8.len(), units.len()),
-        "back from {}",
+        "back from {} ({by})",
         hex(&wtf8)
     );
-    assert_eq!(&back[..], units, "back from {}", hex(&wtf8));
+    assert_eq!(&back[..], units, "back from {} ({by})", hex(&wtf8));
 }
 
 fn from_utf32(bytes: &[u8], cap: usize) {
@@ -262,23 +334,56 @@ fn from_utf32(bytes: &[u8], cap: usize) {
     // SAFETY: `units` is a live buffer of `units.len()` units.
     let len = unsafe { utf8_length_from_utf32(units.as_ptr(), units.len()) };
     assert_eq!(len, want.lossy.len(), "utf8_length_from_utf32({units:X?})");
-    check("utf32_to_utf8", &units, &want, cap, |src, out, flags| {
-        // SAFETY: `src` and `out` are live buffers of the lengths passed.
-        unsafe {
-            utf32_to_utf8(
-                src.as_ptr(),
-                src.len(),
-                out.as_mut_ptr().cast(),
-                out.len(),
-                flags,
-            )
-        }
-    });
+    check(
+        "utf32_to_utf8",
+        &units,
+        &want,
+        cap,
+        Isa::utf32_to_utf8,
+        |src, out, flags| {
+            // SAFETY: `src` and `out` are live buffers of the lengths passed.
+            unsafe {
+                utf32_to_utf8(
+                    src.as_ptr(),
+                    src.len(),
+                    out.as_mut_ptr().cast(),
+                    out.len(),
+                    flags,
+                )
+            }
+        },
+    );
+}
+
+/// One implementation's converter, as `Isa` offers it.
+type IsaConverter<S, T> = fn(Isa, &[S], &mut [T], Mode) -> Option<Progress>;
+
+/// [`check_one`] for the C function `c`, then for `by_isa` with every implementation the CPU
+/// supports.
+fn check<S: core::fmt::Debug, T: Copy + Default + PartialEq + core::fmt::Debug>(
+    name: &str,
+    src: &[S],
+    want: &Expected<T>,
+    cap: usize,
+    by_isa: IsaConverter<S, T>,
+    c: impl Fn(&[S], &mut [T], u32) -> utf8_result,
+) {
+    check_one(name, src, want, cap, c);
+    for isa in Isa::supported() {
+        let name = format!("{name} ({})", isa.name());
+        check_one(&name, src, want, cap, |src, out, flags| {
+            let mode = Mode {
+                replace: flags & UTF8_REPLACE != 0,
+                wtf8: false,
+            };
+            by_isa(isa, src, out, mode).expect("supported").into()
+        });
+    }
 }
 
 /// `convert` strict and lossy, into a buffer of exactly the lossy size, then resumed through a
 /// buffer of `cap` units.
-fn check<S: core::fmt::Debug, T: Copy + Default + PartialEq + core::fmt::Debug>(
+fn check_one<S: core::fmt::Debug, T: Copy + Default + PartialEq + core::fmt::Debug>(
     name: &str,
     src: &[S],
     want: &Expected<T>,
