@@ -199,6 +199,41 @@ fn kernels_accept_ascii_blocks_between_other_text() {
     }
 }
 
+/// An error in each block of a long run of ASCII, which the block loop tests a block at a time
+/// for four blocks, then several at once (see `ascii_blocks` in src/simd/lookup.rs): the run at the
+/// start of the input and after a block of other text, each bad sequence at the start, inside
+/// and across the end of a block, in input long enough for the block loop (`ALIGN_FROM`), with
+/// other text or ASCII after it.
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "exhaustive: too slow to interpret; the sampled tests run the same paths"
+)]
+fn an_error_in_every_block_of_a_long_ascii_run() {
+    let suffixes = [
+        "\u{E9}\u{20AC}\u{1F600}z"
+            .repeat(ALIGN_FROM.div_ceil(10))
+            .into_bytes(),
+        b"an ASCII tail after the error, ".repeat(ALIGN_FROM.div_ceil(31)),
+    ];
+    for before in [Vec::new(), "\u{E9}".repeat(BLOCK / 2).into_bytes()] {
+        // Up to three groups of four blocks after the first four.
+        for blocks in 0..=16 {
+            for within in [0, 1, 33, BLOCK - 2, BLOCK - 1] {
+                for bad in BAD {
+                    for suffix in &suffixes {
+                        let mut s = before.clone();
+                        s.resize(s.len() + blocks * BLOCK + within, b'a');
+                        s.extend_from_slice(bad);
+                        s.extend_from_slice(suffix);
+                        check(&s);
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 #[cfg_attr(
     miri,
