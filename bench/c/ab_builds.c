@@ -19,6 +19,14 @@
  * GB/s of UTF-8. Every build's result is checked first: the input is valid, its characters
  * counted right, and a converter's output converts back to it. LIBUTF8_FORCE_ISA=avx2 (or
  * another) measures another kernel.
+ *
+ * A build given as PATH@ISA runs the implementation ISA (as LIBUTF8_FORCE_ISA=ISA would), so
+ * that two implementations can be compared in one process: give each a copy of the library
+ * under a name of its own (dlopen opens a file once, and a library chooses its implementation
+ * once), for example
+ *
+ *   cp libutf8.so a.so && cp libutf8.so b.so
+ *   ./ab_builds utf8_validate corpus.tsv ./a.so@avx2 ./b.so@avx512-zen4
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -103,6 +111,32 @@ static utf8_result run(const struct build *b, const struct input *in, size_t k) 
   return b->from32((const uint32_t *)(const void *)units, count, in->out, in->len, 0);
 }
 
+/* Makes the first call of build `b`, with LIBUTF8_FORCE_ISA=isa: the library chooses its
+ * implementation then, and keeps it. The input is not ASCII, so that the call reaches the
+ * implementation. */
+static void choose_isa(const struct build *b, const char *isa) {
+  static const char e_acute[] = "\xC3\xA9";
+  static const uint16_t e_acute16[] = {0xE9};
+  static const uint32_t e_acute32[] = {0xE9};
+  uint32_t out[2];
+  size_t good;
+  const char *before = getenv("LIBUTF8_FORCE_ISA");
+  char *saved = before ? strdup(before) : NULL;
+  setenv("LIBUTF8_FORCE_ISA", isa, 1);
+  if (b->validate) b->validate(e_acute, 2, &good);
+  if (b->count) b->count(e_acute, 2);
+  if (b->to16) b->to16(e_acute, 2, (uint16_t *)out, 2, 0);
+  if (b->to32) b->to32(e_acute, 2, out, 2, 0);
+  if (b->from16) b->from16(e_acute16, 1, (char *)out, 2, 0);
+  if (b->from32) b->from32(e_acute32, 1, (char *)out, 2, 0);
+  if (saved) {
+    setenv("LIBUTF8_FORCE_ISA", saved, 1);
+    free(saved);
+  } else {
+    unsetenv("LIBUTF8_FORCE_ISA");
+  }
+}
+
 int main(int argc, char **argv) {
   static const char *const functions[] = {"utf8_to_utf16", "utf8_to_utf32", "utf16_to_utf8",
                                           "utf32_to_utf8", "utf8_validate", "utf8_count_chars"};
@@ -115,7 +149,7 @@ int main(int argc, char **argv) {
   for (b = 0; b < 6 && argc > 1; b++)
     if (strcmp(argv[1], functions[b]) == 0) which = b;
   if (argc < 5 || builds > MAX_BUILDS || which < 0) {
-    fprintf(stderr, "usage: %s FUNCTION MANIFEST LIBUTF8_SO LIBUTF8_SO...\n", argv[0]);
+    fprintf(stderr, "usage: %s FUNCTION MANIFEST LIBUTF8_SO[@ISA] LIBUTF8_SO[@ISA]...\n", argv[0]);
     return 2;
   }
   from8 = which < 2;
@@ -124,6 +158,8 @@ int main(int argc, char **argv) {
   unit = which % 2 == 0 ? 2 : 4;
   for (b = 0; b < builds; b++) {
     void *fn[6] = {0};
+    char *isa = strrchr(argv[3 + b], '@');
+    if (isa != NULL) *isa++ = '\0'; /* argv[3 + b] is the path now */
     load(argv[3 + b], argv[1], &fn[which]);
     memset(&build[b], 0, sizeof build[b]);
     memcpy(&build[b].to16, &fn[0], sizeof fn[0]);
@@ -132,6 +168,7 @@ int main(int argc, char **argv) {
     memcpy(&build[b].from32, &fn[3], sizeof fn[3]);
     memcpy(&build[b].validate, &fn[4], sizeof fn[4]);
     memcpy(&build[b].count, &fn[5], sizeof fn[5]);
+    if (isa != NULL) choose_isa(&build[b], isa);
   }
   /* The other form of the text, made by the first build. */
   if (unit == 2)
