@@ -1988,6 +1988,37 @@ fn what_follows_the_utf16_and_utf32_output_is_put_back_exactly() {
     }
 }
 
+/// Outputs from UTF-8 too short for all of well-formed input, at every capacity of its last 80
+/// units: a stretch is then longer than the output, blocks are converted in steps that store
+/// past their own units, and the conversion stops where a character does not fit (in UTF-16,
+/// a surrogate pair in the last unit). What follows the output is put back unit for unit.
+#[test]
+#[cfg_attr(miri, ignore = "hundreds of inputs: too slow interpreted")]
+fn outputs_from_utf8_too_short_for_the_input_are_put_back_exactly() {
+    let p16 = |i: usize| (i as u16).wrapping_mul(40_503);
+    let p32 = |i: usize| (i as u32).wrapping_mul(2_654_435_761);
+    let mut rng = Rng::new(0x5EED_7A11);
+    let mut texts = vec![
+        "a\u{E9}bc\u{42F}\u{1F600}".repeat(30).into_bytes(),
+        "\u{4E2D}\u{E9}\u{20AC}a\u{1F4A9}".repeat(30).into_bytes(),
+        ("\u{E9}\u{42F}".repeat(60) + "\u{1F600}" + &"\u{E9}".repeat(40)).into_bytes(),
+    ];
+    for _ in 0..20 {
+        let chars = 100 + rng.below(150);
+        texts.push(rng.text(chars));
+    }
+    for s in &texts {
+        let needed16 = core::str::from_utf8(s).unwrap().encode_utf16().count();
+        let needed32 = core::str::from_utf8(s).unwrap().chars().count();
+        for cap in needed16.saturating_sub(80)..needed16 {
+            check_put_back("utf8_to_utf16", s, cap, p16, to_utf16);
+        }
+        for cap in needed32.saturating_sub(80)..needed32 {
+            check_put_back("utf8_to_utf32", s, cap, p32, to_utf32);
+        }
+    }
+}
+
 /// UTF-32 steps are narrowed to 16 bits with saturation before the checks of 1 to 3 bytes: a
 /// value that does not fit (above 0xFFFF, with the top bit set, or not a scalar value at all)
 /// at every lane of steps of ASCII, of 1-2 and of 1-3 bytes must make the step refused or
