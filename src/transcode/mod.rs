@@ -503,9 +503,17 @@ fn copy_ascii<S: Unit, T: Unit>(src: &[S], dst: &mut [MaybeUninit<T>]) -> usize 
 /// value).
 #[inline(always)]
 pub(crate) fn encode_utf8(value: u32, out: &mut [MaybeUninit<u8>]) -> Option<usize> {
-    let bytes = crate::encode(value).ok()?;
-    let bytes = bytes.as_bytes();
-    write_units(out.get_mut(..bytes.len())?, bytes);
+    let encoded = crate::encode(value).ok()?;
+    // A store of known size per length: a copy of `bytes.len()` bytes was a call to memcpy
+    // per character, a tenth of the instructions of UTF-16 into an output of exactly the size
+    // needed (short strings of mixed text, which go through here near the output's end).
+    let bytes = encoded.as_bytes();
+    match *bytes {
+        [a] => *out.first_chunk_mut()? = [a].map(MaybeUninit::new),
+        [a, b] => *out.first_chunk_mut()? = [a, b].map(MaybeUninit::new),
+        [a, b, c] => *out.first_chunk_mut()? = [a, b, c].map(MaybeUninit::new),
+        _ => *out.first_chunk_mut::<4>()? = bytes.first_chunk::<4>()?.map(MaybeUninit::new),
+    }
     Some(bytes.len())
 }
 
