@@ -363,7 +363,8 @@ fn long_inputs_with_one_error_far_from_the_start() {
 
 /// Input long enough for the kernels' block loop for long input (`STREAM_FROM` bytes; x86_64
 /// only, elsewhere there is none), which prefetches but in `avx512-zen4`: valid, and with an
-/// error in its first group of blocks, in the middle, and in its last block and its tail.
+/// error in its first group of blocks, in the middle, and in its last block and its tail; then
+/// all ASCII, with an error in each block of a run after its first four.
 #[test]
 #[cfg(target_arch = "x86_64")]
 #[cfg_attr(miri, ignore = "megabytes are too slow to interpret")]
@@ -378,6 +379,18 @@ fn input_long_enough_for_the_prefetching_loop() {
             let mut s = text[..at].to_vec();
             s.extend_from_slice(bad);
             s.extend_from_slice(&text[at..]);
+            check(&s);
+        }
+    }
+    // Runs of ASCII, which this loop tests two blocks at a time (see `ascii_blocks` in
+    // src/simd/lookup.rs): an error in each of the blocks after the first four of a run, at
+    // the start of the input and in the middle.
+    let ascii = vec![b'a'; utf8::simd::STREAM_FROM + 1000];
+    check(&ascii);
+    for start in [0, middle - middle % BLOCK] {
+        for at in (start + 4 * BLOCK..start + 12 * BLOCK).step_by(BLOCK / 2) {
+            let mut s = ascii.clone();
+            s[at] = 0xFF;
             check(&s);
         }
     }

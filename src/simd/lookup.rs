@@ -725,7 +725,8 @@ unsafe fn lanes_ored<V: Vector>(block: &[u8; BLOCK]) -> V {
 }
 
 /// The number of ASCII blocks at the start of `blocks`: the first four one at a time, then
-/// several at a time (see [`ascii_groups`]). Runs in mixed text are short (German or French
+/// several at a time (see [`ascii_groups`]), two if `from_memory` (input of at least
+/// [`STREAM_FROM`] bytes). Runs in mixed text are short (German or French
 /// Wikipedia text: two or three blocks on average), and where they end is a branch no predictor
 /// learns: tested a block at a time, a run costs one mispredicted branch, not the two or three
 /// of a first test and a test of several blocks (AMD Zen 4, AVX-512: German 1.21x faster,
@@ -735,7 +736,7 @@ unsafe fn lanes_ored<V: Vector>(block: &[u8; BLOCK]) -> V {
 /// # Safety
 /// The CPU supports `V`'s ISA.
 #[inline(always)]
-unsafe fn ascii_blocks<V: Vector>(blocks: &[[u8; BLOCK]]) -> usize {
+unsafe fn ascii_blocks<V: Vector>(blocks: &[[u8; BLOCK]], from_memory: bool) -> usize {
     // No closures here: they would not inherit the kernel's target features.
     // SAFETY: (whole body) the caller guarantees the ISA.
     unsafe {
@@ -743,7 +744,7 @@ unsafe fn ascii_blocks<V: Vector>(blocks: &[[u8; BLOCK]]) -> usize {
         while n < blocks.len() && !lanes_ored::<V>(&blocks[n]).any_high_bit() {
             n += 1;
             if n == 4 {
-                n += if V::LANES < 32 {
+                n += if V::LANES < 32 || from_memory {
                     ascii_groups::<V, 2>(&blocks[n..])
                 } else {
                     ascii_groups::<V, 4>(&blocks[n..])
@@ -759,9 +760,10 @@ unsafe fn ascii_blocks<V: Vector>(blocks: &[[u8; BLOCK]]) -> usize {
 /// process (`bench/c/ab_builds.c`, `ab_offsets.c`), four blocks against two: pure ASCII text of
 /// 4 to 32 KiB (in the L1 cache) 1.14-1.25x as fast with AVX-512 and 1.06-1.12x with AVX2,
 /// English Wikipedia text of 6 to 32 KiB 1.03-1.12x (AVX-512); mixed text, and ASCII of 64 KiB
-/// and more, 0.98-1.04x. SSE4.2, where four blocks are sixteen registers: English 0.97-0.98x.
+/// to 16 MiB, 0.98-1.04x. SSE4.2, where four blocks are sixteen registers: English 0.97-0.98x.
 /// Eight blocks with AVX-512: 32 KiB of ASCII 1.11x as fast as four, 16 KiB of English
-/// 0.95-0.98x. Intel not measured.
+/// 0.95-0.98x. Read from memory (64 MiB of ASCII), four are slower, AVX-512 0.89-0.95x and AVX2
+/// 0.99x: input of [`STREAM_FROM`] bytes and more keeps two. Intel not measured.
 ///
 /// # Safety
 /// The CPU supports `V`'s ISA.
@@ -812,7 +814,7 @@ pub(crate) unsafe fn ascii_test<V: Vector>(s: &[u8]) -> Result<(), usize> {
                 .or(lanes_ored(c))
                 .or(lanes_ored(d));
             if bits.any_high_bit() {
-                return Err(4 * n + ascii_blocks::<V>(group));
+                return Err(4 * n + ascii_blocks::<V>(group, false));
             }
         }
         let mut bits = lanes_ored::<V>(last);
@@ -820,7 +822,7 @@ pub(crate) unsafe fn ascii_test<V: Vector>(s: &[u8]) -> Result<(), usize> {
             bits = bits.or(lanes_ored(block));
         }
         if bits.any_high_bit() {
-            Err(4 * groups.len() + ascii_blocks::<V>(rest))
+            Err(4 * groups.len() + ascii_blocks::<V>(rest, false))
         } else {
             Ok(())
         }
@@ -962,6 +964,9 @@ pub(crate) unsafe fn valid_blocks<V: Vector, const COUNT: bool, const STREAM: bo
     s: &[u8],
     ascii: usize,
 ) -> Blocks {
+    // Runs of ASCII in two blocks per test from STREAM_FROM bytes (see `ascii_groups`), never
+    // where that is usize::MAX (whence no `>=`, which clippy takes for a mistake there).
+    let from_memory = s.len().checked_sub(STREAM_FROM).is_some();
     // The bytes before the first 64-byte boundary of a long input (see ALIGN_FROM), then the
     // blocks from there, and the length of the prefix that ends after `n` of them.
     let head = if s.len() >= ALIGN_FROM {
@@ -999,7 +1004,7 @@ pub(crate) unsafe fn valid_blocks<V: Vector, const COUNT: bool, const STREAM: bo
             // compiler makes if validation of random mixed text out of cache slows down.
             if !lanes_ored::<V>(block).any_high_bit() {
                 let rest = blocks.get(i + 1..).unwrap_or_default();
-                let run = 1 + ascii_blocks::<V>(rest);
+                let run = 1 + ascii_blocks::<V>(rest, from_memory);
                 if !checker.at_boundary() {
                     // The first ASCII byte cuts off the sequence the blocks before left open.
                     return Blocks {
