@@ -45,6 +45,8 @@ use crate::transcode::Unit;
 
 /// Bytes of UTF-8 looked at at a time: the width of the end-of-character mask.
 pub(super) const BLOCK: usize = 64;
+// `crate::transcode::convert_from_utf8` calls the converter only where a block is left.
+const _: () = assert!(BLOCK == crate::transcode::FAST_BLOCK);
 /// The blocks of ASCII after which a run of them is taken to be long, and its stores are
 /// aligned (see [`convert`]). Into a buffer 16 bytes past a 64-byte boundary, as malloc returns
 /// large ones, pure ASCII then converts 1.35x as fast into UTF-32 and 1.1x into UTF-16 (Intel
