@@ -199,6 +199,17 @@ fn kernels_accept_ascii_blocks_between_other_text() {
     }
 }
 
+/// Texts to follow an error so that the input reaches the block loop (`ALIGN_FROM` bytes):
+/// characters of every width, or ASCII.
+fn long_suffixes() -> [Vec<u8>; 2] {
+    [
+        "\u{E9}\u{20AC}\u{1F600}z"
+            .repeat(ALIGN_FROM.div_ceil(10))
+            .into_bytes(),
+        b"an ASCII tail after the error, ".repeat(ALIGN_FROM.div_ceil(31)),
+    ]
+}
+
 /// An error in each block of a long run of ASCII, which the block loop tests a block at a time
 /// for four blocks, then several at once (see `ascii_blocks` in src/simd/lookup.rs): the run at the
 /// start of the input and after a block of other text, each bad sequence at the start, inside
@@ -210,12 +221,7 @@ fn kernels_accept_ascii_blocks_between_other_text() {
     ignore = "exhaustive: too slow to interpret; the sampled tests run the same paths"
 )]
 fn an_error_in_every_block_of_a_long_ascii_run() {
-    let suffixes = [
-        "\u{E9}\u{20AC}\u{1F600}z"
-            .repeat(ALIGN_FROM.div_ceil(10))
-            .into_bytes(),
-        b"an ASCII tail after the error, ".repeat(ALIGN_FROM.div_ceil(31)),
-    ];
+    let suffixes = long_suffixes();
     for before in [Vec::new(), "\u{E9}".repeat(BLOCK / 2).into_bytes()] {
         // Up to three groups of four blocks after the first four.
         for blocks in 0..=16 {
@@ -274,12 +280,7 @@ fn every_error_class_at_every_offset_around_block_boundaries() {
     ignore = "exhaustive: too slow to interpret; the sampled tests run the same paths"
 )]
 fn every_error_class_near_the_start_at_every_distance_from_a_64_byte_boundary() {
-    let suffixes = [
-        "\u{E9}\u{20AC}\u{1F600}z"
-            .repeat(ALIGN_FROM.div_ceil(10))
-            .into_bytes(),
-        b"an ASCII tail after the error, ".repeat(ALIGN_FROM.div_ceil(31)),
-    ];
+    let suffixes = long_suffixes();
     for offset in 0..64 {
         for at in 0..=BLOCK + 8 {
             for width in 1..=4 {
