@@ -857,13 +857,13 @@ fn expected(group: Group, input: &Input, bytes: &[u8]) -> Option<u64> {
     match group {
         // On a pool: the sum over its strings of their lengths.
         Group::Validate => Some(bytes.len() as u64),
-        // Short strings measure validation only.
+        // Short strings: validation and transcoding.
         Group::Decode if !short => Some(text.chars().map(u64::from).sum()),
         Group::Count if !short => Some(text.chars().count() as u64),
-        // Transcoding: bulk inputs only (the UTF-16/32 input is made once per buffer).
-        Group::ToUtf16 if !short => Some(text.encode_utf16().count() as u64),
-        Group::ToUtf32 if !short => Some(text.chars().count() as u64),
-        Group::FromUtf16 | Group::FromUtf32 if !short => Some(bytes.len() as u64),
+        // Transcoding: on a pool, the sums over its strings (each string is valid UTF-8).
+        Group::ToUtf16 => Some(text.encode_utf16().count() as u64),
+        Group::ToUtf32 => Some(text.chars().count() as u64),
+        Group::FromUtf16 | Group::FromUtf32 => Some(bytes.len() as u64),
         _ => None,
     }
 }
