@@ -245,6 +245,25 @@ unsafe fn form_bytes(c: __m512i) -> __m512i {
 unsafe fn one_two_units(v: __m512i, dst: *mut u8) -> (usize, Saved) {
     // SAFETY: by the caller.
     unsafe {
+        let (bytes, len) = one_two_bytes(v);
+        // A store of exactly `len` bytes, the 16 after them read before it: a load after it
+        // would wait for it (Zen 4: with that load, corpus geometric mean 0.90-0.96x simdutf
+        // against 1.17-1.19x for the register stored whole and the 32 bytes after `len` put
+        // back; with this one the same, lipsum Hebrew and Russian 14-19% faster).
+        let tail = Saved::load(dst.add(len));
+        _mm512_mask_storeu_epi8(dst.cast(), u64::MAX >> (64 - len), bytes);
+        (len, tail)
+    }
+}
+
+/// The 32 to 64 bytes of the 32 units of `v`, all below U+0800, compressed, and their number.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2.
+#[inline(always)]
+unsafe fn one_two_bytes(v: __m512i) -> (__m512i, usize) {
+    // SAFETY: by the caller.
+    unsafe {
         // Each lane's two bytes, the lead byte low (first in memory): 110xxxxx 10xxxxxx. One
         // byte shift picks the bits of both, from bit 6 (the five bits of the lead byte, the
         // unit being below U+0800) and from bit 0; their marker bits are then set, and the
@@ -261,15 +280,10 @@ unsafe fn one_two_units(v: __m512i, dst: *mut u8) -> (usize, Saved) {
         // The low byte of each lane, never 0x80 (a lead byte, or ASCII), and the high byte
         // where it is not 0 (a continuation byte): one compare gives the mask of both.
         let keep = _mm512_cmpneq_epi8_mask(lanes, _mm512_set1_epi16(0x0080));
-        let bytes = _mm512_maskz_compress_epi8(keep, lanes);
-        let len = keep.count_ones() as usize;
-        // A store of exactly `len` bytes, the 16 after them read before it: a load after it
-        // would wait for it (Zen 4: with that load, corpus geometric mean 0.90-0.96x simdutf
-        // against 1.17-1.19x for the register stored whole and the 32 bytes after `len` put
-        // back; with this one the same, lipsum Hebrew and Russian 14-19% faster).
-        let tail = Saved::load(dst.add(len));
-        _mm512_mask_storeu_epi8(dst.cast(), u64::MAX >> (64 - len), bytes);
-        (len, tail)
+        (
+            _mm512_maskz_compress_epi8(keep, lanes),
+            keep.count_ones() as usize,
+        )
     }
 }
 
@@ -371,6 +385,29 @@ static PREVIOUS_UNIT: __m512i = {
 unsafe fn bmp_units(v: __m512i, pairs: Option<Pairs>, dst: *mut u8) -> (usize, Saved) {
     // SAFETY: by the caller.
     unsafe {
+        let ([first, second], [first_len, second_len]) = bmp_bytes(v, pairs);
+        let len = first_len + second_len;
+        // As `one_two_units` stores.
+        let tail = Saved::load(dst.add(len));
+        _mm512_mask_storeu_epi8(dst.cast(), u64::MAX >> (64 - first_len), first);
+        _mm512_mask_storeu_epi8(
+            dst.add(first_len).cast(),
+            u64::MAX >> (64 - second_len),
+            second,
+        );
+        (len, tail)
+    }
+}
+
+/// The bytes of the 32 units of `v`, as [`bmp_units`] writes them: two registers of
+/// compressed bytes, those of the first 16 units and of the last 16, and their numbers.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW and VBMI2.
+#[inline(always)]
+unsafe fn bmp_bytes(v: __m512i, pairs: Option<Pairs>) -> ([__m512i; 2], [usize; 2]) {
+    // SAFETY: by the caller.
+    unsafe {
         let halves = |x: __m512i| [_mm512_castsi512_si256(x), _mm512_extracti64x4_epi64::<1>(x)];
         let [low, high] = halves(v);
         let (first, first_len, second, second_len);
@@ -387,16 +424,7 @@ unsafe fn bmp_units(v: __m512i, pairs: Option<Pairs>, dst: *mut u8) -> (usize, S
                 (second, second_len) = bmp_lanes(high, second_pairs);
             }
         }
-        let len = first_len + second_len;
-        // As `one_two_units` stores.
-        let tail = Saved::load(dst.add(len));
-        _mm512_mask_storeu_epi8(dst.cast(), u64::MAX >> (64 - first_len), first);
-        _mm512_mask_storeu_epi8(
-            dst.add(first_len).cast(),
-            u64::MAX >> (64 - second_len),
-            second,
-        );
-        (len, tail)
+        ([first, second], [first_len, second_len])
     }
 }
 
@@ -527,6 +555,156 @@ unsafe impl<const LONG_ASCII_RUNS: bool> WideStep for Avx512WideStep<LONG_ASCII_
         // checks it).
         unsafe { utf32_run(src, dst) }
     }
+
+    #[inline(always)]
+    unsafe fn utf16_tail(src: &[u16], dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+        // SAFETY: the instruction sets by the caller.
+        unsafe { tail_steps(src, dst) }
+    }
+
+    #[inline(always)]
+    unsafe fn utf32_tail(src: &[u32], dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+        // SAFETY: the instruction sets by the caller.
+        unsafe { tail_steps(src, dst) }
+    }
+}
+
+/// UTF-16 or UTF-32, converted by [`tail_steps`].
+trait TailUnit: Sized {
+    /// [`utf16_tail_step`] or [`utf32_tail_step`].
+    ///
+    /// # Safety
+    /// As for those.
+    unsafe fn tail_step(src: &[Self], dst: &mut [MaybeUninit<u8>]) -> (usize, usize);
+}
+
+impl TailUnit for u16 {
+    #[inline(always)]
+    unsafe fn tail_step(src: &[u16], dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+        // SAFETY: by the caller.
+        unsafe { utf16_tail_step(src, dst) }
+    }
+}
+
+impl TailUnit for u32 {
+    #[inline(always)]
+    unsafe fn tail_step(src: &[u32], dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+        // SAFETY: by the caller.
+        unsafe { utf32_tail_step(src, dst) }
+    }
+}
+
+/// [`WideStep::utf16_tail`] and [`WideStep::utf32_tail`]: steps until one converts nothing.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2, and AVX2.
+#[inline(always)]
+unsafe fn tail_steps<S: TailUnit>(src: &[S], dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    while let Some(rest) = src.get(read..).filter(|r| !r.is_empty()) {
+        // SAFETY: the instruction sets by the caller.
+        let (r, w) = unsafe { S::tail_step(rest, dst.get_mut(written..).unwrap_or_default()) };
+        if r == 0 {
+            break;
+        }
+        (read, written) = (read + r, written + w);
+    }
+    (read, written)
+}
+
+/// A step of [`WideStep::utf16_tail`]: the first 32 units of `src` (or all, if fewer) into
+/// `dst` if they fit, else (0, 0). They are loaded with a mask: the units past the input are
+/// zeros, ASCII, one byte each after the input's bytes, which are left out of the store.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2, and AVX2.
+#[inline(always)]
+unsafe fn utf16_tail_step(src: &[u16], dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+    let units = src.len().min(2 * to_utf8::STEP);
+    // SAFETY: the instruction sets by the caller. The load reads the first `units` units of
+    // `src` (the others are masked off: neither read nor able to fault); the stores write the
+    // first `len` bytes of `dst`, which it has.
+    unsafe {
+        let v = _mm512_maskz_loadu_epi16(low_bits(units) as u32, src.as_ptr().cast());
+        // ASCII, narrowed: no compression, whose length the store would wait for.
+        if _mm512_test_epi16_mask(v, _mm512_set1_epi16(0xFF80_u16 as i16)) == 0 {
+            if units > dst.len() {
+                return (0, 0);
+            }
+            let bytes = _mm512_castsi256_si512(_mm512_cvtepi16_epi8(v));
+            _mm512_mask_storeu_epi8(dst.as_mut_ptr().cast(), low_bits(units), bytes);
+            return (units, units);
+        }
+        // As `utf16` tells them apart, but for all surrogate pairs, which `bmp_bytes` takes.
+        let halves = _mm512_or_si512(v, _mm512_shuffle_i64x2::<0b1110>(v, v));
+        let above = _mm256_set1_epi16(0xF800_u16 as i16);
+        let (regs, lens, read) = if _mm256_testz_si256(_mm512_castsi512_si256(halves), above) != 0 {
+            let (bytes, len) = one_two_bytes(v);
+            ([bytes, bytes], [len, 0], 2 * to_utf8::STEP)
+        } else {
+            let kind = _mm512_and_si512(v, _mm512_set1_epi16(0xFC00_u16 as i16));
+            let high = _mm512_cmpeq_epi16_mask(kind, _mm512_set1_epi16(0xD800_u16 as i16));
+            let low = _mm512_cmpeq_epi16_mask(kind, _mm512_set1_epi16(0xDC00_u16 as i16));
+            // A high surrogate that ends input of fewer than 32 units is followed by a zero,
+            // and refused with the lone ones.
+            if low != high << 1 {
+                return (0, 0);
+            }
+            let split = high >> 31 != 0;
+            let pairs = (high != 0).then(|| pairs(v, high, low, split));
+            let (regs, lens) = bmp_bytes(v, pairs);
+            (regs, lens, 2 * to_utf8::STEP - usize::from(split))
+        };
+        let read = read.min(units);
+        let len = lens[0] + lens[1] - (2 * to_utf8::STEP - units);
+        if read == 0 || len > dst.len() {
+            return (0, 0);
+        }
+        let first = len.min(lens[0]);
+        let at = dst.as_mut_ptr().cast::<u8>();
+        _mm512_mask_storeu_epi8(at.cast(), low_bits(first), regs[0]);
+        if len > first {
+            _mm512_mask_storeu_epi8(at.add(first).cast(), low_bits(len - first), regs[1]);
+        }
+        (read, len)
+    }
+}
+
+/// A step of [`WideStep::utf32_tail`]: the first 16 units of `src` (or all, if fewer), as
+/// [`utf16_tail_step`] converts UTF-16.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW and VBMI2.
+#[inline(always)]
+unsafe fn utf32_tail_step(src: &[u32], dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+    let units = src.len().min(to_utf8::STEP);
+    // SAFETY: as for `utf16_tail_step`.
+    unsafe {
+        let c = _mm512_maskz_loadu_epi32(low_bits(units) as u16, src.as_ptr().cast());
+        if _mm512_test_epi32_mask(c, splat32(0xFFFF_FF80)) == 0 {
+            if units > dst.len() {
+                return (0, 0);
+            }
+            let bytes = _mm512_castsi128_si512(_mm512_cvtepi32_epi8(c));
+            _mm512_mask_storeu_epi8(dst.as_mut_ptr().cast(), low_bits(units), bytes);
+            return (units, units);
+        }
+        let Some((bytes, len)) = any_bytes(c) else {
+            return (0, 0);
+        };
+        let len = len - (to_utf8::STEP - units);
+        if units == 0 || len > dst.len() {
+            return (0, 0);
+        }
+        _mm512_mask_storeu_epi8(dst.as_mut_ptr().cast(), low_bits(len), bytes);
+        (units, len)
+    }
+}
+
+/// A mask of the `n` lowest bits, `n` at most 64.
+#[inline(always)]
+fn low_bits(n: usize) -> u64 {
+    u64::MAX.checked_shr(64 - n as u32).unwrap_or(0)
 }
 
 /// Writes the UTF-8 of the 16 scalar values of `c`, 16 to 64 bytes, at `dst`, and nothing
@@ -540,10 +718,30 @@ unsafe fn any_units(c: __m512i, dst: *mut u8) -> (usize, Saved) {
     // SAFETY: by the caller: the store ends with the step's 16 to 64 bytes, the load 16 bytes
     // after them.
     unsafe {
+        let Some((out, len)) = any_bytes(c) else {
+            return (0, Saved::NONE);
+        };
+        // Stored as `one_two_units` stores: 4-11% faster on CJK text than as `pairs_units`
+        // stores (Zen 4).
+        let tail = Saved::load(dst.add(len));
+        _mm512_mask_storeu_epi8(dst.cast(), u64::MAX >> (64 - len), out);
+        (len, tail)
+    }
+}
+
+/// The UTF-8 of the 16 scalar values of `c`, 16 to 64 bytes, compressed, and their number; or
+/// `None` if they hold a surrogate or a value above U+10FFFF.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW and VBMI2.
+#[inline(always)]
+unsafe fn any_bytes(c: __m512i) -> Option<(__m512i, usize)> {
+    // SAFETY: by the caller.
+    unsafe {
         let too_large = _mm512_cmpgt_epu32_mask(c, splat32(0x10_FFFF));
         let kind = _mm512_and_si512(c, splat32(0xFFFF_F800));
         if too_large | _mm512_cmpeq_epi32_mask(kind, splat32(0xD800)) != 0 {
-            return (0, Saved::NONE);
+            return None;
         }
         // Every lane's form, whatever the mix of lengths: no branch on the kind of text.
         let bytes = form_bytes(c);
@@ -559,12 +757,7 @@ unsafe fn any_units(c: __m512i, dst: *mut u8) -> (usize, Saved) {
         // zero for U+0000.
         let keep = _mm512_test_epi8_mask(lanes, lanes) | 0x1111_1111_1111_1111;
         let len = keep.count_ones() as usize;
-        let out = _mm512_maskz_compress_epi8(keep, lanes);
-        // Stored as `one_two_units` stores: 4-11% faster on CJK text than as `pairs_units`
-        // stores (Zen 4).
-        let tail = Saved::load(dst.add(len));
-        _mm512_mask_storeu_epi8(dst.cast(), u64::MAX >> (64 - len), out);
-        (len, tail)
+        Some((_mm512_maskz_compress_epi8(keep, lanes), len))
     }
 }
 
