@@ -40,7 +40,7 @@ use core::sync::atomic::{AtomicPtr, Ordering};
 
 use crate::error::Utf8Error;
 use crate::sink::as_uninit;
-use crate::transcode::{Mode, Progress, utf16, utf32};
+use crate::transcode::{Mode, Progress, no_tail, utf16, utf32};
 use crate::validate::{
     Prefix, char_start_at_or_before, is_short_ascii, scalar_from, scalar_prefix,
 };
@@ -139,7 +139,7 @@ unsafe fn utf8_to_utf16_validated_by(
 ) -> Progress {
     // SAFETY: by the caller.
     let valid_prefix = |s: &[u8]| unsafe { valid_prefix(kernel, s) };
-    utf16::utf8_to_utf16_with(src, dst, mode, valid_prefix, |_, _, _| (0, 0))
+    utf16::utf8_to_utf16_with(src, dst, mode, valid_prefix, |_, _, _| (0, 0), no_tail)
 }
 
 /// [`utf32::utf8_to_utf32_with`] validating with `kernel`, and no SIMD converter.
@@ -155,7 +155,7 @@ unsafe fn utf8_to_utf32_validated_by(
 ) -> Progress {
     // SAFETY: by the caller.
     let valid_prefix = |s: &[u8]| unsafe { valid_prefix(kernel, s) };
-    utf32::utf8_to_utf32_with(src, dst, mode, valid_prefix, |_, _, _| (0, 0))
+    utf32::utf8_to_utf32_with(src, dst, mode, valid_prefix, |_, _, _| (0, 0), no_tail)
 }
 
 /// Validation and counting in 16-byte registers; the converters are the scalar loops, those

@@ -182,6 +182,9 @@ const STRETCH: usize = 8192;
 /// `fast` stopped), trusting its input; from the first error or the first character that does
 /// not fit to the end of the stretch, or for one character where the room left is too short
 /// for a stretch, the exact path, [`convert_until`] runs, so that results are the same as its.
+/// What `fast` leaves of the well-formed prefix goes to `tail` first (a SIMD kernel's converter
+/// of well-formed UTF-8 of any length, which converts as far as it fits, or nothing), then to
+/// [`convert_valid`].
 ///
 /// Stretches took one byte per unit of room before: into an output of exactly the size needed
 /// (as the length functions give it, and as the README says to allocate), a stretch then ended
@@ -195,7 +198,10 @@ pub(crate) fn convert_from_utf8<T: Unit>(
     dst: &mut [MaybeUninit<T>],
     mode: Mode,
     valid_prefix: impl Fn(&[u8]) -> usize,
-    fast: impl Fn(&[u8], usize, &mut [MaybeUninit<T>]) -> (usize, usize),
+    (fast, tail): (
+        impl Fn(&[u8], usize, &mut [MaybeUninit<T>]) -> (usize, usize),
+        impl Fn(&[u8], &mut [MaybeUninit<T>]) -> (usize, usize),
+    ),
     decode: impl Fn(&[u8]) -> Result<(u32, usize), Malformed>,
     encode: impl Fn(u32, &mut [MaybeUninit<T>]) -> Option<usize>,
 ) -> Progress {
@@ -258,6 +264,13 @@ pub(crate) fn convert_from_utf8<T: Unit>(
             at.written += fast_written;
             continue;
         }
+        let (fast_read, fast_written) = match tail(
+            stretch.get(fast_read..good).unwrap_or_default(),
+            out.get_mut(fast_written..).unwrap_or_default(),
+        ) {
+            (0, _) => (fast_read, fast_written),
+            (read, written) => (fast_read + read, fast_written + written),
+        };
         let (read, written) = convert_valid(
             stretch.get(fast_read..good).unwrap_or_default(),
             out.get_mut(fast_written..).unwrap_or_default(),
@@ -278,6 +291,12 @@ pub(crate) fn convert_from_utf8<T: Unit>(
         }
     }
     at
+}
+
+/// The `tail` of [`convert_from_utf8`] of an implementation that has none: converts nothing.
+#[inline(always)]
+pub(crate) fn no_tail<T>(_: &[u8], _: &mut [MaybeUninit<T>]) -> (usize, usize) {
+    (0, 0)
 }
 
 /// Converts `s`, well-formed UTF-8, into `out`: each character is decoded by its lead byte
@@ -628,7 +647,7 @@ pub(crate) fn units_from_utf8(s: &[u8], units_of: impl Fn(u8) -> usize) -> usize
 #[cfg(target_arch = "x86_64")]
 macro_rules! transcoders {
     ($features:literal, $kernel:path, $registers:ty, $units:ty) => {
-        use crate::transcode::{Mode, Progress, utf16, utf32};
+        use crate::transcode::{Mode, Progress, no_tail, utf16, utf32};
 
         /// [`crate::transcode::utf16::utf8_to_utf16`] compiled for this instruction set.
         ///
@@ -649,7 +668,7 @@ macro_rules! transcoders {
                     s, valid, d,
                 )
             };
-            utf16::utf8_to_utf16_with(src, dst, mode, valid_prefix, fast)
+            utf16::utf8_to_utf16_with(src, dst, mode, valid_prefix, fast, no_tail)
         }
 
         /// [`crate::transcode::utf16::utf16_to_utf8`] compiled for this instruction set.
@@ -687,7 +706,7 @@ macro_rules! transcoders {
                     s, valid, d,
                 )
             };
-            utf32::utf8_to_utf32_with(src, dst, mode, valid_prefix, fast)
+            utf32::utf8_to_utf32_with(src, dst, mode, valid_prefix, fast, no_tail)
         }
 
         /// [`crate::transcode::utf32::utf32_to_utf8`] compiled for this instruction set.

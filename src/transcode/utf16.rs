@@ -35,8 +35,8 @@ pub fn utf16_to_utf8_uninit(src: &[u16], dst: &mut [MaybeUninit<u8>], mode: Mode
 }
 
 /// [`utf8_to_utf16`] as one loop, inlined into each implementation, which passes its
-/// validator as `valid_prefix` and its converter of well-formed input as `fast` (see
-/// [`convert_from_utf8`]).
+/// validator as `valid_prefix` and its converters of well-formed input as `fast` and `tail`
+/// (see [`convert_from_utf8`]).
 ///
 /// In WTF-8 mode the UTF-8 is decoded by [`form::decode_next`], which reads a surrogate's
 /// 3-byte sequence as the surrogate; [`encode_utf16`] writes it as one unit. Well-formed UTF-8
@@ -48,20 +48,22 @@ pub(crate) fn utf8_to_utf16_with(
     mode: Mode,
     valid_prefix: impl Fn(&[u8]) -> usize,
     fast: impl Fn(&[u8], usize, &mut [MaybeUninit<u16>]) -> (usize, usize),
+    tail: impl Fn(&[u8], &mut [MaybeUninit<u16>]) -> (usize, usize),
 ) -> Progress {
+    let kernels = (fast, tail);
     if mode.wtf8 {
+        let decode = |s: &[u8]| form::decode_next(s, Form::Wtf8);
+        convert_from_utf8(src, dst, mode, valid_prefix, kernels, decode, encode_utf16)
+    } else {
         convert_from_utf8(
             src,
             dst,
             mode,
             valid_prefix,
-            fast,
-            |s| form::decode_next(s, Form::Wtf8),
+            kernels,
+            decode_utf8,
             encode_utf16,
         )
-    } else {
-        let decode = decode_utf8;
-        convert_from_utf8(src, dst, mode, valid_prefix, fast, decode, encode_utf16)
     }
 }
 

@@ -33,8 +33,8 @@ pub fn utf32_to_utf8_uninit(src: &[u32], dst: &mut [MaybeUninit<u8>], mode: Mode
 }
 
 /// [`utf8_to_utf32`] as one loop, inlined into each implementation, which passes its
-/// validator as `valid_prefix` and its converter of well-formed input as `fast` (see
-/// [`convert_from_utf8`]).
+/// validator as `valid_prefix` and its converters of well-formed input as `fast` and `tail`
+/// (see [`convert_from_utf8`]).
 #[inline(always)]
 pub(crate) fn utf8_to_utf32_with(
     src: &[u8],
@@ -42,13 +42,15 @@ pub(crate) fn utf8_to_utf32_with(
     mode: Mode,
     valid_prefix: impl Fn(&[u8]) -> usize,
     fast: impl Fn(&[u8], usize, &mut [MaybeUninit<u32>]) -> (usize, usize),
+    tail: impl Fn(&[u8], &mut [MaybeUninit<u32>]) -> (usize, usize),
 ) -> Progress {
+    let kernels = (fast, tail);
     convert_from_utf8(
         src,
         dst,
         mode,
         valid_prefix,
-        fast,
+        kernels,
         decode_utf8,
         encode_utf32,
     )
