@@ -218,7 +218,7 @@ pub(crate) fn convert_from_utf8<T: Unit>(
         // of this loop and 70 of the validator's, AVX2).
         let (checked_read, checked_written) = if rest.len() >= FAST_BLOCK {
             fast(rest, 0, out)
-        } else if rest[0] < 0x80 {
+        } else if rest.first().is_some_and(|&b| b < 0x80) {
             let n = copy_short_ascii(rest, out);
             (n, n)
         } else {
