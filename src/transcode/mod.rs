@@ -535,7 +535,7 @@ fn copy_ascii<S: Unit, T: Unit>(src: &[S], dst: &mut [MaybeUninit<T>]) -> usize 
 #[inline(always)]
 fn copy_short_ascii<S: Unit, T: Unit>(src: &[S], dst: &mut [MaybeUninit<T>]) -> usize {
     let mut n = 0;
-    while copy_ascii_block::<S, T, 16>(src, dst, n) == Some(true) {
+    while copy_ascii_block::<S, T, 16>(src, dst, n) {
         n += 16;
     }
     copy_ascii_units(src, dst, n)
@@ -560,23 +560,27 @@ fn copy_ascii_units<S: Unit, T: Unit>(src: &[S], dst: &mut [MaybeUninit<T>], at:
     n
 }
 
-/// Copies the `K` units of `src` from `at` into `dst` at `at` if they are ASCII: whether it
-/// did, or `None` if either has fewer than `K` units there.
+/// Copies the `K` units of `src` from `at` into `dst` at `at` if both have them and they are
+/// ASCII: whether it did.
 #[inline(always)]
 fn copy_ascii_block<S: Unit, T: Unit, const K: usize>(
     src: &[S],
     dst: &mut [MaybeUninit<T>],
     at: usize,
-) -> Option<bool> {
-    let block = src.get(at..)?.first_chunk::<K>()?;
-    let out = dst.get_mut(at..)?.first_chunk_mut::<K>()?;
+) -> bool {
+    let (Some(block), Some(out)) = (
+        src.get(at..).and_then(|s| s.first_chunk::<K>()),
+        dst.get_mut(at..).and_then(|d| d.first_chunk_mut::<K>()),
+    ) else {
+        return false;
+    };
     // One test for the whole block, with no early exit, so that it vectorises.
     if block.iter().fold(0, |acc, u| acc | u.value()) >= 0x80 {
-        return Some(false);
+        return false;
     }
     // Built as a value then stored whole, which the compiler turns into vector stores.
     *out = core::array::from_fn(|i| MaybeUninit::new(T::from_ascii(block[i].value() as u8)));
-    Some(true)
+    true
 }
 
 /// Writes the UTF-8 encoding of the scalar value `value` at the start of `out`: its length, or

@@ -55,15 +55,8 @@ pub(crate) fn utf8_to_utf16_with(
         let decode = |s: &[u8]| form::decode_next(s, Form::Wtf8);
         convert_from_utf8(src, dst, mode, valid_prefix, kernels, decode, encode_utf16)
     } else {
-        convert_from_utf8(
-            src,
-            dst,
-            mode,
-            valid_prefix,
-            kernels,
-            decode_utf8,
-            encode_utf16,
-        )
+        let decode = decode_utf8;
+        convert_from_utf8(src, dst, mode, valid_prefix, kernels, decode, encode_utf16)
     }
 }
 
