@@ -55,7 +55,10 @@ impl From<Progress> for utf8_result {
         utf8_result {
             status,
             read: p.read,
-            written: p.written,
+            // Opaque to the optimiser, so that the counts are not copied together: the
+            // converters store them one at a time just before, and a 16-byte load of two 8-byte
+            // stores is not forwarded from them (about 6 ns a call; AMD Zen 4, short strings).
+            written: core::hint::black_box(p.written),
         }
     }
 }
