@@ -1575,9 +1575,26 @@ pub(super) unsafe fn utf8_to_utf16(
 ) -> Progress {
     // SAFETY: the kernel needs the instruction set, which the CPU has by our contract.
     let valid_prefix = |s: &[u8]| unsafe { super::valid_prefix(validate::<true>, s) };
-    // SAFETY: as above; the converter needs SSE4.1 and SSSE3, which AVX2 includes.
+    /// The converter past the leading blocks of ASCII (see `convert_ascii_first`).
+    ///
+    /// # Safety
+    /// As for `utf8_to_utf16`, and `src` starts a character, or `valid` is 0.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx2,popcnt")]
+    #[inline(never)]
+    unsafe fn convert_rest(
+        src: &[u8],
+        valid: usize,
+        dst: &mut [MaybeUninit<u16>],
+    ) -> (usize, usize) {
+        // SAFETY: by the caller; the converter needs SSE4.1 and SSSE3, which AVX2 includes.
+        unsafe { super::from_utf8::convert::<Avx2, u16, Avx512WideBlock>(src, valid, dst) }
+    }
+    // SAFETY: the CPU has the instruction set by our contract; `convert_ascii_first` hands
+    // `convert_rest` the input from a character on.
     let fast = |s: &[u8], valid, d: &mut [MaybeUninit<u16>]| unsafe {
-        super::from_utf8::convert::<Avx2, u16, Avx512WideBlock>(s, valid, d)
+        super::from_utf8::convert_ascii_first::<Avx2, u16>(s, valid, d, |s, v, d| {
+            convert_rest(s, v, d)
+        })
     };
     // SAFETY: as above.
     let tail = |s: &[u8], d: &mut [MaybeUninit<u16>]| unsafe { mixed_tail(s, d) };
@@ -1600,9 +1617,25 @@ pub(super) unsafe fn utf8_to_utf32(
 ) -> Progress {
     // SAFETY: the kernel needs the instruction set, which the CPU has by our contract.
     let valid_prefix = |s: &[u8]| unsafe { super::valid_prefix(validate::<true>, s) };
-    // SAFETY: as above; the converter needs SSE4.1 and SSSE3, which AVX2 includes.
+    /// The converter past the leading blocks of ASCII (see `convert_ascii_first`).
+    ///
+    /// # Safety
+    /// As for `utf8_to_utf32`, and `src` starts a character, or `valid` is 0.
+    #[target_feature(enable = "avx2,popcnt")]
+    #[inline(never)]
+    unsafe fn convert_rest(
+        src: &[u8],
+        valid: usize,
+        dst: &mut [MaybeUninit<u32>],
+    ) -> (usize, usize) {
+        // SAFETY: by the caller; the converter needs SSE4.1 and SSSE3, which AVX2 includes.
+        unsafe { super::from_utf8::convert::<Avx2, u32, Avx512WideBlock>(src, valid, dst) }
+    }
+    // SAFETY: as for `utf8_to_utf16`.
     let fast = |s: &[u8], valid, d: &mut [MaybeUninit<u32>]| unsafe {
-        super::from_utf8::convert::<Avx2, u32, Avx512WideBlock>(s, valid, d)
+        super::from_utf8::convert_ascii_first::<Avx2, u32>(s, valid, d, |s, v, d| {
+            convert_rest(s, v, d)
+        })
     };
     // SAFETY: as above.
     let tail = |s: &[u8], d: &mut [MaybeUninit<u32>]| unsafe { mixed_tail_utf32(s, d) };

@@ -650,6 +650,54 @@ unsafe impl Target for u32 {
     }
 }
 
+/// [`convert`], its first [`LONG_RUN`] blocks of ASCII at most converted here and the rest by
+/// `convert_rest` (the instruction set's [`convert`], a function of its own). Inlined,
+/// [`convert`] loads the constants of its block conversions at its start, about 25 registers,
+/// and stores one on the stack, which a string of a few blocks of ASCII paid for nothing: AMD
+/// Zen 4, AVX-512, ASCII strings of 64 bytes into UTF-16 took 14 ns, against simdutf's 5.5.
+/// Now ASCII strings of 64, 100 and 256 bytes convert 1.3-1.5x as fast into UTF-16 and
+/// 1.1-1.3x into UTF-32 (AVX-512), 1.1-1.7x with AVX2 and SSE4.2; mixed strings take
+/// 0.96-1.0x, longer ones and fresh corpus text 0.98-1.02x. A block that does not start with
+/// ASCII is left to `convert_rest` untested (mixed strings of 64-100 bytes: 0.93x with it).
+///
+/// # Safety
+/// As for [`convert`]; `convert_rest` is [`convert`] of the same `W` and `T`.
+#[inline(always)]
+pub(crate) unsafe fn convert_ascii_first<W: Widen, T: Target>(
+    src: &[u8],
+    valid: usize,
+    dst: &mut [MaybeUninit<T>],
+    convert_rest: impl FnOnce(&[u8], usize, &mut [MaybeUninit<T>]) -> (usize, usize),
+) -> (usize, usize) {
+    let blocks = src.len().min(dst.len()) / BLOCK;
+    let ascii_first = src.first().is_some_and(|&b| b < 0x80);
+    let mut ascii = 0;
+    while ascii_first
+        && ascii < blocks.min(LONG_RUN)
+        // SAFETY: block `ascii < blocks` has 64 bytes readable and 64 units writable from
+        // `64 * ascii`, by the definition of `blocks`; `W`'s instructions by the caller.
+        && unsafe {
+            T::widen_block::<W>(
+                src.as_ptr().add(BLOCK * ascii),
+                dst.as_mut_ptr().cast::<T>().add(BLOCK * ascii),
+            )
+        }
+    {
+        ascii += 1;
+    }
+    let done = BLOCK * ascii;
+    if ascii == blocks {
+        return (done, done);
+    }
+    // After blocks of ASCII, `src[done..]` starts a character.
+    let (read, written) = convert_rest(
+        src.get(done..).unwrap_or_default(),
+        valid.saturating_sub(done),
+        dst.get_mut(done..).unwrap_or_default(),
+    );
+    (done + read, done + written)
+}
+
 /// Converts the well-formed UTF-8 at the start of `src`, `src[..valid]`, into `dst` as far as
 /// whole blocks allow, and after it whole blocks of ASCII and whole blocks of 1-3 byte
 /// characters that it validates itself: returns the bytes read and units written, which end

@@ -642,16 +642,38 @@ pub(crate) fn units_from_utf8(s: &[u8], units_of: impl Fn(u8) -> usize) -> usize
 /// kernel, whose runs of ASCII it widens with its registers, and converting into UTF-8 with its
 /// registers of units (see `crate::simd::to_utf8`):
 /// `transcoders!("avx2,popcnt", validate::<true>, Avx2, Avx2Units)`. The loops are those of
-/// [`convert_from_utf8`] and [`convert_to_utf8`], inlined here. The SIMD loop from UTF-32 is a
-/// function of its own (`fast`), whose registers LLVM allocates for it alone: LLVM inlined it
-/// into the exact path's loop, where it shared that loop's registers and reloaded its constants
-/// on every step (lipsum_Hindi-Lipsum converted 15-25% slower). The loop from UTF-16 is left
-/// to LLVM, which does not inline it there. (x86_64 only: `from_utf8` and `to_utf8` are SSE
-/// and AVX code.)
+/// [`convert_from_utf8`] and [`convert_to_utf8`], inlined here. Past its leading blocks of
+/// ASCII, the SIMD converter from UTF-8 is a function of its own (`convert_rest`, see
+/// `from_utf8::convert_ascii_first`), and so is the SIMD loop from UTF-32 (`fast`), whose
+/// registers LLVM allocates for it alone: LLVM inlined it into the exact path's loop, where it
+/// shared that loop's registers and reloaded its constants on every step (lipsum_Hindi-Lipsum
+/// converted 15-25% slower). The loop from UTF-16 is left to LLVM, which does not inline it
+/// there. (x86_64 only: `from_utf8` and `to_utf8` are SSE and AVX code.)
 #[cfg(target_arch = "x86_64")]
 macro_rules! transcoders {
     ($features:literal, $kernel:path, $registers:ty, $units:ty) => {
         use crate::transcode::{Mode, Progress, no_tail, utf16, utf32};
+
+        /// `from_utf8::convert` compiled for this instruction set: the converter from UTF-8
+        /// past the leading blocks of ASCII (see `from_utf8::convert_ascii_first`).
+        ///
+        /// # Safety
+        /// The CPU has the instruction set; `src` starts a character, or `valid` is 0.
+        #[target_feature(enable = $features)]
+        #[inline(never)]
+        unsafe fn convert_rest<T: super::from_utf8::Target>(
+            src: &[u8],
+            valid: usize,
+            dst: &mut [core::mem::MaybeUninit<T>],
+        ) -> (usize, usize) {
+            // SAFETY: by the caller; the kernel needs SSE4.1 and SSSE3, which every x86_64
+            // instruction set of `crate::simd` includes.
+            unsafe {
+                super::from_utf8::convert::<$registers, T, super::from_utf8::NoWideBlock>(
+                    src, valid, dst,
+                )
+            }
+        }
 
         /// [`crate::transcode::utf16::utf8_to_utf16`] compiled for this instruction set.
         ///
@@ -665,12 +687,12 @@ macro_rules! transcoders {
         ) -> Progress {
             // SAFETY: the kernel needs the instruction set, which the CPU has by our contract.
             let valid_prefix = |s: &[u8]| unsafe { super::valid_prefix($kernel, s) };
-            // SAFETY: as above; the kernel needs SSE4.1 and SSSE3, which every x86_64
-            // instruction set of `crate::simd` includes.
+            // SAFETY: as above; `convert_ascii_first` hands `convert_rest` the input from a
+            // character on.
             let fast = |s: &[u8], valid, d: &mut [core::mem::MaybeUninit<u16>]| unsafe {
-                super::from_utf8::convert::<$registers, u16, super::from_utf8::NoWideBlock>(
-                    s, valid, d,
-                )
+                super::from_utf8::convert_ascii_first::<$registers, u16>(s, valid, d, |s, v, d| {
+                    convert_rest(s, v, d)
+                })
             };
             utf16::utf8_to_utf16_with(src, dst, mode, valid_prefix, fast, no_tail)
         }
@@ -706,9 +728,9 @@ macro_rules! transcoders {
             let valid_prefix = |s: &[u8]| unsafe { super::valid_prefix($kernel, s) };
             // SAFETY: as for `utf8_to_utf16`.
             let fast = |s: &[u8], valid, d: &mut [core::mem::MaybeUninit<u32>]| unsafe {
-                super::from_utf8::convert::<$registers, u32, super::from_utf8::NoWideBlock>(
-                    s, valid, d,
-                )
+                super::from_utf8::convert_ascii_first::<$registers, u32>(s, valid, d, |s, v, d| {
+                    convert_rest(s, v, d)
+                })
             };
             utf32::utf8_to_utf32_with(src, dst, mode, valid_prefix, fast, no_tail)
         }
