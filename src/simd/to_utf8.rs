@@ -647,7 +647,7 @@ pub(crate) unsafe fn utf16_to_utf8<U: Units, W: WideStep>(
     // No step at all: the writer's load of the output, which may wait for the stores of a
     // call just before, is not made (AVX-512, 16 ASCII units into 16 bytes: 0.6x with it,
     // after the masked store of the call before).
-    if input_limit(0, src.len(), room, 3) < 2 * STEP {
+    if !utf16_steps_fit(src.len(), room) {
         // SAFETY: `W`'s instruction set by our caller.
         return unsafe { W::utf16_tail(src, dst) };
     }
@@ -726,6 +726,19 @@ pub(crate) unsafe fn utf16_to_utf8<U: Units, W: WideStep>(
     // SAFETY: `W`'s instruction set by our caller.
     let (r, w) = unsafe { W::utf16_tail(rest.unwrap_or_default(), out.unwrap_or_default()) };
     (read + r, written + w)
+}
+
+/// Whether [`utf16_to_utf8`] takes a step of `units` units of UTF-16 into `room` bytes: if not,
+/// it converts them by `W`'s tail steps alone.
+#[inline(always)]
+pub(crate) fn utf16_steps_fit(units: usize, room: usize) -> bool {
+    input_limit(0, units, room, 3) >= 2 * STEP
+}
+
+/// Whether [`utf32_to_utf8`] takes a step of `units` units of UTF-32 into `room` bytes.
+#[inline(always)]
+pub(crate) fn utf32_steps_fit(units: usize, room: usize) -> bool {
+    input_limit(0, units, room, 4) >= STEP
 }
 
 /// How far from `read` the input of a converter may go, `end` being its end, for its output to
@@ -823,7 +836,7 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units, W: WideStep>(
 ) -> (usize, usize) {
     let room = dst.len();
     // As in `utf16_to_utf8`.
-    if input_limit(0, src.len(), room, 4) < STEP {
+    if !utf32_steps_fit(src.len(), room) {
         // SAFETY: `W`'s instruction set by our caller.
         return unsafe { W::utf32_tail(src, dst) };
     }
