@@ -511,7 +511,7 @@ fn encode_scalars<S: Unit>(
 /// (Its block loop is [`copy_ascii_block`] written out: calling it cost mixed text 1-5%,
 /// 15 instructions more per 16-byte string, in the loops that call this for every run.)
 #[inline(always)]
-fn copy_ascii<S: Unit, T: Unit>(src: &[S], dst: &mut [MaybeUninit<T>]) -> usize {
+pub(crate) fn copy_ascii<S: Unit, T: Unit>(src: &[S], dst: &mut [MaybeUninit<T>]) -> usize {
     let mut n = 0;
     while let (Some(block), Some(out)) = (
         src.get(n..).and_then(|s| s.first_chunk::<ASCII_BLOCK>()),
@@ -533,7 +533,7 @@ fn copy_ascii<S: Unit, T: Unit>(src: &[S], dst: &mut [MaybeUninit<T>]) -> usize 
 /// time. (Not in [`copy_ascii`], which also copies the runs between other characters, most of
 /// them a few units long: tests of smaller blocks there made mixed text 0.85-0.9x as fast.)
 #[inline(always)]
-fn copy_short_ascii<S: Unit, T: Unit>(src: &[S], dst: &mut [MaybeUninit<T>]) -> usize {
+pub(crate) fn copy_short_ascii<S: Unit, T: Unit>(src: &[S], dst: &mut [MaybeUninit<T>]) -> usize {
     let mut n = 0;
     while copy_ascii_block::<S, T, 16>(src, dst, n) {
         n += 16;
@@ -709,7 +709,7 @@ macro_rules! transcoders {
         ) -> Progress {
             // SAFETY: the registers need the instruction set, which the CPU has by our contract.
             let fast = |s: &[u16], d: &mut [core::mem::MaybeUninit<u8>]| unsafe {
-                super::to_utf8::utf16_to_utf8::<$units, super::to_utf8::NoWideStep>(s, d)
+                super::to_utf8::utf16_to_utf8::<$units, super::to_utf8::NoWideStep<$units>>(s, d)
             };
             utf16::utf16_to_utf8_using(src, dst, mode, fast)
         }
@@ -751,7 +751,11 @@ macro_rules! transcoders {
             #[inline(never)]
             unsafe fn fast(s: &[u32], d: &mut [core::mem::MaybeUninit<u8>]) -> (usize, usize) {
                 // SAFETY: the registers need the instruction set, which the CPU has.
-                unsafe { super::to_utf8::utf32_to_utf8::<$units, super::to_utf8::NoWideStep>(s, d) }
+                unsafe {
+                    super::to_utf8::utf32_to_utf8::<$units, super::to_utf8::NoWideStep<$units>>(
+                        s, d,
+                    )
+                }
             }
             // SAFETY: the CPU has the instruction set by our contract.
             utf32::utf32_to_utf8_using(src, dst, mode, |s, d| unsafe { fast(s, d) })
