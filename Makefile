@@ -371,6 +371,7 @@ check-c: all $(BUILD)/kuhn-expected.txt
 	  $(BEST_ISA)) $(BUILD)/isa-stderr
 	LIBUTF8_FORCE_ISA= $(BUILD)/first_use_race 2> $(BUILD)/isa-stderr
 	test ! -s $(BUILD)/isa-stderr
+	for first in 0 1 2 3 4 5; do $(BUILD)/first_use_race $$first || exit 1; done
 
 # Over-read guards (c-tests/guard_pages.c): every input against a PROT_NONE page, under
 # AddressSanitizer and UndefinedBehaviorSanitizer, once per implementation.

@@ -470,23 +470,40 @@ fn count_prefix_with(kernels: &Kernels, s: &[u8]) -> Prefix {
     }
 }
 
-/// The implementation in use; null until the first call that needs one.
-static ACTIVE: AtomicPtr<Kernels> = AtomicPtr::new(ptr::null_mut());
+/// The implementation in use: [`UNCHOSEN`] until the first call that needs one. A pointer that
+/// is never null, so that the functions that call through it test nothing first: a null test
+/// with an out-of-line call to [`choose`] made every converter save six registers per call,
+/// and `utf8_validate` three. AMD Zen 4, A/B in one process, strings of 16-256 bytes:
+/// validation 1.05-1.2x as fast, the converters 1.02-1.06x (counting ASCII strings 0.95x, a
+/// change of code layout: the function's code is the same).
+static ACTIVE: AtomicPtr<Kernels> = AtomicPtr::new(ptr::from_ref(&UNCHOSEN).cast_mut());
 
-/// The kernels of the implementation in use, chosen on the first call.
+/// The table in [`ACTIVE`] before the first call: each kernel chooses the implementation, then
+/// runs its kernel.
+static UNCHOSEN: Kernels = Kernels {
+    isa: Isa::Scalar,
+    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+    validate: |s| unsafe { (choose().validate)(s) },
+    // SAFETY: as above.
+    count: |s| unsafe { (choose().count)(s) },
+    // SAFETY: as above.
+    utf8_to_utf16: |s, d, m| unsafe { (choose().utf8_to_utf16)(s, d, m) },
+    // SAFETY: as above.
+    utf16_to_utf8: |s, d, m| unsafe { (choose().utf16_to_utf8)(s, d, m) },
+    // SAFETY: as above.
+    utf8_to_utf32: |s, d, m| unsafe { (choose().utf8_to_utf32)(s, d, m) },
+    // SAFETY: as above.
+    utf32_to_utf8: |s, d, m| unsafe { (choose().utf32_to_utf8)(s, d, m) },
+};
+
+/// The kernels of the implementation in use, or [`UNCHOSEN`]'s.
 #[inline]
 fn active() -> &'static Kernels {
-    let kernels = ACTIVE.load(Ordering::Relaxed);
-    if kernels.is_null() {
-        choose()
-    } else {
-        // SAFETY: ACTIVE holds null or a pointer to one of the `static` Kernels tables.
-        unsafe { &*kernels }
-    }
+    // SAFETY: ACTIVE holds a pointer to one of the `static` Kernels tables.
+    unsafe { &*ACTIVE.load(Ordering::Relaxed) }
 }
 
-/// Chooses the implementation and stores it in ACTIVE: out of line, so that callers save no
-/// registers for what only their first call does.
+/// Chooses the implementation and stores it in ACTIVE.
 #[cold]
 #[inline(never)]
 fn choose() -> &'static Kernels {
@@ -498,7 +515,12 @@ fn choose() -> &'static Kernels {
 
 /// The implementation in use (chosen on first use).
 pub fn active_isa() -> Isa {
-    active().isa
+    let kernels = active();
+    if ptr::eq(kernels, &UNCHOSEN) {
+        choose().isa
+    } else {
+        kernels.isa
+    }
 }
 
 /// Strings of ASCII up to this length are validated and counted without a call to a kernel.
