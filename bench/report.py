@@ -653,7 +653,8 @@ def main():
       "`validate_utf8`, `validate_utf8_with_errors`, `count_utf8` and `count_utf8` after "
       "`validate_utf8`, encoding_rs's "
       "`Encoding::utf8_valid_up_to`.")
-    w("- C harness (`bench/c/bench.c`, `-O2`): libutf8's `utf8_validate` and `utf8_decode_next` "
+    w("- C harness (`bench/c/bench.c`, `-O2`, functions and loops aligned to 64 bytes): "
+      "libutf8's `utf8_validate` and `utf8_decode_next` "
       "loop, utf8proc's `utf8proc_iterate` loop, GLib's `g_utf8_validate_len`, a table-driven "
       "DFA after Bjoern Hoehrmann's \"Flexible and Economical UTF-8 Decoder\" (decoding, and "
       "validating without a test in the loop), and the physical references `memchr` for an "
