@@ -2055,3 +2055,59 @@ fn utf32_values_that_do_not_fit_16_bits_at_every_lane() {
         }
     }
 }
+
+/// The public converters (the implementation in use, as the C functions call it), which take
+/// short ASCII strings with no kernel: every length up to past that shortcut's, ASCII alone
+/// and with a non-ASCII character last, into outputs of exactly the size needed, one unit
+/// more and one less, in both modes, against the standard library.
+#[test]
+fn short_strings_through_the_public_converters() {
+    use utf8::transcode::{utf16, utf32};
+    let mut rng = Rng::new(0x5107_A5C1);
+    for len in 0..common::or_under_miri(300, 70) {
+        let ascii: String = (0..len).map(|_| char::from(rng.below(128) as u8)).collect();
+        for text in [ascii.clone(), ascii + "é"] {
+            let units16: Vec<u16> = text.encode_utf16().collect();
+            let units32: Vec<u32> = text.chars().map(u32::from).collect();
+            for mode in [Mode::default(), REPLACE] {
+                for extra in [0, 1, -1] {
+                    let cap = |n: usize| n.checked_add_signed(extra);
+                    let Some(cap16) = cap(units16.len()) else {
+                        continue;
+                    };
+                    let fits = extra >= 0;
+                    let mut out16 = vec![u16::UNTOUCHED; cap16];
+                    let p = utf16::utf8_to_utf16(text.as_bytes(), &mut out16, mode);
+                    let w = p.written;
+                    assert_eq!((p.read == text.len(), &out16[..w]), (fits, &units16[..w]));
+                    assert!(out16[w..].iter().all(|&u| u == u16::UNTOUCHED), "{len}");
+                    let mut out32 =
+                        vec![u32::UNTOUCHED; units32.len().saturating_add_signed(extra)];
+                    let p = utf32::utf8_to_utf32(text.as_bytes(), &mut out32, mode);
+                    let w = p.written;
+                    assert_eq!((p.read == text.len(), &out32[..w]), (fits, &units32[..w]));
+                    assert!(out32[w..].iter().all(|&u| u == u32::UNTOUCHED), "{len}");
+                    let Some(cap8) = cap(text.len()) else {
+                        continue;
+                    };
+                    for (read, p, out) in [
+                        {
+                            let mut out = vec![u8::UNTOUCHED; cap8];
+                            let p = utf16::utf16_to_utf8(&units16, &mut out, mode);
+                            (units16.len(), p, out)
+                        },
+                        {
+                            let mut out = vec![u8::UNTOUCHED; cap8];
+                            let p = utf32::utf32_to_utf8(&units32, &mut out, mode);
+                            (units32.len(), p, out)
+                        },
+                    ] {
+                        let w = p.written;
+                        assert_eq!((p.read == read, &out[..w]), (fits, &text.as_bytes()[..w]));
+                        assert!(out[w..].iter().all(|&u| u == u8::UNTOUCHED), "{len}");
+                    }
+                }
+            }
+        }
+    }
+}
