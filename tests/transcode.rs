@@ -2064,7 +2064,7 @@ fn utf32_values_that_do_not_fit_16_bits_at_every_lane() {
 fn short_strings_through_the_public_converters() {
     use utf8::transcode::{utf16, utf32};
     let mut rng = Rng::new(0x5107_A5C1);
-    for len in 0..common::or_under_miri(300, 70) {
+    for len in 0..common::or_under_miri(300, 24) {
         let ascii: String = (0..len).map(|_| char::from(rng.below(128) as u8)).collect();
         for text in [ascii.clone(), ascii + "é"] {
             let units16: Vec<u16> = text.encode_utf16().collect();
