@@ -481,6 +481,7 @@ static ACTIVE: AtomicPtr<Kernels> = AtomicPtr::new(ptr::from_ref(&UNCHOSEN).cast
 /// The table in [`ACTIVE`] before the first call: each kernel chooses the implementation, then
 /// runs its kernel.
 static UNCHOSEN: Kernels = Kernels {
+    // Never read: `active_isa` chooses first.
     isa: Isa::Scalar,
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
     validate: |s| unsafe { (choose().validate)(s) },
