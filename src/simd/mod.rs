@@ -29,6 +29,7 @@ mod from_utf8;
 pub(crate) mod lookup;
 #[cfg(target_arch = "aarch64")]
 mod neon;
+mod short_ascii;
 #[cfg(target_arch = "x86_64")]
 mod sse42;
 #[cfg(target_arch = "x86_64")]
@@ -40,7 +41,7 @@ use core::sync::atomic::{AtomicPtr, Ordering};
 
 use crate::error::Utf8Error;
 use crate::sink::as_uninit;
-use crate::transcode::{Mode, Progress, Unit, no_tail, utf16, utf32};
+use crate::transcode::{Mode, Progress, no_tail, utf16, utf32};
 use crate::validate::{
     Prefix, char_start_at_or_before, is_short_ascii, scalar_from, scalar_prefix,
 };
@@ -524,7 +525,8 @@ pub fn active_isa() -> Isa {
     }
 }
 
-/// Strings of ASCII up to this length are validated and counted without a call to a kernel.
+/// Strings of ASCII up to this length are validated, counted and converted without a call to a
+/// kernel.
 const SHORT_ASCII: usize = 4 * BLOCK;
 
 /// Validates `s` with the implementation in use; a short ASCII string needs no kernel.
@@ -556,7 +558,7 @@ pub(crate) fn count_prefix(s: &[u8]) -> Prefix {
 /// Converts UTF-8 to UTF-16 with the implementation in use.
 #[inline]
 pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [MaybeUninit<u16>], mode: Mode) -> Progress {
-    if let Some(done) = short_ascii(src, dst, is_short_ascii) {
+    if let Some(done) = short_ascii::from_utf8(src, dst) {
         return done;
     }
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
@@ -566,7 +568,7 @@ pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [MaybeUninit<u16>], mode: Mode
 /// Converts UTF-16 to UTF-8 with the implementation in use.
 #[inline]
 pub(crate) fn utf16_to_utf8(src: &[u16], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
-    if let Some(done) = short_ascii(src, dst, units_ascii) {
+    if let Some(done) = short_ascii::into_utf8(src, dst) {
         return done;
     }
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
@@ -576,7 +578,7 @@ pub(crate) fn utf16_to_utf8(src: &[u16], dst: &mut [MaybeUninit<u8>], mode: Mode
 /// Converts UTF-8 to UTF-32 with the implementation in use.
 #[inline]
 pub(crate) fn utf8_to_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>], mode: Mode) -> Progress {
-    if let Some(done) = short_ascii(src, dst, is_short_ascii) {
+    if let Some(done) = short_ascii::from_utf8(src, dst) {
         return done;
     }
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
@@ -586,43 +588,11 @@ pub(crate) fn utf8_to_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>], mode: Mode
 /// Converts UTF-32 to UTF-8 with the implementation in use.
 #[inline]
 pub(crate) fn utf32_to_utf8(src: &[u32], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
-    if let Some(done) = short_ascii(src, dst, units_ascii) {
+    if let Some(done) = short_ascii::into_utf8(src, dst) {
         return done;
     }
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
     unsafe { (active().utf32_to_utf8)(src, dst, mode) }
-}
-
-/// The conversion of `src`, if it is a string of ASCII of at most half [`SHORT_ASCII`] units
-/// (as `ascii` tells) that fits in `dst`, with no kernel: every mode converts ASCII alike, unit
-/// for unit, and the converters' setup (constants loaded, registers saved) cost more than the
-/// copy. AMD Zen 4, AVX-512, A/B in one process: ASCII strings of 16-100 units 1.3-2.4x as fast
-/// from UTF-8 and 1.2-1.5x into it; other strings 0.93-1.05x (into UTF-8 only those that start
-/// with ASCII are read whole); up to 256 units, ASCII took 0.7-0.8x the kernels' speed.
-#[inline(always)]
-fn short_ascii<S: Unit, T: Unit>(
-    src: &[S],
-    dst: &mut [MaybeUninit<T>],
-    ascii: impl Fn(&[S]) -> bool,
-) -> Option<Progress> {
-    if src.len() > SHORT_ASCII / 2 || dst.len() < src.len() || !ascii(src) {
-        return None;
-    }
-    for (unit, &s) in dst.iter_mut().zip(src) {
-        unit.write(T::from_ascii(s.value() as u8));
-    }
-    Some(Progress {
-        read: src.len(),
-        written: src.len(),
-        stop: None,
-    })
-}
-
-/// Whether the units of UTF-16 or UTF-32 are all ASCII (reading all of them, for short input).
-#[inline(always)]
-fn units_ascii<S: Unit>(src: &[S]) -> bool {
-    src.first().is_some_and(|s| s.value() < 0x80)
-        && src.iter().fold(0, |all, s| all | s.value()) < 0x80
 }
 
 #[cfg(test)]

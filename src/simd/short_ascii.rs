@@ -1,0 +1,179 @@
+//! Short strings of ASCII converted with no kernel: every mode converts ASCII alike, unit for
+//! unit, and a kernel's setup (its constants loaded, registers saved) costs more than the copy
+//! of a short string. From UTF-8, a plain loop over strings of up to 128 bytes (validated as
+//! `utf8_validate` does); into UTF-8, on x86_64, SSE2 registers (the baseline) over strings of
+//! up to 256 units, 16 units at a time, the last 16 again where the length is not a multiple
+//! (the loads and stores overlap, and no loop takes the rest); elsewhere, plain loops.
+//!
+//! AMD Zen 4, AVX-512, A/B in one process. Against the kernels, with plain loops up to 128
+//! units: ASCII strings of 16-100 units 1.3-2.4x as fast from UTF-8, 1.2-1.5x into it; other
+//! strings 0.93-1.05x (into UTF-8 the input is read whole only if its first unit is ASCII: read
+//! whole, mixed strings took 1.07-1.12x as long); of 256 units, the loops were slower than the
+//! kernels (0.7-0.8x). SSE2 into UTF-8, against that: 1.02-1.07x at 16 units, 1.06-1.25x at
+//! 64-100, 1.26-1.35x at 256 (against the kernels there); from UTF-8, 0.8-0.9x at 256 and
+//! 0.88-1.13x below, so from UTF-8 keeps the loop.
+
+use core::mem::MaybeUninit;
+
+use super::SHORT_ASCII;
+use crate::transcode::{Progress, Unit};
+use crate::validate::is_short_ascii;
+
+/// A unit of UTF-16 or UTF-32: 16 of them into 16 bytes of ASCII.
+pub(super) trait Wide: Unit {
+    /// The OR of the 16 units in a register, in lanes of the unit's width.
+    #[cfg(target_arch = "x86_64")]
+    fn or(units: &[Self; 16]) -> core::arch::x86_64::__m128i;
+    /// The 16 units, ASCII, as bytes.
+    #[cfg(target_arch = "x86_64")]
+    fn narrow(units: &[Self; 16]) -> core::arch::x86_64::__m128i;
+    /// The bits that are not ASCII, in each lane of [`Wide::or`]'s register.
+    #[cfg(target_arch = "x86_64")]
+    const NOT_ASCII: core::arch::x86_64::__m128i;
+}
+
+#[cfg(target_arch = "x86_64")]
+mod sse2 {
+    use core::arch::x86_64::*;
+    use core::mem::MaybeUninit;
+
+    /// The 16 bytes at `p`.
+    ///
+    /// # Safety
+    /// `p` has 16 readable bytes.
+    #[inline(always)]
+    pub(super) unsafe fn load(p: *const u8) -> __m128i {
+        // SAFETY: by the caller; SSE2 is part of the x86_64 baseline.
+        unsafe { _mm_loadu_si128(p.cast()) }
+    }
+
+    /// Stores `reg` at `out`.
+    #[inline(always)]
+    pub(super) fn store(reg: __m128i, out: &mut [MaybeUninit<u8>; 16]) {
+        // SAFETY: `out` has the 16 bytes; SSE2 is part of the x86_64 baseline.
+        unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), reg) };
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Wide for u16 {
+    #[inline(always)]
+    fn or(units: &[u16; 16]) -> core::arch::x86_64::__m128i {
+        use core::arch::x86_64::*;
+        let p = units.as_ptr().cast::<u8>();
+        // SAFETY: `units` has 32 bytes; SSE2 is part of the x86_64 baseline.
+        unsafe { _mm_or_si128(sse2::load(p), sse2::load(p.add(16))) }
+    }
+
+    #[inline(always)]
+    fn narrow(units: &[u16; 16]) -> core::arch::x86_64::__m128i {
+        use core::arch::x86_64::*;
+        let p = units.as_ptr().cast::<u8>();
+        // SAFETY: as for `or`.
+        unsafe { _mm_packus_epi16(sse2::load(p), sse2::load(p.add(16))) }
+    }
+
+    // SAFETY: eight u16 are the 16 bytes of a register, of which any bits are a value.
+    const NOT_ASCII: core::arch::x86_64::__m128i =
+        unsafe { core::mem::transmute::<[u16; 8], _>([0xFF80; 8]) };
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Wide for u32 {
+    #[inline(always)]
+    fn or(units: &[u32; 16]) -> core::arch::x86_64::__m128i {
+        use core::arch::x86_64::*;
+        let p = units.as_ptr().cast::<u8>();
+        // SAFETY: `units` has 64 bytes; SSE2 is part of the x86_64 baseline.
+        unsafe {
+            let [a, b, c, d] = [0, 16, 32, 48].map(|at| sse2::load(p.add(at)));
+            _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))
+        }
+    }
+
+    #[inline(always)]
+    fn narrow(units: &[u32; 16]) -> core::arch::x86_64::__m128i {
+        use core::arch::x86_64::*;
+        let p = units.as_ptr().cast::<u8>();
+        // SAFETY: as for `or`. Signed saturation keeps ASCII values as they are.
+        unsafe {
+            let [a, b, c, d] = [0, 16, 32, 48].map(|at| sse2::load(p.add(at)));
+            _mm_packus_epi16(_mm_packs_epi32(a, b), _mm_packs_epi32(c, d))
+        }
+    }
+
+    // SAFETY: as for UTF-16.
+    const NOT_ASCII: core::arch::x86_64::__m128i =
+        unsafe { core::mem::transmute::<[u32; 4], _>([0xFFFF_FF80; 4]) };
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+impl Wide for u16 {}
+#[cfg(not(target_arch = "x86_64"))]
+impl Wide for u32 {}
+
+/// All of `src`, if it is a string of ASCII of at most half [`SHORT_ASCII`] bytes, converted
+/// into `dst` if it fits; else `None`, nothing written.
+#[inline(always)]
+pub(super) fn from_utf8<T: Unit>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> Option<Progress> {
+    if src.len() > SHORT_ASCII / 2 || dst.len() < src.len() || !is_short_ascii(src) {
+        return None;
+    }
+    for (unit, &b) in dst.iter_mut().zip(src) {
+        unit.write(T::from_ascii(b));
+    }
+    Some(done(src.len()))
+}
+
+/// All of `src`, if it is a string of ASCII of at most [`SHORT_ASCII`] units, converted into
+/// `dst` if it fits; else `None`, nothing written.
+#[inline(always)]
+pub(super) fn into_utf8<S: Wide>(src: &[S], dst: &mut [MaybeUninit<u8>]) -> Option<Progress> {
+    // Only an input that starts with ASCII is read whole (other strings lost 7-12% otherwise).
+    if src.len() > SHORT_ASCII || dst.len() < src.len() || src.first()?.value() >= 0x80 {
+        return None;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if let Some(last) = src.last_chunk::<16>() {
+        use core::arch::x86_64::*;
+        let (chunks, _) = src.as_chunks::<16>();
+        let all = chunks.iter().fold(S::or(last), |all, chunk| {
+            // SAFETY: SSE2 is part of the x86_64 baseline.
+            unsafe { _mm_or_si128(all, S::or(chunk)) }
+        });
+        // SAFETY: as above.
+        let ascii = unsafe {
+            let not_ascii = _mm_and_si128(all, S::NOT_ASCII);
+            _mm_movemask_epi8(_mm_cmpeq_epi8(not_ascii, _mm_setzero_si128())) == 0xFFFF
+        };
+        if !ascii {
+            return None;
+        }
+        for (out, chunk) in dst.as_chunks_mut::<16>().0.iter_mut().zip(chunks) {
+            sse2::store(S::narrow(chunk), out);
+        }
+        if let Some(out) = dst
+            .get_mut(src.len() - 16..src.len())
+            .and_then(|out| out.first_chunk_mut::<16>())
+        {
+            sse2::store(S::narrow(last), out);
+        }
+        return Some(done(src.len()));
+    }
+    if src.iter().fold(0, |all, s| all | s.value()) >= 0x80 {
+        return None;
+    }
+    for (byte, s) in dst.iter_mut().zip(src) {
+        byte.write(s.value() as u8);
+    }
+    Some(done(src.len()))
+}
+
+/// The progress of a conversion of all of `len` units.
+fn done(len: usize) -> Progress {
+    Progress {
+        read: len,
+        written: len,
+        stop: None,
+    }
+}
