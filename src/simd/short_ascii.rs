@@ -83,28 +83,31 @@ impl Wide for u32 {
     #[inline(always)]
     fn or(units: &[u32; 16]) -> core::arch::x86_64::__m128i {
         use core::arch::x86_64::*;
-        let p = units.as_ptr().cast::<u8>();
-        // SAFETY: `units` has 64 bytes; SSE2 is part of the x86_64 baseline.
-        unsafe {
-            let [a, b, c, d] = [0, 16, 32, 48].map(|at| sse2::load(p.add(at)));
-            _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))
-        }
+        let [a, b, c, d] = quarters(units);
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        unsafe { _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d)) }
     }
 
     #[inline(always)]
     fn narrow(units: &[u32; 16]) -> core::arch::x86_64::__m128i {
         use core::arch::x86_64::*;
-        let p = units.as_ptr().cast::<u8>();
+        let [a, b, c, d] = quarters(units);
         // SAFETY: as for `or`. Signed saturation keeps ASCII values as they are.
-        unsafe {
-            let [a, b, c, d] = [0, 16, 32, 48].map(|at| sse2::load(p.add(at)));
-            _mm_packus_epi16(_mm_packs_epi32(a, b), _mm_packs_epi32(c, d))
-        }
+        unsafe { _mm_packus_epi16(_mm_packs_epi32(a, b), _mm_packs_epi32(c, d)) }
     }
 
     // SAFETY: as for UTF-16.
     const NOT_ASCII: core::arch::x86_64::__m128i =
         unsafe { core::mem::transmute::<[u32; 4], _>([0xFFFF_FF80; 4]) };
+}
+
+/// The 16 units in four registers.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn quarters(units: &[u32; 16]) -> [core::arch::x86_64::__m128i; 4] {
+    let p = units.as_ptr().cast::<u8>();
+    // SAFETY: `units` has the 64 bytes loaded.
+    [0, 16, 32, 48].map(|at| unsafe { sse2::load(p.add(at)) })
 }
 
 #[cfg(not(target_arch = "x86_64"))]
