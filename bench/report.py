@@ -3,18 +3,22 @@
 
 usage: report.py RESULTS_DIR OUT_MD OUT_SVG
 
-RESULTS_DIR holds rust.csv and c.csv (one row per input and implementation: time per call,
-median, min and max over the samples), c-meta.txt, run-meta.txt and commands.txt. Every number in
+RESULTS_DIR holds rust.csv and c.csv, or c-1.csv, c-2.csv, ... from as many processes (one row
+per input and implementation: time per call, median, min and max over the samples; the report
+takes the median of the processes' medians), c-meta.txt, run-meta.txt and commands.txt. Every
+number in
 the report, and every goal's verdict, is computed from those files; the machine is described from
 /proc/cpuinfo. Python 3 standard library only.
 """
 
 import csv
+import glob
 import html
 import math
 import os
 import platform
 import re
+import statistics
 import sys
 
 # --- Names ----------------------------------------------------------------------------------
@@ -98,19 +102,26 @@ class Results:
         self.rows = {}
         self.inputs = []  # (kind, name, bytes per call), in order
         seen = set()
+        self.processes = {}  # harness: the number of processes whose results it has
         for harness in ("rust", "c"):
-            path = os.path.join(results_dir, harness + ".csv")
-            if not os.path.exists(path):
-                continue
-            with open(path, newline="", encoding="utf-8") as f:
-                for r in csv.DictReader(f):
-                    for k in ("median_ns", "min_ns", "max_ns"):
-                        r[k] = float(r[k])
-                    r["bytes_per_call"] = int(r["bytes_per_call"])
-                    self.rows[(r["harness"], r["input"], r["impl"])] = r
-                    if r["input"] not in seen:
-                        seen.add(r["input"])
-                        self.inputs.append((r["kind"], r["input"], r["bytes_per_call"]))
+            # HARNESS.csv, or HARNESS-1.csv, HARNESS-2.csv, ...: one per process (run.sh).
+            paths = sorted(glob.glob(os.path.join(results_dir, glob.escape(harness) + "-*.csv")))
+            paths += [p for p in [os.path.join(results_dir, harness + ".csv")] if os.path.exists(p)]
+            runs = {}
+            for path in paths:
+                with open(path, newline="", encoding="utf-8") as f:
+                    for r in csv.DictReader(f):
+                        for k in ("median_ns", "min_ns", "max_ns"):
+                            r[k] = float(r[k])
+                        r["bytes_per_call"] = int(r["bytes_per_call"])
+                        runs.setdefault((r["harness"], r["input"], r["impl"]), []).append(r)
+                        if r["input"] not in seen:
+                            seen.add(r["input"])
+                            self.inputs.append((r["kind"], r["input"], r["bytes_per_call"]))
+            for key, rs in runs.items():
+                self.rows[key] = merge_processes(rs)
+            if paths:
+                self.processes[harness] = len(paths)
 
     def names(self, kind):
         return [n for k, n, _ in self.inputs if k == kind]
@@ -138,6 +149,17 @@ class Results:
 
     def samples(self):
         return sorted({int(r["samples"]) for r in self.rows.values()})
+
+
+def merge_processes(rows):
+    """One row from the rows of one input and implementation in several processes: the median
+    of their medians, the least minimum and the greatest maximum, the samples of all."""
+    r = dict(rows[0])
+    r["median_ns"] = statistics.median(x["median_ns"] for x in rows)
+    r["min_ns"] = min(x["min_ns"] for x in rows)
+    r["max_ns"] = max(x["max_ns"] for x in rows)
+    r["samples"] = str(sum(int(x["samples"]) for x in rows))
+    return r
 
 
 def geomean(xs):
@@ -542,7 +564,8 @@ def main():
       "run `make bench` again (see [bench/README.md](bench/README.md)). Speeds are in GB/s, "
       "10⁹ bytes of input per second; each cell is the median over the samples with the "
       "slowest and fastest sample in brackets. *Ratios* are libutf8's median speed over the "
-      "peer's, measured in the same process on the same bytes: above 1.00× libutf8 is faster.\n")
+      "peer's, measured in the same processes on the same bytes: above 1.00× libutf8 is "
+      "faster.\n")
     w("The machine is a shared virtual machine: samples of one input are interleaved across the "
       "implementations so that interference slows them alike, but a ratio within about 10% of "
       "its goal can change verdict from one run to the next.\n")
@@ -639,8 +662,12 @@ def main():
       f"{meta.get('sample_ms') or '10'} ms; samples are taken round-robin over the "
       "implementations, the starting one rotating each round; "
       f"{' or '.join(map(str, samples))} samples per input and implementation "
-      "(fewer for the 64 MiB inputs). Time is the monotonic clock (`Instant`, "
-      "`clock_gettime(CLOCK_MONOTONIC)`).")
+      "(fewer for the 64 MiB inputs)"
+      + (f", taken by the C harness in {res.processes['c']} processes, one after the other, "
+         "its cells the medians of the processes' medians: where the system loads the "
+         "executable, at random, moved its decoding loops by up to 20% on single files"
+         if res.processes.get("c", 1) > 1 else "")
+      + ". Time is the monotonic clock (`Instant`, `clock_gettime(CLOCK_MONOTONIC)`).")
     w("- Each bulk input is processed again and again, and the CPU's branch predictors can "
       "learn much of the pattern of a file of a few hundred KB, better for one build's code "
       "than for another's: single files' ratios have moved by 10-40% between builds that "
@@ -848,7 +875,9 @@ def main():
         w("Columns marked (C) come from the C harness, the others from the Rust harness.\n")
 
     w("## Raw results\n")
-    w("`bench/results/rust.csv` and `bench/results/c.csv` (not committed) hold one row per input "
+    c_files = ("`bench/results/c.csv`" if res.processes.get("c", 1) == 1 else
+               f"`bench/results/c-1.csv` to `c-{res.processes['c']}.csv` (one per process)")
+    w(f"`bench/results/rust.csv` and {c_files} (not committed) hold one row per input "
       "and implementation: `harness, group, kind, input, impl, bytes_per_call, median_ns, "
       "min_ns, max_ns, samples, calls_per_sample`, times in nanoseconds per call; "
       "`run-meta.txt`, `c-meta.txt` and `commands.txt` describe the run.\n")

@@ -6,12 +6,14 @@
 # 1. builds the Rust harness (bench/, with the peers from crates.io) and the C harness
 #    (bench/c/bench.c, statically linked against target/release/libutf8.a, utf8proc and GLib);
 # 2. writes the generated inputs and the manifest of all inputs into bench/target/data;
-# 3. runs the Rust harness, then the C harness (never both at once), into bench/results/;
+# 3. runs the Rust harness, then the C harness in five processes, one after the other (never
+#    two at once), into bench/results/;
 # 4. writes BENCHMARKS.md and bench/chart.svg from those results (bench/report.py).
 #
 # Environment: LIBUTF8_CORPUS (default ../shared/corpus from the repository's top; rows skipped
 # if absent), LIBUTF8_BENCH_SAMPLES, LIBUTF8_BENCH_LARGE_SAMPLES, LIBUTF8_BENCH_SAMPLE_MS,
-# LIBUTF8_BENCH_QUICK (see bench/README.md); CARGO, CC, PYTHON, PKG_CONFIG.
+# LIBUTF8_BENCH_QUICK, LIBUTF8_BENCH_C_PROCESSES (see bench/README.md); CARGO, CC, PYTHON,
+# PKG_CONFIG.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -89,7 +91,23 @@ t=$EPOCHREALTIME
 run bench/target/release/libutf8-bench run "$data/manifest.tsv" "$results/rust.csv"
 phase rust_s "$t"
 t=$EPOCHREALTIME
-run bench/target/c-bench "$data/manifest.tsv" "$results/c.csv" "$results/c-meta.txt"
+# The C harness in several processes, its samples shared among them: where the system loads
+# the executable (at random, with ASLR) moved its decoding loops by up to 20% on single files
+# (lipsum Arabic 3.3-4.0x utf8proc's speed in six runs of one build); bench/report.py takes
+# the median of the processes' medians. A quick run keeps one process.
+quick=${LIBUTF8_BENCH_QUICK:-0}
+if [ -n "$quick" ] && [ "$quick" != 0 ]; then
+  processes=${LIBUTF8_BENCH_C_PROCESSES:-1} c_env=()
+else
+  processes=${LIBUTF8_BENCH_C_PROCESSES:-5}
+  each() { echo $((($1 + processes - 1) / processes)); } # samples per process, rounded up
+  c_env=("LIBUTF8_BENCH_SAMPLES=$(each "${LIBUTF8_BENCH_SAMPLES:-15}")"
+    "LIBUTF8_BENCH_LARGE_SAMPLES=$(each "${LIBUTF8_BENCH_LARGE_SAMPLES:-5}")")
+fi
+for k in $(seq "$processes"); do
+  run env "${c_env[@]}" bench/target/c-bench "$data/manifest.tsv" "$results/c-$k.csv" \
+    "$results/c-meta.txt"
+done
 phase c_s "$t"
 
 # --- Report -----------------------------------------------------------------------------------
