@@ -1,7 +1,12 @@
 /*
  * Builds of libutf8.so side by side on one function, utf8_validate, utf8_count_chars or a
  * converter: each build's time per call on the inputs of a manifest written by `libutf8-bench
- * gen`, the builds' samples interleaved so that a shared machine's noise slows them alike. For
+ * gen`, the builds' samples interleaved so that a shared machine's noise slows them alike. Each
+ * build is loaded several times, from copies of its file, at as many addresses (COPIES): where
+ * a library lies moves single inputs by up to 20-50% (two loads of one build, five runs: 300-byte
+ * strings into UTF-16 0.80x in one run, 1.00x in the others; 1000-byte strings 1.15x in one), so
+ * a build's time is the median of its copies' medians, and the last column gives the largest
+ * ratio between the medians of two copies of one build, what placement alone did. For
  * changes to the kernels: build the library before and after the change (for example in two git
  * worktrees) and compare. Pools (`fresh` and `short` lines; see bench/README.md) are processed
  * one string per call, as make bench does, so that the branch predictors cannot learn the text;
@@ -15,18 +20,17 @@
  *
  * The function is utf8_validate, utf8_count_chars, utf8_to_utf16, utf8_to_utf32, utf16_to_utf8
  * or utf32_to_utf8. Prints, per input, the speed of builds 2, 3, ... relative to the first (its
- * median time over theirs: above 1.00x they are faster), the first build's time per call and its
- * GB/s of UTF-8. Every build's result is checked first: the input is valid, its characters
- * counted right, and a converter's output converts back to it. LIBUTF8_FORCE_ISA=avx2 (or
- * another) measures another kernel.
+ * time over theirs: above 1.00x they are faster), the first build's time per call and its GB/s
+ * of UTF-8, and the placement spread; a ratio within that spread of 1.00x is no difference.
+ * Every copy's result is checked first: the input is valid, its characters counted right, and a
+ * converter's output converts back to it. LIBUTF8_FORCE_ISA=avx2 (or another) measures another
+ * kernel.
  *
  * A build given as PATH@ISA runs the implementation ISA (as LIBUTF8_FORCE_ISA=ISA would), so
- * that two implementations can be compared in one process: give each a copy of the library
- * under a name of its own (dlopen opens a file once, and a library chooses its implementation
- * once), for example
+ * that two implementations of one build can be compared in one process (each copy chooses its
+ * implementation on its first call), for example
  *
- *   cp libutf8.so a.so && cp libutf8.so b.so
- *   ./ab_builds utf8_validate corpus.tsv ./a.so@avx2 ./b.so@avx512-zen4
+ *   ./ab_builds utf8_validate corpus.tsv ./libutf8.so@avx2 ./libutf8.so@avx512-zen4
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -36,10 +40,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "libutf8.h"
 
-enum { SAMPLES = 9, MAX_BUILDS = 8 };
+enum { SAMPLES = 5, COPIES = 3, MAX_BUILDS = 8 };
 
 /* One build's function: one of the six pointers is set. */
 struct build {
@@ -61,6 +66,28 @@ static void load(const char *path, const char *name, void *fn) {
     exit(2);
   }
   memcpy(fn, &sym, sizeof sym);
+}
+
+/* `name` from a copy of the library at `path`, which dlopen loads anew (it opens a file once),
+ * at an address of its own. */
+static void load_copy(const char *path, const char *name, void *fn) {
+  char copy[] = "/tmp/ab_builds-XXXXXX";
+  char buf[65536];
+  size_t n;
+  int fd = mkstemp(copy);
+  FILE *from = fopen(path, "rb"), *to = fd >= 0 ? fdopen(fd, "wb") : NULL;
+  if (from == NULL || to == NULL) {
+    fprintf(stderr, "ab_builds: cannot copy %s to %s\n", path, copy);
+    exit(2);
+  }
+  while ((n = fread(buf, 1, sizeof buf, from)) > 0) fwrite(buf, 1, n, to);
+  if (ferror(from) || fclose(to) != 0) {
+    fprintf(stderr, "ab_builds: cannot copy %s to %s\n", path, copy);
+    exit(2);
+  }
+  fclose(from);
+  load(copy, name, fn);
+  unlink(copy); /* the mapping stays */
 }
 
 static double now(void) {
@@ -140,8 +167,9 @@ static void choose_isa(const struct build *b, const char *isa) {
 int main(int argc, char **argv) {
   static const char *const functions[] = {"utf8_to_utf16", "utf8_to_utf32", "utf16_to_utf8",
                                           "utf32_to_utf8", "utf8_validate", "utf8_count_chars"};
-  struct build build[MAX_BUILDS], first = {0};
-  int builds = argc - 3, from8, which = -1, b;
+  static struct build build[MAX_BUILDS][COPIES];
+  struct build first = {0};
+  int builds = argc - 3, from8, which = -1, b, c;
   size_t unit;
   char kind[32], name[128], path[4096];
   size_t call_len;
@@ -157,18 +185,20 @@ int main(int argc, char **argv) {
    * UTF-32 units is the number of characters utf8_count_chars must give. */
   unit = which % 2 == 0 ? 2 : 4;
   for (b = 0; b < builds; b++) {
-    void *fn[6] = {0};
     char *isa = strrchr(argv[3 + b], '@');
     if (isa != NULL) *isa++ = '\0'; /* argv[3 + b] is the path now */
-    load(argv[3 + b], argv[1], &fn[which]);
-    memset(&build[b], 0, sizeof build[b]);
-    memcpy(&build[b].to16, &fn[0], sizeof fn[0]);
-    memcpy(&build[b].to32, &fn[1], sizeof fn[1]);
-    memcpy(&build[b].from16, &fn[2], sizeof fn[2]);
-    memcpy(&build[b].from32, &fn[3], sizeof fn[3]);
-    memcpy(&build[b].validate, &fn[4], sizeof fn[4]);
-    memcpy(&build[b].count, &fn[5], sizeof fn[5]);
-    if (isa != NULL) choose_isa(&build[b], isa);
+    for (c = 0; c < COPIES; c++) {
+      struct build *copy = &build[b][c];
+      void *fn[6] = {0};
+      load_copy(argv[3 + b], argv[1], &fn[which]);
+      memcpy(&copy->to16, &fn[0], sizeof fn[0]);
+      memcpy(&copy->to32, &fn[1], sizeof fn[1]);
+      memcpy(&copy->from16, &fn[2], sizeof fn[2]);
+      memcpy(&copy->from32, &fn[3], sizeof fn[3]);
+      memcpy(&copy->validate, &fn[4], sizeof fn[4]);
+      memcpy(&copy->count, &fn[5], sizeof fn[5]);
+      if (isa != NULL) choose_isa(copy, isa);
+    }
   }
   /* The other form of the text, made by the first build. */
   if (unit == 2)
@@ -182,13 +212,14 @@ int main(int argc, char **argv) {
   }
   printf("%-34s", "input");
   for (b = 1; b < builds; b++) printf(" build %d", b + 1);
-  printf("   first build\n");
+  printf("   first build                  placement\n");
   while (fscanf(manifest, "%31s %127s %4095s %zu", kind, name, path, &call_len) == 4) {
     struct input in = {0};
     FILE *file = fopen(path, "rb");
     size_t size, k;
     long reps = 1, r;
-    double times[MAX_BUILDS][SAMPLES];
+    static double times[MAX_BUILDS][COPIES][SAMPLES];
+    double median[MAX_BUILDS][COPIES], of_build[MAX_BUILDS], spread = 1;
     int s;
     if (!file || fseek(file, 0, SEEK_END) != 0) return 1;
     size = (size_t)ftell(file);
@@ -212,19 +243,20 @@ int main(int argc, char **argv) {
     }
     /* Every build must accept the text, and give back the text (to UTF-8) or its units (from
      * UTF-8). */
-    for (b = 0; b < builds; b++)
+    for (b = 0; b < builds * COPIES; b++)
       for (k = 0; k < in.count; k++) {
-        utf8_result got = run(&build[b], &in, k);
+        utf8_result got = run(&build[b / COPIES][b % COPIES], &in, k);
         size_t units = in.starts[k + 1] - in.starts[k];
-        int same = build[b].count      ? got.written == units
-                   : build[b].validate ? got.read == in.len
-                   : from8           ? got.written == units &&
+        int same = which == 5   ? got.written == units /* utf8_count_chars */
+                   : which == 4 ? got.read == in.len   /* utf8_validate */
+                   : from8      ? got.written == units &&
                                  memcmp(in.out, (char *)in.units + in.starts[k] * unit,
                                         units * unit) == 0
-                                     : got.written == in.len &&
+                                : got.written == in.len &&
                                  memcmp(in.out, in.utf8 + k * in.len, in.len) == 0;
         if (got.status != UTF8_OK || !same) {
-          fprintf(stderr, "ab_builds: %s: %s gets %s wrong\n", argv[3 + b], argv[1], name);
+          fprintf(stderr, "ab_builds: %s: %s gets %s wrong\n", argv[3 + b / COPIES], argv[1],
+                  name);
           return 1;
         }
       }
@@ -232,22 +264,32 @@ int main(int argc, char **argv) {
     for (;;) {
       double t0 = now();
       for (r = 0; r < reps; r++)
-        for (k = 0; k < in.count; k++) run(&build[0], &in, k);
+        for (k = 0; k < in.count; k++) run(&build[0][0], &in, k);
       if (now() - t0 > 5e6) break;
       reps *= 2;
     }
     for (s = 0; s < SAMPLES; s++)
-      for (b = 0; b < builds; b++) {
-        int next = (b + s) % builds;
+      for (b = 0; b < builds * COPIES; b++) {
+        int next = (b + s) % (builds * COPIES), nb = next / COPIES, nc = next % COPIES;
         double t0 = now();
         for (r = 0; r < reps; r++)
-          for (k = 0; k < in.count; k++) run(&build[next], &in, k);
-        times[next][s] = (now() - t0) / (double)(reps * (long)in.count);
+          for (k = 0; k < in.count; k++) run(&build[nb][nc], &in, k);
+        times[nb][nc][s] = (now() - t0) / (double)(reps * (long)in.count);
       }
-    for (b = 0; b < builds; b++) qsort(times[b], SAMPLES, sizeof(double), by_value);
+    for (b = 0; b < builds; b++) {
+      for (c = 0; c < COPIES; c++) {
+        qsort(times[b][c], SAMPLES, sizeof(double), by_value);
+        median[b][c] = times[b][c][SAMPLES / 2];
+      }
+      qsort(median[b], COPIES, sizeof(double), by_value);
+      of_build[b] = median[b][COPIES / 2];
+      if (median[b][COPIES - 1] / median[b][0] > spread)
+        spread = median[b][COPIES - 1] / median[b][0];
+    }
     printf("%-34s", name);
-    for (b = 1; b < builds; b++) printf(" %9.2fx", times[0][SAMPLES / 2] / times[b][SAMPLES / 2]);
-    printf("   %.1f ns, %.2f GB/s\n", times[0][SAMPLES / 2], (double)in.len / times[0][SAMPLES / 2]);
+    for (b = 1; b < builds; b++) printf(" %9.2fx", of_build[0] / of_build[b]);
+    printf("   %8.1f ns, %6.2f GB/s   %6.2fx\n", of_build[0], (double)in.len / of_build[0],
+           spread);
     free(in.utf8);
     free(in.units);
     free(in.starts);
