@@ -1451,34 +1451,13 @@ unsafe fn narrow_run<T: RunUnit>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> (usi
             carry_ed = ed >> 63;
             // Byte 63 ends a character unless the next block must continue it.
             let ends = (!continuation >> 1) | (u64::from(carry_lead | carry_third == 0) << 63);
-            // Each byte's value if it ends a character: its own seven bits (six of a
-            // continuation byte), the six of the byte before above them if it continues a
-            // character (five of a 2-byte lead), the four of a 3-byte lead two before if it
-            // is the third byte of one.
-            let middle = _mm512_maskz_loadu_epi8(continuation, p.wrapping_sub(1).cast());
-            let top = _mm512_maskz_loadu_epi8(third, p.wrapping_sub(2).cast());
-            let low_byte = _mm512_ternarylogic_epi32::<0xF8>(
-                _mm512_and_si512(b, splat8(0x7F)),
-                _mm512_slli_epi16::<6>(middle),
-                splat8(0xC0),
-            );
-            // The middle's bits 2-5 and the top's 0-3 above them: a select by 0x0F of
-            // the two shifted in 16-bit lanes, whose bits crossing into the other byte
-            // the select drops.
-            let high_byte = _mm512_ternarylogic_epi32::<0xE4>(
-                _mm512_srli_epi16::<2>(middle),
-                _mm512_slli_epi16::<4>(top),
-                splat8(0x0F),
-            );
-            // The low and high bytes of the values of the bytes that end a character, packed.
-            let lows = _mm512_maskz_compress_epi8(ends, low_byte);
-            let highs = _mm512_maskz_compress_epi8(ends, high_byte);
-            let total = ends.count_ones() as usize;
-            T::store_values(
-                lows,
-                highs,
-                total,
-                dst.as_mut_ptr().cast::<T>().add(written),
+            let total = store_narrow(
+                b,
+                p,
+                continuation,
+                third,
+                ends,
+                dst.as_mut_ptr().add(written),
             );
             done = read + from_utf8::BLOCK - ends.leading_zeros() as usize;
             read += from_utf8::BLOCK;
@@ -1486,6 +1465,51 @@ unsafe fn narrow_run<T: RunUnit>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> (usi
         }
     }
     (done, written)
+}
+
+/// Writes the values of the characters of 1-3 bytes that end at the bits of `ends` in `b`, the
+/// 64 bytes at `p`, at `out`, and nothing after them: their number. `continuation` and `third` mark the continuation bytes and the third bytes of 3-byte
+/// characters in `b`; the bytes before them, one and two places, are read from memory, so that
+/// a character that starts before `p` is put together too.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2; the byte before each continuation byte and the
+/// two before each third byte readable; as many units writable at `out` as `ends` has bits.
+#[inline(always)]
+unsafe fn store_narrow<T: RunUnit>(
+    b: __m512i,
+    p: *const u8,
+    continuation: u64,
+    third: u64,
+    ends: u64,
+    out: *mut MaybeUninit<T>,
+) -> usize {
+    // SAFETY: by the caller; the loads read only the bytes their masks select.
+    unsafe {
+        // Each byte's value if it ends a character: its own seven bits (six of a continuation
+        // byte), the six of the byte before above them if it continues a character (five of a
+        // 2-byte lead), the four of a 3-byte lead two before if it is the third byte of one.
+        let middle = _mm512_maskz_loadu_epi8(continuation, p.wrapping_sub(1).cast());
+        let top = _mm512_maskz_loadu_epi8(third, p.wrapping_sub(2).cast());
+        let low_byte = _mm512_ternarylogic_epi32::<0xF8>(
+            _mm512_and_si512(b, splat8(0x7F)),
+            _mm512_slli_epi16::<6>(middle),
+            splat8(0xC0),
+        );
+        // The middle's bits 2-5 and the top's 0-3 above them: a select by 0x0F of the two
+        // shifted in 16-bit lanes, whose bits crossing into the other byte the select drops.
+        let high_byte = _mm512_ternarylogic_epi32::<0xE4>(
+            _mm512_srli_epi16::<2>(middle),
+            _mm512_slli_epi16::<4>(top),
+            splat8(0x0F),
+        );
+        // The low and high bytes of the values of the bytes that end a character, packed.
+        let lows = _mm512_maskz_compress_epi8(ends, low_byte);
+        let highs = _mm512_maskz_compress_epi8(ends, high_byte);
+        let total = ends.count_ones() as usize;
+        T::store_values(lows, highs, total, out.cast::<T>());
+        total
+    }
 }
 
 /// [`WideBlock::mixed_utf32`], as a function of its own: the converter into UTF-32 is compiled
@@ -1555,14 +1579,19 @@ unsafe fn store_utf32(b: __m512i, positions: __m512i, n: usize, out: *mut u32) {
 /// converts their characters as [`WideBlock::mixed_utf16`] and [`WideBlock::mixed_utf32`]
 /// convert a block's, at most 32 into UTF-16, if their units fit: the part of a short string,
 /// or of the end of a stretch, that the blocks leave, which went one character at a time with
-/// a branch on its length that no predictor learns in mixed text.
+/// a branch on its length that no predictor learns in mixed text. Input shorter than that
+/// takes [`narrow_tail`].
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI and VBMI2.
 #[inline(always)]
-unsafe fn mixed_tail<T: TailTarget>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> (usize, usize) {
+unsafe fn mixed_tail<T: TailTarget + RunUnit>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<T>],
+) -> (usize, usize) {
     if src.len() < TAIL_MIN {
-        return (0, 0);
+        // SAFETY: by the caller.
+        return unsafe { narrow_tail(src, dst) };
     }
     let (mut read, mut written) = (0, 0);
     while let Some(rest) = src.get(read..).filter(|r| !r.is_empty()) {
@@ -1590,12 +1619,53 @@ unsafe fn mixed_tail<T: TailTarget>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> (
     (read, written)
 }
 
-/// The least input that [`mixed_tail`] converts: on less, its chain of dependent instructions
-/// (from the load through compressions and permutations to the store) took longer than the
-/// exact path's few characters. Zen 4, pools of mixed 1-4 byte strings, against no tail: 16
-/// and 64 bytes 0.93-0.95x with 16 (into UTF-32 1.03x), 0.95-0.98x with 24 or 32; 100 bytes,
-/// whose tail is 24-63 bytes, 1.15x (UTF-16) and 1.33x (UTF-32) with 16 to 32, 1.0x with 40.
+/// The least input that [`mixed_tail`] converts in steps: on less, their chain of dependent
+/// instructions (from the load through compressions and permutations to the store) took longer
+/// than the exact path's few characters. Zen 4, pools of mixed 1-4 byte strings, against no
+/// tail: 16 and 64 bytes 0.93-0.95x with 16 (into UTF-32 1.03x), 0.95-0.98x with 24 or 32; 100
+/// bytes, whose tail is 24-63 bytes, 1.15x (UTF-16) and 1.33x (UTF-32) with 16 to 32, 1.0x with
+/// 40.
 const TAIL_MIN: usize = 24;
+
+/// [`mixed_tail`] for input of 8 to 23 bytes with no 4-byte character (else it converts
+/// nothing): its characters put together from the bytes before each, as a run of blocks does
+/// ([`store_narrow`]), with no compression of their starts and no permutation by them, a
+/// chain of dependent instructions short enough to beat the exact path, which mispredicts the
+/// length of a character at each change of script. Zen 4, strings of 16 bytes cut from the
+/// corpus at character boundaries, into UTF-16 and UTF-32: Russian 1.5x, Chinese 1.35x, Greek
+/// 1.3x, Hindi 1.2x as fast; random 1-4 byte text 0.97-1.01x.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2.
+#[inline(always)]
+unsafe fn narrow_tail<T: RunUnit>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> (usize, usize) {
+    const NARROW_TAIL_MIN: usize = 8;
+    if src.len() < NARROW_TAIL_MIN || src.len() >= from_utf8::BLOCK {
+        return (0, 0);
+    }
+    // SAFETY: the instructions by the caller; the load reads `src` (the other bytes are masked
+    // off: neither read nor able to fault), and the zeros after it are ASCII.
+    let (b, four, continuation, third) = unsafe {
+        let b = _mm512_maskz_loadu_epi8(low_bits(src.len()), src.as_ptr().cast());
+        (
+            b,
+            _mm512_cmpge_epu8_mask(b, splat8(0xF0)),
+            _mm512_cmplt_epi8_mask(b, splat8(0xC0)),
+            _mm512_cmpge_epu8_mask(b, splat8(0xE0)) << 2,
+        )
+    };
+    // Every byte followed by no continuation byte ends a character.
+    let ends = !(continuation >> 1) & low_bits(src.len());
+    if four != 0 || ends.count_ones() as usize > dst.len() {
+        return (0, 0);
+    }
+    // SAFETY: the instructions by the caller; `src` starts a character and ends one (it is
+    // well-formed), so the bytes before its continuation and third bytes are in it; `dst` has
+    // a unit for each bit of `ends`.
+    let written =
+        unsafe { store_narrow(b, src.as_ptr(), continuation, third, ends, dst.as_mut_ptr()) };
+    (src.len(), written)
+}
 
 /// [`mixed_tail`] into UTF-32, as a function of its own, as [`mixed_block_utf32`] is.
 ///
