@@ -1579,8 +1579,8 @@ unsafe fn store_utf32(b: __m512i, positions: __m512i, n: usize, out: *mut u32) {
 /// converts their characters as [`WideBlock::mixed_utf16`] and [`WideBlock::mixed_utf32`]
 /// convert a block's, at most 32 into UTF-16, if their units fit: the part of a short string,
 /// or of the end of a stretch, that the blocks leave, which went one character at a time with
-/// a branch on its length that no predictor learns in mixed text. Input shorter than that
-/// takes [`narrow_tail`].
+/// a branch on its length that no predictor learns in mixed text. Input of less than a block
+/// with no 4-byte character takes [`narrow_tail`] instead.
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI and VBMI2.
@@ -1589,9 +1589,12 @@ unsafe fn mixed_tail<T: TailTarget + RunUnit>(
     src: &[u8],
     dst: &mut [MaybeUninit<T>],
 ) -> (usize, usize) {
-    if src.len() < TAIL_MIN {
+    if src.len() < from_utf8::BLOCK {
         // SAFETY: by the caller.
-        return unsafe { narrow_tail(src, dst) };
+        let done = unsafe { narrow_tail(src, dst) };
+        if done.0 > 0 || src.len() < TAIL_MIN {
+            return done;
+        }
     }
     let (mut read, mut written) = (0, 0);
     while let Some(rest) = src.get(read..).filter(|r| !r.is_empty()) {
@@ -1627,13 +1630,14 @@ unsafe fn mixed_tail<T: TailTarget + RunUnit>(
 /// 40.
 const TAIL_MIN: usize = 24;
 
-/// [`mixed_tail`] for input of 8 to 23 bytes with no 4-byte character (else it converts
+/// [`mixed_tail`] for input of 8 to 63 bytes with no 4-byte character (else it converts
 /// nothing): its characters put together from the bytes before each, as a run of blocks does
-/// ([`store_narrow`]), with no compression of their starts and no permutation by them, a
-/// chain of dependent instructions short enough to beat the exact path, which mispredicts the
-/// length of a character at each change of script. Zen 4, strings of 16 bytes cut from the
-/// corpus at character boundaries, into UTF-16 and UTF-32: Russian 1.5x, Chinese 1.35x, Greek
-/// 1.3x, Hindi 1.2x as fast; random 1-4 byte text 0.97-1.01x.
+/// ([`store_narrow`]), with no compression of their starts and no permutation by them. Zen 4,
+/// A/B, strings cut from the corpus at character boundaries, into UTF-16 / UTF-32: of 16 bytes,
+/// against the exact path (which mispredicts the length of a character at each change of
+/// script), Russian 1.5-1.7x / 1.5x as fast, Chinese 1.5x / 1.3x, Greek 1.4x / 1.2x, Hindi
+/// 1.3x / 1.05x; of 24 to 100 bytes, against the steps of [`mixed_tail`], 1.2-1.8x / 1.04-1.13x;
+/// lipsum Emoji, which it tries and leaves, 0.94-0.97x; random 1-4 byte text 0.97-1.05x.
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI and VBMI2.
