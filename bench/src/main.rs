@@ -5,7 +5,8 @@
 //! - `libutf8-bench gen DATA_DIR [CORPUS_DIR]` writes the generated inputs (pure ASCII and random
 //!   mixed 1..4-byte text at 64 KiB, 1 MiB and 64 MiB; ASCII with an emoji now and then at 64
 //!   KiB; pools of short strings of 16, 64, 100, 256 and 1000 bytes, and of ASCII with one other
-//!   character at 300 and 1000) from a fixed seed; for each corpus file, its *fresh text* (a pool
+//!   character at 300 and 1000) from a fixed seed; pools of short strings of 16 and 64 bytes cut
+//!   from three corpus files ([`SNIPPET_FILES`]); for each corpus file, its *fresh text* (a pool
 //!   of copies of it, its lines in a new order in each: see [`shuffled_copies`]); and
 //!   `DATA_DIR/manifest.tsv`, the list of every input: those files and the corpus files. The C
 //!   harness (bench/c/bench.c) reads the same manifest, so both harnesses measure the same bytes.
@@ -601,6 +602,39 @@ fn shuffled_copies(text: &[u8], name: &str) -> Vec<u8> {
 /// Strings per pool of short strings: enough that branch predictors cannot learn one string.
 const POOL: usize = 1024;
 
+/// Corpus files cut into pools of short strings (`short-LABEL-16` and `-64`): text of a 2-byte
+/// script, of a 3-byte one, and Latin text with accents, as C programs convert short strings
+/// (names, labels, words), which random 1-4 byte text does not resemble: its characters' widths
+/// change at every character, real text's at spaces and punctuation.
+const SNIPPET_FILES: [(&str, &str); 3] = [
+    ("lipsum_Russian-Lipsum", "russian"),
+    ("lipsum_Chinese-Lipsum", "chinese"),
+    ("wikipedia_mars_french", "french"),
+];
+
+/// [`POOL`] strings of `len` bytes cut from `text`, each from a character at random, as many
+/// whole characters as fit, then spaces to `len`.
+fn snippets(rng: &mut SplitMix64, text: &str, len: usize) -> Vec<u8> {
+    let starts: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+    if starts.is_empty() {
+        return vec![b' '; POOL * len];
+    }
+    let mut pool = Vec::with_capacity(POOL * len);
+    for _ in 0..POOL {
+        let from = starts[(rng.next() % starts.len() as u64) as usize];
+        let mut end = from;
+        for c in text[from..].chars() {
+            if end + c.len_utf8() > from + len {
+                break;
+            }
+            end += c.len_utf8();
+        }
+        pool.extend_from_slice(&text.as_bytes()[from..end]);
+        pool.resize(pool.len() + from + len - end, b' ');
+    }
+    pool
+}
+
 const KIB: usize = 1024;
 const MIB: usize = 1024 * 1024;
 
@@ -617,6 +651,8 @@ fn generate(data: &Path, corpus: Option<&Path>) -> Result<(), String> {
     // Absolute paths in the manifest, so that it can be read from anywhere.
     let data = &fs::canonicalize(data).map_err(|e| format!("{}: {e}", data.display()))?;
     let mut manifest = String::new();
+    // The texts of SNIPPET_FILES, for the pools cut from them last.
+    let mut snippet_texts: Vec<(&str, String)> = Vec::new();
     let write = |name: &str, bytes: &[u8]| -> Result<PathBuf, String> {
         let path = data.join(name);
         fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -653,6 +689,9 @@ fn generate(data: &Path, corpus: Option<&Path>) -> Result<(), String> {
                     fs::canonicalize(&path).map_err(|e| format!("{}: {e}", path.display()))?;
                 writeln!(manifest, "corpus\t{name}\t{}\t{size}", abs.display()).unwrap();
                 let text = fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+                if let Some(&(_, label)) = SNIPPET_FILES.iter().find(|(file, _)| *file == name) {
+                    snippet_texts.push((label, String::from_utf8_lossy(&text).into_owned()));
+                }
                 let pool = shuffled_copies(&text, name);
                 let pool_path = write(&format!("fresh-{name}.pool"), &pool)?;
                 writeln!(
@@ -735,6 +774,14 @@ fn generate(data: &Path, corpus: Option<&Path>) -> Result<(), String> {
         text.len()
     )
     .unwrap();
+    // Short strings of real text, after those, when the corpus is there.
+    for (label, text) in &snippet_texts {
+        for len in [16, 64] {
+            let name = format!("short-{label}-{len}");
+            let path = write(&format!("{name}.pool"), &snippets(&mut rng(), text, len))?;
+            writeln!(manifest, "short\t{name}\t{}\t{len}", path.display()).unwrap();
+        }
+    }
     let path = data.join("manifest.tsv");
     fs::write(&path, manifest).map_err(|e| format!("{}: {e}", path.display()))?;
     eprintln!("bench: inputs written to {}", data.display());
