@@ -95,6 +95,17 @@ def read_kv(path):
     return out
 
 
+def read_rows(path):
+    """The rows of one results file, with numbers for its times and sizes."""
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    for r in rows:
+        for k in ("median_ns", "min_ns", "max_ns"):
+            r[k] = float(r[k])
+        r["bytes_per_call"] = int(r["bytes_per_call"])
+    return rows
+
+
 class Results:
     """Rows by (harness, input, impl); inputs in manifest order, by kind."""
 
@@ -109,19 +120,23 @@ class Results:
             paths += [p for p in [os.path.join(results_dir, harness + ".csv")] if os.path.exists(p)]
             runs = {}
             for path in paths:
-                with open(path, newline="", encoding="utf-8") as f:
-                    for r in csv.DictReader(f):
-                        for k in ("median_ns", "min_ns", "max_ns"):
-                            r[k] = float(r[k])
-                        r["bytes_per_call"] = int(r["bytes_per_call"])
-                        runs.setdefault((r["harness"], r["input"], r["impl"]), []).append(r)
-                        if r["input"] not in seen:
-                            seen.add(r["input"])
-                            self.inputs.append((r["kind"], r["input"], r["bytes_per_call"]))
+                for r in read_rows(path):
+                    runs.setdefault((r["harness"], r["input"], r["impl"]), []).append(r)
+                    if r["input"] not in seen:
+                        seen.add(r["input"])
+                        self.inputs.append((r["kind"], r["input"], r["bytes_per_call"]))
             for key, rs in runs.items():
                 self.rows[key] = merge_processes(rs)
             if paths:
                 self.processes[harness] = len(paths)
+        # kernel-ISA.csv: the Rust harness's validation with libutf8 and simdutf forced to
+        # kernels for ISA (run.sh), as harness "kernel-ISA"; its inputs are in rust.csv too.
+        self.kernels = []
+        for path in sorted(glob.glob(os.path.join(results_dir, "kernel-*.csv"))):
+            isa = os.path.basename(path).removeprefix("kernel-").removesuffix(".csv")
+            self.kernels.append(isa)
+            for r in read_rows(path):
+                self.rows[(f"kernel-{isa}", r["input"], r["impl"])] = r
 
     def names(self, kind):
         return [n for k, n, _ in self.inputs if k == kind]
@@ -534,6 +549,56 @@ def chart(res, subtitle):
 # --- The report -----------------------------------------------------------------------------
 
 
+def kernels_section(res, meta, corpus, short):
+    """The validation goals' inputs with libutf8's other x86_64 kernels (AVX2, SSE4.2), each
+    against simdutf's for the same instructions, next to the kernel the library chooses."""
+    chosen = meta.get("libutf8_isa", "?")
+    # (label, harness, simdutf's kernel) per column or row: the kernel the library chooses,
+    # measured with every peer's own choice, then the forced ones.
+    kernels = [(f"{chosen} (chosen)", "rust", "its own choice")] + [
+        (isa, f"kernel-{isa}", meta.get(f"simdutf_kernel_{isa}", "?")) for isa in res.kernels]
+    out = ["## The AVX2 and SSE4.2 kernels (Rust harness)\n",
+           "The goals are judged on the kernel the library chooses on this machine. For machines "
+           "without AVX-512, `make bench` also validates the goals' inputs with libutf8's other "
+           "x86_64 kernels that this CPU runs (`LIBUTF8_FORCE_ISA`), each against simdutf forced "
+           "to its kernel for the same instructions (`SIMDUTF_FORCE_IMPLEMENTATION`), in a run of "
+           "the Rust harness of its own. These are this CPU's ratios, not another CPU's: a "
+           "machine whose best kernel is AVX2 differs in more than its registers. simdutf8 has "
+           "no AVX-512 kernel and picks AVX2 by itself, so its column compares kernels for the "
+           "same instructions only in the AVX2 row.\n"]
+    if corpus:
+        rows = []
+        for label, harness, theirs in kernels:
+            def gm(peer):
+                return times(geomean([res.ratio(harness, n, LIB_VALIDATE, peer) for n in corpus]))
+            w, wn = worst([(n, res.ratio(harness, n, LIB_VALIDATE, SIMDUTF_BOOL)) for n in corpus])
+            rows.append([label, theirs, gm(SIMDUTF_ERR), gm(SIMDUTF_BOOL),
+                         "—" if w is None else f"{w:.2f}× ({wn})", gm(S8_BASIC)])
+        out.append(f"Validation of the {len(corpus)} corpus files, libutf8's speed over each "
+                   "peer's (geometric mean; the goals: at least 1.25× simdutf errors, 1.10× "
+                   "simdutf bool, and no file below 1.00× simdutf bool):\n")
+        out.append(table(["libutf8 kernel", "simdutf kernel", "÷ simdutf errors",
+                          "÷ simdutf bool", "slowest file ÷ simdutf bool", "÷ simdutf8 basic"],
+                         rows) + "\n")
+    goal_strings = [n for n in short if n.split("-")[1] in ("ascii", "mixed")
+                    and n.rsplit("-", 1)[1] in SHORT_GOAL_LENGTHS]
+    if goal_strings:
+        rows = []
+        for n in goal_strings:
+            row = [n[6:]]
+            for _, harness, _ in kernels:
+                ours = res.ns(harness, n, LIB_VALIDATE)
+                best = min((p[0] for p in (res.ns(harness, n, q) for q in
+                                           (SIMDUTF_BOOL, SIMDUTF_ERR)) if p), default=None)
+                row.append("—" if ours is None or best is None else
+                           f"{ours[0]:.1f} vs {best:.1f} ns = {ours[0] / best:.2f}×")
+            rows.append(row)
+        out.append("Short strings, libutf8's time per call over the faster simdutf validator's "
+                   "(the goal: at most 1.00×):\n")
+        out.append(table(["strings"] + [label for label, _, _ in kernels], rows) + "\n")
+    return out
+
+
 def main():
     if len(sys.argv) != 4:
         sys.exit("usage: report.py RESULTS_DIR OUT_MD OUT_SVG")
@@ -692,7 +757,9 @@ def main():
       "validating without a test in the loop), and the physical references `memchr` for an "
       "absent byte and `memcpy`.")
     w(f"- The whole `make bench` took {meta.get('total_s', '?')} s: build "
-      f"{meta.get('build_s', '?')} s, Rust harness {meta.get('rust_s', '?')} s, C harness "
+      f"{meta.get('build_s', '?')} s, Rust harness {meta.get('rust_s', '?')} s"
+      + (f", the other kernels {meta['kernels_s']} s" if res.kernels and "kernels_s" in meta
+         else "") + f", C harness "
       f"{meta.get('c_s', '?')} s.\n")
     if commands:
         w("Commands, from the repository's top (`make bench` runs `make` then `bench/run.sh`):\n")
@@ -727,6 +794,9 @@ def main():
         peers = RUST_VALIDATORS[1:]
         w(table(["input"] + [f"÷ {SHORT[p]}" for p in peers],
                 ratio_rows("rust", LIB_VALIDATE, peers, bulk)) + "\n")
+
+        if res.kernels:
+            md.extend(kernels_section(res, meta, corpus, short))
 
         w("## Validation and physical references (C harness)\n")
         w("GB/s. *memchr* looks for a byte that is absent (0xFF), so it reads the whole input: "
@@ -882,7 +952,8 @@ def main():
     w("## Raw results\n")
     c_files = ("`bench/results/c.csv`" if res.processes.get("c", 1) == 1 else
                f"`bench/results/c-1.csv` to `c-{res.processes['c']}.csv` (one per process)")
-    w(f"`bench/results/rust.csv` and {c_files} (not committed) hold one row per input "
+    k_files = "".join(f", `kernel-{isa}.csv`" for isa in res.kernels)
+    w(f"`bench/results/rust.csv`{k_files} and {c_files} (not committed) hold one row per input "
       "and implementation: `harness, group, kind, input, impl, bytes_per_call, median_ns, "
       "min_ns, max_ns, samples, calls_per_sample`, times in nanoseconds per call; "
       "`run-meta.txt`, `c-meta.txt` and `commands.txt` describe the run.\n")
