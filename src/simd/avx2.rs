@@ -379,6 +379,15 @@ unsafe impl Units for Avx2Units {
         }
     }
     #[inline(always)]
+    unsafe fn store_wide(units: [__m128i; 4], dst: *mut u32) {
+        // SAFETY: `dst` has room for 16 units (64 bytes) by the caller; AVX2 by the caller.
+        // The two 256-bit stores match load_narrow's and load_wide's two 256-bit loads.
+        unsafe {
+            _mm256_storeu_si256(dst.cast(), _mm256_set_m128i(units[1], units[0]));
+            _mm256_storeu_si256(dst.add(8).cast(), _mm256_set_m128i(units[3], units[2]));
+        }
+    }
+    #[inline(always)]
     unsafe fn halves(self) -> [__m128i; 2] {
         // SAFETY: AVX2 by the caller.
         unsafe {
@@ -387,6 +396,11 @@ unsafe impl Units for Avx2Units {
                 _mm256_extracti128_si256::<1>(self.0),
             ]
         }
+    }
+    #[inline(always)]
+    unsafe fn from_halves(halves: [__m128i; 2]) -> Self {
+        // SAFETY: AVX2 by the caller.
+        unsafe { Avx2Units(_mm256_set_m128i(halves[1], halves[0])) }
     }
     #[inline(always)]
     unsafe fn splat(v: u16) -> Self {

@@ -376,8 +376,22 @@ unsafe impl Units for Sse42Units {
         }
     }
     #[inline(always)]
+    unsafe fn store_wide(units: [__m128i; 4], dst: *mut u32) {
+        // SAFETY: `dst` has room for 16 units (64 bytes) by the caller; SSE2. Each store
+        // matches one of load_narrow's and load_wide's loads.
+        unsafe {
+            for (q, unit) in units.into_iter().enumerate() {
+                _mm_storeu_si128(dst.add(4 * q).cast(), unit);
+            }
+        }
+    }
+    #[inline(always)]
     unsafe fn halves(self) -> [__m128i; 2] {
         [self.0, self.1]
+    }
+    #[inline(always)]
+    unsafe fn from_halves(halves: [__m128i; 2]) -> Self {
+        Sse42Units(halves[0], halves[1])
     }
     #[inline(always)]
     unsafe fn splat(v: u16) -> Self {

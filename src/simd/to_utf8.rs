@@ -305,8 +305,14 @@ pub(crate) unsafe trait Units: Copy {
     /// Loads 32 units of UTF-32 from `src`, which must have them, narrowed to bytes, and
     /// whether they are all ASCII (if not, the bytes mean nothing).
     unsafe fn load_ascii(src: *const u32) -> ([__m128i; 2], bool);
+    /// Stores 16 units of UTF-32 at `dst`, four to a register as [`Units::load_wide`] loads
+    /// them, in stores from which the loads of [`Units::load_narrow`] and `load_wide` at `dst`
+    /// take their bytes as soon as stored: each load lies within one store (store forwarding).
+    unsafe fn store_wide(units: [__m128i; 4], dst: *mut u32);
     /// Units 0..8, and 8..16.
     unsafe fn halves(self) -> [__m128i; 2];
+    /// The register of units 0..8 and 8..16, as [`Units::halves`] gives them.
+    unsafe fn from_halves(halves: [__m128i; 2]) -> Self;
     unsafe fn splat(v: u16) -> Self;
     unsafe fn and(self, other: Self) -> Self;
     unsafe fn or(self, other: Self) -> Self;
@@ -646,21 +652,26 @@ unsafe impl<U: Units> WideStep for NoWideStep<U> {
 }
 
 /// UTF-16 or UTF-32, converted by [`staged_tail`].
-trait StagedUnit: crate::transcode::Unit + Default {
-    /// Converts the 16 units at `at` as the steps of the converter's loop do, into `out`,
-    /// which has room for 80 more bytes: the units converted, or 0.
+trait StagedUnit: crate::transcode::Unit {
+    /// Converts `src`, 8 to 16 units followed by zeros to make 16, as the steps of the
+    /// converter's loop do, into `out`, which has room for 80 more bytes: the units converted
+    /// (zeros included), or 0.
     ///
     /// # Safety
-    /// `U`'s instruction set; 16 units at `at`.
-    unsafe fn step<U: Units>(at: *const Self, out: &mut Writer) -> usize;
+    /// `U`'s instruction set; `src` has 8 to 16 units.
+    unsafe fn step<U: Units>(src: &[Self], out: &mut Writer) -> usize;
 }
 
 impl StagedUnit for u16 {
     #[inline(always)]
-    unsafe fn step<U: Units>(at: *const u16, out: &mut Writer) -> usize {
-        // SAFETY: by the caller.
+    unsafe fn step<U: Units>(src: &[u16], out: &mut Writer) -> usize {
+        // SAFETY: by the caller; `src` has the 16 units `load` reads, or the 8 to 15 that
+        // `load_short` reads.
         unsafe {
-            let v = U::load(at);
+            let v = match src.first_chunk::<STEP>() {
+                Some(whole) => U::load(whole.as_ptr()),
+                None => load_short::<U>(src),
+            };
             utf16_step::<U, true>(v, v.none(U::splat(0xF800)), true, out)
         }
     }
@@ -668,9 +679,18 @@ impl StagedUnit for u16 {
 
 impl StagedUnit for u32 {
     #[inline(always)]
-    unsafe fn step<U: Units>(at: *const u32, out: &mut Writer) -> usize {
-        // SAFETY: by the caller.
+    unsafe fn step<U: Units>(src: &[u32], out: &mut Writer) -> usize {
+        let mut units = [0; STEP];
+        // SAFETY: by the caller; 16 units at `at`: the input's own where it has 16, else a
+        // copy followed by zeros.
         unsafe {
+            let at = match src.first_chunk::<STEP>() {
+                Some(whole) => whole.as_ptr(),
+                None => {
+                    U::store_wide(short_quarters(src), units.as_mut_ptr());
+                    units.as_ptr()
+                }
+            };
             let (v, any) = U::load_narrow(at);
             let (short, narrow) = (U::any_none(any, !0x7FF), U::any_none(any, !0xFFFF));
             match utf16_step::<U, false>(v, short, narrow, out) {
@@ -681,20 +701,101 @@ impl StagedUnit for u32 {
     }
 }
 
+/// Byte indices for pshufb that move the bytes of a 16-byte register down by `n`, zeros after
+/// them: the 16 from `SHIFT_DOWN[n]` (0x80 gives a zero).
+const SHIFT_DOWN: [u8; 32] = {
+    let mut t = [0x80; 32];
+    let mut i = 0;
+    while i < 16 {
+        t[i] = i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// Loads the [`STAGED_MIN`] to 15 units of `src`, zeros after them: its first 8 units and its
+/// last 8 (the two loads overlap), these moved down to follow the first; below 8 units, 4 and
+/// 4 alike. Not a copy into a buffer: a register loaded from units just stored waits for them
+/// (store forwarding fails), which strings of 8 to 15 units of UTF-16 paid on every call:
+/// 16-byte strings of Russian lipsum (8 units) 1.4-1.6x as fast with AVX2 and SSE4.2 (AMD Zen
+/// 4, A/B in one process), random mixed strings of 16 to 256 bytes 1.02-1.2x.
+///
+/// # Safety
+/// `U`'s instruction set (SSSE3 at least); `src` has `STAGED_MIN` to 15 units.
+#[inline(always)]
+unsafe fn load_short<U: Units>(src: &[u16]) -> U {
+    debug_assert!((STAGED_MIN..STEP).contains(&src.len()) && STAGED_MIN >= 4);
+    let n = src.len();
+    let p = src.as_ptr();
+    // SAFETY: the loads read src[..8] and src[n - 8..], or src[..4] and src[n - 4..], inside
+    // `src`; SHIFT_DOWN has 16 bytes from 2 * (16 - n) or 2 * (8 - n), at most 16; SSSE3 by
+    // the caller.
+    unsafe {
+        let shift = |by: usize| _mm_loadu_si128(SHIFT_DOWN.as_ptr().add(2 * by).cast());
+        if n >= 8 {
+            let last = _mm_loadu_si128(p.add(n - 8).cast());
+            U::from_halves([
+                _mm_loadu_si128(p.cast()),
+                _mm_shuffle_epi8(last, shift(STEP - n)),
+            ])
+        } else {
+            // loadl zeroes the upper 8 bytes, which the shuffle moves in after the units.
+            let last = _mm_shuffle_epi8(_mm_loadl_epi64(p.add(n - 4).cast()), shift(8 - n));
+            let low = _mm_unpacklo_epi64(_mm_loadl_epi64(p.cast()), last);
+            U::from_halves([low, _mm_setzero_si128()])
+        }
+    }
+}
+
+/// The [`STAGED_MIN`] to 15 units of UTF-32 of `src`, zeros after them, four to a register:
+/// the whole fours loaded, the last (partial) one taken from the last four units, moved down,
+/// and not a copy into a buffer (as for [`load_short`]); stored again by
+/// [`Units::store_wide`] so that the step's loads take them at once. Strings of 16 bytes of
+/// Russian lipsum 1.5-1.6x as fast with AVX2 and SSE4.2, of random mixed text 1.2x, of 64
+/// bytes 1.1-1.25x.
+///
+/// # Safety
+/// SSSE3; `src` has `STAGED_MIN` to 15 units.
+#[inline(always)]
+unsafe fn short_quarters(src: &[u32]) -> [__m128i; 4] {
+    debug_assert!((STAGED_MIN..STEP).contains(&src.len()) && STAGED_MIN >= 4);
+    let n = src.len();
+    let p = src.as_ptr();
+    // SAFETY: each load reads four units inside `src` (4q + 4 <= n, or the last four);
+    // SHIFT_DOWN has 16 bytes from 4 * (4q + 4 - n), at most 12; SSSE3 by the caller.
+    unsafe {
+        let last = _mm_loadu_si128(p.add(n - 4).cast());
+        core::array::from_fn(|q| {
+            if 4 * q + 4 <= n {
+                _mm_loadu_si128(p.add(4 * q).cast())
+            } else if 4 * q < n {
+                let shift = SHIFT_DOWN.as_ptr().add(4 * (4 * q + 4 - n));
+                _mm_shuffle_epi8(last, _mm_loadu_si128(shift.cast()))
+            } else {
+                _mm_setzero_si128()
+            }
+        })
+    }
+}
+
 /// Units from which [`staged_tail`] converts the last ones of its input: fewer go through the
-/// exact path (random mixed strings of 16 bytes took 1.1-1.2x as long through the buffers).
-const STAGED_MIN: usize = 8;
+/// exact path. While the last units were copied into a buffer, 8: random mixed strings of 16
+/// bytes took 1.1-1.2x as long through it. Loaded in place ([`load_short`],
+/// [`short_quarters`]), 4 to 7 units pay (AMD Zen 4, A/B in one process, 16-byte strings of
+/// Chinese lipsum, 5 or 6 units: 1.5-1.6x as fast with AVX2 and SSE4.2, from UTF-16 and from
+/// UTF-32; 64-byte ones 1.3-1.4x; random mixed 16-byte strings 1.06-1.13x).
+const STAGED_MIN: usize = 4;
 
 /// The tail steps of an instruction set that cannot store a register's bytes by a mask (see
-/// [`WideStep::utf16_tail`]): each 16 units (the last ones copied into a buffer, followed by
-/// zeros) are converted by [`StagedUnit::step`] into a buffer, and their bytes copied into
-/// `dst` if they fit. Zeros are ASCII, one byte each after the bytes of the units, which are
-/// left out; a high surrogate that ends the input is followed by a zero, and refused with the
-/// lone ones. Runs of ASCII go as the exact path's, and the last units if fewer than
-/// [`STAGED_MIN`]. AMD Zen 4, AVX2, A/B in one process, strings of 16-256 bytes into
-/// exact-size outputs, against the exact path: pieces of corpus text 1.03-3.4x as fast
-/// (Russian 3.2-3.4x, Greek 1.8-2.1x, Chinese 1.1-1.6x, French 1.05-1.2x), random mixed 1-4
-/// byte text 1.3-6x; ASCII 0.93-1.23x; fresh corpus text 1.0-1.1x; SSE4.2 alike.
+/// [`WideStep::utf16_tail`]): each 16 units (the last ones followed by zeros) are converted by
+/// [`StagedUnit::step`] into a buffer, and their bytes copied into `dst` if they fit. Zeros are
+/// ASCII, one byte each after the bytes of the units, which are left out; a high surrogate that
+/// ends the input is followed by a zero, and refused with the lone ones. Runs of ASCII go as the
+/// exact path's, and the last units if fewer than [`STAGED_MIN`]. AMD Zen 4, AVX2, A/B in one
+/// process, strings of 16-256 bytes into exact-size outputs, against the exact path: pieces of
+/// corpus text 1.03-3.4x as fast (Russian 3.2-3.4x, Greek 1.8-2.1x, Chinese 1.1-1.6x, French
+/// 1.05-1.2x), random mixed 1-4 byte text 1.3-6x; ASCII 0.93-1.23x; fresh corpus text 1.0-1.1x;
+/// SSE4.2 alike.
 ///
 /// # Safety
 /// `U`'s instruction set.
@@ -725,23 +826,12 @@ unsafe fn staged_tail<U: Units, S: StagedUnit>(
         if n < STAGED_MIN {
             break;
         }
-        let mut units = [S::default(); STEP];
-        // The input's own units where it has 16, else a copy followed by zeros.
-        let at = match rest.first_chunk::<STEP>() {
-            Some(whole) => whole.as_ptr(),
-            None => {
-                for (unit, &value) in units.iter_mut().zip(rest) {
-                    *unit = value;
-                }
-                units.as_ptr()
-            }
-        };
         let mut stage = [MaybeUninit::<u8>::uninit(); 4 * STEP + 16];
-        // SAFETY: `U`'s instruction set (SSE2 at least) by the caller; 16 units at `at`, room
-        // for 80 bytes in `out`.
+        // SAFETY: `U`'s instruction set (SSE2 at least) by the caller; 4 to 16 units in
+        // `rest[..n]`, room for 80 bytes in `out`.
         let (converted, staged) = unsafe {
             let mut out = Writer::new(&mut stage);
-            let converted = S::step::<U>(at, &mut out);
+            let converted = S::step::<U>(&rest[..n], &mut out);
             (converted, out.len())
         };
         if converted == 0 {
@@ -753,11 +843,45 @@ unsafe fn staged_tail<U: Units, S: StagedUnit>(
         else {
             break;
         };
-        target.copy_from_slice(bytes);
+        copy_staged(bytes, target);
         read += units_read;
         written += len;
     }
     (read, written)
+}
+
+/// Copies `src` to `dst`, of the same length, at most a stage's 80 bytes, in pieces of 16, 8
+/// or 4 bytes that may overlap, or one at a time below 4: a copy of `src.len()` bytes was a
+/// call to memcpy, a quarter of the time of strings of 8 units of UTF-16.
+#[inline(always)]
+fn copy_staged(src: &[MaybeUninit<u8>], dst: &mut [MaybeUninit<u8>]) {
+    debug_assert_eq!(src.len(), dst.len());
+    /// The first and last `N` bytes of `src` into those of `dst`, if both have `N`.
+    fn ends<const N: usize>(src: &[MaybeUninit<u8>], dst: &mut [MaybeUninit<u8>]) -> bool {
+        let (Some(first), Some(last)) = (src.first_chunk::<N>(), src.last_chunk::<N>()) else {
+            return false;
+        };
+        let (first, last) = (*first, *last);
+        if let Some(d) = dst.first_chunk_mut::<N>() {
+            *d = first;
+        }
+        if let Some(d) = dst.last_chunk_mut::<N>() {
+            *d = last;
+        }
+        true
+    }
+    if src.len() > 32 {
+        // The 16-byte pieces before the last 16.
+        for (d, s) in dst.chunks_exact_mut(16).zip(src.chunks_exact(16)) {
+            d.copy_from_slice(s);
+        }
+    }
+    let _ = ends::<16>(src, dst) || ends::<8>(src, dst) || ends::<4>(src, dst) || {
+        for (d, s) in dst.iter_mut().zip(src) {
+            *d = *s;
+        }
+        true
+    };
 }
 
 /// Converts the longest prefix of `src`, UTF-16, that the steps accept, into `dst`, where it
