@@ -653,20 +653,20 @@ unsafe impl<U: Units> WideStep for NoWideStep<U> {
 
 /// UTF-16 or UTF-32, converted by [`staged_tail`].
 trait StagedUnit: crate::transcode::Unit {
-    /// Converts `src`, 8 to 16 units followed by zeros to make 16, as the steps of the
-    /// converter's loop do, into `out`, which has room for 80 more bytes: the units converted
-    /// (zeros included), or 0.
+    /// Converts `src`, [`STAGED_MIN`] to 16 units followed by zeros to make 16, as the steps of
+    /// the converter's loop do, into `out`, which has room for 80 more bytes: the units
+    /// converted (zeros included), or 0.
     ///
     /// # Safety
-    /// `U`'s instruction set; `src` has 8 to 16 units.
+    /// `U`'s instruction set; `src` has `STAGED_MIN` to 16 units.
     unsafe fn step<U: Units>(src: &[Self], out: &mut Writer) -> usize;
 }
 
 impl StagedUnit for u16 {
     #[inline(always)]
     unsafe fn step<U: Units>(src: &[u16], out: &mut Writer) -> usize {
-        // SAFETY: by the caller; `src` has the 16 units `load` reads, or the 8 to 15 that
-        // `load_short` reads.
+        // SAFETY: by the caller; `src` has the 16 units `load` reads, or the STAGED_MIN to 15
+        // that `load_short` reads.
         unsafe {
             let v = match src.first_chunk::<STEP>() {
                 Some(whole) => U::load(whole.as_ptr()),
@@ -680,15 +680,15 @@ impl StagedUnit for u16 {
 impl StagedUnit for u32 {
     #[inline(always)]
     unsafe fn step<U: Units>(src: &[u32], out: &mut Writer) -> usize {
-        let mut units = [0; STEP];
+        let mut units = MaybeUninit::<[u32; STEP]>::uninit();
         // SAFETY: by the caller; 16 units at `at`: the input's own where it has 16, else a
-        // copy followed by zeros.
+        // copy followed by zeros, all 16 stored by `store_wide`.
         unsafe {
             let at = match src.first_chunk::<STEP>() {
                 Some(whole) => whole.as_ptr(),
                 None => {
-                    U::store_wide(short_quarters(src), units.as_mut_ptr());
-                    units.as_ptr()
+                    U::store_wide(short_quarters(src), units.as_mut_ptr().cast());
+                    units.as_ptr().cast()
                 }
             };
             let (v, any) = U::load_narrow(at);
