@@ -306,16 +306,21 @@ ZEN4 := $(shell grep -q '^vendor_id.*AuthenticAMD' /proc/cpuinfo 2>/dev/null && 
   grep -q '^cpu family[[:space:]]*: 25$$' /proc/cpuinfo && echo y)
 BEST_ISA := $(lastword $(filter-out $(if $(ZEN4),avx512,avx512-zen4),$(ISAS)))
 
-# Runs the command line $(1) once per implementation in ISAS, failing if it fails or if the
-# library reports that the forced one is not in use. (An `if`, not `! grep`: bash -e does not
-# stop at a negated command, so only the last pass's `! grep` decided the loop's status.)
+# Runs the command line $(1) once per implementation in ISAS, all at once (the programs run
+# on one core each), then prints their outputs in turn, failing if one failed or if the
+# library reported that the forced implementation is not in use. (An `if`, not `! grep`: bash
+# -e does not stop at a negated command, so only the last pass's `! grep` decided the status.)
 define per_isa
 	for isa in $(ISAS); do \
+	  { status=0; LIBUTF8_FORCE_ISA=$$isa $(1) > $(BUILD)/isa-$$isa.out \
+	      2> $(BUILD)/isa-$$isa.err || status=$$?; echo $$status > $(BUILD)/isa-$$isa.status; } & \
+	done; \
+	wait; \
+	for isa in $(ISAS); do \
 	  echo "== LIBUTF8_FORCE_ISA=$$isa $(1)"; \
-	  status=0; LIBUTF8_FORCE_ISA=$$isa $(1) 2> $(BUILD)/isa-stderr || status=$$?; \
-	  cat $(BUILD)/isa-stderr >&2; \
-	  test $$status = 0; \
-	  if grep -q 'LIBUTF8_FORCE_ISA' $(BUILD)/isa-stderr; then exit 1; fi; \
+	  cat $(BUILD)/isa-$$isa.out; cat $(BUILD)/isa-$$isa.err >&2; \
+	  test "$$(cat $(BUILD)/isa-$$isa.status)" = 0; \
+	  if grep -q 'LIBUTF8_FORCE_ISA' $(BUILD)/isa-$$isa.err; then exit 1; fi; \
 	done
 endef
 
@@ -405,17 +410,20 @@ check-valgrind: all $(BUILD)/kuhn-expected.txt
 	kuhn_args=$$([ -s $(BUILD)/kuhn-expected.txt ] && echo "$(KUHN) $(BUILD)/kuhn-expected.txt" || true); \
 	$(VALGRIND) --error-exitcode=1 --leak-check=full -q $(BUILD)/test_api_valgrind $$kuhn_args
 
-# Coverage-guided fuzzing (FUZZING.md): every target of fuzz/ for FUZZ_SECONDS each; make
-# check runs each for CHECK_FUZZ_SECONDS where nightly Rust and cargo-fuzz are installed.
+# Coverage-guided fuzzing (FUZZING.md): every target of fuzz/ for FUZZ_SECONDS each, as many
+# at a time as there are cores (FUZZ_JOBS); make check runs each for CHECK_FUZZ_SECONDS where
+# nightly Rust and cargo-fuzz are installed.
 FUZZ_SECONDS ?= 600
 CHECK_FUZZ_SECONDS ?= 10
+FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 
 fuzz:
-	fuzz/run.sh $(FUZZ_SECONDS)
+	FUZZ_JOBS=$(FUZZ_JOBS) fuzz/run.sh $(FUZZ_SECONDS)
 
 check-fuzz:
 	@if $(CARGO) +nightly fuzz --version >/dev/null 2>&1; then \
-	  echo "fuzz/run.sh $(CHECK_FUZZ_SECONDS)"; fuzz/run.sh $(CHECK_FUZZ_SECONDS); \
+	  echo "FUZZ_JOBS=$(FUZZ_JOBS) fuzz/run.sh $(CHECK_FUZZ_SECONDS)"; \
+	  FUZZ_JOBS=$(FUZZ_JOBS) fuzz/run.sh $(CHECK_FUZZ_SECONDS); \
 	else \
 	  echo "check-fuzz: SKIPPED: no cargo-fuzz on nightly Rust (cargo install cargo-fuzz --locked)"; \
 	fi

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the fuzz targets for a set time each, one after the other, and reports what each did.
+# Runs the fuzz targets for a set time each, FUZZ_JOBS at a time (default 1: one after the
+# other), and reports what each did.
 #
 #   fuzz/run.sh SECONDS [TARGET...]     (default: every target in fuzz/Cargo.toml)
 #
@@ -13,7 +14,7 @@
 # exits 1 if any target found one (or failed to run), 2 on a usage or setup error.
 #
 # Environment: FUZZ_CARGO (default "cargo +nightly"), FUZZ_ARGS (more libFuzzer options,
-# for instance "-max_len=8192"), FUZZ_RSS_MB (default 2048).
+# for instance "-max_len=8192"), FUZZ_RSS_MB (default 2048), FUZZ_JOBS (default 1).
 set -uo pipefail
 
 usage() { echo "usage: $0 SECONDS [TARGET...]" >&2; exit 2; }
@@ -25,6 +26,8 @@ fuzz_dir=$(cd "$(dirname "$0")" && pwd)
 cd "$fuzz_dir/.."
 read -r -a cargo <<< "${FUZZ_CARGO:-cargo +nightly}"
 read -r -a extra <<< "${FUZZ_ARGS:-}"
+jobs_max=${FUZZ_JOBS:-1}
+[[ $jobs_max =~ ^[1-9][0-9]*$ ]] || { echo "$0: FUZZ_JOBS must be a positive number" >&2; exit 2; }
 
 if ! "${cargo[@]}" fuzz --version >/dev/null 2>&1; then
   echo "$0: '${cargo[*]} fuzz' does not run: install nightly Rust and cargo-fuzz" \
@@ -49,20 +52,21 @@ done
 mkdir -p fuzz/logs
 dict_for() { [[ $1 == encode ]] || echo "-dict=fuzz/utf8.dict"; }
 
-failed=0
-rows=()
-for t in "${targets[@]}"; do
-  corpus=fuzz/corpus/$t seeds=fuzz/seeds/$t artifacts=fuzz/artifacts/$t log=fuzz/logs/$t.log
+# Fuzzes target $1 for the set time; its summary row goes to fuzz/logs/.$1.row.
+fuzz_target() {
+  local t=$1
+  local corpus=fuzz/corpus/$t seeds=fuzz/seeds/$t artifacts=fuzz/artifacts/$t log=fuzz/logs/$t.log
   mkdir -p "$corpus" "$artifacts"
-  seed_dirs=()
+  local seed_dirs=()
   if [[ -d $seeds ]]; then
     cp -n "$seeds"/* "$corpus"/ 2>/dev/null || true
     seed_dirs=("$seeds")
   fi
-  marker=fuzz/logs/.$t.start
+  local marker=fuzz/logs/.$t.start
   touch "$marker"
 
   echo "== $t: ${seconds}s (log: $log)"
+  local start status elapsed
   start=$(date +%s)
   # shellcheck disable=SC2046 # dict_for prints one word or nothing
   "${cargo[@]}" fuzz run "$t" "$corpus" "${seed_dirs[@]}" -- \
@@ -73,6 +77,7 @@ for t in "${targets[@]}"; do
   elapsed=$(( $(date +%s) - start ))
 
   # libFuzzer's last words: "Done 123456 runs in 600 second(s)" and the final stats.
+  local runs secs corpus_files corpus_kb cov new_crashes found
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   [[ -n $runs ]] || runs=$(sed -n 's/^Done \([0-9]*\) runs in.*/\1/p' "$log" | tail -n 1)
   secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -n 1)
@@ -84,14 +89,30 @@ for t in "${targets[@]}"; do
   if [[ $status -eq 0 && $new_crashes -eq 0 && -n $runs ]]; then
     found=none
   else
-    failed=1
     found="YES (exit $status)"
     echo "!! $t: libFuzzer exited with $status; end of $log:" >&2
     tail -n 40 "$log" >&2
     find "$artifacts" -type f -newer "$marker" | sed 's/^/   input: /' >&2
   fi
-  rows+=("| $t | ${secs:-$elapsed} | ${runs:-?} | $corpus_files files, $corpus_kb KiB | ${cov:-?} | $found |")
+  echo "| $t | ${secs:-$elapsed} | ${runs:-?} | $corpus_files files, $corpus_kb KiB | ${cov:-?} | $found |" \
+    > "fuzz/logs/.$t.row"
   echo "   $t: ${runs:-?} executions in ${secs:-$elapsed}s, corpus $corpus_files files, crash: $found"
+}
+
+# FUZZ_JOBS targets at a time (each libFuzzer process takes one core).
+for t in "${targets[@]}"; do
+  rm -f "fuzz/logs/.$t.row"
+  while (( $(jobs -rp | wc -l) >= jobs_max )); do wait -n; done
+  fuzz_target "$t" &
+done
+wait
+
+failed=0
+rows=()
+for t in "${targets[@]}"; do
+  row=$(cat "fuzz/logs/.$t.row" 2>/dev/null) || row="| $t | ? | ? | ? | ? | YES (no result) |"
+  [[ $row == *"| none |" ]] || failed=1
+  rows+=("$row")
 done
 
 echo
