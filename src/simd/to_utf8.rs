@@ -703,7 +703,7 @@ impl StagedUnit for u32 {
 
 /// Byte indices for pshufb that move the bytes of a 16-byte register down by `n`, zeros after
 /// them: the 16 from `SHIFT_DOWN[n]` (0x80 gives a zero).
-const SHIFT_DOWN: [u8; 32] = {
+pub(super) const SHIFT_DOWN: [u8; 32] = {
     let mut t = [0x80; 32];
     let mut i = 0;
     while i < 16 {
@@ -854,7 +854,7 @@ unsafe fn staged_tail<U: Units, S: StagedUnit>(
 /// or 4 bytes that may overlap, or one at a time below 4: a copy of `src.len()` bytes was a
 /// call to memcpy, a quarter of the time of strings of 8 units of UTF-16.
 #[inline(always)]
-fn copy_staged(src: &[MaybeUninit<u8>], dst: &mut [MaybeUninit<u8>]) {
+pub(super) fn copy_staged(src: &[MaybeUninit<u8>], dst: &mut [MaybeUninit<u8>]) {
     debug_assert_eq!(src.len(), dst.len());
     /// The first and last `N` bytes of `src` into those of `dst`, if both have `N`.
     fn ends<const N: usize>(src: &[MaybeUninit<u8>], dst: &mut [MaybeUninit<u8>]) -> bool {

@@ -653,7 +653,7 @@ pub(crate) fn units_from_utf8(s: &[u8], units_of: impl Fn(u8) -> usize) -> usize
 #[cfg(target_arch = "x86_64")]
 macro_rules! transcoders {
     ($features:literal, $kernel:path, $registers:ty, $units:ty) => {
-        use crate::transcode::{Mode, Progress, no_tail, utf16, utf32};
+        use crate::transcode::{Mode, Progress, utf16, utf32};
 
         /// `from_utf8::convert` compiled for this instruction set: the converter from UTF-8
         /// past the leading blocks of ASCII (see `from_utf8::convert_ascii_first`).
@@ -676,6 +676,21 @@ macro_rules! transcoders {
             }
         }
 
+        /// `from_utf8::staged_tail` compiled for this instruction set, out of line: inlined,
+        /// its buffer and registers made the converter's frame larger for every call.
+        ///
+        /// # Safety
+        /// The CPU has the instruction set; `src` is well-formed UTF-8.
+        #[target_feature(enable = $features)]
+        #[inline(never)]
+        unsafe fn staged_tail<T: super::from_utf8::Target>(
+            src: &[u8],
+            dst: &mut [core::mem::MaybeUninit<T>],
+        ) -> (usize, usize) {
+            // SAFETY: by the caller.
+            unsafe { super::from_utf8::staged_tail::<$registers, T>(src, dst) }
+        }
+
         /// [`crate::transcode::utf16::utf8_to_utf16`] compiled for this instruction set.
         ///
         /// # Safety
@@ -695,7 +710,17 @@ macro_rules! transcoders {
                     convert_rest(s, v, d)
                 })
             };
-            utf16::utf8_to_utf16_with(src, dst, mode, valid_prefix, fast, no_tail)
+            // Tested here, so that other lengths pay for no call.
+            let tail = |s: &[u8], d: &mut [core::mem::MaybeUninit<u16>]| {
+                if super::from_utf8::STAGED_TAIL.contains(&s.len()) {
+                    // SAFETY: the instruction set as above; `convert_from_utf8` hands `tail`
+                    // well-formed input.
+                    unsafe { staged_tail(s, d) }
+                } else {
+                    (0, 0)
+                }
+            };
+            utf16::utf8_to_utf16_with(src, dst, mode, valid_prefix, fast, tail)
         }
 
         /// [`crate::transcode::utf16::utf16_to_utf8`] compiled for this instruction set.
@@ -733,7 +758,15 @@ macro_rules! transcoders {
                     convert_rest(s, v, d)
                 })
             };
-            utf32::utf8_to_utf32_with(src, dst, mode, valid_prefix, fast, no_tail)
+            let tail = |s: &[u8], d: &mut [core::mem::MaybeUninit<u32>]| {
+                if super::from_utf8::STAGED_TAIL.contains(&s.len()) {
+                    // SAFETY: as for `utf8_to_utf16`.
+                    unsafe { staged_tail(s, d) }
+                } else {
+                    (0, 0)
+                }
+            };
+            utf32::utf8_to_utf32_with(src, dst, mode, valid_prefix, fast, tail)
         }
 
         /// [`crate::transcode::utf32::utf32_to_utf8`] compiled for this instruction set.
