@@ -895,49 +895,18 @@ unsafe fn convert_block<W: Widen, T: Target, B: WideBlock>(
         });
         let (mut at, mut units) = (0, 0);
         while at <= BLOCK - STEP {
-            let bytes = load(block.add(at));
-            let dst = out.add(units);
-            let here = ends >> at;
-            let whole = at + STEP <= limit;
-            if whole && (non_ascii >> at) as u16 == 0 {
-                T::store_ascii::<W>(bytes, dst);
-                at += STEP;
-                units += STEP;
-            } else if whole && here as u16 == 0xAAAA {
-                let lanes = _mm_shuffle_epi8(bytes, table(&EIGHT_TWO));
-                T::store_16::<W>(values_of_two(lanes), dst);
-                at += STEP;
-                units += 8;
-            } else if whole && here as u16 == 0x8888 {
-                let lanes = _mm_shuffle_epi8(bytes, table(&FOUR_FOUR));
-                units += T::store_any(values_of_four(lanes), 4, dst);
-                at += STEP;
-            } else if here & 0xFFF == 0x924 && at + 12 + T::SPARE <= limit {
-                // Four 3-byte characters (CJK, Indic, Thai): known without the table lookup,
-                // so that the next position does not wait for it.
-                let lanes = _mm_shuffle_epi8(bytes, table(&FOUR_THREE));
-                T::store_32(values_of_three(lanes), dst);
-                at += 12;
-                units += 4;
-            } else {
-                let step = STEPS[(here as usize) & ((1 << STEP_BITS) - 1)];
-                let (shuffle, len) = (usize::from(step as u8), usize::from(step >> 8));
-                if len == 0 || at + len + T::SPARE > limit {
-                    break;
-                }
-                let lanes =
-                    _mm_shuffle_epi8(bytes, table(&SHUFFLES[shuffle.min(SHUFFLE_COUNT - 1)]));
-                if shuffle < THREE {
-                    T::store_16::<W>(values_of_two(lanes), dst);
-                    units += 6;
-                } else if shuffle < FOUR {
-                    T::store_32(values_of_three(lanes), dst);
-                    units += 4;
-                } else {
-                    units += T::store_any(values_of_any(lanes), 3, dst);
-                }
-                at += len;
-            }
+            let well_formed = limit.saturating_sub(at);
+            let Some((read, written)) = step::<W, T>(
+                load(block.add(at)),
+                ends >> at,
+                (non_ascii >> at) as u16,
+                (well_formed, T::SPARE),
+                out.add(units),
+            ) else {
+                break;
+            };
+            at += read;
+            units += written;
         }
         Some((at, units))
     }
@@ -1008,48 +977,20 @@ pub(crate) unsafe fn staged_tail<W: Widen, T: Target>(
                 let shift = super::to_utf8::SHIFT_DOWN.as_ptr().add(at + STEP - n);
                 _mm_shuffle_epi8(last, load(shift))
             };
-            let dst = out.add(units);
-            let here = ends >> at;
-            // Eight 2-byte or four 4-byte characters take 16 bytes of `src`: the zeros past
-            // it would end characters of their own, at odd bits.
-            if (non_ascii >> at) as u16 == 0 {
-                T::store_ascii::<W>(bytes, dst);
-                at += STEP;
-                units += STEP;
-            } else if here as u16 == 0xAAAA {
-                let lanes = _mm_shuffle_epi8(bytes, table(&EIGHT_TWO));
-                T::store_16::<W>(values_of_two(lanes), dst);
-                at += STEP;
-                units += 8;
-            } else if here as u16 == 0x8888 {
-                let lanes = _mm_shuffle_epi8(bytes, table(&FOUR_FOUR));
-                units += T::store_any(values_of_four(lanes), 4, dst);
-                at += STEP;
-            } else if here & 0xFFF == 0x924 {
-                let lanes = _mm_shuffle_epi8(bytes, table(&FOUR_THREE));
-                T::store_32(values_of_three(lanes), dst);
-                at += 12;
-                units += 4;
-            } else {
-                let step = STEPS[(here as usize) & ((1 << STEP_BITS) - 1)];
-                let (shuffle, len) = (usize::from(step as u8), usize::from(step >> 8));
-                if len == 0 {
-                    // Not the characters of well-formed UTF-8.
-                    return (0, 0);
-                }
-                let lanes =
-                    _mm_shuffle_epi8(bytes, table(&SHUFFLES[shuffle.min(SHUFFLE_COUNT - 1)]));
-                if shuffle < THREE {
-                    T::store_16::<W>(values_of_two(lanes), dst);
-                    units += 6;
-                } else if shuffle < FOUR {
-                    T::store_32(values_of_three(lanes), dst);
-                    units += 4;
-                } else {
-                    units += T::store_any(values_of_any(lanes), 3, dst);
-                }
-                at += len;
-            }
+            // Past `src`, zeros: each ends a character, so that no step of eight 2-byte or
+            // four 4-byte characters is taken for them, and the buffer has room to spare.
+            let Some((read, written)) = step::<W, T>(
+                bytes,
+                ends >> at,
+                (non_ascii >> at) as u16,
+                (usize::MAX, 0),
+                out.add(units),
+            ) else {
+                // Not the characters of well-formed UTF-8.
+                return (0, 0);
+            };
+            at += read;
+            units += written;
         }
         // The zeros converted past `src`, one unit each.
         let units = units - (at - n);
@@ -1065,6 +1006,65 @@ pub(crate) unsafe fn staged_tail<W: Widen, T: Target>(
         );
         super::to_utf8::copy_staged(bytes(staged), target);
         (n, units)
+    }
+}
+
+/// One step: converts the characters at the start of `bytes`, whose end-of-character mask and
+/// non-ASCII mask from there are `ends` and `non_ascii` (bit i for byte i), into `dst`: 16 bytes
+/// of ASCII, of eight 2-byte or of four 4-byte characters, 12 bytes of four 3-byte characters,
+/// else those that the shuffle [`STEPS`] picks by 12 bits of `ends` takes. Returns the bytes
+/// read and units written, or `None` where the table has no step for those bits (not
+/// well-formed UTF-8) or where `well_formed`, the bytes of well-formed input from here, does
+/// not cover the step's bytes and `spare` more (see [`Target::SPARE`]; whole steps of 16 bytes
+/// need no spare).
+///
+/// # Safety
+/// SSE4.1, SSSE3 and `W`'s instructions; 16 units writable at `dst`.
+#[inline(always)]
+unsafe fn step<W: Widen, T: Target>(
+    bytes: __m128i,
+    ends: u64,
+    non_ascii: u16,
+    (well_formed, spare): (usize, usize),
+    dst: *mut T,
+) -> Option<(usize, usize)> {
+    let whole = STEP <= well_formed;
+    // SAFETY: by the caller; each store writes at most 16 units.
+    unsafe {
+        if whole && non_ascii == 0 {
+            T::store_ascii::<W>(bytes, dst);
+            Some((STEP, STEP))
+        } else if whole && ends as u16 == 0xAAAA {
+            let lanes = _mm_shuffle_epi8(bytes, table(&EIGHT_TWO));
+            T::store_16::<W>(values_of_two(lanes), dst);
+            Some((STEP, 8))
+        } else if whole && ends as u16 == 0x8888 {
+            let lanes = _mm_shuffle_epi8(bytes, table(&FOUR_FOUR));
+            Some((STEP, T::store_any(values_of_four(lanes), 4, dst)))
+        } else if ends & 0xFFF == 0x924 && 12 + spare <= well_formed {
+            // Four 3-byte characters (CJK, Indic, Thai): known without the table lookup, so
+            // that the next position does not wait for it.
+            let lanes = _mm_shuffle_epi8(bytes, table(&FOUR_THREE));
+            T::store_32(values_of_three(lanes), dst);
+            Some((12, 4))
+        } else {
+            let step = STEPS[(ends as usize) & ((1 << STEP_BITS) - 1)];
+            let (shuffle, len) = (usize::from(step as u8), usize::from(step >> 8));
+            if len == 0 || len + spare > well_formed {
+                return None;
+            }
+            let lanes = _mm_shuffle_epi8(bytes, table(&SHUFFLES[shuffle.min(SHUFFLE_COUNT - 1)]));
+            let units = if shuffle < THREE {
+                T::store_16::<W>(values_of_two(lanes), dst);
+                6
+            } else if shuffle < FOUR {
+                T::store_32(values_of_three(lanes), dst);
+                4
+            } else {
+                T::store_any(values_of_any(lanes), 3, dst)
+            };
+            Some((len, units))
+        }
     }
 }
 
