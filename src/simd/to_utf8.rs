@@ -850,7 +850,7 @@ unsafe fn staged_tail<U: Units, S: StagedUnit>(
     (read, written)
 }
 
-/// Copies `src` to `dst`, of the same length, at most a stage's 80 bytes, in pieces of 16, 8
+/// Copies `src` to `dst`, of the same length, a stage's bytes, in pieces of 16, 8
 /// or 4 bytes that may overlap, or one at a time below 4: a copy of `src.len()` bytes was a
 /// call to memcpy, a quarter of the time of strings of 8 units of UTF-16.
 #[inline(always)]
