@@ -559,6 +559,11 @@ pub(crate) unsafe trait WideStep {
     /// answer differs from the step before's), and a step costs less than its misprediction.
     const LONG_ASCII_RUNS: bool = false;
 
+    /// Without [`WideStep::LONG_ASCII_RUNS`], the units of ASCII, 16 or 32, from which the
+    /// UTF-16 loop leaves the steps for a run of ASCII: fewer are converted by the steps with
+    /// the characters around them.
+    const ASCII_RUN_UNITS: usize = STEP;
+
     /// With [`WideStep::LONG_ASCII_RUNS`], whether the units at `src`, of which `units` are
     /// readable, start with a run of ASCII to leave the steps for (false if `units` are too
     /// few to tell).
@@ -649,6 +654,16 @@ unsafe impl<U: Units> WideStep for NoWideStep<U> {
         // SAFETY: `U`'s instruction set by the caller.
         unsafe { staged_tail::<U, u32>(src, dst) }
     }
+
+    /// 32: in text that mixes ASCII with 2-byte characters, runs of 16 to 31 units of ASCII
+    /// left the steps for a run that ended at once, on a branch that no predictor learns. AMD
+    /// Zen 4, A/B in one process, UTF-16 of fresh corpus text (see BENCHMARKS.md): AVX2
+    /// (SSE4.2) French 1.44-1.59x (1.26-1.31x) as fast, Czech 1.18x (1.05x), Turkish
+    /// 1.12-1.18x (1.04x), Vietnamese 1.14-1.21x (0.96x), other files 0.96-1.06x
+    /// (0.95-1.01x). With AVX-512's steps, 32 made other scripts 0.95-0.99x as fast; from
+    /// UTF-32, where it costs a second load and test, French 1.45x but the corpus files
+    /// themselves 0.88-0.94x with SSE4.2.
+    const ASCII_RUN_UNITS: usize = 2 * STEP;
 }
 
 /// UTF-16 or UTF-32, converted by [`staged_tail`].
@@ -928,7 +943,12 @@ pub(crate) unsafe fn utf16_to_utf8<U: Units, W: WideStep>(
                     test_ascii = !test_ascii;
                     test_ascii && W::ascii_ahead(at, limit - read)
                 } else {
-                    v.none(U::splat(0xFF80))
+                    let ascii_from = |v: U| v.none(U::splat(0xFF80));
+                    if W::ASCII_RUN_UNITS > STEP {
+                        ascii_from(v.or(U::load(at.add(STEP))))
+                    } else {
+                        ascii_from(v)
+                    }
                 };
                 if run {
                     // A run of ASCII: these 16 units, then 32 at a time, as far as they fit.
