@@ -551,7 +551,8 @@ def chart(res, subtitle):
 
 def kernels_section(res, meta, corpus, short):
     """The validation goals' inputs with libutf8's other x86_64 kernels (AVX2, SSE4.2), each
-    against simdutf's for the same instructions, next to the kernel the library chooses."""
+    against simdutf's for the same instructions, next to the kernel the library chooses:
+    validated, and converted (with short strings of real text too)."""
     chosen = meta.get("libutf8_isa", "?")
     # (label, harness, simdutf's kernel) per column or row: the kernel the library chooses,
     # measured with every peer's own choice, then the forced ones.
@@ -559,8 +560,8 @@ def kernels_section(res, meta, corpus, short):
         (isa, f"kernel-{isa}", meta.get(f"simdutf_kernel_{isa}", "?")) for isa in res.kernels]
     out = ["## The AVX2 and SSE4.2 kernels (Rust harness)\n",
            "The goals are judged on the kernel the library chooses on this machine. For machines "
-           "without AVX-512, `make bench` also validates the goals' inputs with libutf8's other "
-           "x86_64 kernels that this CPU runs (`LIBUTF8_FORCE_ISA`), each against simdutf forced "
+           "without AVX-512, `make bench` also validates and converts the goals' inputs with "
+           "libutf8's other x86_64 kernels that this CPU runs (`LIBUTF8_FORCE_ISA`), each against simdutf forced "
            "to its kernel for the same instructions (`SIMDUTF_FORCE_IMPLEMENTATION`), in a run of "
            "the Rust harness of its own. These are this CPU's ratios, not another CPU's: a "
            "machine whose best kernel is AVX2 differs in more than its registers. simdutf8 has "
@@ -596,6 +597,32 @@ def kernels_section(res, meta, corpus, short):
         out.append("Short strings, libutf8's time per call over the faster simdutf validator's "
                    "(the goal: at most 1.00×):\n")
         out.append(table(["strings"] + [label for label, _, _ in kernels], rows) + "\n")
+    # The conversions, where the kernels' runs measured them.
+    def converted(n):
+        return any(res.gbps(h, n, TRANSCODERS[0][1]) for _, h, _ in kernels[1:])
+
+    corpus, short = [n for n in corpus if converted(n)], [n for n in short if converted(n)]
+    if corpus:
+        rows = []
+        for label, harness, theirs in kernels:
+            row = [label, theirs]
+            for _, ours, peer in TRANSCODERS:
+                pairs = [(n, res.ratio(harness, n, ours, peer)) for n in corpus]
+                g, (w, wn) = geomean([r for _, r in pairs]), worst(pairs)
+                row.append("—" if g is None else f"{g:.2f}×; slowest {w:.2f}× ({wn})")
+            rows.append(row)
+        out.append(f"Conversions of the {len(corpus)} corpus files (as in [Transcoding]"
+                   "(#transcoding-rust-harness)), libutf8's speed over simdutf's, geometric mean "
+                   "and slowest file:\n")
+        out.append(table(["libutf8 kernel", "simdutf kernel"]
+                         + [d for d, _, _ in TRANSCODERS], rows) + "\n")
+    if short:
+        out.append("Conversions of short strings, libutf8's speed over simdutf's per call, "
+                   + ", ".join(d for d, _, _ in TRANSCODERS) + " in turn:\n")
+        out.append(table(["strings"] + [label for label, _, _ in kernels],
+                         [[n[6:]] + [" / ".join(times(res.ratio(h, n, o, p))
+                                                for _, o, p in TRANSCODERS)
+                                     for _, h, _ in kernels] for n in short]) + "\n")
     return out
 
 

@@ -6,9 +6,9 @@
 # 1. builds the Rust harness (bench/, with the peers from crates.io) and the C harness
 #    (bench/c/bench.c, statically linked against target/release/libutf8.a, utf8proc and GLib);
 # 2. writes the generated inputs and the manifest of all inputs into bench/target/data;
-# 3. runs the Rust harness, then its validation again with each other x86_64 kernel the CPU
-#    has (AVX2, SSE4.2) against simdutf's for the same instructions, then the C harness in five
-#    processes, one after the other (never two at once), into bench/results/;
+# 3. runs the Rust harness, then its validation and conversions again with each other x86_64
+#    kernel the CPU has (AVX2, SSE4.2) against simdutf's for the same instructions, then the C
+#    harness in five processes, one after the other (never two at once), into bench/results/;
 # 4. writes BENCHMARKS.md and bench/chart.svg from those results (bench/report.py).
 #
 # Environment: LIBUTF8_CORPUS (default ../shared/corpus from the repository's top; rows skipped
@@ -93,18 +93,21 @@ run bench/target/release/libutf8-bench run "$data/manifest.tsv" "$results/rust.c
 phase rust_s "$t"
 # libutf8's other x86_64 kernels that this CPU runs, each against simdutf's kernel for the same
 # instructions ("haswell" for AVX2, "westmere" for SSE4.2, forced as the library's are), on the
-# inputs of the validation goals: what a machine without AVX-512 can expect. Not the kernel the
-# library chooses (measured above), and none this CPU lacks (`isa` then names another).
+# inputs of the validation goals and the short strings of real text, validated and converted:
+# what a machine without AVX-512 can expect. Not the kernel the library chooses (measured
+# above), and none this CPU lacks (`isa` then names another).
 t=$EPOCHREALTIME
 chosen=$(bench/target/release/libutf8-bench isa)
-awk -F'\t' '$1 == "corpus" || ($1 == "short" && $2 ~ /^short-(ascii|mixed)-(16|64|256)$/)' \
+awk -F'\t' '$1 == "corpus" ||
+  ($1 == "short" && $2 ~ /^short-((ascii|mixed)-(16|64|256)|(chinese|russian|french)-(16|64))$/)' \
   "$data/manifest.tsv" > "$data/kernels.tsv"
 for pair in avx2:haswell sse4.2:westmere; do
   isa=${pair%:*} simdutf=${pair#*:}
   if [ "$isa" != "$chosen" ] &&
     [ "$(LIBUTF8_FORCE_ISA=$isa bench/target/release/libutf8-bench isa 2> /dev/null)" = "$isa" ]; then
     run env LIBUTF8_FORCE_ISA="$isa" SIMDUTF_FORCE_IMPLEMENTATION="$simdutf" \
-      LIBUTF8_BENCH_GROUPS=validate bench/target/release/libutf8-bench run "$data/kernels.tsv" \
+      LIBUTF8_BENCH_GROUPS=validate,utf8_to_utf16,utf8_to_utf32,utf16_to_utf8,utf32_to_utf8 \
+      bench/target/release/libutf8-bench run "$data/kernels.tsv" \
       "$results/kernel-$isa.csv"
     echo "simdutf_kernel_$isa=$simdutf" >> "$results/run-meta.txt"
   fi
