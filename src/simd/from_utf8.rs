@@ -877,7 +877,11 @@ unsafe fn convert_block<W: Widen, T: Target, B: WideBlock>(
             let mut stage = [MaybeUninit::<T>::uninit(); BLOCK + NARROW_SPILL];
             let staged = stage.as_mut_ptr().cast::<T>();
             let (read, units) = narrow_block::<W, T>(r, ends, (three, check), staged);
-            copy_units(&stage[..units], &mut dst[..units]);
+            // Always there (`units` is below 64), and `get` has no path to a panic.
+            let (Some(staged), Some(target)) = (stage.get(..units), dst.get_mut(..units)) else {
+                return Some((0, 0));
+            };
+            copy_units(staged, target);
             return Some((read, units));
         }
         // Any other block of validated input, where `B` has a conversion for it, which
