@@ -560,8 +560,9 @@ def kernels_section(res, meta, corpus, short):
         (isa, f"kernel-{isa}", meta.get(f"simdutf_kernel_{isa}", "?")) for isa in res.kernels]
     out = ["## The AVX2 and SSE4.2 kernels (Rust harness)\n",
            "The goals are judged on the kernel the library chooses on this machine. For machines "
-           "without AVX-512, `make bench` also validates and converts the goals' inputs with "
-           "libutf8's other x86_64 kernels that this CPU runs (`LIBUTF8_FORCE_ISA`), each against simdutf forced "
+           "without AVX-512, `make bench` also validates and converts the goals' inputs (and "
+           "converts short strings of real text) with libutf8's other x86_64 kernels that this "
+           "CPU runs (`LIBUTF8_FORCE_ISA`), each against simdutf forced "
            "to its kernel for the same instructions (`SIMDUTF_FORCE_IMPLEMENTATION`), in a run of "
            "the Rust harness of its own. These are this CPU's ratios, not another CPU's: a "
            "machine whose best kernel is AVX2 differs in more than its registers. simdutf8 has "
