@@ -660,9 +660,10 @@ unsafe impl<U: Units> WideStep for NoWideStep<U> {
     /// Zen 4, A/B in one process, UTF-16 of fresh corpus text (see BENCHMARKS.md): AVX2
     /// (SSE4.2) French 1.44-1.59x (1.26-1.31x) as fast, Czech 1.18x (1.05x), Turkish
     /// 1.12-1.18x (1.04x), Vietnamese 1.14-1.21x (0.96x), other files 0.96-1.06x
-    /// (0.95-1.01x). With AVX-512's steps, 32 made other scripts 0.95-0.99x as fast; from
-    /// UTF-32, where it costs a second load and test, French 1.45x but the corpus files
-    /// themselves 0.88-0.94x with SSE4.2.
+    /// (0.95-1.01x); the corpus files themselves, whose runs a predictor learns when they are
+    /// converted again and again, 0.96-1.0x (0.92-1.0x). With AVX-512's steps, 32 made other
+    /// scripts 0.95-0.99x as fast; from UTF-32, where it costs a second load and test, French
+    /// 1.45x but the corpus files themselves 0.88-0.94x with SSE4.2.
     const ASCII_RUN_UNITS: usize = 2 * STEP;
 }
 
@@ -943,12 +944,12 @@ pub(crate) unsafe fn utf16_to_utf8<U: Units, W: WideStep>(
                     test_ascii = !test_ascii;
                     test_ascii && W::ascii_ahead(at, limit - read)
                 } else {
-                    let ascii_from = |v: U| v.none(U::splat(0xFF80));
-                    if W::ASCII_RUN_UNITS > STEP {
-                        ascii_from(v.or(U::load(at.add(STEP))))
+                    let units = if W::ASCII_RUN_UNITS > STEP {
+                        v.or(U::load(at.add(STEP)))
                     } else {
-                        ascii_from(v)
-                    }
+                        v
+                    };
+                    units.none(U::splat(0xFF80))
                 };
                 if run {
                     // A run of ASCII: these 16 units, then 32 at a time, as far as they fit.
