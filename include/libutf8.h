@@ -723,7 +723,9 @@ size_t utf8_length_from_utf32(const uint32_t *src, size_t len);
 #endif
 static inline utf8_status libutf8_inline_decode_next(const char *s, size_t len, uint32_t *cp,
                                                      size_t *consumed) {
-  if (len != 0 && s != NULL) {
+  /* Pointers are tested as truth values: clang++ reports NULL (__null) under
+   * -Wzero-as-null-pointer-constant, which C++ programs may build with. */
+  if (len != 0 && s) {
 #ifdef __cplusplus
     /* A C++ cast: C++ programs built with -Wold-style-cast include this header too. */
     const unsigned char *p = reinterpret_cast<const unsigned char *>(s);
@@ -744,22 +746,22 @@ static inline utf8_status libutf8_inline_decode_next(const char *s, size_t len, 
       } else if (c < 0xF0) {
         c = (c << 12) + (b1 << 6) + b2 - 0xE2080;
         if ((word & 0xC0C000) == 0x808000 && c - 0x800 < 0xF800 && c - 0xD800 >= 0x800) {
-          if (cp != NULL) *cp = c;
-          if (consumed != NULL) *consumed = 3;
+          if (cp) *cp = c;
+          if (consumed) *consumed = 3;
           return UTF8_OK;
         }
       } else {
         c = (c << 18) + (b1 << 12) + (b2 << 6) + b3 - 0x3C82080;
         if ((word & 0xC0C0C000) == 0x80808000 && c - 0x10000 < 0x100000) {
-          if (cp != NULL) *cp = c;
-          if (consumed != NULL) *consumed = 4;
+          if (cp) *cp = c;
+          if (consumed) *consumed = 4;
           return UTF8_OK;
         }
       }
     }
     if (n != 0) {
-      if (cp != NULL) *cp = c;
-      if (consumed != NULL) *consumed = n;
+      if (cp) *cp = c;
+      if (consumed) *consumed = n;
       return UTF8_OK;
     }
   }
