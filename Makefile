@@ -341,7 +341,8 @@ endef
 
 # The C harness, built from the installed header and run against the installed shared and
 # static libraries, and once without the header's inline code, under AddressSanitizer and
-# UndefinedBehaviorSanitizer; the static build once per implementation.
+# UndefinedBehaviorSanitizer; the static build once per implementation; and once built with
+# clang where it is installed.
 STAGE := $(abspath $(BUILD)/stage)
 STAGE_LIB := $(STAGE)$(LIBDIR)
 STAGE_INC := $(STAGE)$(INCLUDEDIR)
@@ -367,6 +368,16 @@ check-c: all $(BUILD)/kuhn-expected.txt
 	for t in shared no_inline; do \
 	  echo "== C harness, $$t library"; $(BUILD)/test_api_$$t $$kuhn_args; done; \
 	$(call per_isa,$(BUILD)/test_api_static $$kuhn_args)
+ifeq ($(CLANG),y)
+	@# Built with clang as well (without sanitizers: their runtime is a package of its own), so
+	@# that the header's inline decoder as clang compiles it is compared with the library's.
+	clang -std=c99 $(CSTD_FLAGS) -O2 -I$(STAGE_INC) c-tests/test_api.c $(STAGE_LIB)/libutf8.a \
+	  $$(cat $(BUILD)/native-static-libs) -o $(BUILD)/test_api_clang
+	kuhn_args=$$([ -s $(BUILD)/kuhn-expected.txt ] && echo "$(KUHN) $(BUILD)/kuhn-expected.txt" || true); \
+	echo "== C harness, built with clang"; $(BUILD)/test_api_clang $$kuhn_args
+else
+	@echo "check-c: SKIPPED with clang: clang absent (apt-get install clang)"
+endif
 	@# A value that is not an implementation, or one this CPU lacks, is reported once and the
 	@# best implementation used (the harness passing shows it works).
 	for forced in bogus $(if $(filter avx512,$(ISAS)),neon,avx512); do \
