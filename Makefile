@@ -248,9 +248,9 @@ check-portable:
 # library's prefixes, and must compile as C and C++, alone and after the system headers (whose
 # declarations it must not contradict), also under the stricter warnings that some programs
 # build with (its inline code is compiled as part of theirs). With GCC, and with clang where it
-# is installed (.ci/run installs it): the two warn differently (clang++ reports NULL, GCC's does
-# not, under -Wzero-as-null-pointer-constant). The header is compiled from a file that includes
-# it: clang warns of an unused static inline function in the file it is given itself.
+# is installed (.ci/run installs it): the two warn differently (clang++ reports NULL under
+# -Wzero-as-null-pointer-constant, g++ does not). The header is compiled from a file that
+# includes it: clang warns of an unused static inline function in the file it is given.
 HEADER_C_WARNINGS := -Wconversion -Wsign-conversion -Wcast-qual -Wshadow -Wstrict-prototypes \
   -Wmissing-prototypes -Wundef
 HEADER_CXX_WARNINGS := -Wold-style-cast -Wconversion -Wsign-conversion -Wcast-qual -Wshadow \
@@ -347,6 +347,10 @@ STAGE := $(abspath $(BUILD)/stage)
 STAGE_LIB := $(STAGE)$(LIBDIR)
 STAGE_INC := $(STAGE)$(INCLUDEDIR)
 
+# The arguments that make the C harness replay Kuhn's file, or none where it is absent (as a
+# shell command substitution: the expected file is made by the run).
+KUHN_ARGS = $$([ -s $(BUILD)/kuhn-expected.txt ] && echo "$(KUHN) $(BUILD)/kuhn-expected.txt" || true)
+
 $(BUILD)/kuhn-expected.txt: c-tests/lossy_oracle.py
 	@if [ -f $(KUHN) ]; then $(PYTHON) c-tests/lossy_oracle.py $(KUHN) > $@; \
 	 else echo "$(KUHN) absent: the stress-test comparison will be skipped"; : > $@; fi
@@ -364,7 +368,7 @@ check-c: all $(BUILD)/kuhn-expected.txt
 	for f in bench/c/ab_*.c; do \
 	  $(CC) -std=c11 $(CSTD_FLAGS) -I$(STAGE_INC) -c $$f -o $(BUILD)/$$(basename $$f .c).o || exit 1; \
 	done
-	kuhn_args=$$([ -s $(BUILD)/kuhn-expected.txt ] && echo "$(KUHN) $(BUILD)/kuhn-expected.txt" || true); \
+	kuhn_args=$(KUHN_ARGS); \
 	for t in shared no_inline; do \
 	  echo "== C harness, $$t library"; $(BUILD)/test_api_$$t $$kuhn_args; done; \
 	$(call per_isa,$(BUILD)/test_api_static $$kuhn_args)
@@ -373,8 +377,8 @@ ifeq ($(CLANG),y)
 	@# that the header's inline decoder as clang compiles it is compared with the library's.
 	clang -std=c99 $(CSTD_FLAGS) -O2 -I$(STAGE_INC) c-tests/test_api.c $(STAGE_LIB)/libutf8.a \
 	  $$(cat $(BUILD)/native-static-libs) -o $(BUILD)/test_api_clang
-	kuhn_args=$$([ -s $(BUILD)/kuhn-expected.txt ] && echo "$(KUHN) $(BUILD)/kuhn-expected.txt" || true); \
-	echo "== C harness, built with clang"; $(BUILD)/test_api_clang $$kuhn_args
+	@echo "== C harness, built with clang"
+	$(BUILD)/test_api_clang $(KUHN_ARGS)
 else
 	@echo "check-c: SKIPPED with clang: clang absent (apt-get install clang)"
 endif
@@ -433,7 +437,7 @@ check-valgrind: all $(BUILD)/kuhn-expected.txt
 	  -o $(BUILD)/test_api_valgrind
 	GUARD_PAGES_SAMPLE=16 $(VALGRIND) --error-exitcode=1 --leak-check=full -q \
 	  $(BUILD)/guard_pages_valgrind
-	kuhn_args=$$([ -s $(BUILD)/kuhn-expected.txt ] && echo "$(KUHN) $(BUILD)/kuhn-expected.txt" || true); \
+	kuhn_args=$(KUHN_ARGS); \
 	$(VALGRIND) --error-exitcode=1 --leak-check=full -q $(BUILD)/test_api_valgrind $$kuhn_args
 
 # Coverage-guided fuzzing (FUZZING.md): every target of fuzz/ for FUZZ_SECONDS each, as many
