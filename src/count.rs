@@ -24,7 +24,9 @@ pub(crate) fn count_chars_with(s: &[u8], prefix: impl Fn(&[u8]) -> Prefix) -> us
         } else {
             prefix(rest)
         };
-        chars += p.chars;
+        // At most one character per byte, even where another thread changed the bytes while
+        // they were counted, so that the count never exceeds the length.
+        chars += p.chars.min(p.len);
         let Some(error) = p.error else {
             return chars;
         };

@@ -39,6 +39,8 @@ pub mod lossy;
 pub mod simd;
 pub mod sink;
 pub mod stream;
+#[cfg(test)]
+mod test_support;
 pub mod transcode;
 pub mod validate;
 

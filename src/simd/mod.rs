@@ -462,7 +462,9 @@ fn count_prefix_with(kernels: &Kernels, s: &[u8]) -> Prefix {
     let resume = char_start_at_or_before(s, blocks.len);
     // A sequence cut off at the end of the blocks was counted there by its lead byte, and
     // is counted again by the scalar code.
-    let chars_before = blocks.chars - usize::from(resume < blocks.len);
+    let chars_before = blocks
+        .chars
+        .saturating_sub(usize::from(resume < blocks.len));
     let rest = scalar_prefix(&s[resume.min(s.len())..]);
     Prefix {
         len: resume + rest.len,

@@ -335,6 +335,11 @@ fn convert_valid<T: Unit>(
             let v = (u32::from(lead & 0x07) << 18) | (tail(1) << 12) | (tail(2) << 6) | tail(3);
             (v, 4)
         };
+        // Never true of the well-formed input this is given, unless another thread changed it
+        // since it was validated: then the exact path takes over, and `read` stays within `s`.
+        if len > s.len() - read {
+            break;
+        }
         let Some(units) = encode(value, out) else {
             break;
         };
@@ -625,11 +630,13 @@ pub(crate) fn units_from_utf8(s: &[u8], units_of: impl Fn(u8) -> usize) -> usize
             Err(e) => (e.valid_up_to, Some(e.error_len)),
         };
         let good = good.min(rest.len());
-        // At most one unit per byte (see the callers), so this sum cannot overflow.
-        total += rest[..good]
+        // At most one unit per byte (see the callers), so this sum cannot overflow; and at
+        // most `good` even where another thread changed the bytes since they were validated.
+        let units = rest[..good]
             .iter()
             .map(|&b| if (b as i8) < -64 { 0 } else { units_of(b) })
             .sum::<usize>();
+        total += units.min(good);
         let Some(error_len) = error_len else {
             return total;
         };
@@ -798,3 +805,25 @@ macro_rules! transcoders {
 }
 #[cfg(target_arch = "x86_64")]
 pub(crate) use transcoders;
+
+/// The converter of well-formed input given input that is not, as when another thread changes
+/// the input after it was validated: it may write any units, but reads and reports no more
+/// than it has.
+#[cfg(test)]
+mod untrusted_input {
+    use super::*;
+    use crate::test_support::{assert_within_bounds, capacities, lying_inputs};
+
+    #[test]
+    fn convert_valid_stays_in_its_buffers_whatever_the_input() {
+        let encode = |value: u32, out: &mut [MaybeUninit<u16>]| {
+            out.first_mut()?.write(value as u16);
+            Some(1)
+        };
+        for src in lying_inputs().chain([b"\xF0\x9F".to_vec(), b"a\xE4\xB8".to_vec()]) {
+            for cap in capacities(src.len()) {
+                assert_within_bounds(&src, cap, |d| convert_valid(&src, d, &encode));
+            }
+        }
+    }
+}
