@@ -1763,19 +1763,21 @@ unsafe fn narrow_tail<T: RunUnit, const VALIDATE: bool>(
     if VALIDATE && !unsafe { super::lookup::valid_short::<Avx512, false>(src) }.valid {
         return (0, 0);
     }
-    let out = dst.as_mut_ptr();
+    // The checks above read the input once more than the steps do: if another thread changed
+    // it meanwhile, what they found may no longer hold, so each step checks its own block for
+    // what its loads and stores need (see `narrow_step`), and stops where that fails.
     if src.len() <= from_utf8::BLOCK {
-        // SAFETY: the instructions by the caller; `src` is well-formed, `dst` has the room.
-        let (_, written) = unsafe { narrow_step(first, src, out) };
-        return (src.len(), written);
+        // SAFETY: the instructions by the caller.
+        let (read, written) = unsafe { narrow_step(first, src, dst) };
+        return (if read > 0 { src.len() } else { 0 }, written);
     }
     // A block at a time, each from a character's start to the end of the last character it
     // holds whole.
     let (mut read, mut written, mut b) = (0, 0, first);
     while let Some(rest) = src.get(read..).filter(|r| !r.is_empty()) {
-        // SAFETY: as above, `rest` starting a character, and `written` units of the characters
-        // before it written.
-        let (r, w) = unsafe { narrow_step(b, rest, out.add(written)) };
+        let out = dst.get_mut(written..).unwrap_or_default();
+        // SAFETY: the instructions by the caller.
+        let (r, w) = unsafe { narrow_step(b, rest, out) };
         if r == 0 {
             break;
         }
@@ -1786,17 +1788,22 @@ unsafe fn narrow_tail<T: RunUnit, const VALIDATE: bool>(
 }
 
 /// A step of [`narrow_tail`]: writes the values of the characters that `rest` holds whole in
-/// its first block (`b`, its bytes, zeros after them) at `out`, nothing after them: the bytes
-/// read and units written.
+/// its first block (`b`, its bytes, zeros after them) at the start of `out`, nothing after
+/// them: the bytes read and units written. (0, 0), writing nothing, if the block starts with a
+/// continuation byte or its characters do not fit in `out`.
+///
+/// Those two checks are made on `b`, whatever was found of the input before: the characters
+/// are then well-formed only if `rest` is, but every load stays in `rest` and every store in
+/// `out` even where another thread changes the input during the call.
 ///
 /// # Safety
-/// The CPU has AVX-512F, BW, VBMI and VBMI2; `rest` is well-formed UTF-8 with no 4-byte
-/// character, `out` has a unit of room for each of its characters.
+/// The CPU has AVX-512F, BW, VBMI and VBMI2; `b` holds the first bytes of `rest` (at most 64),
+/// zeros after them.
 #[inline(always)]
 unsafe fn narrow_step<T: RunUnit>(
     b: __m512i,
     rest: &[u8],
-    out: *mut MaybeUninit<T>,
+    out: &mut [MaybeUninit<T>],
 ) -> (usize, usize) {
     // SAFETY: the instructions by the caller.
     let (continuation, third) = unsafe {
@@ -1810,10 +1817,22 @@ unsafe fn narrow_step<T: RunUnit>(
     let cut = rest.get(from_utf8::BLOCK).is_some_and(|&x| (x as i8) < -64);
     let ends =
         !(continuation >> 1) & low_bits(rest.len().min(from_utf8::BLOCK)) & !(u64::from(cut) << 63);
-    // SAFETY: the instructions by the caller; `rest` starts a character and is well-formed, so
-    // the bytes before its continuation and third bytes are in it; `out` has a unit for each
-    // bit of `ends`.
-    let written = unsafe { store_narrow(b, rest.as_ptr(), continuation, third, ends, out) };
+    if continuation & 1 != 0 || ends.count_ones() as usize > out.len() {
+        return (0, 0);
+    }
+    // SAFETY: the instructions by the caller; byte 0 is no continuation byte and the third
+    // bytes are marked from byte 2 on, so the bytes read before them are in `rest`; `out` has
+    // a unit for each bit of `ends`.
+    let written = unsafe {
+        store_narrow(
+            b,
+            rest.as_ptr(),
+            continuation,
+            third,
+            ends,
+            out.as_mut_ptr(),
+        )
+    };
     (from_utf8::BLOCK - ends.leading_zeros() as usize, written)
 }
 
@@ -1910,7 +1929,9 @@ unsafe impl TailTarget for u16 {
         // SAFETY: by the caller; the stores write `units`, which `out` has.
         unsafe {
             let (positions, n, read) = mixed_starts::<32>(starts);
-            // One unit per character, two for a 4-byte one.
+            // One unit per character, two for a 4-byte one. Counted from `b`, as the stores
+            // are, so that the count bounds them whatever the bytes: only a lead byte F0..FF
+            // gives a value above U+FFFF (LEAD_BITS and LEAD_SHIFT keep 16 bits of the others).
             let four = _mm512_cmpge_epu8_mask(b, splat8(0xF0)) & low_bits(read);
             let units = n + four.count_ones() as usize;
             if units > out.len() {
@@ -2035,4 +2056,65 @@ pub(super) unsafe fn utf8_to_utf32(
     // SAFETY: as above.
     let tail = |s: &[u8], d: &mut [MaybeUninit<u32>]| unsafe { mixed_tail_utf32(s, d) };
     utf32::utf8_to_utf32_with(src, dst, mode, valid_prefix, fast, tail)
+}
+
+/// This kernel's converters of well-formed input given input that is not, as when another
+/// thread changes the input after it was validated (see `from_utf8`'s tests of the same): which
+/// units they write is unspecified, but every store stays in the output and every count in its
+/// bounds.
+#[cfg(test)]
+mod untrusted_input {
+    use super::*;
+    use crate::test_support::{
+        BlockConverter, TailConverter, assert_within_bounds, capacities, lying_inputs,
+    };
+
+    /// Each converter into `T`, on input claimed well-formed.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F, BW, VL, VBMI and VBMI2, AVX2, POPCNT and LZCNT.
+    unsafe fn check<T>(block: BlockConverter<T>, tail: TailConverter<T>)
+    where
+        T: TailTarget + RunUnit + from_utf8::Target + PartialEq + core::fmt::Debug + From<u8>,
+    {
+        for src in lying_inputs() {
+            for cap in capacities(src.len()) {
+                // SAFETY: by the caller; the claim of well-formed input is what is tested.
+                assert_within_bounds(&src, cap, |d| unsafe { block(&src, src.len(), d) });
+                // SAFETY: as above.
+                assert_within_bounds(&src, cap, |d| unsafe { tail(&src, d) });
+                // SAFETY: as above.
+                assert_within_bounds(&src, cap, |d| unsafe { short_string::<T>(&src, d) });
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx2,popcnt")]
+    unsafe fn block<T: from_utf8::Target>(
+        s: &[u8],
+        v: usize,
+        d: &mut [MaybeUninit<T>],
+    ) -> (usize, usize) {
+        // SAFETY: the instructions by the caller.
+        unsafe { from_utf8::convert::<Avx2, T, Avx512WideBlock>(s, v, d) }
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx2,popcnt")]
+    unsafe fn tail<T: TailTarget + RunUnit>(s: &[u8], d: &mut [MaybeUninit<T>]) -> (usize, usize) {
+        // SAFETY: the instructions by the caller.
+        unsafe { mixed_tail(s, d) }
+    }
+
+    #[test]
+    fn stores_stay_in_the_output_whatever_the_input() {
+        if !crate::simd::Isa::Avx512.is_supported() {
+            std::eprintln!("skipped: this CPU has no AVX-512");
+            return;
+        }
+        // SAFETY: the CPU has the instructions.
+        unsafe {
+            check::<u16>(block, tail);
+            check::<u32>(block, tail);
+        }
+    }
 }

@@ -1006,8 +1006,11 @@ pub(crate) unsafe fn staged_tail<W: Widen, T: Target>(
             at += read;
             units += written;
         }
-        // The zeros converted past `src`, one unit each.
-        let units = units - (at - n);
+        // The zeros converted past `src`, one unit each. (Checked: if another thread changed
+        // `src` since it was validated, the steps may have taken other lengths.)
+        let Some(units) = units.checked_sub(at - n) else {
+            return (0, 0);
+        };
         let (Some(staged), Some(target)) = (stage.get(..units), dst.get_mut(..units)) else {
             return (0, 0);
         };
@@ -1232,4 +1235,78 @@ unsafe fn convert_narrow_block<W: Widen, T: Target, const THREE: bool, const CHE
             .write_unaligned(spill);
     }
     (BLOCK - ends.leading_zeros() as usize, total)
+}
+
+/// The converters of well-formed input given input that is not, as when another thread changes
+/// the input after it was validated: which units they write is then unspecified, but every
+/// store stays in the output, and the counts in their bounds.
+#[cfg(test)]
+mod untrusted_input {
+    use super::*;
+    use crate::simd::avx2::Avx2;
+    use crate::simd::sse42::Sse42;
+    use crate::test_support::{
+        BlockConverter, TailConverter, assert_within_bounds, capacities, lying_inputs,
+    };
+
+    /// [`convert`] and [`staged_tail`] of one instruction set into `T`, on input claimed
+    /// well-formed.
+    ///
+    /// # Safety
+    /// The CPU has the instructions of `convert` and `staged`.
+    unsafe fn check<T: Target + PartialEq + core::fmt::Debug + From<u8>>(
+        convert: BlockConverter<T>,
+        staged: TailConverter<T>,
+    ) {
+        for src in lying_inputs() {
+            for cap in capacities(src.len()) {
+                // SAFETY: by the caller; the claim of well-formed input is what is tested.
+                assert_within_bounds(&src, cap, |d| unsafe { convert(&src, src.len(), d) });
+                // SAFETY: as above.
+                assert_within_bounds(&src, cap, |d| unsafe { staged(&src, d) });
+            }
+        }
+    }
+
+    #[target_feature(enable = "sse4.2,popcnt")]
+    unsafe fn sse42<T: Target>(s: &[u8], v: usize, d: &mut [MaybeUninit<T>]) -> (usize, usize) {
+        // SAFETY: the instructions by the caller.
+        unsafe { convert::<Sse42, T, NoWideBlock>(s, v, d) }
+    }
+
+    #[target_feature(enable = "sse4.2,popcnt")]
+    unsafe fn sse42_tail<T: Target>(s: &[u8], d: &mut [MaybeUninit<T>]) -> (usize, usize) {
+        // SAFETY: the instructions by the caller.
+        unsafe { staged_tail::<Sse42, T>(s, d) }
+    }
+
+    #[target_feature(enable = "avx2,popcnt")]
+    unsafe fn avx2<T: Target>(s: &[u8], v: usize, d: &mut [MaybeUninit<T>]) -> (usize, usize) {
+        // SAFETY: the instructions by the caller.
+        unsafe { convert::<Avx2, T, NoWideBlock>(s, v, d) }
+    }
+
+    #[target_feature(enable = "avx2,popcnt")]
+    unsafe fn avx2_tail<T: Target>(s: &[u8], d: &mut [MaybeUninit<T>]) -> (usize, usize) {
+        // SAFETY: the instructions by the caller.
+        unsafe { staged_tail::<Avx2, T>(s, d) }
+    }
+
+    #[test]
+    fn stores_stay_in_the_output_whatever_the_input() {
+        if std::is_x86_feature_detected!("sse4.2") && std::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has the instructions.
+            unsafe {
+                check::<u16>(sse42, sse42_tail);
+                check::<u32>(sse42, sse42_tail);
+            }
+        }
+        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has the instructions.
+            unsafe {
+                check::<u16>(avx2, avx2_tail);
+                check::<u32>(avx2, avx2_tail);
+            }
+        }
+    }
 }
