@@ -37,7 +37,7 @@ SHELL := /bin/bash
 .DELETE_ON_ERROR:
 
 .PHONY: all header lint check check-rust check-msrv check-miri check-aarch64 check-portable \
-        check-header check-abi check-c check-guard check-stack check-valgrind check-install \
+        check-header check-abi check-c check-guard check-race check-stack check-valgrind check-install \
         check-fuzz check-utf8check check-man install uninstall bench fuzz clean FORCE
 
 all: $(BUILD)/libutf8.pc $(BUILD)/utf8check
@@ -136,7 +136,7 @@ bench: all
 # Tests
 
 check: check-rust check-msrv check-miri check-aarch64 check-portable check-header check-abi \
-       check-c check-guard check-stack check-valgrind check-install check-utf8check check-man \
+       check-c check-guard check-race check-stack check-valgrind check-install check-utf8check check-man \
        check-fuzz
 	@echo "make check: all passed"
 
@@ -417,6 +417,17 @@ check-guard: all
 	  c-tests/guard_pages.c $(TARGET)/libutf8.a $$(cat $(BUILD)/native-static-libs) \
 	  -o $(BUILD)/guard_pages
 	$(call per_isa,$(BUILD)/guard_pages)
+
+# Input that changes during the call (c-tests/input_race.c): a second thread flips input bytes
+# while every function runs against guard pages, for INPUT_RACE_MS per implementation, one
+# implementation after another (side by side, the runs would share the cores and race less).
+# Built without sanitizers: the race is the test, and the guard pages catch what it breaks.
+INPUT_RACE_MS ?= 1500
+check-race: all
+	$(CC) -std=c11 $(CSTD_FLAGS) -O2 -Iinclude c-tests/input_race.c $(TARGET)/libutf8.a \
+	  $$(cat $(BUILD)/native-static-libs) -pthread -o $(BUILD)/input_race
+	for isa in $(ISAS); do \
+	  LIBUTF8_FORCE_ISA=$$isa INPUT_RACE_MS=$(INPUT_RACE_MS) $(BUILD)/input_race || exit 1; done
 
 # Stack use (c-tests/stack_use.c): each function's deepest call against its bound, measured on
 # a pattern-filled thread stack, once per implementation; built without sanitizers, which
