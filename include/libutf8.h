@@ -11,6 +11,12 @@
  *   [out, out + cap). Bytes of `out` after the output a function reports keep their values,
  *   but a converter may read and store them back unchanged while it runs (a SIMD register
  *   store): they are the call's until it returns.
+ * - Input that another thread or process changes during the call (a shared mapping of a file
+ *   being written, say): the bounds above still hold, every count stays within its buffer
+ *   (read <= len, written <= cap, a length at most what its function's contract allows) and
+ *   the call returns; what is read is then a mix of the old and new bytes, so the output,
+ *   status and counts describe no particular version of the input. Validate or convert a
+ *   private copy where the result must mean something.
  * - Nothing is allocated; every function is thread-safe. The only global state is the SIMD
  *   implementation chosen for the CPU, stored atomically on first use.
  * - Output is never NUL-terminated. Lengths count bytes, except those of the UTF-16 and UTF-32

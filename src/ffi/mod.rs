@@ -10,6 +10,10 @@
 //!   `[out, out + cap)`. Bytes of `out` after the output a function reports keep their values,
 //!   but a converter may read and store them back unchanged while it runs (a SIMD register
 //!   store): they are the call's until it returns.
+//! - Input that another thread or process changes during the call: the bounds above hold, every
+//!   count stays within its buffer and the call returns; which characters come out is not
+//!   specified. No result of a first pass over the input bounds a later store: each store is
+//!   bounded by the room left, computed from the bytes it converts (`c-tests/input_race.c`).
 //! - Nothing is allocated. The only global state is the implementation chosen for the CPU,
 //!   stored atomically on first use ([`crate::simd`]).
 //! - A function that writes a variable amount of output takes `(out, cap, out_len)`: if the
