@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end test of utf8check, run from a staged installation (make check-utf8check): reports,
 # exit statuses, standard input (a pipe and a redirected file), a hostile file name, missing and
-# unreadable inputs, and the --replace and --escape copies byte for byte. Every expected value
+# unreadable inputs, an input that is the output file, and the --replace and --escape copies
+# byte for byte. Every expected value
 # comes from Python's UTF-8 codec (utf8check/oracle.py), never from libutf8.
 #
 # The library is found through LD_LIBRARY_PATH, pointing at the staged lib directory: the
@@ -149,6 +150,74 @@ if [ -w /dev/full ]; then
   run bash -c '"$1" -r mixed > /dev/full' - "$tool"
   [ "$rc" = 2 ] && grep -q 'write error' "$work/err" || fail "-r to a full disk: status $rc"
 fi
+
+echo "== utf8check: an input that is the output file"
+# With -r and -e, an input that is standard output's file would grow as it is copied, without
+# end: it is refused ("input file is output file", status 2) and the other inputs are copied.
+# Should that ever loop again, a limit on the size of the files written (20 MiB) and a timeout
+# bound the runs.
+bounded=()
+if command -v timeout > /dev/null; then bounded=(timeout 10); fi
+# run_into FILE CMD...: runs CMD with its standard output appended to FILE, its standard error
+# in $work/err and its exit status in $rc.
+run_into() {
+  set +e
+  (ulimit -f 20480 && exec "${bounded[@]}" "${@:2}") >> "$1" 2> "$work/err"
+  rc=$?
+  set -e
+}
+# The issue's example: the output file among the inputs, empty when the command starts.
+rm -f all
+: > all
+run_into all "$tool" -r ascii all error-surrogate
+cat ascii.replaced error-surrogate.replaced > "$work/expected"
+{ echo "utf8check: all: input file is output file"; report error-surrogate error-surrogate; } \
+  > "$work/expected-err"
+[ "$rc" = 2 ] || fail "-r, the output file among the inputs: status $rc, expected 2"
+cmp -s all "$work/expected" || fail "-r, the output file among the inputs: $(cmp all "$work/expected" 2>&1)"
+cmp -s "$work/err" "$work/expected-err" || fail "-r, the output file among the inputs: $(head -c 300 "$work/err")"
+# Appended to itself, by name, on standard input (redirected, and as -), and through a hard
+# link: the file is left as it was.
+for how in "-e copy" "--replace copy" "-e link" "-e" "-r - ascii"; do
+  case $how in
+    *copy) shown=copy ;;
+    *link) shown=link ;;
+    *) shown="(standard input)" ;;
+  esac
+  rm -f copy link
+  cp mixed copy
+  ln copy link
+  # shellcheck disable=SC2086 # split on purpose
+  run_into copy "$tool" $how < copy
+  if [ "$how" = "-r - ascii" ]; then cat mixed ascii.replaced > "$work/expected"
+  else cp mixed "$work/expected"; fi
+  [ "$rc" = 2 ] && cmp -s copy "$work/expected" &&
+    [ "$(cat "$work/err")" = "utf8check: $shown: input file is output file" ] ||
+    fail "utf8check $how >> copy: status $rc, $(head -c 300 "$work/err")"
+done
+# Refused though empty (the copy would be empty), so that the outcome does not depend on the
+# size the file has reached.
+rm -f copy
+: > copy
+run_into copy "$tool" -e copy
+[ "$rc" = 2 ] && [ ! -s copy ] && [ "$(cat "$work/err")" = "utf8check: copy: input file is output file" ] ||
+  fail "-e, an empty output file as input: status $rc"
+# Checking alone copies nothing: the report of the file is appended to it.
+rm -f copy
+cp error-surrogate copy
+run_into copy "$tool" copy
+{ cat error-surrogate; report copy error-surrogate; } > "$work/expected"
+[ "$rc" = 1 ] && cmp -s copy "$work/expected" && [ ! -s "$work/err" ] ||
+  fail "checking the output file: status $rc, $(head -c 300 "$work/err")"
+# A file like the output but another one is copied.
+rm -f copy all
+cp mixed copy
+cp mixed all
+run_into all "$tool" -r copy
+cat mixed mixed.replaced > "$work/expected"
+[ "$rc" = 0 ] && cmp -s all "$work/expected" && [ ! -s "$work/err" ] ||
+  fail "-r of a copy of the output file: status $rc, $(head -c 300 "$work/err")"
+rm -f copy link all
 
 echo "== utf8check: a hostile file name"
 # Escape sequences that would set the terminal's title and clear it, a newline that would start

@@ -62,7 +62,8 @@ static const char *const usage_text =
     "      --version   print the version and exit\n"
     "\n"
     "Exit status: 0 if every input is UTF-8, 1 if some is not, 2 if an input\n"
-    "could not be read or the command line is wrong.\n";
+    "could not be read or is the output file of -r or -e, the output could not\n"
+    "be written, or the command line is wrong.\n";
 
 enum mode { MODE_CHECK, MODE_REPLACE, MODE_ESCAPE };
 
@@ -70,6 +71,11 @@ struct options {
   enum mode mode;
   int quiet;
   int list;
+  /* With -r and -e, whether standard output is a regular file, and which: an input that is
+   * that file would be read while it grows, without end. */
+  int out_regular;
+  dev_t out_dev;
+  ino_t out_ino;
 };
 
 /* A place in an input, in lines and characters. */
@@ -333,7 +339,15 @@ static int check_input(const struct options *o, int fd, const char *name) {
   struct stat sb;
   /* A regular file can be mapped, and read again to find the line and column of an error;
    * anything else is followed line by line as it is read. */
-  off_t start = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? lseek(fd, 0, SEEK_CUR) : -1;
+  int have_stat = fstat(fd, &sb) == 0;
+  /* A copy of the output file into itself never reaches its end (or, through another offset,
+   * overwrites what it has yet to read): refused as cat refuses it, even an empty file, whose
+   * copy would be empty, so that the answer does not depend on what came before. */
+  if (o->out_regular && have_stat && sb.st_dev == o->out_dev && sb.st_ino == o->out_ino) {
+    fprintf(stderr, "utf8check: %s: input file is output file\n", name);
+    return EXIT_TROUBLE;
+  }
+  off_t start = have_stat && S_ISREG(sb.st_mode) ? lseek(fd, 0, SEEK_CUR) : -1;
   int regular = start >= 0;
   struct error_report err;
   struct position pos = {0, 0};
@@ -441,10 +455,18 @@ static int parse_options(int argc, char **argv, struct options *o) {
 }
 
 int main(int argc, char **argv) {
-  struct options o = {MODE_CHECK, 0, 0};
+  struct options o = {MODE_CHECK, 0, 0, 0, 0, 0};
   char stdin_name[] = "-";
   char *stdin_only[] = {stdin_name};
   int nfiles = parse_options(argc, argv, &o);
+  struct stat out;
+  /* Only -r and -e copy inputs to standard output: a report cannot make an input grow for
+   * ever. As for cat, only a regular file is compared, not a pipe, terminal or device. */
+  if (o.mode != MODE_CHECK && fstat(STDOUT_FILENO, &out) == 0 && S_ISREG(out.st_mode)) {
+    o.out_regular = 1;
+    o.out_dev = out.st_dev;
+    o.out_ino = out.st_ino;
+  }
   char **files = nfiles > 0 ? argv : stdin_only;
   if (nfiles == 0) nfiles = 1;
 
