@@ -149,6 +149,12 @@ expect "-q, a missing file" 2 /dev/null <(echo "utf8check: missing-file: No such
 if [ -w /dev/full ]; then
   run bash -c '"$1" -r mixed > /dev/full' - "$tool"
   [ "$rc" = 2 ] && grep -q 'write error' "$work/err" || fail "-r to a full disk: status $rc"
+  # The text of ENOSPC as the C library gives it, through Python's os.strerror.
+  enospc=$("$python" -c 'import errno, os; print(os.strerror(errno.ENOSPC))')
+  for option in --help -h --version; do
+    run bash -c '"$1" "$2" > /dev/full' - "$tool" $option
+    expect "$option to a full disk" 2 /dev/null <(echo "utf8check: write error: $enospc")
+  done
 fi
 
 echo "== utf8check: an input that is the output file"

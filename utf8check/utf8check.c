@@ -396,10 +396,12 @@ static void usage_error(const char *fmt, const char *arg) {
   exit(EXIT_TROUBLE);
 }
 
-/* Prints `text` and exits: for --help and --version. */
+/* Prints `text` and exits: for --help and --version. A failed write is reported as for the
+ * reports and copies. */
 static void print_and_exit(const char *text) {
   fputs(text, stdout);
-  exit(fflush(stdout) == 0 ? EXIT_VALID : EXIT_TROUBLE);
+  if (fflush(stdout) != 0 || ferror(stdout)) fatal("write error");
+  exit(EXIT_VALID);
 }
 
 static void set_mode(struct options *o, enum mode mode) {
