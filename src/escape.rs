@@ -19,8 +19,8 @@ pub enum EscapeStyle {
     /// `\v`, `\xHH` (each byte of an ill-formed sequence, other C0 controls, DEL) and
     /// `\u{HHHH}` (C1 and bidirectional controls), hex digits in lower case.
     C,
-    /// A word a POSIX shell reads back as the original bytes, as GNU `ls
-    /// --quoting-style=shell-escape` writes it.
+    /// A word a shell with POSIX.1-2024's `$'...'` (bash, ksh93, mksh, busybox sh, zsh as sh; not
+    /// dash) reads back as the original bytes, as GNU `ls --quoting-style=shell-escape` writes it.
     Shell,
 }
 

@@ -1,6 +1,7 @@
 //! utf8_escape and utf8_unescape: the round trip over random bytes, the output's safety checked
-//! character by character, the shell style parsed back by bash and compared with GNU ls, and
-//! each control a terminal acts on written as the issue specifies.
+//! character by character, the shell style parsed back by bash (and by zsh, mksh, ksh93 and
+//! busybox sh where installed) and compared with GNU ls, and each control a terminal acts on
+//! written as the issue specifies.
 
 mod common;
 
@@ -49,7 +50,7 @@ fn escape(s: &[u8], style: i32) -> Vec<u8> {
         )
     };
     assert_eq!((status, n), (UTF8_OK, needed), "escape of {s:02X?}");
-    // The shell style's oracles are below: examples as GNU ls writes them, bash reading the
+    // The shell style's oracles are below: examples as GNU ls writes them, shells reading the
     // words back, and GNU ls itself where installed.
     if style == C {
         let expected = c_style_oracle(s);
@@ -295,9 +296,10 @@ fn unescape_reads_the_documented_escapes_and_copies_other_bytes() {
     }
 }
 
-/// Runs `words` through bash, each as the argument of `printf %s`, and returns what bash
-/// printed for each; `None` if bash is not installed.
-fn bash_words(words: &[Vec<u8>]) -> Option<Vec<Vec<u8>>> {
+/// Runs `words` through the shell `command` (its program and arguments, before `-c`), each as
+/// an argument of `printf %s`, and returns what the shell printed for each; `None` if it is not
+/// installed.
+fn shell_words(command: &[&str], words: &[Vec<u8>]) -> Option<Vec<Vec<u8>>> {
     use std::os::unix::ffi::OsStrExt;
     let mut script = b"set -eu\n".to_vec();
     for w in words {
@@ -305,21 +307,47 @@ fn bash_words(words: &[Vec<u8>]) -> Option<Vec<Vec<u8>>> {
         script.extend_from_slice(w);
         script.push(b'\n');
     }
-    let out = Command::new("bash")
-        .arg("--norc")
+    let out = Command::new(command[0])
+        .args(&command[1..])
         .arg("-c")
         .arg(std::ffi::OsStr::from_bytes(&script))
         .env("LC_ALL", "C")
+        .env_remove("ENV")
         .output()
         .ok()?;
     assert!(
         out.status.success(),
-        "bash: {}",
+        "{}: {}",
+        command.join(" "),
         String::from_utf8_lossy(&out.stderr)
     );
     let mut parts: Vec<Vec<u8>> = out.stdout.split(|&b| b == 0).map(<[u8]>::to_vec).collect();
     assert_eq!(parts.pop(), Some(Vec::new()), "output ends with a NUL");
     Some(parts)
+}
+
+/// Escapes the hostile names in the shell style and has the shell `command` read each word
+/// back, which must give the name. False if the shell is not installed.
+fn shell_reads_back(command: &[&str]) -> bool {
+    let names = hostile_names();
+    let words: Vec<Vec<u8>> = names.iter().map(|n| escape(n, SHELL)).collect();
+    for (n, w) in names.iter().zip(&words) {
+        assert_terminal_safe(w, n);
+    }
+    let Some(parsed) = shell_words(command, &words) else {
+        return false;
+    };
+    assert_eq!(parsed.len(), names.len(), "{}", command.join(" "));
+    for ((name, word), back) in names.iter().zip(&words).zip(&parsed) {
+        assert_eq!(
+            back,
+            name,
+            "{}: {name:02X?} written as {}",
+            command.join(" "),
+            String::from_utf8_lossy(word)
+        );
+    }
+    true
 }
 
 fn hostile_names() -> Vec<Vec<u8>> {
@@ -391,23 +419,36 @@ fn hostile_names() -> Vec<Vec<u8>> {
 #[test]
 #[cfg_attr(miri, ignore = "runs bash")]
 fn shell_style_is_parsed_back_by_bash_into_the_original_bytes() {
-    let names = hostile_names();
-    let words: Vec<Vec<u8>> = names.iter().map(|n| escape(n, SHELL)).collect();
-    for (n, w) in names.iter().zip(&words) {
-        assert_terminal_safe(w, n);
-    }
-    let Some(parsed) = bash_words(&words) else {
+    if !shell_reads_back(&["bash", "--norc"]) {
         eprintln!("bash not found: skipped");
-        return;
-    };
-    assert_eq!(parsed.len(), names.len());
-    for ((name, word), back) in names.iter().zip(&words).zip(&parsed) {
-        assert_eq!(
-            back,
-            name,
-            "{name:02X?} written as {}",
-            String::from_utf8_lossy(word)
-        );
+    }
+}
+
+/// The shells besides bash that read `$'...'` (POSIX.1-2024's dollar-single-quotes), as the
+/// documentation of UTF8_ESCAPE_SHELL names them. Not dash (0.5.12 has no `$'...'`), nor `ksh`,
+/// a name some systems give to a shell without it.
+/// zsh runs in sh emulation, as documented: natively it takes a `}` ending a word for the end
+/// of a group.
+const OTHER_SHELLS: &[&[&str]] = &[
+    &["zsh", "--emulate", "sh", "-f"],
+    &["mksh"],
+    &["ksh93"],
+    &["busybox", "sh"],
+];
+
+#[test]
+#[cfg_attr(miri, ignore = "runs shells")]
+fn shell_style_is_parsed_back_by_the_other_shells_with_dollar_single_quotes() {
+    let mut found = 0;
+    for command in OTHER_SHELLS {
+        if shell_reads_back(command) {
+            found += 1;
+        } else {
+            eprintln!("{} not found: skipped", command.join(" "));
+        }
+    }
+    if found == 0 {
+        eprintln!("none of zsh, mksh, ksh93, busybox installed: read back by bash alone");
     }
 }
 

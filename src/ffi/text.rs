@@ -127,7 +127,8 @@ pub unsafe extern "C" fn utf8_stream_finish(
 pub enum utf8_escape_style {
     /// C-like escapes, reversed by utf8_unescape.
     UTF8_ESCAPE_C = 0,
-    /// A word for a POSIX shell, as GNU `ls --quoting-style=shell-escape` writes it.
+    /// A word for a shell with POSIX.1-2024's `$'...'` (bash, ksh93, mksh, busybox sh, zsh as sh;
+    /// not dash), as GNU `ls --quoting-style=shell-escape` writes it.
     UTF8_ESCAPE_SHELL = 1,
 }
 
@@ -158,7 +159,7 @@ impl EscapeStyleArg {
 /// bidirectional control becomes `\u{HHHH}`; hex digits are lower case. utf8_unescape reverses
 /// it exactly, for every input.
 ///
-/// UTF8_ESCAPE_SHELL: a word that a POSIX shell reads back as exactly the input, as GNU
+/// UTF8_ESCAPE_SHELL: a word that a shell reads back as exactly the input, as GNU
 /// `ls --quoting-style=shell-escape` writes it: unchanged if no character needs quoting (the
 /// shell specials are space and ``!"$&'()*;<=>?[\^`|``, `#` and `~` first, `{` and `}` alone);
 /// in double quotes if it holds `'` and no other special character but spaces and a first `#`
@@ -171,6 +172,14 @@ impl EscapeStyleArg {
 /// every other valid character never; and it does not start with the redundant `''` that ls
 /// puts before some words holding `'` and a control (ls writes `'''a'\'''$'\033'` for `a'`
 /// and ESC, this function `'a'\'''$'\033'`: the shell reads both back the same).
+///
+/// The `$'...'` segments are POSIX.1-2024's dollar-single-quotes, which bash, ksh93, mksh,
+/// busybox sh and zsh read, but not dash (Debian's /bin/sh; 0.5.12 has none) nor a shell that
+/// follows only an earlier POSIX: there a word with such a segment reads back as other bytes, a
+/// `$` and the escapes as written; a word without one (no control, no ill-formed byte) reads
+/// back in dash too. zsh reads every word back in sh emulation (run as sh, or with `--emulate
+/// sh`) only: otherwise it takes a `}` ending a word, which is left unquoted as ls leaves it,
+/// for the end of a group.
 ///
 /// Returns UTF8_OK with `*out_len` the output length. If it does not fit in `cap` bytes:
 /// UTF8_ERR_BUFFER_TOO_SMALL with `*out_len` the size needed, and nothing promised in `out`,
