@@ -162,7 +162,7 @@ echo "== utf8check: an input that is the output file"
 # end: it is refused ("input file is output file", status 2) and the other inputs are copied.
 # Should that ever loop again, a limit on the size of the files written (20 MiB) and a timeout
 # bound the runs.
-bounded=()
+bounded=(env) # never empty: "${bounded[@]}" of an empty array fails under set -u before bash 4.4
 if command -v timeout > /dev/null; then bounded=(timeout 10); fi
 # run_into FILE CMD...: runs CMD with its standard output appended to FILE, its standard error
 # in $work/err and its exit status in $rc.
