@@ -24,7 +24,15 @@ pub(crate) fn lying_inputs() -> impl Iterator<Item = Vec<u8>> {
         state.wrapping_mul(0x2545_F491_4F6C_DD1D)
     };
     let count = if cfg!(miri) { 24 } else { 1500 };
-    (0..count).map(move |k| {
+    // Runs of continuation bytes, alone and after a lead byte: a step that finds no character
+    // where one was validated.
+    let runs = [1, 3, 16, 24, 63, 64, 65, 129].into_iter().flat_map(|n| {
+        [
+            std::vec![0x80; n],
+            [&[0xE4][..], &std::vec![0xB8; n]].concat(),
+        ]
+    });
+    runs.chain((0..count).map(move |k| {
         let len = 1 + (next() % 200) as usize;
         let mut text = Vec::with_capacity(len + 4);
         if k % 8 == 7 {
@@ -45,7 +53,7 @@ pub(crate) fn lying_inputs() -> impl Iterator<Item = Vec<u8>> {
             text[at] = FLIPS[((r >> 32) % FLIPS.len() as u64) as usize];
         }
         text
-    })
+    }))
 }
 
 /// An output of `cap` units with units around it that no store may change.

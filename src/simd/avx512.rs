@@ -1154,6 +1154,12 @@ unsafe fn table32(t: &[u32; 16]) -> __m512i {
 /// The CPU has AVX-512F, BW, VBMI and VBMI2.
 #[inline(always)]
 unsafe fn mixed_starts<const MAX: usize>(starts: u64) -> (__m512i, usize, usize) {
+    // No start at all (64 continuation bytes, where the input changed since it was validated):
+    // no character.
+    if starts == 0 {
+        // SAFETY: by the caller.
+        return (unsafe { _mm512_setzero_si512() }, 0, 0);
+    }
     // SAFETY: by the caller.
     unsafe {
         let positions = _mm512_maskz_compress_epi8(starts, table64(&POSITIONS));
@@ -1610,10 +1616,11 @@ unsafe fn mixed_block_utf32(block: *const u8, out: *mut u32) -> (usize, usize) {
 /// The CPU has AVX-512F, BW and VBMI; `n` (at most 64) units writable at `out`.
 #[inline(always)]
 unsafe fn store_utf32(b: __m512i, positions: __m512i, n: usize, out: *mut u32) {
-    // SAFETY: by the caller; the stores write `n` units.
+    // SAFETY: by the caller; the stores write `n` units (none for `n == 0`, which a block of
+    // continuation bytes gives: a shift of `u16::MAX` by 16 would keep every lane).
     unsafe {
         let c = mixed_values::<0>(b, positions);
-        _mm512_mask_storeu_epi32(out.cast(), u16::MAX >> 16_usize.saturating_sub(n), c);
+        _mm512_mask_storeu_epi32(out.cast(), ((1u32 << n.min(16)) - 1) as u16, c);
         if n > 16 {
             let c = mixed_values::<16>(b, positions);
             _mm512_mask_storeu_epi32(
@@ -1955,7 +1962,7 @@ unsafe impl TailTarget for u32 {
         // SAFETY: by the caller; the stores write `n`, which `out` has.
         unsafe {
             let (positions, n, read) = mixed_starts::<64>(starts);
-            if n > out.len() {
+            if n == 0 || n > out.len() {
                 return (0, 0);
             }
             store_utf32(b, positions, n, out.as_mut_ptr().cast());
