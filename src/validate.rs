@@ -49,9 +49,13 @@ pub(crate) fn scalar_prefix(s: &[u8]) -> Prefix {
     while i < s.len() {
         if s[i] < 0x80 {
             let n = ascii_prefix_len(&s[i..]);
-            i += n;
-            chars += n;
-            continue;
+            // None only where another thread changed the byte since the test above: it is
+            // then decoded below, so that the loop always advances.
+            if n > 0 {
+                i += n;
+                chars += n;
+                continue;
+            }
         }
         // The decoded value is unused here, and the optimiser drops its computation.
         match decode_next(&s[i..]) {
