@@ -29,16 +29,27 @@ BUILD := build
 SHARED ?= ../shared
 KUHN := $(SHARED)/testdata/UTF-8-test.txt
 
-CSTD_FLAGS := -Wall -Wextra -Werror -pedantic
-SANITIZE := -g -fsanitize=address,undefined -fno-sanitize-recover=all
+# CFLAGS, CPPFLAGS and LDFLAGS from the environment or the command line are passed to every
+# compilation and link of C, a distribution's hardening flags included. Warnings are errors in
+# the test tiers only: a warning that a newer compiler adds must not break a build.
+CFLAGS ?= -O2
+WARNINGS := -Wall -Wextra -pedantic
+CSTD_FLAGS := $(WARNINGS) -Werror
+# AddressSanitizer and UndefinedBehaviorSanitizer for the C tests, where the compiler has them
+# (and their run-time libraries are installed): `y` if so.
+comma := ,
+SANITIZERS := $(shell printf 'int main(void) { return 0; }\n' | $(CC) -x c \
+  -fsanitize=address,undefined - -o /dev/null 2>/dev/null && echo y)
+SANITIZE := -g $(if $(SANITIZERS),-fsanitize=address$(comma)undefined -fno-sanitize-recover=all)
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 .DELETE_ON_ERROR:
 
-.PHONY: all header lint check check-rust check-msrv check-miri check-aarch64 check-portable \
-        check-header check-abi check-c check-guard check-race check-stack check-valgrind check-install \
-        check-fuzz check-utf8check check-man install uninstall bench fuzz clean FORCE
+.PHONY: all header lint check check-full check-rust check-version check-header check-abi check-c \
+        check-guard check-race check-stack check-valgrind check-install check-utf8check check-man \
+        check-header-fresh check-miri check-msrv check-aarch64 check-portable check-fuzz install \
+        uninstall bench fuzz clean FORCE
 
 all: $(BUILD)/libutf8.pc $(BUILD)/utf8check
 
@@ -74,9 +85,8 @@ $(BUILD)/libutf8.pc: pkgconfig/libutf8.pc.in $(BUILD)/native-static-libs FORCE
 # The utf8check command, compiled as a user would compile it: against the header and the shared
 # library just built, so that it needs libutf8.so.1 at run time (no rpath: like any program
 # using a system library, it finds it where it is installed, through ld.so's configuration).
-CFLAGS ?= -O2
 $(BUILD)/utf8check: utf8check/utf8check.c include/libutf8.h $(BUILD)/native-static-libs
-	$(CC) -std=c99 $(CSTD_FLAGS) $(CPPFLAGS) $(CFLAGS) -Iinclude $< \
+	$(CC) -std=c99 $(WARNINGS) $(CPPFLAGS) $(CFLAGS) -Iinclude $< \
 	  -L$(TARGET) -lutf8 $(LDFLAGS) -o $@
 
 # The header, include/libutf8.h, is committed and installed as it is: building the library does
@@ -135,10 +145,45 @@ bench: all
 # ---------------------------------------------------------------------------------------------
 # Tests
 
-check: check-rust check-msrv check-miri check-aarch64 check-portable check-header check-abi \
-       check-c check-guard check-race check-stack check-valgrind check-install check-utf8check check-man \
-       check-fuzz
-	@echo "make check: all passed"
+#
+# Two tiers. `make check` is the packager's suite: it runs offline, on any Linux architecture,
+# with the distribution's Rust and C compiler, and skips, saying so, what needs a tool that is
+# not installed. `make check-full` adds what needs the network, nightly Rust or emulators: the
+# header compared with a fresh cbindgen run, Miri, the oldest supported Rust, the aarch64 and
+# s390x runs under QEMU, and brief fuzzing. CI runs `make check-full`.
+#
+# Each stage records what it checked in $(RESULTS)/STAGE, a line each: "passed: WHAT", or
+# "skipped: WHAT (needs TOOL)", also printed when it skips. A stage that records nothing counts
+# as one pass. The summary line counts them.
+CHECK_STAGES := rust version header abi c guard race stack valgrind install utf8check man
+FULL_STAGES := header-fresh miri msrv aarch64 portable fuzz
+RESULTS := $(BUILD)/results
+
+# $(call begin,STAGE): forget what STAGE recorded in an earlier run.
+begin = mkdir -p $(RESULTS) && : > $(RESULTS)/$(1)
+# $(call passed,STAGE,WHAT) and $(call skipped,STAGE,WHAT,TOOL): record a result.
+passed = echo "passed: $(2)" >> $(RESULTS)/$(1)
+skipped = echo "skipped: $(2) (needs $(3))" | tee -a $(RESULTS)/$(1)
+# $(call summary,NAME,STAGES): the skipped lines again, then "NAME: P passed, 0 failed, S
+# skipped" (make stops at the first failure, so a summary has none).
+define summary
+	@passed=0; skipped=0; \
+	for stage in $(2); do \
+	  f=$(RESULTS)/$$stage; \
+	  if [ -s $$f ]; then \
+	    grep '^skipped:' $$f || true; \
+	    passed=$$((passed + $$(grep -c '^passed:' $$f || true))); \
+	    skipped=$$((skipped + $$(grep -c '^skipped:' $$f || true))); \
+	  else passed=$$((passed + 1)); fi; \
+	done; \
+	echo "$(1): $$passed passed, 0 failed, $$skipped skipped"
+endef
+
+check: $(CHECK_STAGES:%=check-%)
+	$(call summary,check,$(CHECK_STAGES))
+
+check-full: check $(FULL_STAGES:%=check-%)
+	$(call summary,check-full,$(CHECK_STAGES) $(FULL_STAGES))
 
 check-rust:
 	$(CARGO) test
@@ -169,6 +214,7 @@ MIRI_HEAVY := transcode
 MIRI_OTHERS := $(filter-out $(MIRI_HEAVY),$(basename $(notdir $(wildcard tests/*.rs))))
 MIRI_TEST = RUSTFLAGS='$(MIRI_RUSTFLAGS)' $(CARGO) +nightly miri test
 check-miri:
+	@$(call begin,miri)
 	@if $(CARGO) +nightly miri --version >/dev/null 2>&1; then \
 	  mkdir -p $(BUILD) || exit 1; \
 	  $(MIRI_TEST) --no-run || exit 1; \
@@ -181,8 +227,7 @@ check-miri:
 	  wait; cat $(BUILD)/miri-others.log $(BUILD)/miri-heavy.log; \
 	  test $$others = 0 && test "$$(cat $(BUILD)/miri-heavy.status)" = 0; \
 	else \
-	  echo "check-miri: SKIPPED: no nightly toolchain with Miri" \
-	       "(rustup toolchain install nightly --component miri rust-src)"; \
+	  $(call skipped,miri,the Rust tests under Miri,nightly Rust with Miri); \
 	fi
 
 # Clippy for aarch64, and the Rust tests of the validation kernels and of the converters
@@ -204,6 +249,7 @@ AARCH64_TEST = CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-g
   CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch64-linux-gnu" \
   $(CARGO) test --release --target $(AARCH64)
 check-aarch64:
+	@$(call begin,aarch64)
 	@if rustup target list --installed 2>/dev/null | grep -qx $(AARCH64) && \
 	    command -v qemu-aarch64 >/dev/null && command -v aarch64-linux-gnu-gcc >/dev/null; then \
 	  echo "$(CARGO) clippy --target $(AARCH64) --all-targets -- -D warnings"; \
@@ -214,8 +260,8 @@ check-aarch64:
 	       "$(AARCH64_TRANSCODE_TESTS)"; \
 	  $(AARCH64_TEST) --test transcode -- $(AARCH64_TRANSCODE_TESTS); \
 	else \
-	  echo "check-aarch64: SKIPPED: needs the $(AARCH64) Rust target, qemu-aarch64 and" \
-	       "aarch64-linux-gnu-gcc (see the Makefile)"; \
+	  $(call skipped,aarch64,the NEON kernel's tests under QEMU,the $(AARCH64) Rust target$(comma) \
+	    qemu-aarch64 and aarch64-linux-gnu-gcc); \
 	fi
 
 # The portable (scalar) implementation where no SIMD one exists: Clippy for a 32-bit target
@@ -230,6 +276,7 @@ S390X := s390x-unknown-linux-gnu
 PORTABLE_TESTS ?= --lib --test oracle --test security --test ffi --test boundary --test stream \
   --test lossy --test escape
 check-portable:
+	@$(call begin,portable)
 	@if [ "$$(rustup target list --installed 2>/dev/null | grep -cxF \
 	        -e $(word 1,$(PORTABLE_TARGETS)) -e $(word 2,$(PORTABLE_TARGETS)))" = 2 ] && \
 	    command -v qemu-s390x >/dev/null && command -v s390x-linux-gnu-gcc >/dev/null; then \
@@ -242,12 +289,11 @@ check-portable:
 	  CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_RUNNER="qemu-s390x -L /usr/s390x-linux-gnu" \
 	    $(CARGO) test --release --target $(S390X) $(PORTABLE_TESTS) || exit 1; \
 	else \
-	  echo "check-portable: SKIPPED: needs the Rust targets $(PORTABLE_TARGETS), qemu-s390x" \
-	       "and s390x-linux-gnu-gcc (see the Makefile)"; \
+	  $(call skipped,portable,the i686 and s390x builds and s390x tests under QEMU,the Rust \
+	    targets $(PORTABLE_TARGETS)$(comma) qemu-s390x and s390x-linux-gnu-gcc); \
 	fi
 
-# The committed header must be what cbindgen generates now, must declare only names with the
-# library's prefixes, and must compile as C and C++, alone and after the system headers (whose
+# The header must declare only names with the library's prefixes, and must compile as C and C++, alone and after the system headers (whose
 # declarations it must not contradict), also under the stricter warnings that some programs
 # build with (its inline code is compiled as part of theirs). With GCC, and with clang where it
 # is installed (.ci/run installs it): the two warn differently (clang++ reports NULL under
@@ -262,28 +308,38 @@ CLANG := $(shell command -v clang >/dev/null 2>&1 && command -v clang++ >/dev/nu
 define compile_header
 	for std in c99 c11; do \
 	  printf '#include "libutf8.h"\n' | \
-	    $(1) -std=$$std $(CSTD_FLAGS) $(HEADER_C_WARNINGS) -Iinclude -fsyntax-only -x c -; \
+	    $(1) -std=$$std $(CPPFLAGS) $(CFLAGS) $(CSTD_FLAGS) $(HEADER_C_WARNINGS) -Iinclude \
+	      -fsyntax-only -x c -; \
 	  printf '#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n#include "libutf8.h"\n' | \
-	    $(1) -std=$$std -D_POSIX_C_SOURCE=200809L $(CSTD_FLAGS) -Iinclude -fsyntax-only -x c -; done
+	    $(1) -std=$$std -D_POSIX_C_SOURCE=200809L $(CPPFLAGS) $(CFLAGS) $(CSTD_FLAGS) -Iinclude \
+	      -fsyntax-only -x c -; done
 	for std in c++11 c++17; do \
 	  printf '#include "libutf8.h"\n' | \
-	    $(2) -std=$$std $(CSTD_FLAGS) $(HEADER_CXX_WARNINGS) $(3) -Iinclude -fsyntax-only -x c++ -; \
+	    $(2) -std=$$std $(CPPFLAGS) $(CXXFLAGS) $(CSTD_FLAGS) $(HEADER_CXX_WARNINGS) $(3) \
+	      -Iinclude -fsyntax-only -x c++ -; \
 	  printf '#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n#include <unistd.h>\n#include "libutf8.h"\n' | \
-	    $(2) -std=$$std $(CSTD_FLAGS) -Iinclude -fsyntax-only -x c++ -; done
+	    $(2) -std=$$std $(CPPFLAGS) $(CXXFLAGS) $(CSTD_FLAGS) -Iinclude -fsyntax-only -x c++ -; done
 endef
 check-header:
+	@$(call begin,header)
+	$(PYTHON) c-tests/header_names.py include/libutf8.h
+	$(call compile_header,$(CC),$(CXX),$(if $(findstring clang,$(CXX)),,-Wuseless-cast))
+	@$(call passed,header,the header compiled as C and C++ by $(CC) and $(CXX))
+ifeq ($(CLANG),y)
+	$(call compile_header,clang,clang++,)
+	@$(call passed,header,the header compiled as C and C++ by clang and clang++)
+else
+	@$(call skipped,header,the header compiled as C and C++ by clang and clang++,clang)
+endif
+
+# The committed header is what cbindgen generates from the sources now (check-full: the
+# generator's crates come from crates.io on first use).
+check-header-fresh:
 	@mkdir -p $(BUILD)
 	$(GEN_HEADER) . $(BUILD)/libutf8.h
 	@cmp -s include/libutf8.h $(BUILD)/libutf8.h || \
 	  { echo "include/libutf8.h differs from a fresh generation: run 'make header'"; \
 	    diff -u include/libutf8.h $(BUILD)/libutf8.h; exit 1; }
-	$(PYTHON) c-tests/header_names.py include/libutf8.h
-	$(call compile_header,$(CC),$(CXX),-Wuseless-cast)
-ifeq ($(CLANG),y)
-	$(call compile_header,clang,clang++,)
-else
-	@echo "check-header: SKIPPED with clang: clang or clang++ absent (apt-get install clang)"
-endif
 
 # The shared library exports the committed symbol list and nothing else, under its soname.
 # No panic can reach C, and nothing allocates: a program that references every exported
@@ -308,20 +364,19 @@ check-abi: all
 	@if nm -C $(BUILD)/every_function | grep -E 'panic|rust_begin_unwind|__rust_alloc|__rdl_alloc'; then \
 	  echo "check-abi: the library has a path to a panic or an allocation (symbols above)"; exit 1; fi
 
-# The implementations this CPU runs (as the library detects them), for LIBUTF8_FORCE_ISA.
-ISAS := scalar \
-  $(if $(shell grep -qw sse4_2 /proc/cpuinfo 2>/dev/null && grep -qw popcnt /proc/cpuinfo && echo y),sse4.2) \
-  $(if $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw popcnt /proc/cpuinfo && echo y),avx2) \
-  $(if $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw popcnt /proc/cpuinfo && \
-    grep -qw avx512f /proc/cpuinfo && grep -qw avx512bw /proc/cpuinfo && \
-    grep -qw avx512vl /proc/cpuinfo && \
-    grep -qw avx512vbmi /proc/cpuinfo && grep -qw avx512_vbmi2 /proc/cpuinfo && \
-    grep -qw abm /proc/cpuinfo && echo y),avx512 avx512-zen4)
-# The one the library picks: the last, but of AVX-512's two tunings avx512-zen4 on AMD's family
-# 19h (Zen 4) only.
-ZEN4 := $(shell grep -q '^vendor_id.*AuthenticAMD' /proc/cpuinfo 2>/dev/null && \
-  grep -q '^cpu family[[:space:]]*: 25$$' /proc/cpuinfo && echo y)
-BEST_ISA := $(lastword $(filter-out $(if $(ZEN4),avx512,avx512-zen4),$(ISAS)))
+# The implementations LIBUTF8_FORCE_ISA names, those the library built here runs on this machine,
+# and the one it picks, asked of the library itself (c-tests/isa_probe.c): a name it cannot use
+# is reported on standard error with the one it uses instead, and a usable one is not.
+ISA_NAMES := scalar sse4.2 avx2 avx512 avx512-zen4 neon
+ISA_PROBE := $(BUILD)/isa_probe
+ISAS = $(shell for isa in $(ISA_NAMES); do \
+  [ -n "$$(LIBUTF8_FORCE_ISA=$$isa $(ISA_PROBE) 2>&1 >/dev/null)" ] || echo $$isa; done)
+BEST_ISA = $(shell LIBUTF8_FORCE_ISA=none $(ISA_PROBE) 2>&1 >/dev/null | sed -n 's/.*; using //p')
+# A name the library does not run here.
+UNUSABLE_ISA = $(firstword $(filter-out $(ISAS),$(ISA_NAMES)))
+$(ISA_PROBE): c-tests/isa_probe.c include/libutf8.h $(BUILD)/native-static-libs
+	$(CC) -std=c99 $(CPPFLAGS) $(CFLAGS) $(CSTD_FLAGS) -Iinclude $< $(TARGET)/libutf8.a \
+	  $(LDFLAGS) $$(cat $(BUILD)/native-static-libs) -o $@
 
 # Runs the command line $(1) once per implementation in ISAS, all at once (the programs run
 # on one core each), then prints their outputs in turn, failing if one failed or if the
@@ -343,8 +398,8 @@ endef
 
 # The C harness, built from the installed header and run against the installed shared and
 # static libraries, and once without the header's inline code, under AddressSanitizer and
-# UndefinedBehaviorSanitizer; the static build once per implementation; and once built with
-# clang where it is installed.
+# UndefinedBehaviorSanitizer where the compiler has them; the static build once per
+# implementation; and once built with clang where it is installed.
 STAGE := $(abspath $(BUILD)/stage)
 STAGE_LIB := $(STAGE)$(LIBDIR)
 STAGE_INC := $(STAGE)$(INCLUDEDIR)
@@ -357,36 +412,51 @@ $(BUILD)/kuhn-expected.txt: c-tests/lossy_oracle.py
 	@if [ -f $(KUHN) ]; then $(PYTHON) c-tests/lossy_oracle.py $(KUHN) > $@; \
 	 else echo "$(KUHN) absent: the stress-test comparison will be skipped"; : > $@; fi
 
-check-c: all $(BUILD)/kuhn-expected.txt
+# C test programs: the user's flags, then the tests' own (warnings as errors, sanitizers).
+TEST_CC = $(CC) $(CPPFLAGS) $(CFLAGS) $(CSTD_FLAGS)
+# $(call sanitized,STAGE,WHAT): records whether WHAT ran under the sanitizers.
+sanitized = $(if $(SANITIZERS),$(call passed,$(1),$(2) under ASan and UBSan),\
+  $(call skipped,$(1),$(2) under ASan and UBSan,a compiler with -fsanitize=address$(comma)undefined))
+
+check-c: all $(BUILD)/kuhn-expected.txt $(ISA_PROBE)
+	@$(call begin,c)
 	rm -rf $(STAGE)
 	$(MAKE) --no-print-directory install DESTDIR=$(STAGE)
-	$(CC) -std=c99 $(CSTD_FLAGS) $(SANITIZE) -I$(STAGE_INC) c-tests/test_api.c \
-	  -L$(STAGE_LIB) -lutf8 -Wl,-rpath,$(STAGE_LIB) -o $(BUILD)/test_api_shared
-	$(CC) -std=c99 $(CSTD_FLAGS) $(SANITIZE) -I$(STAGE_INC) c-tests/test_api.c \
-	  $(STAGE_LIB)/libutf8.a $$(cat $(BUILD)/native-static-libs) -o $(BUILD)/test_api_static
-	$(CC) -std=c99 $(CSTD_FLAGS) $(SANITIZE) -DLIBUTF8_NO_INLINE -I$(STAGE_INC) c-tests/test_api.c \
-	  $(STAGE_LIB)/libutf8.a $$(cat $(BUILD)/native-static-libs) -o $(BUILD)/test_api_no_inline
+	$(TEST_CC) -std=c99 $(SANITIZE) -I$(STAGE_INC) c-tests/test_api.c \
+	  -L$(STAGE_LIB) -lutf8 -Wl,-rpath,$(STAGE_LIB) $(LDFLAGS) -o $(BUILD)/test_api_shared
+	$(TEST_CC) -std=c99 $(SANITIZE) -I$(STAGE_INC) c-tests/test_api.c \
+	  $(STAGE_LIB)/libutf8.a $(LDFLAGS) $$(cat $(BUILD)/native-static-libs) \
+	  -o $(BUILD)/test_api_static
+	$(TEST_CC) -std=c99 $(SANITIZE) -DLIBUTF8_NO_INLINE -I$(STAGE_INC) c-tests/test_api.c \
+	  $(STAGE_LIB)/libutf8.a $(LDFLAGS) $$(cat $(BUILD)/native-static-libs) \
+	  -o $(BUILD)/test_api_no_inline
 	@# The A/B tools of bench/c are not run here, but must keep compiling.
 	for f in bench/c/ab_*.c; do \
-	  $(CC) -std=c11 $(CSTD_FLAGS) -I$(STAGE_INC) -c $$f -o $(BUILD)/$$(basename $$f .c).o || exit 1; \
+	  $(TEST_CC) -std=c11 -I$(STAGE_INC) -c $$f -o $(BUILD)/$$(basename $$f .c).o || exit 1; \
 	done
 	kuhn_args=$(KUHN_ARGS); \
 	for t in shared no_inline; do \
 	  echo "== C harness, $$t library"; $(BUILD)/test_api_$$t $$kuhn_args; done; \
 	$(call per_isa,$(BUILD)/test_api_static $$kuhn_args)
+	@$(call passed,c,the C harness: $(ISAS))
+	@$(call sanitized,c,the C harness)
 ifeq ($(CLANG),y)
 	@# Built with clang as well (without sanitizers: their runtime is a package of its own), so
 	@# that the header's inline decoder as clang compiles it is compared with the library's.
-	clang -std=c99 $(CSTD_FLAGS) -O2 -I$(STAGE_INC) c-tests/test_api.c $(STAGE_LIB)/libutf8.a \
-	  $$(cat $(BUILD)/native-static-libs) -o $(BUILD)/test_api_clang
+	clang -std=c99 $(CPPFLAGS) $(CFLAGS) $(CSTD_FLAGS) -O2 -I$(STAGE_INC) c-tests/test_api.c \
+	  $(STAGE_LIB)/libutf8.a $(LDFLAGS) $$(cat $(BUILD)/native-static-libs) \
+	  -o $(BUILD)/test_api_clang
 	@echo "== C harness, built with clang"
 	$(BUILD)/test_api_clang $(KUHN_ARGS)
+	@$(call passed,c,the C harness built with clang)
 else
-	@echo "check-c: SKIPPED with clang: clang absent (apt-get install clang)"
+	@$(call skipped,c,the C harness built with clang,clang)
 endif
 	@# A value that is not an implementation, or one this CPU lacks, is reported once and the
 	@# best implementation used (the harness passing shows it works).
-	for forced in bogus $(if $(filter avx512,$(ISAS)),neon,avx512); do \
+	@# (The best is one of those this machine runs.)
+	test -n "$(filter $(BEST_ISA),$(ISAS))"
+	for forced in bogus $(UNUSABLE_ISA); do \
 	  echo "== LIBUTF8_FORCE_ISA=$$forced (reported, ignored)"; \
 	  LIBUTF8_FORCE_ISA=$$forced $(BUILD)/test_api_static > /dev/null 2> $(BUILD)/isa-stderr; \
 	  reason=$$([ $$forced = bogus ] && echo "is unknown" || echo "is not supported by this CPU"); \
@@ -395,9 +465,9 @@ endif
 	done
 	@# Threads making their first calls at once (c-tests/first_use_race.c): right results, and
 	@# an ignored value reported once, in one line, escaped; an empty value is no value.
-	$(CC) -std=c99 -D_POSIX_C_SOURCE=200809L $(CSTD_FLAGS) $(SANITIZE) -I$(STAGE_INC) \
-	  c-tests/first_use_race.c $(STAGE_LIB)/libutf8.a $$(cat $(BUILD)/native-static-libs) \
-	  -pthread -o $(BUILD)/first_use_race
+	$(TEST_CC) -std=c99 -D_POSIX_C_SOURCE=200809L $(SANITIZE) -I$(STAGE_INC) \
+	  c-tests/first_use_race.c $(STAGE_LIB)/libutf8.a $(LDFLAGS) \
+	  $$(cat $(BUILD)/native-static-libs) -pthread -o $(BUILD)/first_use_race
 	for run in $$(seq 20); do \
 	  LIBUTF8_FORCE_ISA=bogus $(BUILD)/first_use_race 2> $(BUILD)/isa-stderr; \
 	  diff <(echo "libutf8: LIBUTF8_FORCE_ISA=bogus is unknown; using $(BEST_ISA)") \
@@ -411,20 +481,24 @@ endif
 	for first in 0 1 2 3 4 5; do $(BUILD)/first_use_race $$first || exit 1; done
 
 # Over-read guards (c-tests/guard_pages.c): every input against a PROT_NONE page, under
-# AddressSanitizer and UndefinedBehaviorSanitizer, once per implementation.
-check-guard: all
-	$(CC) -std=c99 -D_DEFAULT_SOURCE $(CSTD_FLAGS) $(SANITIZE) -Iinclude \
-	  c-tests/guard_pages.c $(TARGET)/libutf8.a $$(cat $(BUILD)/native-static-libs) \
+# AddressSanitizer and UndefinedBehaviorSanitizer where the compiler has them, once per
+# implementation.
+check-guard: all $(ISA_PROBE)
+	@$(call begin,guard)
+	$(TEST_CC) -std=c99 -D_DEFAULT_SOURCE $(SANITIZE) -Iinclude \
+	  c-tests/guard_pages.c $(TARGET)/libutf8.a $(LDFLAGS) $$(cat $(BUILD)/native-static-libs) \
 	  -o $(BUILD)/guard_pages
 	$(call per_isa,$(BUILD)/guard_pages)
+	@$(call passed,guard,the guard pages: $(ISAS))
+	@$(call sanitized,guard,the guard pages)
 
 # Input that changes during the call (c-tests/input_race.c): a second thread flips input bytes
 # while every function runs against guard pages, for INPUT_RACE_MS per implementation, one
 # implementation after another (side by side, the runs would share the cores and race less).
 # Built without sanitizers: the race is the test, and the guard pages catch what it breaks.
 INPUT_RACE_MS ?= 1500
-check-race: all
-	$(CC) -std=c11 $(CSTD_FLAGS) -O2 -Iinclude c-tests/input_race.c $(TARGET)/libutf8.a \
+check-race: all $(ISA_PROBE)
+	$(TEST_CC) -std=c11 -O2 -Iinclude c-tests/input_race.c $(TARGET)/libutf8.a $(LDFLAGS) \
 	  $$(cat $(BUILD)/native-static-libs) -pthread -o $(BUILD)/input_race
 	for isa in $(ISAS); do \
 	  LIBUTF8_FORCE_ISA=$$isa INPUT_RACE_MS=$(INPUT_RACE_MS) $(BUILD)/input_race || exit 1; done
@@ -432,26 +506,32 @@ check-race: all
 # Stack use (c-tests/stack_use.c): each function's deepest call against its bound, measured on
 # a pattern-filled thread stack, once per implementation; built without sanitizers, which
 # would change the frames.
-check-stack: all
-	$(CC) -std=c99 -D_POSIX_C_SOURCE=200809L $(CSTD_FLAGS) -O2 -Iinclude \
-	  c-tests/stack_use.c $(TARGET)/libutf8.a $$(cat $(BUILD)/native-static-libs) -lpthread \
-	  -o $(BUILD)/stack_use
+check-stack: all $(ISA_PROBE)
+	$(TEST_CC) -std=c99 -D_POSIX_C_SOURCE=200809L -O2 -Iinclude \
+	  c-tests/stack_use.c $(TARGET)/libutf8.a $(LDFLAGS) $$(cat $(BUILD)/native-static-libs) \
+	  -lpthread -o $(BUILD)/stack_use
 	$(call per_isa,$(BUILD)/stack_use)
 
 # Both C programs under valgrind memcheck, built without sanitizers (and without the header's
 # inline code, so that every call reaches the library), on the best implementation; the guard
 # page sweeps sampled (every 16th input: they run in full under ASan once per implementation).
+VALGRIND_FOUND := $(shell command -v $(VALGRIND) >/dev/null 2>&1 && echo y)
 check-valgrind: all $(BUILD)/kuhn-expected.txt
-	$(CC) -std=c99 -D_DEFAULT_SOURCE $(CSTD_FLAGS) -g -O1 -Iinclude \
-	  c-tests/guard_pages.c $(TARGET)/libutf8.a $$(cat $(BUILD)/native-static-libs) \
+	@$(call begin,valgrind)
+ifeq ($(VALGRIND_FOUND),y)
+	$(TEST_CC) -std=c99 -D_DEFAULT_SOURCE -g -O1 -Iinclude \
+	  c-tests/guard_pages.c $(TARGET)/libutf8.a $(LDFLAGS) $$(cat $(BUILD)/native-static-libs) \
 	  -o $(BUILD)/guard_pages_valgrind
-	$(CC) -std=c99 $(CSTD_FLAGS) -g -O1 -DLIBUTF8_NO_INLINE -Iinclude \
-	  c-tests/test_api.c $(TARGET)/libutf8.a $$(cat $(BUILD)/native-static-libs) \
+	$(TEST_CC) -std=c99 -g -O1 -DLIBUTF8_NO_INLINE -Iinclude \
+	  c-tests/test_api.c $(TARGET)/libutf8.a $(LDFLAGS) $$(cat $(BUILD)/native-static-libs) \
 	  -o $(BUILD)/test_api_valgrind
 	GUARD_PAGES_SAMPLE=16 $(VALGRIND) --error-exitcode=1 --leak-check=full -q \
 	  $(BUILD)/guard_pages_valgrind
 	kuhn_args=$(KUHN_ARGS); \
 	$(VALGRIND) --error-exitcode=1 --leak-check=full -q $(BUILD)/test_api_valgrind $$kuhn_args
+else
+	@$(call skipped,valgrind,the C harness and guard pages under valgrind,valgrind)
+endif
 
 # Coverage-guided fuzzing (FUZZING.md): every target of fuzz/ for FUZZ_SECONDS each, as many
 # at a time as there are cores (FUZZ_JOBS); make check runs each for CHECK_FUZZ_SECONDS where
@@ -464,11 +544,12 @@ fuzz:
 	FUZZ_JOBS=$(FUZZ_JOBS) fuzz/run.sh $(FUZZ_SECONDS)
 
 check-fuzz:
+	@$(call begin,fuzz)
 	@if $(CARGO) +nightly fuzz --version >/dev/null 2>&1; then \
 	  echo "FUZZ_JOBS=$(FUZZ_JOBS) fuzz/run.sh $(CHECK_FUZZ_SECONDS)"; \
 	  FUZZ_JOBS=$(FUZZ_JOBS) fuzz/run.sh $(CHECK_FUZZ_SECONDS); \
 	else \
-	  echo "check-fuzz: SKIPPED: no cargo-fuzz on nightly Rust (cargo install cargo-fuzz --locked)"; \
+	  $(call skipped,fuzz,brief fuzzing,cargo-fuzz on nightly Rust); \
 	fi
 
 # A user's view: install, build a program with nothing but pkg-config, run it, uninstall.
@@ -478,7 +559,9 @@ check-install: all
 
 # utf8check end to end, run from a staged installation (utf8check/test.sh).
 UTF8CHECK_STAGE := $(abspath $(BUILD)/utf8check-stage)
+# `make` builds it without -Werror; here its warnings are errors.
 check-utf8check: all
+	$(TEST_CC) -std=c99 -Iinclude -fsyntax-only utf8check/utf8check.c
 	rm -rf $(UTF8CHECK_STAGE)
 	$(MAKE) --no-print-directory install DESTDIR=$(UTF8CHECK_STAGE)
 	PYTHON="$(PYTHON)" utf8check/test.sh $(UTF8CHECK_STAGE) $(BINDIR) $(LIBDIR) $(MANDIR) \
@@ -498,11 +581,29 @@ check-man:
 	if [ -z "$$header" ] || [ "$$header" != "$$man" ]; then \
 	  echo "man/libutf8.3's STATUS CODES (+) differ from utf8_status in include/libutf8.h (-):"; \
 	  diff <(echo "$$header") <(echo "$$man") | sed -n 's/^</-/p;s/^>/+/p'; exit 1; fi
+	@$(call begin,man)
+	@$(call passed,man,libutf8(3) against the exported symbols and the header's statuses)
 	@if command -v groff >/dev/null; then \
 	  for page in man/libutf8.3 man/utf8check.1; do \
 	    echo "groff -t -man -Tutf8 -ww -z $$page"; \
 	    out=$$(groff -t -man -Tutf8 -ww -z $$page 2>&1); \
 	    if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; done; \
-	else echo "check-man: groff absent: rendering not checked (apt-get install groff-base)"; fi
-	@if command -v mandoc >/dev/null; then mandoc -T lint -W warning man/libutf8.3 man/utf8check.1; \
-	else echo "check-man: mandoc absent: its lint skipped"; fi
+	  $(call passed,man,the man pages rendered by groff without a warning); \
+	else $(call skipped,man,the man pages rendered by groff,groff); fi
+	@if command -v mandoc >/dev/null; then \
+	  echo "mandoc -T lint -W warning man/libutf8.3 man/utf8check.1"; \
+	  mandoc -T lint -W warning man/libutf8.3 man/utf8check.1; \
+	  $(call passed,man,the man pages linted by mandoc); \
+	else $(call skipped,man,the man pages linted by mandoc,mandoc); fi
+
+# The version, kept in Cargo.toml, where the sources state it: the header's macros and the man
+# pages' titles. (The Makefile writes it into the pkg-config file and the library's file name,
+# and utf8_version() returns it: check-install and check-utf8check compare those.)
+check-version:
+	@header=$$(sed -n 's/^#define LIBUTF8_VERSION_[A-Z]* \([0-9]*\)$$/\1/p' include/libutf8.h | \
+	  paste -sd.); \
+	if [ "$$header" != "$(VERSION)" ]; then \
+	  echo "include/libutf8.h says $$header, Cargo.toml $(VERSION): run 'make header'"; exit 1; fi
+	@for page in man/libutf8.3 man/utf8check.1; do \
+	  grep -q '^\.TH .* "libutf8 $(VERSION)" ' $$page || \
+	    { echo "$$page: its .TH line does not say libutf8 $(VERSION)"; exit 1; }; done
