@@ -43,7 +43,9 @@
 //! - MissingContinuation, the bytes before it: a lead byte followed too early by a byte that
 //!   is not 80..BF (all forms).
 //! - Truncated, the rest: the input ends inside a sequence that is valid so far (all forms; in
-//!   CESU-8 and MUTF-8, a lead surrogate and a prefix of a trail one).
+//!   CESU-8 and MUTF-8, a lead surrogate and a prefix of a trail one; in WTF-8 and RFC 2279,
+//!   a lead surrogate followed by ED or ED B0..BF, which one more byte can make a pair, so
+//!   that a caller carrying the rest over to the next input decodes what one input gives).
 //!
 //! [`Form::Strict`] is the rest of the library: [`crate::decode_next`], [`crate::validate`]
 //! and [`crate::encode`], called as they are.
@@ -151,6 +153,12 @@ pub fn decode_next(s: &[u8], form: Form) -> Result<(u32, usize), Malformed> {
         (Surrogates::Unpaired, Trail::Complete(_)) => Err(Malformed {
             kind: ErrorKind::Surrogate,
             len: 6,
+        }),
+        // Cut inside what may be a trail surrogate: the next bytes decide between a lead
+        // surrogate and a pair error that starts here, so the input ends inside a sequence.
+        (Surrogates::Unpaired, Trail::Cut) if !after.is_empty() => Err(Malformed {
+            kind: ErrorKind::Truncated,
+            len: s.len(),
         }),
         (Surrogates::Unpaired, _) => Ok((value, 3)),
         (Surrogates::Paired, Trail::Complete(trail)) => {
@@ -401,7 +409,9 @@ fn is_continuation(b: u8) -> bool {
 enum Trail {
     /// A trail surrogate (ED B0..BF 80..BF), with its value.
     Complete(u32),
-    /// The input ends inside what could still be one (nothing, ED, or ED B0..BF).
+    /// The input ends inside what could still be one (nothing, ED, or ED B0..BF): a lead
+    /// surrogate at the end of the input is unpaired, one followed by ED or ED B0..BF is
+    /// truncated (see the module's table).
     Cut,
     /// Anything else.
     Absent,

@@ -284,6 +284,14 @@ fn grammar_decode(s: &[u8], form: Form) -> Result<(u32, usize), (ErrorKind, usiz
         {
             return Err((Surrogate, 6));
         }
+        // The same, cut inside the trail surrogate (ED, or ED B0..BF): the next byte may make
+        // it a pair, so the input ends inside a sequence that starts at the lead surrogate.
+        if matches!(form, Form::Wtf8 | Form::Rfc2279)
+            && is_lead(v)
+            && matches!(s[3..], [0xED] | [0xED, 0xB0..=0xBF])
+        {
+            return Err((Truncated, s.len()));
+        }
         return Ok((v, n));
     }
     if grammar_prefix(s, form) {
@@ -544,12 +552,36 @@ fn wtf8_allows_unpaired_surrogates_only() {
             Ok((0x1F4A9, 4))
         );
     }
-    // A lead surrogate whose would-be trail is cut off is unpaired; the rest is truncated.
+    // A lead surrogate followed by the start of what may be a trail surrogate (ED, or ED
+    // B0..BF) and the end of the input: the next byte decides between an unpaired lead
+    // surrogate and a pair byte sequence, so the input ends inside a sequence that starts at
+    // the lead surrogate (issue 47: Truncated at 3 let a caller carry over ED B2 alone, and
+    // ED B2 A9 then decoded as an unpaired trail surrogate).
+    for cut in [&b"\xED\xA0\xBD\xED"[..], b"\xED\xA0\xBD\xED\xB2"] {
+        for form in [Form::Wtf8, Form::Rfc2279] {
+            let m = form::decode_next(cut, form).unwrap_err();
+            assert_eq!(
+                (m.kind, m.len),
+                (Truncated, cut.len()),
+                "{cut:02X?} {form:?}"
+            );
+            let e = form::validate(&[b"ab", cut].concat(), form).unwrap_err();
+            assert_eq!(
+                (e.valid_up_to, e.kind, e.error_len),
+                (2, Truncated, cut.len())
+            );
+            assert_eq!(c_validate(cut, arg(form)), (UTF8_ERR_TRUNCATED, 0));
+        }
+    }
+    // Followed by anything else, even the rest of the input, the lead surrogate is unpaired.
+    assert_eq!(form::decode_next(b"\xED\xA0\xBD", w), Ok((0xD83D, 3)));
+    assert_eq!(form::decode_next(b"\xED\xA0\xBDA", w), Ok((0xD83D, 3)));
+    // ED 9F BF is U+D7FF, not a surrogate.
     assert_eq!(
-        form::decode_next(b"\xED\xA0\xBD\xED\xB2", w),
+        form::decode_next(b"\xED\xA0\xBD\xED\x9F", w),
         Ok((0xD83D, 3))
     );
-    let e = form::validate(b"\xED\xA0\xBD\xED\xB2", w).unwrap_err();
+    let e = form::validate(b"\xED\xA0\xBD\xED\x9F", w).unwrap_err();
     assert_eq!((e.valid_up_to, e.kind, e.error_len), (3, Truncated, 2));
 }
 
@@ -1017,5 +1049,106 @@ fn pointers_buffers_and_size_queries() {
         // SAFETY: (NULL, 0) is a size query; `n` is writable.
         let st = unsafe { utf8_encode_form(v, a, core::ptr::null_mut(), 0, &mut n) };
         assert_eq!((st, n), (UTF8_ERR_BUFFER_TOO_SMALL, want.len()));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Truncation is a promise about what follows (issue 47, item 2)
+
+/// Bytes at which the forms' grammars change their minds: ASCII and 00, the edges of the
+/// continuation byte's ranges, lead bytes of each width and those around ED (surrogates),
+/// F4 (U+10FFFF) and the RFC 2279 and invalid ones.
+const INTERESTING: [u8; 24] = [
+    0x00, 0x41, 0x7F, 0x80, 0x83, 0x84, 0x87, 0x88, 0x8F, 0x90, 0x9F, 0xA0, 0xAF, 0xB0, 0xBF, 0xC0,
+    0xC2, 0xE0, 0xED, 0xF0, 0xF4, 0xF8, 0xFC, 0xFF,
+];
+
+/// Where `form::validate` says `s` goes wrong first, with the kind: `None` if it is well-formed.
+fn first_error(s: &[u8], form: Form) -> Option<(usize, ErrorKind)> {
+    form::validate(s, form)
+        .err()
+        .map(|e| (e.valid_up_to, e.kind))
+}
+
+/// The promise that makes Truncated a carry-over (a caller keeps the bytes from `p` and
+/// converts them again with what follows): if `s` is Truncated at `p`, `s` followed by any
+/// byte has no error before `p`, and neither has decoding from `p` anything but the bytes it
+/// carried over and more. Checked with `utf8_validate_form` as C calls it, too.
+fn check_truncation_is_final(s: &[u8], form: Form, ext: &mut Vec<u8>) -> usize {
+    let Some((p, Truncated)) = first_error(s, form) else {
+        return 0;
+    };
+    assert_eq!(
+        c_validate(s, arg(form)),
+        (UTF8_ERR_TRUNCATED, p),
+        "{s:02X?} {form:?}"
+    );
+    for b in 0..=255u8 {
+        ext.clear();
+        ext.extend_from_slice(s);
+        ext.push(b);
+        if let Some((q, kind)) = first_error(ext, form) {
+            assert!(
+                q >= p,
+                "{s:02X?} is Truncated at {p} in {form:?}, but {ext:02X?} is {kind:?} at {q}"
+            );
+        }
+    }
+    256
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "millions of inputs per form: too slow to interpret")]
+fn truncated_input_extended_by_a_byte_has_no_earlier_error_in_every_form() {
+    let mut ext = Vec::with_capacity(8);
+    for form in Form::ALL {
+        let mut checked = 0;
+        // Every input of 1 to 3 bytes (after one ASCII byte, only 00 and 41 stand for the
+        // others, as above).
+        let mut s = [0u8; 3];
+        for len in 1..=3 {
+            for n in 0..1u32 << (8 * len) {
+                for (i, b) in s[..len].iter_mut().enumerate() {
+                    *b = (n >> (8 * i)) as u8;
+                }
+                if len == 3 && s[0] < 0x80 && s[0] != 0x00 && s[0] != 0x41 {
+                    continue;
+                }
+                checked += check_truncation_is_final(&s[..len], form, &mut ext);
+            }
+        }
+        // Inputs of 4 to 6 bytes from the interesting bytes: 4 bytes all of them, 5 and 6
+        // bytes those that start with a lead surrogate or a 5- or 6-byte lead (the only
+        // sequences longer than 4 bytes).
+        let n = INTERESTING.len();
+        for len in 4..=6 {
+            let starts: &[&[u8]] = if len == 4 {
+                &[&[]]
+            } else {
+                &[&[0xF8], &[0xFC], &[0xED, 0xA0], &[0xED, 0xAF]]
+            };
+            for start in starts {
+                let free = len - start.len();
+                for mut k in 0..n.pow(free as u32) {
+                    let mut s = start.to_vec();
+                    s.extend((0..free).map(|_| {
+                        let b = INTERESTING[k % n];
+                        k /= n;
+                        b
+                    }));
+                    checked += check_truncation_is_final(&s, form, &mut ext);
+                }
+            }
+        }
+        // Lead surrogates and every prefix of a trail surrogate after them.
+        for lead in [[0xED, 0xA0, 0x80], [0xED, 0xAF, 0xBF]] {
+            for trail in [&[0xED][..], &[0xED, 0xB0], &[0xED, 0xBF]] {
+                for before in [&[][..], b"A", &[0xC2, 0xA9]] {
+                    let s = [before, &lead, trail].concat();
+                    checked += check_truncation_is_final(&s, form, &mut ext);
+                }
+            }
+        }
+        assert!(checked > 10_000, "{form:?}: {checked} extensions checked");
     }
 }

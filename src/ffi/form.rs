@@ -101,7 +101,10 @@ pub unsafe extern "C" fn utf8_validate_form(
 /// in WTF-8 and RFC 2279 a surrogate pair in 3-byte halves is 6, its trail half included,
 /// though alone it would be a character. UTF8_ERR_TRUNCATED consumes the rest of the input (in
 /// CESU-8 and Modified UTF-8 this includes a lead surrogate at the end of the input, whose pair
-/// is incomplete), and `len == 0` gives UTF8_ERR_TRUNCATED with `*consumed == 0`.
+/// is incomplete; in WTF-8 and RFC 2279 a lead surrogate followed by ED or ED B0..BF at the
+/// end, which one more byte can make a pair; a lead surrogate alone at the end is a character
+/// there), and `len == 0` gives UTF8_ERR_TRUNCATED with `*consumed == 0`. So input that
+/// UTF8_ERR_TRUNCATED stops at, carried over and completed, decodes as one input would.
 /// UTF8_FORM_STRICT gives exactly what utf8_decode_next gives. An unknown `form` gives
 /// UTF8_ERR_INVALID_ARGUMENT (checked first) and a NULL `s` with `len > 0`
 /// UTF8_ERR_NULL_POINTER; both leave `*cp` and `*consumed` untouched.

@@ -40,7 +40,10 @@ pub fn utf16_to_utf8_uninit(src: &[u16], dst: &mut [MaybeUninit<u8>], mode: Mode
 ///
 /// In WTF-8 mode the UTF-8 is decoded by [`form::decode_next`], which reads a surrogate's
 /// 3-byte sequence as the surrogate; [`encode_utf16`] writes it as one unit. Well-formed UTF-8
-/// is WTF-8 without surrogates, and is converted alike in both modes.
+/// is WTF-8 without surrogates, and is converted alike in both modes. A lead surrogate followed
+/// by ED or ED B0..BF that end the input is [`ErrorKind::Truncated`] from the lead surrogate
+/// (the next bytes may make the two a pair, which WTF-8 refuses), but with [`Mode::replace`] the
+/// lead surrogate is converted and the rest replaced, as at the end of any input.
 #[inline(always)]
 pub(crate) fn utf8_to_utf16_with(
     src: &[u8],
@@ -52,7 +55,16 @@ pub(crate) fn utf8_to_utf16_with(
 ) -> Progress {
     let kernels = (fast, tail);
     if mode.wtf8 {
-        let decode = |s: &[u8]| form::decode_next(s, Form::Wtf8);
+        let decode = |s: &[u8]| match form::decode_next(s, Form::Wtf8) {
+            // A lead surrogate, then the start of a trail one that the input ends in: to be
+            // carried over whole (from the lead surrogate) by a strict conversion, but where
+            // the input ends the stream, which a lossy one assumes, the lead surrogate is
+            // unpaired, and what follows it a truncated sequence of its own.
+            Err(m) if mode.replace && m.kind == ErrorKind::Truncated && m.len > 3 => {
+                form::decode_next(s.get(..3).unwrap_or_default(), Form::Wtf8)
+            }
+            decoded => decoded,
+        };
         convert_from_utf8(src, dst, mode, valid_prefix, kernels, decode, encode_utf16)
     } else {
         let decode = decode_utf8;
