@@ -63,6 +63,21 @@
 #define UTF8_WTF8 2
 
 /**
+ * Flag of the conversion functions: more input follows, as when converting a stream a chunk
+ * at a time. The conversion stops before the units at the end of the input whose meaning the
+ * next input could change, with UTF8_ERR_TRUNCATED and `read` where they start, everything
+ * before them converted: a UTF-8 sequence that the input ends inside (at most 3 bytes); with
+ * UTF8_WTF8 also a lead surrogate's 3 bytes, at the end or before such a sequence (at most 5
+ * bytes in all); a UTF-16 high surrogate as the last unit. So it does with UTF8_REPLACE, which
+ * does not replace them. Carry the `len - read` units over to the start of the next input:
+ * each chunk converted so, and the last one without UTF8_MORE (its end is the end of the
+ * stream), the outputs and the final status (at the same offset in the stream) are those of
+ * one call on the whole stream. An error or a full buffer before those units is reported as
+ * without the flag. utf32_to_utf8 accepts it, and nothing changes there.
+ */
+#define UTF8_MORE 4
+
+/**
  * Result of every libutf8 function that can fail.
  *
  * The first ill-formed sequence in the input is classified by its first one or two bytes,
@@ -326,7 +341,10 @@ enum utf8_status utf8_validate_form(const char *s, size_t len, utf8_form form, s
  * in WTF-8 and RFC 2279 a surrogate pair in 3-byte halves is 6, its trail half included,
  * though alone it would be a character. UTF8_ERR_TRUNCATED consumes the rest of the input (in
  * CESU-8 and Modified UTF-8 this includes a lead surrogate at the end of the input, whose pair
- * is incomplete), and `len == 0` gives UTF8_ERR_TRUNCATED with `*consumed == 0`.
+ * is incomplete; in WTF-8 and RFC 2279 a lead surrogate followed by ED or ED B0..BF at the
+ * end, which one more byte can make a pair; a lead surrogate alone at the end is a character
+ * there), and `len == 0` gives UTF8_ERR_TRUNCATED with `*consumed == 0`. So input that
+ * UTF8_ERR_TRUNCATED stops at, carried over and completed, decodes as one input would.
  * UTF8_FORM_STRICT gives exactly what utf8_decode_next gives. An unknown `form` gives
  * UTF8_ERR_INVALID_ARGUMENT (checked first) and a NULL `s` with `len > 0`
  * UTF8_ERR_NULL_POINTER; both leave `*cp` and `*consumed` untouched.
@@ -560,8 +578,10 @@ size_t utf8_truncate(const char *s, size_t len, size_t max);
  * stops early, `read` being the offset of the character concerned and everything before it
  * converted into the first `written` units, with:
  * - the status of the table of utf8_status for an ill-formed sequence (without UTF8_REPLACE);
- *   UTF8_ERR_TRUNCATED if the input ends inside a character, so that a caller converting a
- *   stream can carry those bytes over;
+ *   UTF8_ERR_TRUNCATED if the input ends inside a character: an error where the input ends
+ *   the stream, else the bytes from `read` to carry over to the next call, which then gives
+ *   what one call on the whole stream gives (see UTF8_MORE, which a caller converting a
+ *   stream passes);
  * - UTF8_ERR_BUFFER_TOO_SMALL if the character does not fit: grow or flush the buffer and
  *   continue from `src + read` (utf16_length_from_utf8 gives the size needed).
  *
@@ -570,8 +590,16 @@ size_t utf8_truncate(const char *s, size_t len, size_t max);
  *
  * With UTF8_WTF8 in `flags`, the input is WTF-8 (UTF8_FORM_WTF8, as utf8_decode_next_form
  * reads it): the 3-byte sequence of a surrogate becomes that surrogate, a lone UTF-16 unit;
- * errors are those of that form. utf16_length_from_utf8 is then an upper bound, not the exact
- * size: WTF-8 replaces fewer bytes than UTF-8 does.
+ * errors are those of that form. A lead surrogate followed by ED or ED B0..BF at the end of the
+ * input is UTF8_ERR_TRUNCATED at the lead surrogate, since the next bytes could make the two a
+ * pair, which WTF-8 refuses (with UTF8_REPLACE and without UTF8_MORE, the lead surrogate is
+ * converted and the rest replaced). utf16_length_from_utf8 is then an upper bound, not the
+ * exact size: WTF-8 replaces fewer bytes than UTF-8 does.
+ *
+ * With UTF8_MORE in `flags`, more input follows: the conversion stops with UTF8_ERR_TRUNCATED
+ * before a sequence the input ends inside (with UTF8_WTF8, before a lead surrogate at the end
+ * or before such a sequence), even with UTF8_REPLACE, and the caller carries those `len -
+ * read` bytes (at most 3; 5 with UTF8_WTF8) over to the next call (see UTF8_MORE).
  *
  * Other flag bits, and an `out` with `cap > 0` not aligned for uint16_t, give
  * UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
@@ -590,8 +618,8 @@ struct utf8_result utf8_to_utf16(const char *src,
 /**
  * Converts the `len` bytes of UTF-8 at `src` into UTF-32 at `out`, which has room for `cap`
  * units: as utf8_to_utf16, one unit per character (utf32_length_from_utf8 gives the size
- * needed), `out` aligned for uint32_t. UTF8_WTF8 is not accepted here
- * (UTF8_ERR_INVALID_ARGUMENT).
+ * needed), `out` aligned for uint32_t, UTF8_REPLACE and UTF8_MORE as there. UTF8_WTF8 is not
+ * accepted here (UTF8_ERR_INVALID_ARGUMENT).
  *
  * # Safety
  * `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
@@ -611,8 +639,9 @@ struct utf8_result utf8_to_utf32(const char *src,
  * stops early, `read` being the offset of the unit concerned and everything before it
  * converted into the first `written` bytes, with:
  * - UTF8_ERR_SURROGATE for a lone surrogate (without UTF8_REPLACE), except a high surrogate
- *   that ends the input: UTF8_ERR_TRUNCATED, so that a caller converting a stream can carry
- *   it over;
+ *   that ends the input: UTF8_ERR_TRUNCATED (without UTF8_REPLACE and UTF8_WTF8, and with
+ *   UTF8_MORE whatever the other flags), so that a caller converting a stream can carry it
+ *   over;
  * - UTF8_ERR_BUFFER_TOO_SMALL if the character does not fit: grow or flush the buffer and
  *   continue from `src + read` (utf8_length_from_utf16 gives the size needed).
  *
@@ -623,8 +652,12 @@ struct utf8_result utf8_to_utf32(const char *src,
  * written as its 3-byte sequence (ED A0..BF 80..BF), the same size as U+FFFD, so
  * utf8_length_from_utf16 is exact; a high surrogate that ends the input is lone too. Nothing
  * is refused, and utf8_to_utf16 with UTF8_WTF8 gives back the input. A caller converting a
- * stream in pieces must not cut between the two halves of a pair, which would be written as
- * two lone surrogates.
+ * stream in pieces passes UTF8_MORE for all but the last: without it, a pair cut between its
+ * two halves would be written as two lone surrogates.
+ *
+ * With UTF8_MORE in `flags`, more input follows: a high surrogate that ends the input is left
+ * (UTF8_ERR_TRUNCATED, `read == len - 1`), not written as a lone surrogate nor replaced nor
+ * refused, and the caller carries it over to the next call (see UTF8_MORE).
  *
  * Other flag bits, and a `src` with `len > 0` not aligned for uint16_t, give
  * UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
@@ -646,8 +679,9 @@ struct utf8_result utf16_to_utf8(const uint16_t *src,
  *
  * As utf16_to_utf8, where a surrogate value gives UTF8_ERR_SURROGATE and a value above
  * 0x10FFFF UTF8_ERR_TOO_LARGE, as for utf8_encode (each one U+FFFD with UTF8_REPLACE);
- * utf8_length_from_utf32 gives the size needed; `src` aligned for uint32_t. UTF8_WTF8 is not
- * accepted here (UTF8_ERR_INVALID_ARGUMENT).
+ * utf8_length_from_utf32 gives the size needed; `src` aligned for uint32_t. UTF8_MORE is
+ * accepted and changes nothing: a unit of UTF-32 is complete. UTF8_WTF8 is not accepted here
+ * (UTF8_ERR_INVALID_ARGUMENT).
  *
  * # Safety
  * `src` is NULL or points to `len` readable units; `out` is NULL or points to `cap` writable

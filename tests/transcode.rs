@@ -23,6 +23,7 @@ use utf8::transcode::{Mode, Progress, Stop};
 const REPLACE: Mode = Mode {
     replace: true,
     wtf8: false,
+    more: false,
 };
 
 /// One step of a conversion, as the oracle sees it: `read` input units give `out`, the
@@ -1197,14 +1198,14 @@ fn c_functions_refuse_bad_arguments() {
     // SAFETY: each pointer is NULL or a live buffer of at least the length passed with it.
     unsafe {
         let bad = refused(UTF8_ERR_INVALID_ARGUMENT);
-        for flags in [4, 1 << 31, u32::MAX] {
+        for flags in [8, 1 << 31, u32::MAX] {
             let r = utf8_to_utf16(s.as_ptr().cast(), 2, o16.as_mut_ptr(), 4, flags);
             assert_eq!(r, bad);
             let r = utf16_to_utf8(w16.as_ptr(), 2, o8.as_mut_ptr().cast(), 4, flags);
             assert_eq!(r, bad);
         }
         // UTF8_WTF8 is for the UTF-16 converters only.
-        for flags in [UTF8_WTF8, 4, 1 << 31, u32::MAX] {
+        for flags in [UTF8_WTF8, 8, 1 << 31, u32::MAX] {
             let r = utf8_to_utf32(s.as_ptr().cast(), 2, o32.as_mut_ptr(), 4, flags);
             assert_eq!(r, bad);
             let r = utf32_to_utf8(w32.as_ptr(), 2, o8.as_mut_ptr().cast(), 4, flags);

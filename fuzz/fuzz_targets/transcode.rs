@@ -12,7 +12,9 @@
 //! must give the same output and stop at the same place. UTF-16 input also goes to WTF-8
 //! (UTF8_WTF8) and back, which must give it again. The C functions run the implementation the
 //! library picks; the same checks then run each implementation the CPU supports
-//! (`utf8::simd::Isa`), so that every kernel is fuzzed on a machine that has it.
+//! (`utf8::simd::Isa`), so that every kernel is fuzzed on a machine that has it. Last, with
+//! every flag combination, the input converted in chunks (UTF8_MORE on all but the last, the
+//! units a UTF8_ERR_TRUNCATED result leaves carried over) must give what one call gives.
 
 #![no_main]
 
@@ -21,9 +23,9 @@ use libfuzzer_sys::fuzz_target;
 use utf8::ErrorKind;
 use utf8::ffi::utf8_status::{self, *};
 use utf8::ffi::{
-    UTF8_REPLACE, UTF8_WTF8, utf8_length_from_utf16, utf8_length_from_utf32, utf8_result,
-    utf8_to_utf16, utf8_to_utf32, utf16_length_from_utf8, utf16_to_utf8, utf32_length_from_utf8,
-    utf32_to_utf8,
+    UTF8_MORE, UTF8_REPLACE, UTF8_WTF8, utf8_length_from_utf16, utf8_length_from_utf32,
+    utf8_result, utf8_to_utf16, utf8_to_utf32, utf16_length_from_utf8, utf16_to_utf8,
+    utf32_length_from_utf8, utf32_to_utf8,
 };
 use utf8::simd::Isa;
 use utf8::transcode::{Mode, Progress};
@@ -116,6 +118,35 @@ fn from_utf8(s: &[u8], cap: usize) {
             }
         },
     );
+    chunked_equals_whole(
+        s,
+        cap,
+        &[0, UTF8_REPLACE, UTF8_WTF8, UTF8_REPLACE | UTF8_WTF8],
+        |src, out: &mut [u16], flags| {
+            // SAFETY: `src` and `out` are live buffers of the lengths passed.
+            unsafe {
+                utf8_to_utf16(
+                    src.as_ptr().cast(),
+                    src.len(),
+                    out.as_mut_ptr(),
+                    out.len(),
+                    flags,
+                )
+            }
+        },
+    );
+    chunked_equals_whole(s, cap, &[0, UTF8_REPLACE], |src, out: &mut [u32], flags| {
+        // SAFETY: `src` and `out` are live buffers of the lengths passed.
+        unsafe {
+            utf8_to_utf32(
+                src.as_ptr().cast(),
+                src.len(),
+                out.as_mut_ptr(),
+                out.len(),
+                flags,
+            )
+        }
+    });
     check(
         "utf8_to_utf32",
         s,
@@ -190,6 +221,19 @@ fn from_utf16(bytes: &[u8], cap: usize) {
         },
     );
     wtf8_round_trip(&units, len);
+    let flags = [0, UTF8_REPLACE, UTF8_WTF8, UTF8_REPLACE | UTF8_WTF8];
+    chunked_equals_whole(&units, cap, &flags, |src, out: &mut [u8], flags| {
+        // SAFETY: `src` and `out` are live buffers of the lengths passed.
+        unsafe {
+            utf16_to_utf8(
+                src.as_ptr(),
+                src.len(),
+                out.as_mut_ptr().cast(),
+                out.len(),
+                flags,
+            )
+        }
+    });
 }
 
 /// UTF-16 to WTF-8 (a lone surrogate in its three bytes, 1110xxxx 10xxxxxx 10xxxxxx, as Simon
@@ -243,6 +287,7 @@ fn wtf8_round_trip(units: &[u16], len: usize) {
     let mode = Mode {
         replace: false,
         wtf8: true,
+        more: false,
     };
     for isa in Isa::supported() {
         wtf8_check(
@@ -334,6 +379,23 @@ fn from_utf32(bytes: &[u8], cap: usize) {
     // SAFETY: `units` is a live buffer of `units.len()` units.
     let len = unsafe { utf8_length_from_utf32(units.as_ptr(), units.len()) };
     assert_eq!(len, want.lossy.len(), "utf8_length_from_utf32({units:X?})");
+    chunked_equals_whole(
+        &units,
+        cap,
+        &[0, UTF8_REPLACE],
+        |src, out: &mut [u8], flags| {
+            // SAFETY: `src` and `out` are live buffers of the lengths passed.
+            unsafe {
+                utf32_to_utf8(
+                    src.as_ptr(),
+                    src.len(),
+                    out.as_mut_ptr().cast(),
+                    out.len(),
+                    flags,
+                )
+            }
+        },
+    );
     check(
         "utf32_to_utf8",
         &units,
@@ -375,6 +437,7 @@ fn check<S: core::fmt::Debug, T: Copy + Default + PartialEq + core::fmt::Debug>(
             let mode = Mode {
                 replace: flags & UTF8_REPLACE != 0,
                 wtf8: false,
+                more: false,
             };
             by_isa(isa, src, out, mode).expect("supported").into()
         });
@@ -439,5 +502,61 @@ fn check_one<S: core::fmt::Debug, T: Copy + Default + PartialEq + core::fmt::Deb
             (status, read, &out[..]),
             "{name} flags {flags} resumed with cap {cap}: {src:X?}"
         );
+    }
+}
+
+/// `src` converted in chunks with each of `flags` and UTF8_MORE on all but the last chunk, the
+/// units a UTF8_ERR_TRUNCATED result leaves carried over to the next, gives the output, final
+/// status and offset of one call: cut at `cap`, in the middle, and (short inputs) a unit at a
+/// time.
+fn chunked_equals_whole<
+    S: Copy + core::fmt::Debug,
+    T: Copy + Default + PartialEq + core::fmt::Debug,
+>(
+    src: &[S],
+    cap: usize,
+    flags: &[u32],
+    convert: impl Fn(&[S], &mut [T], u32) -> utf8_result,
+) {
+    let run = |src: &[S], flags: u32| {
+        let mut out = vec![T::default(); 4 * src.len() + 4];
+        let r = convert(src, &mut out, flags);
+        out.truncate(r.written);
+        (r.status, r.read, out)
+    };
+    let every: Vec<usize> = (1..src.len()).collect();
+    let mut cut_sets = vec![vec![cap.min(src.len())], vec![src.len() / 2]];
+    if src.len() <= 64 {
+        cut_sets.push(every);
+    }
+    for &flags in flags {
+        let want = run(src, flags);
+        for cuts in &cut_sets {
+            let (mut out, mut carry, mut base, mut from) = (Vec::new(), Vec::new(), 0, 0);
+            let mut got = None;
+            for end in cuts.iter().copied().chain([src.len()]) {
+                let last = end == src.len();
+                let mut buf: Vec<S> = core::mem::take(&mut carry);
+                buf.extend_from_slice(&src[from..end]);
+                from = end;
+                let (status, read, o) = run(&buf, if last { flags } else { flags | UTF8_MORE });
+                out.extend(o);
+                if status == UTF8_ERR_TRUNCATED && !last {
+                    carry = buf[read..].to_vec();
+                    base += read;
+                } else if status != UTF8_OK {
+                    got = Some((status, base + read));
+                    break;
+                } else {
+                    base += read;
+                }
+            }
+            let got = got.unwrap_or((UTF8_OK, base));
+            assert_eq!(
+                (got.0, got.1, &out),
+                (want.0, want.1, &want.2),
+                "{src:X?} cut at {cuts:?}, flags {flags}"
+            );
+        }
     }
 }

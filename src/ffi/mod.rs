@@ -37,9 +37,9 @@ pub use self::text::{
     utf8_unescape,
 };
 pub use self::transcode::{
-    UTF8_REPLACE, UTF8_WTF8, utf8_length_from_utf16, utf8_length_from_utf32, utf8_result,
-    utf8_to_utf16, utf8_to_utf32, utf16_length_from_utf8, utf16_to_utf8, utf32_length_from_utf8,
-    utf32_to_utf8,
+    UTF8_MORE, UTF8_REPLACE, UTF8_WTF8, utf8_length_from_utf16, utf8_length_from_utf32,
+    utf8_result, utf8_to_utf16, utf8_to_utf32, utf16_length_from_utf8, utf16_to_utf8,
+    utf32_length_from_utf8, utf32_to_utf8,
 };
 
 use core::ffi::{CStr, c_char, c_int};

@@ -15,6 +15,19 @@ pub const UTF8_REPLACE: u32 = 1;
 /// UTF-16 with lone surrogates, such as Windows file names, round-trips through it.
 pub const UTF8_WTF8: u32 = 2;
 
+/// Flag of the conversion functions: more input follows, as when converting a stream a chunk
+/// at a time. The conversion stops before the units at the end of the input whose meaning the
+/// next input could change, with UTF8_ERR_TRUNCATED and `read` where they start, everything
+/// before them converted: a UTF-8 sequence that the input ends inside (at most 3 bytes); with
+/// UTF8_WTF8 also a lead surrogate's 3 bytes, at the end or before such a sequence (at most 5
+/// bytes in all); a UTF-16 high surrogate as the last unit. So it does with UTF8_REPLACE, which
+/// does not replace them. Carry the `len - read` units over to the start of the next input:
+/// each chunk converted so, and the last one without UTF8_MORE (its end is the end of the
+/// stream), the outputs and the final status (at the same offset in the stream) are those of
+/// one call on the whole stream. An error or a full buffer before those units is reported as
+/// without the flag. utf32_to_utf8 accepts it, and nothing changes there.
+pub const UTF8_MORE: u32 = 4;
+
 /// How far a conversion function got.
 ///
 /// `read` and `written` count code units of the input and the output (bytes for UTF-8, 16-bit
@@ -92,6 +105,7 @@ unsafe fn run<S, T>(
     let mode = Mode {
         replace: flags & UTF8_REPLACE != 0,
         wtf8: flags & UTF8_WTF8 != 0,
+        more: flags & UTF8_MORE != 0,
     };
     convert(src, dst, mode).into()
 }
@@ -103,8 +117,10 @@ unsafe fn run<S, T>(
 /// stops early, `read` being the offset of the character concerned and everything before it
 /// converted into the first `written` units, with:
 /// - the status of the table of utf8_status for an ill-formed sequence (without UTF8_REPLACE);
-///   UTF8_ERR_TRUNCATED if the input ends inside a character, so that a caller converting a
-///   stream can carry those bytes over;
+///   UTF8_ERR_TRUNCATED if the input ends inside a character: an error where the input ends
+///   the stream, else the bytes from `read` to carry over to the next call, which then gives
+///   what one call on the whole stream gives (see UTF8_MORE, which a caller converting a
+///   stream passes);
 /// - UTF8_ERR_BUFFER_TOO_SMALL if the character does not fit: grow or flush the buffer and
 ///   continue from `src + read` (utf16_length_from_utf8 gives the size needed).
 ///
@@ -113,8 +129,16 @@ unsafe fn run<S, T>(
 ///
 /// With UTF8_WTF8 in `flags`, the input is WTF-8 (UTF8_FORM_WTF8, as utf8_decode_next_form
 /// reads it): the 3-byte sequence of a surrogate becomes that surrogate, a lone UTF-16 unit;
-/// errors are those of that form. utf16_length_from_utf8 is then an upper bound, not the exact
-/// size: WTF-8 replaces fewer bytes than UTF-8 does.
+/// errors are those of that form. A lead surrogate followed by ED or ED B0..BF at the end of the
+/// input is UTF8_ERR_TRUNCATED at the lead surrogate, since the next bytes could make the two a
+/// pair, which WTF-8 refuses (with UTF8_REPLACE and without UTF8_MORE, the lead surrogate is
+/// converted and the rest replaced). utf16_length_from_utf8 is then an upper bound, not the
+/// exact size: WTF-8 replaces fewer bytes than UTF-8 does.
+///
+/// With UTF8_MORE in `flags`, more input follows: the conversion stops with UTF8_ERR_TRUNCATED
+/// before a sequence the input ends inside (with UTF8_WTF8, before a lead surrogate at the end
+/// or before such a sequence), even with UTF8_REPLACE, and the caller carries those `len -
+/// read` bytes (at most 3; 5 with UTF8_WTF8) over to the next call (see UTF8_MORE).
 ///
 /// Other flag bits, and an `out` with `cap > 0` not aligned for uint16_t, give
 /// UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
@@ -138,7 +162,7 @@ pub unsafe extern "C" fn utf8_to_utf16(
             len,
             out,
             cap,
-            (flags, UTF8_REPLACE | UTF8_WTF8),
+            (flags, UTF8_REPLACE | UTF8_WTF8 | UTF8_MORE),
             utf16::utf8_to_utf16_uninit,
         )
     }
@@ -146,8 +170,8 @@ pub unsafe extern "C" fn utf8_to_utf16(
 
 /// Converts the `len` bytes of UTF-8 at `src` into UTF-32 at `out`, which has room for `cap`
 /// units: as utf8_to_utf16, one unit per character (utf32_length_from_utf8 gives the size
-/// needed), `out` aligned for uint32_t. UTF8_WTF8 is not accepted here
-/// (UTF8_ERR_INVALID_ARGUMENT).
+/// needed), `out` aligned for uint32_t, UTF8_REPLACE and UTF8_MORE as there. UTF8_WTF8 is not
+/// accepted here (UTF8_ERR_INVALID_ARGUMENT).
 ///
 /// # Safety
 /// `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
@@ -167,7 +191,7 @@ pub unsafe extern "C" fn utf8_to_utf32(
             len,
             out,
             cap,
-            (flags, UTF8_REPLACE),
+            (flags, UTF8_REPLACE | UTF8_MORE),
             utf32::utf8_to_utf32_uninit,
         )
     }
@@ -180,8 +204,9 @@ pub unsafe extern "C" fn utf8_to_utf32(
 /// stops early, `read` being the offset of the unit concerned and everything before it
 /// converted into the first `written` bytes, with:
 /// - UTF8_ERR_SURROGATE for a lone surrogate (without UTF8_REPLACE), except a high surrogate
-///   that ends the input: UTF8_ERR_TRUNCATED, so that a caller converting a stream can carry
-///   it over;
+///   that ends the input: UTF8_ERR_TRUNCATED (without UTF8_REPLACE and UTF8_WTF8, and with
+///   UTF8_MORE whatever the other flags), so that a caller converting a stream can carry it
+///   over;
 /// - UTF8_ERR_BUFFER_TOO_SMALL if the character does not fit: grow or flush the buffer and
 ///   continue from `src + read` (utf8_length_from_utf16 gives the size needed).
 ///
@@ -192,8 +217,12 @@ pub unsafe extern "C" fn utf8_to_utf32(
 /// written as its 3-byte sequence (ED A0..BF 80..BF), the same size as U+FFFD, so
 /// utf8_length_from_utf16 is exact; a high surrogate that ends the input is lone too. Nothing
 /// is refused, and utf8_to_utf16 with UTF8_WTF8 gives back the input. A caller converting a
-/// stream in pieces must not cut between the two halves of a pair, which would be written as
-/// two lone surrogates.
+/// stream in pieces passes UTF8_MORE for all but the last: without it, a pair cut between its
+/// two halves would be written as two lone surrogates.
+///
+/// With UTF8_MORE in `flags`, more input follows: a high surrogate that ends the input is left
+/// (UTF8_ERR_TRUNCATED, `read == len - 1`), not written as a lone surrogate nor replaced nor
+/// refused, and the caller carries it over to the next call (see UTF8_MORE).
 ///
 /// Other flag bits, and a `src` with `len > 0` not aligned for uint16_t, give
 /// UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
@@ -217,7 +246,7 @@ pub unsafe extern "C" fn utf16_to_utf8(
             len,
             out.cast::<u8>(),
             cap,
-            (flags, UTF8_REPLACE | UTF8_WTF8),
+            (flags, UTF8_REPLACE | UTF8_WTF8 | UTF8_MORE),
             utf16::utf16_to_utf8_uninit,
         )
     }
@@ -228,8 +257,9 @@ pub unsafe extern "C" fn utf16_to_utf8(
 ///
 /// As utf16_to_utf8, where a surrogate value gives UTF8_ERR_SURROGATE and a value above
 /// 0x10FFFF UTF8_ERR_TOO_LARGE, as for utf8_encode (each one U+FFFD with UTF8_REPLACE);
-/// utf8_length_from_utf32 gives the size needed; `src` aligned for uint32_t. UTF8_WTF8 is not
-/// accepted here (UTF8_ERR_INVALID_ARGUMENT).
+/// utf8_length_from_utf32 gives the size needed; `src` aligned for uint32_t. UTF8_MORE is
+/// accepted and changes nothing: a unit of UTF-32 is complete. UTF8_WTF8 is not accepted here
+/// (UTF8_ERR_INVALID_ARGUMENT).
 ///
 /// # Safety
 /// `src` is NULL or points to `len` readable units; `out` is NULL or points to `cap` writable
@@ -249,7 +279,7 @@ pub unsafe extern "C" fn utf32_to_utf8(
             len,
             out.cast::<u8>(),
             cap,
-            (flags, UTF8_REPLACE),
+            (flags, UTF8_REPLACE | UTF8_MORE),
             utf32::utf32_to_utf8_uninit,
         )
     }

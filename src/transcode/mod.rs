@@ -18,6 +18,7 @@
 //! [`crate::sink`]), and read none of them but bytes they store back unchanged; the public
 //! functions take an initialised buffer, or, with `_uninit`, one that need not be.
 
+mod more;
 pub mod utf16;
 pub mod utf32;
 
@@ -27,7 +28,7 @@ use crate::error::{ErrorKind, Malformed};
 use crate::lossy::REPLACEMENT;
 use crate::sink::write_units;
 
-/// How a conversion treats ill-formed input.
+/// How a conversion treats ill-formed input, and the end of its input.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Mode {
     /// Replace each ill-formed sequence with U+FFFD and go on, instead of stopping there.
@@ -35,6 +36,15 @@ pub struct Mode {
     /// UTF-8 is WTF-8 ([`crate::form::Form::Wtf8`]): lone surrogates of UTF-16 are written as
     /// their 3-byte sequences and read back as themselves. For the UTF-16 converters only.
     pub wtf8: bool,
+    /// More input follows (a stream converted a chunk at a time, as WHATWG's `stream: true`
+    /// or ICU's `flush = false`): the conversion stops with [`ErrorKind::Truncated`] before the
+    /// units at the end of the input whose meaning the next input could change (a UTF-8
+    /// sequence the input ends inside; with [`Mode::wtf8`], a lead surrogate's 3 bytes before
+    /// it or at the end; a UTF-16 high surrogate as the last unit), even with
+    /// [`Mode::replace`], having converted everything before them, so that converting them
+    /// again followed by the next input gives what one conversion of the whole gives. Without
+    /// it, the end of the input is the end of the stream. Nothing changes from UTF-32.
+    pub more: bool,
 }
 
 /// Why a conversion stopped before the end of its input.
@@ -111,7 +121,7 @@ const ASCII_BLOCK: usize = 32;
 /// A character is decoded from all of the rest of `src`, never from `src[..limit]`, so that
 /// where a conversion stops and why do not depend on `limit`.
 #[inline(always)]
-fn convert_until<S: Unit, T: Unit>(
+pub(super) fn convert_until<S: Unit, T: Unit>(
     src: &[S],
     dst: &mut [MaybeUninit<T>],
     mode: Mode,

@@ -2,6 +2,7 @@
 
 use core::mem::MaybeUninit;
 
+use super::more::{self, convert_more};
 use super::{
     Mode, Progress, convert_from_utf8, convert_to_utf8, decode_utf8, encode_blocks, encode_utf8,
     units_from_utf8,
@@ -43,7 +44,9 @@ pub fn utf16_to_utf8_uninit(src: &[u16], dst: &mut [MaybeUninit<u8>], mode: Mode
 /// is WTF-8 without surrogates, and is converted alike in both modes. A lead surrogate followed
 /// by ED or ED B0..BF that end the input is [`ErrorKind::Truncated`] from the lead surrogate
 /// (the next bytes may make the two a pair, which WTF-8 refuses), but with [`Mode::replace`] the
-/// lead surrogate is converted and the rest replaced, as at the end of any input.
+/// lead surrogate is converted and the rest replaced, as at the end of any input. With
+/// [`Mode::more`], the conversion stops before the end that more input could change (see
+/// [`convert_more`]).
 #[inline(always)]
 pub(crate) fn utf8_to_utf16_with(
     src: &[u8],
@@ -65,10 +68,18 @@ pub(crate) fn utf8_to_utf16_with(
             }
             decoded => decoded,
         };
-        convert_from_utf8(src, dst, mode, valid_prefix, kernels, decode, encode_utf16)
+        let engine = |s: &[u8], d: &mut [MaybeUninit<u16>]| {
+            convert_from_utf8(s, d, mode, valid_prefix, kernels, decode, encode_utf16)
+        };
+        let tail = |s: &[u8]| more::utf8_tail(s, &decode, true);
+        convert_more(src, dst, mode, tail, engine, (&decode, &encode_utf16))
     } else {
         let decode = decode_utf8;
-        convert_from_utf8(src, dst, mode, valid_prefix, kernels, decode, encode_utf16)
+        let engine = |s: &[u8], d: &mut [MaybeUninit<u16>]| {
+            convert_from_utf8(s, d, mode, valid_prefix, kernels, decode, encode_utf16)
+        };
+        let tail = |s: &[u8]| more::utf8_tail(s, &decode, false);
+        convert_more(src, dst, mode, tail, engine, (&decode, &encode_utf16))
     }
 }
 
@@ -82,7 +93,8 @@ pub(crate) fn utf16_to_utf8_with(src: &[u16], dst: &mut [MaybeUninit<u8>], mode:
 ///
 /// In WTF-8 mode a lone surrogate (one [`decode_utf16`] refuses, a high surrogate that ends
 /// the input included) is a code point of its own, written by [`form::encode`]. The fast path
-/// never converts one (nor anything else that differs between the modes).
+/// never converts one (nor anything else that differs between the modes). With [`Mode::more`],
+/// a high surrogate that ends the input is left for the next (see [`convert_more`]).
 #[inline(always)]
 pub(crate) fn utf16_to_utf8_using(
     src: &[u16],
@@ -105,9 +117,16 @@ pub(crate) fn utf16_to_utf8_using(
                 encode_utf8(value, out)
             }
         };
-        convert_to_utf8(src, dst, mode, fast, decode, encode)
+        let engine = |s: &[u16], d: &mut [MaybeUninit<u8>]| {
+            convert_to_utf8(s, d, mode, fast, decode, encode)
+        };
+        convert_more(src, dst, mode, more::utf16_tail, engine, (&decode, &encode))
     } else {
-        convert_to_utf8(src, dst, mode, fast, decode_utf16, encode_utf8)
+        let engine = |s: &[u16], d: &mut [MaybeUninit<u8>]| {
+            convert_to_utf8(s, d, mode, fast, decode_utf16, encode_utf8)
+        };
+        let codec = (&decode_utf16, &encode_utf8);
+        convert_more(src, dst, mode, more::utf16_tail, engine, codec)
     }
 }
 
