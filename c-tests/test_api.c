@@ -1735,7 +1735,7 @@ static void test_conversions(void)
     static const uint16_t u16_overlong[] = { 0x002F, 0xFFFD, 0xFFFD, 0x002E, 0x002F };
     static const uint32_t u32_ff[] = { 0x0041, 0xFFFD, 0x0042 };
     static const uint16_t u16_d800[] = { 0xD800 };
-    static const uint32_t bad_flags[] = { 4, 0x80000000u, UTF8_WTF8 };
+    static const uint32_t bad_flags[] = { 8, 0x80000000u, UTF8_WTF8 };
     size_t i, j, k;
     uint32_t flags;
 
@@ -1747,7 +1747,7 @@ static void test_conversions(void)
         const uint32_t *u32 = conversions[i].utf32;
         char ctx[96];
 
-        for (flags = 0; flags <= (UTF8_REPLACE | UTF8_WTF8); flags++) {
+        for (flags = 0; flags <= (UTF8_REPLACE | UTF8_WTF8 | UTF8_MORE); flags++) {
             if ((flags & UTF8_WTF8) == 0) {
                 EXPECT_CONVERT(TO32, u8, n8, flags, n32, OK, n8, u32, n32);
                 EXPECT_CONVERT(FROM32, u32, n32, flags, n8, OK, n32, u8, n8);
@@ -1880,6 +1880,127 @@ static void test_conversions(void)
     }
 }
 
+/*
+ * Converts the `len` bytes at `in` into UTF-16 at `out`, `step` bytes at a time (at most 64), as
+ * libutf8(3) shows under "Converting a stream": UTF8_MORE on every chunk but the last, the bytes
+ * from `read` on carried over to the next. Returns the final status; *at is its offset in the
+ * stream, *n the units written.
+ */
+static utf8_status stream_to_utf16(const char *in, size_t len, size_t step, uint32_t flags,
+                                   uint16_t *out, size_t cap, size_t *at, size_t *n)
+{
+    char buf[64 + 8];
+    size_t kept = 0, from = 0;
+
+    *at = 0;
+    *n = 0;
+    for (;;) {
+        size_t take = len - from < step ? len - from : step;
+        int last = from + take == len;
+        utf8_result r;
+
+        memcpy(buf + kept, in + from, take);
+        from += take;
+        r = utf8_to_utf16(buf, kept + take, out + *n, cap - *n, flags | (last ? 0 : UTF8_MORE));
+        *n += r.written;
+        *at += r.read;
+        if (r.status == UTF8_ERR_TRUNCATED && !last) {
+            kept = kept + take - r.read;
+            CHECK(kept <= 5, "UTF8_MORE left %lu bytes to carry over", (unsigned long)kept);
+            memmove(buf, buf + r.read, kept);
+            continue;
+        }
+        if (r.status != UTF8_OK || last)
+            return r.status;
+        kept = 0;
+    }
+}
+
+/* UTF8_MORE: more input follows. The WTF-8 specification: ED A0 80 ED B0 80 (U+D800 then
+ * U+DC00, in 3-byte halves) is not WTF-8, U+10000 is F0 90 80 80, and a lone surrogate is. */
+static void test_more(void)
+{
+    static const uint16_t u16_a_fffd[] = { 0x0041, 0xFFFD };
+    static const uint16_t u16_d800[] = { 0xD800 };
+    static const uint16_t u16_10000[] = { 0xD800, 0xDC00 };
+    static const uint16_t pile[] = { 0x0041, 0xD83D, 0xDCA9 }; /* "A" U+1F4A9 */
+    static const uint32_t u32_pile[] = { 0x0041, 0x1F4A9 };
+    static const uint32_t u32_a[] = { 0x0041 };
+    static const struct {
+        const char *s;
+        size_t len;
+    } streams[] = {
+        { LIT("\xED\xA0\x80\xED\xB0\x80") },
+        { LIT("\xED\xA0\xBD\xED\xB2\xA9\xF0\x9F\x92\xA9") },
+        { LIT("\xEF\xBB\xBF\xF0\xA3\x8E\xB4\x41\xE2\x82") },
+        { LIT("\xED\xA0\x80\xED\xED\xB0\x80\xE2\x82\xAC") },
+        { LIT("\xC0\xAF\xE1\xE1\x80\x80\x41") },
+    };
+    uint32_t flags;
+    size_t i, step;
+
+    EXPECT_CONVERT(TO16, "\xED\xA0\x80\xED\xB0\x80", 6, UTF8_WTF8, 8, ERR_SURROGATE, 0,
+                   u16_d800, 0);
+    EXPECT_CONVERT(TO16, "\xF0\x90\x80\x80", 4, UTF8_WTF8 | UTF8_MORE, 8, OK, 4, u16_10000, 2);
+    /* The issue's two chunks, 5 + 1 bytes: the first stops at the lead surrogate, with or
+     * without UTF8_MORE, so that the carried-over bytes are refused as one call refuses. */
+    EXPECT_CONVERT(TO16, "\xED\xA0\x80\xED\xB0", 5, UTF8_WTF8, 8, ERR_TRUNCATED, 0, u16_d800,
+                   0);
+    EXPECT_CONVERT(TO16, "\xED\xA0\x80\xED\xB0", 5, UTF8_WTF8 | UTF8_MORE, 8, ERR_TRUNCATED, 0,
+                   u16_d800, 0);
+    /* 3 + 3: a lead surrogate at the end waits for more input with UTF8_MORE only. */
+    EXPECT_CONVERT(TO16, "\xED\xA0\x80", 3, UTF8_WTF8 | UTF8_MORE, 8, ERR_TRUNCATED, 0, u16_d800,
+                   0);
+    EXPECT_CONVERT(TO16, "\xED\xA0\x80", 3, UTF8_WTF8, 8, OK, 3, u16_d800, 1);
+    /* A cut sequence is left, not replaced, with UTF8_REPLACE | UTF8_MORE. */
+    EXPECT_CONVERT(TO16, "\x41\xE2\x82", 3, UTF8_REPLACE | UTF8_MORE, 8, ERR_TRUNCATED, 1,
+                   u16_a_fffd, 1);
+    EXPECT_CONVERT(TO16, "\x41\xE2\x82", 3, UTF8_REPLACE, 8, OK, 3, u16_a_fffd, 2);
+    EXPECT_CONVERT(TO32, "\x41\xF0\x9F\x92", 4, UTF8_REPLACE | UTF8_MORE, 8, ERR_TRUNCATED, 1,
+                   u32_a, 1);
+    EXPECT_CONVERT(TO32, "\xC0\xAF\xE2", 3, UTF8_MORE, 8, ERR_OVERLONG, 0, u32_a, 0);
+    /* A high surrogate that ends UTF-16 input is left with UTF8_MORE, whatever the flags. */
+    for (flags = 0; flags <= (UTF8_REPLACE | UTF8_WTF8); flags++) {
+        EXPECT_CONVERT(FROM16, pile, 2, flags | UTF8_MORE, 8, ERR_TRUNCATED, 1, "\x41", 1);
+        EXPECT_CONVERT(FROM16, pile + 1, 2, flags | UTF8_MORE, 8, OK, 2, "\xF0\x9F\x92\xA9", 4);
+    }
+    EXPECT_CONVERT(FROM32, u32_pile, 2, UTF8_MORE, 8, OK, 2, "\x41\xF0\x9F\x92\xA9", 5);
+
+    /* The carry-over loop, every chunk size, every flag: what one call gives. */
+    for (i = 0; i < COUNT(streams); i++) {
+        for (flags = 0; flags <= (UTF8_REPLACE | UTF8_WTF8); flags++) {
+            uint16_t whole[32], chunked[32];
+            utf8_result want = utf8_to_utf16(streams[i].s, streams[i].len, whole, 32, flags);
+
+            for (step = 1; step <= 8; step++) {
+                size_t at, n;
+                utf8_status st = stream_to_utf16(streams[i].s, streams[i].len, step, flags,
+                                                 chunked, 32, &at, &n);
+
+                CHECK(st == want.status && at == want.read && n == want.written &&
+                          memcmp(chunked, whole, n * sizeof *whole) == 0,
+                      "[%s] in chunks of %lu, flags %lu: %s at %lu, %lu units; one call: %s at "
+                      "%lu, %lu units",
+                      hex(streams[i].s, streams[i].len), (unsigned long)step,
+                      (unsigned long)flags, utf8_status_str(st), (unsigned long)at,
+                      (unsigned long)n, utf8_status_str(want.status), (unsigned long)want.read,
+                      (unsigned long)want.written);
+            }
+        }
+    }
+    /* The stream, a byte at a time: refused at 0, nothing written. */
+    {
+        uint16_t out[8];
+        size_t at, n;
+        utf8_status st = stream_to_utf16("\xED\xA0\x80\xED\xB0\x80", 6, 1, UTF8_WTF8, out, 8,
+                                         &at, &n);
+
+        CHECK(st == UTF8_ERR_SURROGATE && at == 0 && n == 0,
+              "WTF-8 pair in 3-byte halves, a byte at a time: %s at %lu, %lu units",
+              utf8_status_str(st), (unsigned long)at, (unsigned long)n);
+    }
+}
+
 int main(int argc, char **argv)
 {
     test_examples();
@@ -1897,6 +2018,7 @@ int main(int argc, char **argv)
     test_stream();
     test_text();
     test_conversions();
+    test_more();
 #ifndef LIBUTF8_NO_INLINE
     test_inline_decode_next();
 #endif
