@@ -207,8 +207,8 @@ check-msrv:
 # one core, so the test files run as two processes side by side: the heaviest one (the
 # converters), and all the others; both outputs are printed when both have ended, pass or fail.
 # (Not AVX-512: a fourth implementation would lengthen every test, and Miri does not implement
-# the byte compression of its UTF-16 to UTF-8 step; README.md gives the command that checks its
-# validation kernel.)
+# the byte compression of its UTF-16 to UTF-8 step; docs/TESTING.md gives the command that
+# checks its validation kernel.)
 MIRI_RUSTFLAGS := -C target-feature=+sse4.2,+popcnt,+avx2
 MIRI_HEAVY := transcode
 MIRI_OTHERS := $(filter-out $(MIRI_HEAVY),$(basename $(notdir $(wildcard tests/*.rs))))

@@ -62,7 +62,7 @@ def byte_seeds():
             "E6 97 A5 E6 9C AC E8 AA 9E 0A"  # Japanese "nihongo"
             "EF BB BF F0 A3 8E B4"  # BOM, then U+233B4
         ),
-        # One of each error class of README.md's table, after a valid character.
+        # One of each error class of libutf8(3)'s STATUS CODES table, after a valid character.
         "every-error-class": b"\n".join(
             bytes.fromhex(h)
             for h in [

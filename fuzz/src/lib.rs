@@ -1,7 +1,7 @@
 //! What the fuzz targets share: the oracles (Rust's standard library and the classification
-//! table of README.md, written again here from RFC 3629 rather than taken from the library),
-//! the C status codes as the header documents them, and the widening of an input to lengths
-//! where the SIMD kernels run.
+//! table of libutf8(3), STATUS CODES, written again here from RFC 3629 rather than taken from
+//! the library), the C status codes as the header documents them, and the widening of an input
+//! to lengths where the SIMD kernels run.
 
 use utf8::{ErrorKind, Utf8Error};
 
@@ -51,7 +51,7 @@ pub fn oracle_decode(s: &[u8]) -> Result<(u32, usize), (ErrorKind, usize)> {
     }
 }
 
-/// The classification table of the C API (README.md, "Status codes"), written from the byte
+/// The classification table of the C API (libutf8(3), "STATUS CODES"), written from the byte
 /// ranges of RFC 3629 section 4, for input that starts with an ill-formed, complete sequence:
 /// its first one or two bytes decide, in this order.
 pub fn classify(s: &[u8]) -> ErrorKind {
@@ -101,7 +101,7 @@ pub fn status_of(kind: ErrorKind) -> i32 {
 const MIXED: &str = "a\u{E9}\u{20AC}\u{1F600}b\u{3B1}\u{10FFFF}\u{7FF}\u{800}c\u{FFFD}\u{10000}\
                      \u{D7FF}\u{E000}\u{80}d\u{FFFF}\u{10348}\u{5D0}\u{65E5}\u{672C}e\u{1F4A9}";
 
-/// The unit in which the SIMD kernels accept input (README.md, "Implementations").
+/// The unit in which the SIMD kernels accept input (docs/ARCHITECTURE.md, "Implementations").
 pub const BLOCK: usize = 64;
 
 /// The length [`widen`] reaches at least: several 64-byte blocks, so that the SIMD kernels run.

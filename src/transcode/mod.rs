@@ -197,7 +197,7 @@ const STRETCH: usize = 8192;
 /// [`convert_valid`].
 ///
 /// Stretches took one byte per unit of room before: into an output of exactly the size needed
-/// (as the length functions give it, and as the README says to allocate), a stretch then ended
+/// (as the length functions give it, and as libutf8(3) says to allocate), a stretch then ended
 /// after a few characters near the output's end, each with its calls to the validator and to
 /// `fast`. AMD Zen 4, AVX-512, pools of mixed 1-4 byte strings, exact output against before:
 /// 16 bytes 2.7x as fast, 64 bytes 2.3-4x, 256 bytes 1.6-2.1x, 1000 bytes 1.8x (UTF-16 and

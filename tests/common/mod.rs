@@ -18,7 +18,7 @@ pub fn oracle(s: &[u8]) -> Result<(), (usize, ErrorKind, usize)> {
     Err((at, classify(&s[at..]), len))
 }
 
-/// The classification table of the C API (README.md, "Status codes"), written from the byte
+/// The classification table of the C API (libutf8(3), "STATUS CODES"), written from the byte
 /// ranges of RFC 3629 section 4, for input known to start with an ill-formed, complete sequence.
 pub fn classify(s: &[u8]) -> ErrorKind {
     use ErrorKind::*;
@@ -217,9 +217,9 @@ pub fn check_the_implementations_found() -> Vec<&'static str> {
 }
 
 /// Markus Kuhn's UTF-8 decoder stress test, from the shared test data: `$SHARED/testdata/`, as
-/// README.md promises (`make SHARED=/path/to/shared`, which make passes on to `cargo test`; a
-/// relative path is from the clone's root, as for make), else `../shared` beside the clone, as
-/// in CI. `None`, said on standard error, when it is absent.
+/// docs/TESTING.md promises (`make SHARED=/path/to/shared`, which make passes on to
+/// `cargo test`; a relative path is from the clone's root, as for make), else `../shared`
+/// beside the clone, as in CI. `None`, said on standard error, when it is absent.
 pub fn kuhn_stress_test() -> Option<Vec<u8>> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let shared = std::env::var_os("SHARED").filter(|s| !s.is_empty());
