@@ -341,13 +341,22 @@ check-header-fresh:
 	  { echo "include/libutf8.h differs from a fresh generation: run 'make header'"; \
 	    diff -u include/libutf8.h $(BUILD)/libutf8.h; exit 1; }
 
-# The shared library exports the committed symbol list and nothing else, under its soname.
+# The shared library exports the committed symbol list and nothing else, under its soname,
+# each function with the version node of the release that added it (c-tests/symbol-versions.txt,
+# from capi/libutf8.map; GNU ld also lists each node as an absolute symbol of its own name).
 # No panic can reach C, and nothing allocates: a program that references every exported
 # function, linked with the static library and with unreferenced sections removed, holds
 # no panic or allocator code at all (the linker follows every reference, function-pointer
-# tables included).
+# tables included). Then a program referencing every function, linked against the versioned
+# library, needs LIBUTF8_1.0 to 1.2 and runs; and the same program linked against an
+# unversioned libutf8.so.1, as releases up to 1.2.0 were (a stand-in with the same soname and
+# names), runs against this one too: ld.so binds an unversioned reference to the default version.
+ABI_COMPAT := $(BUILD)/abi-compat
 check-abi: all
-	nm -D --defined-only $(TARGET)/libutf8.so | awk '{ print $$3 }' | sort > $(BUILD)/symbols.txt
+	nm -D --defined-only --with-symbol-versions $(TARGET)/libutf8.so | \
+	  awk '!($$2 == "A" && $$3 ~ /^LIBUTF8_/) { print $$3 }' | sort > $(BUILD)/symbol-versions.txt
+	diff -u c-tests/symbol-versions.txt $(BUILD)/symbol-versions.txt
+	sed 's/@.*//' $(BUILD)/symbol-versions.txt > $(BUILD)/symbols.txt
 	diff -u c-tests/exported-symbols.txt $(BUILD)/symbols.txt
 	readelf -d $(TARGET)/libutf8.so | grep -q 'SONAME.*\[$(SONAME)\]'
 	{ echo '/* Generated from c-tests/exported-symbols.txt by the Makefile. */'; \
@@ -363,6 +372,34 @@ check-abi: all
 	test $$($(BUILD)/every_function | wc -l) = $$(wc -l < c-tests/exported-symbols.txt)
 	@if nm -C $(BUILD)/every_function | grep -E 'panic|rust_begin_unwind|__rust_alloc|__rdl_alloc'; then \
 	  echo "check-abi: the library has a path to a panic or an allocation (symbols above)"; exit 1; fi
+	rm -rf $(ABI_COMPAT)
+	mkdir -p $(ABI_COMPAT)/unversioned $(ABI_COMPAT)/run
+	ln -s $(abspath $(TARGET)/libutf8.so) $(ABI_COMPAT)/run/$(SONAME)
+	{ echo '/* Generated from c-tests/exported-symbols.txt by the Makefile. */'; \
+	  echo '#include <stdio.h>'; \
+	  echo 'typedef void function(void);'; \
+	  sed 's/.*/extern function &;/' c-tests/exported-symbols.txt; \
+	  echo 'static function *const functions[] = {'; \
+	  sed 's/.*/  &,/' c-tests/exported-symbols.txt; \
+	  echo '};'; \
+	  echo 'int main(void) {'; \
+	  echo '  size_t n = 0;'; \
+	  echo '  for (size_t i = 0; i < sizeof functions / sizeof *functions; i++) n += functions[i] != 0;'; \
+	  echo '  printf("%zu functions\n", n);'; \
+	  echo "  return n != $$(wc -l < c-tests/exported-symbols.txt);"; \
+	  echo '}'; } > $(ABI_COMPAT)/every_function.c
+	$(CC) -O2 $(ABI_COMPAT)/every_function.c -L$(TARGET) -lutf8 -o $(ABI_COMPAT)/versioned
+	test "$$(readelf -V $(ABI_COMPAT)/versioned | grep -o 'Name: LIBUTF8_1\.[0-9]*' | sort | uniq | \
+	  tr '\n' ' ')" = "Name: LIBUTF8_1.0 Name: LIBUTF8_1.1 Name: LIBUTF8_1.2 "
+	LD_BIND_NOW=1 LD_LIBRARY_PATH=$(ABI_COMPAT)/run $(ABI_COMPAT)/versioned
+	sed 's/.*/void &(void) {}/' c-tests/exported-symbols.txt > $(ABI_COMPAT)/unversioned.c
+	$(CC) -shared -fPIC -Wl,-soname,$(SONAME) $(ABI_COMPAT)/unversioned.c \
+	  -o $(ABI_COMPAT)/unversioned/libutf8.so
+	$(CC) -O2 $(ABI_COMPAT)/every_function.c -L$(ABI_COMPAT)/unversioned -lutf8 \
+	  -o $(ABI_COMPAT)/linked-unversioned
+	@if readelf -V $(ABI_COMPAT)/linked-unversioned | grep LIBUTF8_; then \
+	  echo "check-abi: the program linked against the unversioned stand-in needs versions"; exit 1; fi
+	LD_BIND_NOW=1 LD_LIBRARY_PATH=$(ABI_COMPAT)/run $(ABI_COMPAT)/linked-unversioned
 
 # The implementations LIBUTF8_FORCE_ISA names, those the library built here runs on this machine,
 # and the one it picks, asked of the library itself (c-tests/isa_probe.c): a name it cannot use
