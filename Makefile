@@ -1,4 +1,5 @@
-# libutf8: `make` builds, `make check` tests, `make install` installs (see README.md).
+# libutf8: `make` builds, `make check` tests, `make install` installs, `make dist` writes the
+# source tarball (see README.md).
 
 CARGO ?= cargo
 CC ?= cc
@@ -49,7 +50,7 @@ SHELL := /bin/bash
 .PHONY: all header lint check check-full check-rust check-version check-header check-abi check-c \
         check-guard check-race check-stack check-valgrind check-install check-utf8check check-man \
         check-header-fresh check-miri check-msrv check-aarch64 check-portable check-fuzz install \
-        uninstall bench fuzz clean FORCE
+        uninstall dist bench fuzz clean FORCE
 
 all: $(BUILD)/libutf8.pc $(BUILD)/utf8check
 
@@ -134,6 +135,15 @@ uninstall:
 clean:
 	$(CARGO) clean
 	rm -rf $(BUILD) bench/target bench/results fuzz/target tools/gen-header/target
+	rm -f $(DIST)
+
+# The source tarball, libutf8-VERSION.tar.gz: the committed tree at HEAD (git archive), so
+# uncommitted changes are not included. It builds and tests without the network: the library
+# has no crate dependency and Cargo.lock is committed.
+DIST := libutf8-$(VERSION).tar.gz
+dist:
+	git archive --format=tar.gz --prefix=libutf8-$(VERSION)/ -o $(DIST) HEAD
+	@echo "wrote $(DIST) (HEAD; uncommitted changes are not in it)"
 
 # The benchmark suite: measures libutf8 against its peers and regenerates BENCHMARKS.md and
 # bench/chart.svg (see bench/README.md). Not part of `make check`. Needs, besides what `make`
