@@ -13,6 +13,7 @@ EXEC_PREFIX ?= $(PREFIX)
 LIBDIR ?= $(EXEC_PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+CMAKEDIR ?= $(LIBDIR)/cmake/libutf8
 BINDIR ?= $(EXEC_PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 DESTDIR ?=
@@ -79,6 +80,22 @@ define write_pc
 	    -e "s|@LIBS_PRIVATE@|$$(cat $(BUILD)/native-static-libs)|" pkgconfig/libutf8.pc.in > $(1)
 endef
 
+# The CMake package (cmake/*.cmake.in), written to directory $(1): the paths of LIBDIR and
+# INCLUDEDIR relative to CMAKEDIR, so that the installation can be staged or moved; the system
+# libraries of the static library as a CMake list; the pointer size from the library's ELF class.
+CMAKE_REL = $(shell realpath -m -s --relative-to=$(CMAKEDIR) $(1))
+define write_cmake
+	sed -e 's|@CMAKE_REL_LIBDIR@|$(call CMAKE_REL,$(LIBDIR))|' \
+	    -e 's|@CMAKE_REL_INCLUDEDIR@|$(call CMAKE_REL,$(INCLUDEDIR))|' \
+	    -e "s|@CMAKE_STATIC_LIBS@|$$(tr -s ' ' ';' < $(BUILD)/native-static-libs)|" \
+	    -e 's|@MAJOR@|$(MAJOR)|' cmake/libutf8-config.cmake.in > $(1)/libutf8-config.cmake
+	class=$$(od -An -tu1 -j4 -N1 $(TARGET)/libutf8.so | tr -d ' '); \
+	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@MAJOR@|$(MAJOR)|' \
+	    -e "s|@SIZEOF_VOID_P@|$$((class * 4))|" -e "s|@BITS@|$$((class * 32))|" \
+	    cmake/libutf8-config-version.cmake.in > $(1)/libutf8-config-version.cmake
+	chmod 0644 $(1)/libutf8-config.cmake $(1)/libutf8-config-version.cmake
+endef
+
 # Regenerated on every run, so that it always shows the PREFIX of the last make.
 $(BUILD)/libutf8.pc: pkgconfig/libutf8.pc.in $(BUILD)/native-static-libs FORCE
 	$(call write_pc,$@)
@@ -112,7 +129,7 @@ MAN3_LINKS := $(shell sed -n 's/^\.SS \([a-z0-9_]*\)()$$/\1/p' man/libutf8.3)
 # Installs what `make` built; it builds only what is missing or older than its sources.
 install: $(BUILD)/utf8check
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) \
-	  $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+	  $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
 	install -m 0755 $(TARGET)/libutf8.so $(DESTDIR)$(LIBDIR)/$(REALNAME)
 	ln -sf $(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libutf8.so
@@ -120,6 +137,7 @@ install: $(BUILD)/utf8check
 	install -m 0644 include/libutf8.h $(DESTDIR)$(INCLUDEDIR)/libutf8.h
 	$(call write_pc,$(DESTDIR)$(PKGCONFIGDIR)/libutf8.pc)
 	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/libutf8.pc
+	$(call write_cmake,$(DESTDIR)$(CMAKEDIR))
 	install -m 0755 $(BUILD)/utf8check $(DESTDIR)$(BINDIR)/utf8check
 	install -m 0644 man/utf8check.1 $(DESTDIR)$(MANDIR)/man1/utf8check.1
 	install -m 0644 man/libutf8.3 $(DESTDIR)$(MANDIR)/man3/libutf8.3
@@ -129,6 +147,8 @@ uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/$(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 	      $(DESTDIR)$(LIBDIR)/libutf8.so $(DESTDIR)$(LIBDIR)/libutf8.a \
 	      $(DESTDIR)$(INCLUDEDIR)/libutf8.h $(DESTDIR)$(PKGCONFIGDIR)/libutf8.pc \
+	      $(DESTDIR)$(CMAKEDIR)/libutf8-config.cmake \
+	      $(DESTDIR)$(CMAKEDIR)/libutf8-config-version.cmake \
 	      $(DESTDIR)$(BINDIR)/utf8check $(DESTDIR)$(MANDIR)/man1/utf8check.1 \
 	      $(DESTDIR)$(MANDIR)/man3/libutf8.3 $(MAN3_LINKS:%=$(DESTDIR)$(MANDIR)/man3/%.3)
 

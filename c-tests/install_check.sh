@@ -2,14 +2,17 @@
 # Install check, as a user or a packager would do it: `make install DESTDIR=...`, build a program
 # with nothing but pkg-config (against the shared library; against the static one, named by the
 # static_libs variable beside the shared one, and with --static where it is alone, also with
-# `cc -static`), run it, and check that `make install` installs exactly the files it should and
-# that `make uninstall` leaves none of them behind.
+# `cc -static`), with CMake's find_package (shared and static) and with Meson's dependency()
+# where those are installed, run it, and check that `make install` installs exactly the files it
+# should and that `make uninstall` leaves none of them behind.
 #
 # usage: install_check.sh MAKE WORKDIR LIBDIR PKGCONFIGDIR INCLUDEDIR BINDIR MANDIR VERSION
 set -euo pipefail
 make=$1 work=$2 libdir=$3 pcdir=$4 includedir=$5 bindir=$6 mandir=$7 version=$8
 cc=${CC:-cc}
 here=$(cd "$(dirname "$0")" && pwd)
+# The Makefile's CMAKEDIR, where it is given (as on make's command line).
+cmakedir=${CMAKEDIR:-$libdir/cmake/libutf8}
 rm -rf "$work"
 mkdir -p "$work"
 
@@ -35,6 +38,7 @@ $make --no-print-directory install DESTDIR="$work/root"
 # Each exported function has a man page name, a link to libutf8(3).
 expected_files=$( (printf '%s\n' "$libdir/libutf8.so.$version" "$libdir/libutf8.so.${version%%.*}" \
   "$libdir/libutf8.so" "$libdir/libutf8.a" "$includedir/libutf8.h" "$pcdir/libutf8.pc" \
+  "$cmakedir/libutf8-config.cmake" "$cmakedir/libutf8-config-version.cmake" \
   "$bindir/utf8check" "$mandir/man1/utf8check.1" "$mandir/man3/libutf8.3"
   sed "s|.*|$mandir/man3/&.3|" "$here/exported-symbols.txt") | sort)
 installed_files=$(cd "$work/root" && find . ! -type d | sed 's/^\.//' | sort)
@@ -72,6 +76,44 @@ awk '/^\.SH EXAMPLES/ { f = 1 } f && /^\.EX/ { g = 1; next } g && /^\.EE/ { exit
 build_with_pkg_config "$work/root" "--cflags --libs" "$work/man-example" "$work/man_example.c"
 actual=$(LD_LIBRARY_PATH="$work/root$libdir" "$work/man-example")
 [ "$actual" = "$expected" ] || { echo "libutf8(3) example printed: $actual"; exit 1; }
+
+# The CMake package: a consumer found by CMAKE_PREFIX_PATH, linked with libutf8::libutf8, the
+# shared library and then the static one; and a Meson consumer through dependency('libutf8').
+prefix=$(PKG_CONFIG_PATH="$work/root$pcdir" PKG_CONFIG_LIBDIR= "${PKG_CONFIG:-pkg-config}" \
+  --variable=prefix libutf8)
+if command -v cmake > /dev/null; then
+  for kind in shared static; do
+    echo "== install check: CMake consumer, $kind library (find_package, libutf8::libutf8)"
+    build="$work/cmake-$kind"
+    static=$([ "$kind" = static ] && echo ON || echo OFF)
+    { cmake -S "$here/cmake" -B "$build" -DCMAKE_PREFIX_PATH="$work/root$prefix" \
+        -DCMAKE_C_COMPILER="$cc" -Dlibutf8_USE_STATIC_LIBS="$static" &&
+      cmake --build "$build"; } > "$work/cmake-$kind.log" 2>&1 || { cat "$work/cmake-$kind.log"; exit 1; }
+    grep -q "libutf8_DIR:PATH=$work/root$cmakedir\$" "$build/CMakeCache.txt" ||
+      { echo "CMake found libutf8 elsewhere than in $work/root$cmakedir"; exit 1; }
+    if [ "$kind" = shared ]; then
+      readelf -d "$build/install_check" | grep -q 'NEEDED.*\[libutf8\.so\.1\]'
+    elif readelf -d "$build/install_check" | grep -q 'NEEDED.*libutf8'; then
+      echo "the CMake consumer is linked against the shared library"; exit 1
+    fi
+    LD_LIBRARY_PATH="$work/root$libdir" "$build/install_check"
+  done
+else
+  echo "skipped: CMake consumer (needs cmake)"
+fi
+if ! command -v meson > /dev/null; then
+  echo "skipped: Meson consumer (needs meson)"
+elif ! command -v ninja > /dev/null; then
+  echo "skipped: Meson consumer (needs ninja)"
+else
+  echo "== install check: Meson consumer (dependency('libutf8'))"
+  build="$work/meson"
+  { PKG_CONFIG_PATH="$work/root$pcdir" PKG_CONFIG_SYSROOT_DIR="$work/root" PKG_CONFIG_LIBDIR= CC="$cc" \
+      meson setup "$build" "$here/meson" && meson compile -C "$build"; } > "$work/meson.log" 2>&1 ||
+    { cat "$work/meson.log"; exit 1; }
+  readelf -d "$build/install_check" | grep -q 'NEEDED.*\[libutf8\.so\.1\]'
+  LD_LIBRARY_PATH="$work/root$libdir" "$build/install_check"
+fi
 
 echo "== install check: static library alone"
 # A system with only the static library installed: --static must bring every system library
