@@ -60,7 +60,7 @@ all: $(BUILD)/libutf8.pc $(BUILD)/utf8check
 # static library needs. It runs when a Rust source is newer than its last run or a library is
 # missing, not on every make: `make install` after `make` runs no cargo (which may not be in
 # root's PATH, and would leave files owned by root in the target directory).
-RUST_SOURCES := $(shell find src capi -name '*.rs') Cargo.toml capi/Cargo.toml Cargo.lock
+RUST_SOURCES := $(shell find src capi -name '*.rs') Cargo.toml capi/Cargo.toml Cargo.lock capi/libutf8.map
 $(BUILD)/native-static-libs: $(RUST_SOURCES) \
   $(if $(and $(wildcard $(TARGET)/libutf8.so),$(wildcard $(TARGET)/libutf8.a)),,FORCE)
 	@mkdir -p $(BUILD)
