@@ -138,7 +138,7 @@ pub(super) fn convert_until<S: Unit, T: Unit>(
     };
     while let Some(rest) = src.get(read..).filter(|r| !r.is_empty() && read < limit) {
         let out = dst.get_mut(written..).unwrap_or_default();
-        if rest[0].value() < 0x80 {
+        if rest.first().is_some_and(|u| u.value() < 0x80) {
             let n = copy_ascii(rest, out);
             read += n;
             written += n;

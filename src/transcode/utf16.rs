@@ -103,9 +103,9 @@ pub(crate) fn utf16_to_utf8_using(
     fast: impl Fn(&[u16], &mut [MaybeUninit<u8>]) -> (usize, usize),
 ) -> Progress {
     if mode.wtf8 {
-        let decode = |s: &[u16]| match decode_utf16(s) {
-            Err(_) if !s.is_empty() => Ok((u32::from(s[0]), 1)),
-            decoded => decoded,
+        let decode = |s: &[u16]| match (decode_utf16(s), s.first()) {
+            (Err(_), Some(&unit)) => Ok((u32::from(unit), 1)),
+            (decoded, _) => decoded,
         };
         let encode = |value, out: &mut [MaybeUninit<u8>]| {
             if (0xD800..=0xDFFF).contains(&value) {
