@@ -202,5 +202,8 @@ pub fn utf8_length_from_utf16(s: &[u16]) -> usize {
         .zip(s.get(1..).unwrap_or_default())
         .filter(|&(&a, &b)| (0xD800..=0xDBFF).contains(&a) && (0xDC00..=0xDFFF).contains(&b))
         .count();
-    bytes - 2 * pairs
+    // Never below zero for input that stays as it is; saturating where another thread changes
+    // it between the two passes (a unit read as ASCII by the first and as half of a pair by the
+    // second), so that the result stays within its bound, 3 * s.len().
+    bytes.saturating_sub(2 * pairs)
 }
