@@ -619,10 +619,14 @@ check-fuzz:
 	  $(call skipped,fuzz,brief fuzzing,cargo-fuzz on nightly Rust); \
 	fi
 
-# A user's view: install, build a program with nothing but pkg-config, run it, uninstall.
+# A user's view: install, build programs with nothing but pkg-config, CMake's find_package and
+# Meson's dependency() (where those are installed), run them, uninstall.
 check-install: all
+	@$(call begin,install)
 	c-tests/install_check.sh "$(MAKE)" $(abspath $(BUILD)/install-check) $(LIBDIR) $(PKGCONFIGDIR) \
-	  $(INCLUDEDIR) $(BINDIR) $(MANDIR) $(VERSION)
+	  $(INCLUDEDIR) $(BINDIR) $(MANDIR) $(VERSION) | tee $(BUILD)/install-check.log
+	@$(call passed,install,the install check with pkg-config)
+	@grep '^skipped:' $(BUILD)/install-check.log >> $(RESULTS)/install || true
 
 # utf8check end to end, run from a staged installation (utf8check/test.sh).
 UTF8CHECK_STAGE := $(abspath $(BUILD)/utf8check-stage)
