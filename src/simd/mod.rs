@@ -19,7 +19,10 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
-#[cfg(target_arch = "x86_64")]
+// Only where the compiler has AVX-512's target features and intrinsics (see build.rs), which
+// became stable in Rust 1.89: the module may use all that 1.89 has.
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+#[clippy::msrv = "1.89"]
 mod avx512;
 #[cfg(target_arch = "x86_64")]
 mod cpu;
@@ -199,7 +202,7 @@ static AVX2: Kernels = Kernels {
 /// 4-byte characters), up to 32 into UTF-16 and a whole block's into UTF-32. The loop of UTF-8
 /// into UTF-32 is AVX2's compiled for AVX2 alone, which calls this kernel's validation, runs
 /// and steps. (Compiled with AVX-512 enabled, it was 7-13% slower on AMD Zen 4.)
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
 static AVX512: Kernels = Kernels {
     isa: Isa::Avx512,
     validate: avx512::validate::<true>,
@@ -214,7 +217,7 @@ static AVX512: Kernels = Kernels {
 /// `avx512::utf16_to_utf8`): the two choices of AVX512, measured on Intel, that Zen 4 runs
 /// slower. (The converters from UTF-8, whose validation costs less than their conversion, keep
 /// AVX512's.)
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
 static AVX512_ZEN4: Kernels = Kernels {
     isa: Isa::Avx512Zen4,
     validate: avx512::validate::<false>,
@@ -259,7 +262,7 @@ impl Isa {
             // while they run 512-bit code. simdutf likewise keeps its AVX-512 kernel for Ice
             // Lake and later. The converters permute bytes with VBMI and compress them with
             // VBMI2, and count leading zeros with LZCNT, which every CPU with VBMI2 has.
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
             Isa::Avx512 | Isa::Avx512Zen4 => {
                 cpu::has(cpu::AVX512 | cpu::AVX2 | cpu::POPCNT | cpu::LZCNT)
             }
@@ -267,7 +270,11 @@ impl Isa {
             #[cfg(target_arch = "aarch64")]
             Isa::Neon => cfg!(target_feature = "neon"),
             #[cfg(not(target_arch = "x86_64"))]
-            Isa::Sse42 | Isa::Avx2 | Isa::Avx512 | Isa::Avx512Zen4 => false,
+            Isa::Sse42 | Isa::Avx2 => false,
+            // Not compiled in: x86_64 built with a compiler that lacks AVX-512 (see build.rs),
+            // or another architecture.
+            #[cfg(not(all(target_arch = "x86_64", libutf8_avx512)))]
+            Isa::Avx512 | Isa::Avx512Zen4 => false,
             #[cfg(not(target_arch = "aarch64"))]
             Isa::Neon => false,
         }
@@ -393,14 +400,16 @@ impl Isa {
             Isa::Sse42 => Some(&SSE42),
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => Some(&AVX2),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
             Isa::Avx512 => Some(&AVX512),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
             Isa::Avx512Zen4 => Some(&AVX512_ZEN4),
             #[cfg(target_arch = "aarch64")]
             Isa::Neon => Some(&NEON),
             #[cfg(not(target_arch = "x86_64"))]
-            Isa::Sse42 | Isa::Avx2 | Isa::Avx512 | Isa::Avx512Zen4 => None,
+            Isa::Sse42 | Isa::Avx2 => None,
+            #[cfg(not(all(target_arch = "x86_64", libutf8_avx512)))]
+            Isa::Avx512 | Isa::Avx512Zen4 => None,
             #[cfg(not(target_arch = "aarch64"))]
             Isa::Neon => None,
         }
@@ -616,5 +625,26 @@ mod tests {
             Isa::Neon
         );
         assert_eq!(Isa::best_of([Isa::Scalar].into_iter(), true), Isa::Scalar);
+    }
+
+    /// AVX-512's two implementations exist only where the build compiled them in (see
+    /// build.rs): there a CPU with the features supports them; elsewhere none does, and they
+    /// have no kernels, so that a forced `avx512` is reported unsupported.
+    #[test]
+    fn avx512_only_where_compiled_in() {
+        for isa in [Isa::Avx512, Isa::Avx512Zen4] {
+            #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+            {
+                use super::cpu;
+                let cpu_has = cpu::has(cpu::AVX512 | cpu::AVX2 | cpu::POPCNT | cpu::LZCNT);
+                assert_eq!(isa.is_supported(), cpu_has, "{isa:?}");
+            }
+            #[cfg(not(all(target_arch = "x86_64", libutf8_avx512)))]
+            {
+                assert!(!isa.is_supported(), "{isa:?}");
+                assert!(isa.kernels().is_none(), "{isa:?}");
+                assert_eq!(isa.validate(b"text"), None, "{isa:?}");
+            }
+        }
     }
 }

@@ -133,7 +133,8 @@ pub fn at_offset(s: &[u8], offset: usize) -> (Vec<u8>, core::ops::Range<usize>) 
 /// The implementations this CPU can run, in the order of `utf8::simd::Isa::ALL`, by their
 /// names in `LIBUTF8_FORCE_ISA`: the standard library's feature detection and the features
 /// each one needs as the documentation of `utf8::simd::Isa` lists them, not the library's own
-/// detector.
+/// detector. AVX-512's two only where the build compiled them in (the cfg `libutf8_avx512`,
+/// which the build script sets for the tests too).
 pub fn isas_of_this_cpu() -> Vec<&'static str> {
     // Mutated only on the architectures with SIMD implementations.
     #[cfg_attr(
@@ -157,7 +158,8 @@ pub fn isas_of_this_cpu() -> Vec<&'static str> {
             && has!("avx512vl")
             && has!("avx512vbmi")
             && has!("avx512vbmi2");
-        if avx512 && has!("avx2") && popcnt && has!("lzcnt") {
+        // Only where the compiler had AVX-512 to compile the kernels with (see build.rs).
+        if cfg!(libutf8_avx512) && avx512 && has!("avx2") && popcnt && has!("lzcnt") {
             // The same instructions in two tunings.
             isas.push("avx512");
             isas.push("avx512-zen4");
