@@ -28,6 +28,7 @@
 extern crate std;
 
 pub mod boundary;
+mod chunks;
 pub mod count;
 pub mod decode;
 pub mod encode;

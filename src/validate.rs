@@ -1,6 +1,7 @@
 //! Validation of a whole buffer.
 
 use crate::boundary::last_non_continuation;
+use crate::chunks::as_chunks;
 use crate::decode::decode_next;
 use crate::error::{Malformed, Utf8Error};
 use crate::simd;
@@ -102,7 +103,7 @@ pub(crate) fn char_start_at_or_before(s: &[u8], end: usize) -> usize {
 #[inline]
 fn ascii_prefix_len(s: &[u8]) -> usize {
     const HIGH_BITS: u128 = u128::from_ne_bytes([0x80; 16]);
-    let (blocks, _) = s.as_chunks::<16>();
+    let (blocks, _) = as_chunks::<16, _>(s);
     let mut n = 0;
     for block in blocks {
         // Little-endian so that the lowest set bit belongs to the first non-ASCII byte.
@@ -128,7 +129,7 @@ pub(crate) fn is_short_ascii(s: &[u8]) -> bool {
     /// The OR of the bytes of `N / 16` vectors.
     #[inline(always)]
     fn or_of<const N: usize>(bytes: &[u8; N]) -> __m128i {
-        let (vectors, _) = bytes.as_chunks::<16>();
+        let (vectors, _) = as_chunks::<16, _>(bytes);
         // SAFETY: SSE2 is part of the x86_64 baseline, and each load reads one array of 16.
         let load = |v: &[u8; 16]| unsafe { _mm_loadu_si128(v.as_ptr().cast()) };
         vectors
@@ -144,7 +145,7 @@ pub(crate) fn is_short_ascii(s: &[u8]) -> bool {
     let all = if let (Some(last), Some((_, init))) = (s.last_chunk::<64>(), s.split_last()) {
         // The blocks of all bytes but the last reach the last 64 bytes, and end before them
         // if the length is a multiple of 64.
-        let (blocks, _) = init.as_chunks::<64>();
+        let (blocks, _) = as_chunks::<64, _>(init);
         blocks
             .iter()
             .fold(or_of(last), |all, block| or(all, or_of(block)))
@@ -168,7 +169,7 @@ pub(crate) fn is_short_ascii(s: &[u8]) -> bool {
     let Some(last) = s.last_chunk::<8>() else {
         return is_ascii_below_16(s);
     };
-    let (words, _) = s.as_chunks::<8>();
+    let (words, _) = as_chunks::<8, _>(s);
     words.iter().fold(word(last), |all, w| all | word(w)) & HIGH_BITS == 0
 }
 

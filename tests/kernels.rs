@@ -580,10 +580,10 @@ fn put(s: &mut [u8], at: usize, bytes: &[u8]) {
     if at > 0 && s[at - 1] == 0xC3 {
         s[at - 1] = b'-';
     }
-    if let Some(after) = s.get_mut(at + bytes.len())
-        && *after == 0xA9
-    {
-        *after = b'-';
+    if let Some(after) = s.get_mut(at + bytes.len()) {
+        if *after == 0xA9 {
+            *after = b'-';
+        }
     }
 }
 

@@ -46,10 +46,10 @@ impl<'a> Expected<'a> {
 
     /// After `e` bytes: the status and position utf8_stream_feed reports.
     fn after(&self, e: usize) -> (utf8_status, usize) {
-        if let Some((status, at, proven)) = self.error
-            && e >= proven
-        {
-            return (status, at);
+        if let Some((status, at, proven)) = self.error {
+            if e >= proven {
+                return (status, at);
+            }
         }
         let mut b = e.min(self.valid.len());
         while !self.valid.is_char_boundary(b) {

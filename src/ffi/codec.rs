@@ -52,15 +52,15 @@ pub unsafe extern "C" fn utf8_decode_next(
     // C loops call this once per character: the common cases (ASCII, a well-formed sequence
     // with four bytes of input left) need no call and no saved register.
     // SAFETY: the caller's contract for `s` and `len` is the one `input` needs.
-    if let Some(bytes) = unsafe { input(s, len) }
-        && let Some((value, n)) = decode::decode_fast(bytes)
-    {
-        // SAFETY: `cp` and `consumed` are NULL or writable, by the caller's contract.
-        unsafe {
-            put(cp, value);
-            put(consumed, n);
+    if let Some(bytes) = unsafe { input(s, len) } {
+        if let Some((value, n)) = decode::decode_fast(bytes) {
+            // SAFETY: `cp` and `consumed` are NULL or writable, by the caller's contract.
+            unsafe {
+                put(cp, value);
+                put(consumed, n);
+            }
+            return UTF8_OK;
         }
-        return UTF8_OK;
     }
     // SAFETY: the caller's contract is passed on unchanged.
     unsafe { decode_next_slow(s, len, cp, consumed) }

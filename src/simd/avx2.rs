@@ -230,11 +230,7 @@ unsafe impl super::from_utf8::Widen for Avx2 {
 
     #[inline(always)]
     unsafe fn group(first: Self, second: Self, g: usize) -> __m128i {
-        let register = if g.is_multiple_of(2) {
-            first.0
-        } else {
-            second.0
-        };
+        let register = if g % 2 == 0 { first.0 } else { second.0 };
         // SAFETY: AVX2 by the caller.
         unsafe {
             if g < 2 {

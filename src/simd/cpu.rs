@@ -36,7 +36,7 @@ pub(super) fn has(wanted: u32) -> bool {
 }
 
 /// CPUID leaf `leaf`, subleaf `subleaf`.
-// `__cpuid_count` is a safe function in recent Rust (1.95), an unsafe one in 1.89 (the MSRV).
+// `__cpuid_count` is a safe function in recent Rust (1.95), an unsafe one in older Rust.
 #[allow(unused_unsafe)]
 fn cpuid(leaf: u32, subleaf: u32) -> CpuidResult {
     // SAFETY: every x86_64 CPU has CPUID; a leaf above the highest one returns data, no fault.

@@ -831,10 +831,10 @@ unsafe fn convert_block<W: Widen, T: Target, B: WideBlock>(
         let below = |lead: u8| !highest.saturating_sub(W::splat(lead - 1)).any_nonzero();
         // Then this block and those after it in a run, where `B` has one (faster than any of
         // the conversions below, even of validated input); none of those if it finds an error.
-        if below(0xF0)
-            && let Some(converted) = T::wide_narrow_run::<B>(src, dst)
-        {
-            return Some(converted);
+        if below(0xF0) {
+            if let Some(converted) = T::wide_narrow_run::<B>(src, dst) {
+                return Some(converted);
+            }
         }
         // Taken after the run is handed `dst`, which makes pointers taken before it stale.
         let out = dst.as_mut_ptr().cast::<T>();
@@ -886,10 +886,10 @@ unsafe fn convert_block<W: Widen, T: Target, B: WideBlock>(
         }
         // Any other block of validated input, where `B` has a conversion for it, which
         // takes sixteen 4-byte characters its own way (see `avx512::sixteen_four_values`).
-        if limit >= BLOCK
-            && let Some(converted) = T::wide_mixed_block::<B>(block, out)
-        {
-            return Some(converted);
+        if limit >= BLOCK {
+            if let Some(converted) = T::wide_mixed_block::<B>(block, out) {
+                return Some(converted);
+            }
         }
         // Else sixteen 4-byte characters (emoji), validated: four steps at known places. The
         // last one ends at byte 63, since a lead byte that three continuation bytes follow

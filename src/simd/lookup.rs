@@ -25,6 +25,8 @@
     allow(dead_code, unused_imports, unused_macros)
 )]
 
+use crate::chunks::as_chunks;
+
 /// A SIMD register of `LANES` bytes and the few operations the algorithm needs.
 ///
 /// # Safety
@@ -560,9 +562,10 @@ impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
             let mut error = V::splat(0);
             let mut continuations = 0;
             let mut offset = 0;
-            while let Some(rest) = tail.get(offset..)
-                && rest.len() >= V::LANES
-            {
+            while let Some(rest) = tail.get(offset..) {
+                if rest.len() < V::LANES {
+                    break;
+                }
                 error = self.check(V::load(rest), error, &mut continuations);
                 offset += V::LANES;
             }
@@ -769,7 +772,7 @@ unsafe fn ascii_blocks<V: Vector>(blocks: &[[u8; BLOCK]], from_memory: bool) -> 
 /// The CPU supports `V`'s ISA.
 #[inline(always)]
 unsafe fn ascii_groups<V: Vector, const N: usize>(blocks: &[[u8; BLOCK]]) -> usize {
-    let (groups, _) = blocks.as_chunks::<N>();
+    let (groups, _) = as_chunks::<N, _>(blocks);
     let mut n = 0;
     // SAFETY: (whole body) the caller guarantees the ISA.
     unsafe {
@@ -800,8 +803,8 @@ unsafe fn ascii_groups<V: Vector, const N: usize>(blocks: &[[u8; BLOCK]]) -> usi
 /// The CPU supports `V`'s ISA.
 #[inline(always)]
 pub(crate) unsafe fn ascii_test<V: Vector>(s: &[u8]) -> Result<(), usize> {
-    let (blocks, _) = s.as_chunks::<BLOCK>();
-    let (groups, rest) = blocks.as_chunks::<4>();
+    let (blocks, _) = as_chunks::<BLOCK, _>(s);
+    let (groups, rest) = as_chunks::<4, _>(blocks);
     let Some(last) = s.last_chunk::<BLOCK>() else {
         return Err(0);
     };
@@ -923,9 +926,10 @@ unsafe fn is_ascii<V: Vector>(s: &[u8]) -> bool {
     // or fewer with `load_partial`.
     unsafe {
         let mut offset = 0;
-        while let Some(rest) = s.get(offset..)
-            && rest.len() > V::LANES
-        {
+        while let Some(rest) = s.get(offset..) {
+            if rest.len() <= V::LANES {
+                break;
+            }
             if V::load(rest).any_high_bit() {
                 return false;
             }
@@ -1014,7 +1018,7 @@ pub(crate) unsafe fn valid_blocks<V: Vector, const COUNT: bool, const STREAM: bo
         0
     };
     let body = &s[head..];
-    let (blocks, tail) = body.as_chunks::<BLOCK>();
+    let (blocks, tail) = as_chunks::<BLOCK, _>(body);
     let good = |n: usize| head + n * BLOCK;
     // SAFETY: (whole body) the caller guarantees the ISA; a `head` that is not 0 is below 64,
     // in an input of at least ALIGN_FROM bytes.
@@ -1076,21 +1080,24 @@ pub(crate) unsafe fn valid_blocks<V: Vector, const COUNT: bool, const STREAM: bo
                 // AVX2 and SSE4.2 on the same core, whose blocks cost more to check: slower
                 // (geometric mean -3.6% and -4.9%, Wikipedia text -2 to -9%), so they keep
                 // the groups of up to GROUP blocks.
-                if let Some(pair) = blocks.get(i + 1..i + 3)
-                    && lanes_ored::<V>(&pair[0])
+                if let Some(pair) = blocks.get(i + 1..i + 3) {
+                    if lanes_ored::<V>(&pair[0])
                         .or(lanes_ored(&pair[1]))
                         .any_high_bit()
-                {
-                    error = checker.check_block(body, (i + 1) * BLOCK, error, &mut continuations);
-                    error = checker.check_block(body, (i + 2) * BLOCK, error, &mut continuations);
-                    checked = 3;
+                    {
+                        error =
+                            checker.check_block(body, (i + 1) * BLOCK, error, &mut continuations);
+                        error =
+                            checker.check_block(body, (i + 2) * BLOCK, error, &mut continuations);
+                        checked = 3;
+                    }
                 }
             }
-            while !V::GROUP_OF_THREE
-                && checked < GROUP
-                && let Some(next) = blocks.get(i + checked)
-                && lanes_ored::<V>(next).any_high_bit()
-            {
+            while !V::GROUP_OF_THREE && checked < GROUP {
+                match blocks.get(i + checked) {
+                    Some(next) if lanes_ored::<V>(next).any_high_bit() => {}
+                    _ => break,
+                }
                 error = checker.check_block(body, (i + checked) * BLOCK, error, &mut continuations);
                 checked += 1;
             }

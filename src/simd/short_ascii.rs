@@ -138,8 +138,9 @@ pub(super) fn into_utf8<S: Wide>(src: &[S], dst: &mut [MaybeUninit<u8>]) -> Opti
     }
     #[cfg(target_arch = "x86_64")]
     if let Some(last) = src.last_chunk::<16>() {
+        use crate::chunks::{as_chunks, as_chunks_mut};
         use core::arch::x86_64::*;
-        let (chunks, _) = src.as_chunks::<16>();
+        let (chunks, _) = as_chunks::<16, _>(src);
         let all = chunks.iter().fold(S::or(last), |all, chunk| {
             // SAFETY: SSE2 is part of the x86_64 baseline.
             unsafe { _mm_or_si128(all, S::or(chunk)) }
@@ -152,7 +153,7 @@ pub(super) fn into_utf8<S: Wide>(src: &[S], dst: &mut [MaybeUninit<u8>]) -> Opti
         if !ascii {
             return None;
         }
-        for (out, chunk) in dst.as_chunks_mut::<16>().0.iter_mut().zip(chunks) {
+        for (out, chunk) in as_chunks_mut::<16, _>(dst).0.iter_mut().zip(chunks) {
             sse2::store(S::narrow(chunk), out);
         }
         if let Some(out) = dst
