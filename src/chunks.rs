@@ -1,37 +1,40 @@
 //! A slice as arrays of `N` elements and the elements after the last whole array: core's
 //! `<[T]>::as_chunks` and `as_chunks_mut`, stable since Rust 1.88, for the oldest Rust the
 //! library supports (1.85). The same code as core's: the split at the last whole array,
-//! unchecked since it is never past the end, and the arrays as a slice over the same memory.
-//! No bounds check, no panic: the kernels call them in their loops.
+//! unchecked since it is never past the end, and the arrays as a slice over the same memory,
+//! with core's run-time assertion on `N` (a constant, so none is left in the code; an inline
+//! `const` block instead changed the code generated for the kernels). No bounds check, no
+//! panic: the kernels call them in their loops.
 
 use core::slice;
 
 /// `s` as `s.len() / N` arrays of `N` elements, then the `s.len() % N` elements left.
-#[inline(always)]
+#[inline]
 pub(crate) fn as_chunks<const N: usize, T>(s: &[T]) -> (&[[T; N]], &[T]) {
-    const { assert!(N != 0, "chunk size must be non-zero") };
-    let arrays = s.len() / N;
-    // SAFETY: `arrays * N` is at most `s.len()`.
-    let (whole, rest) = unsafe { s.split_at_unchecked(arrays * N) };
-    // SAFETY: `whole` is `arrays * N` elements, and `[T; N]` is `N` elements with neither
-    // padding nor an alignment of its own, so `arrays` arrays cover exactly its memory, which
-    // they borrow as `s` lends it.
-    let whole = unsafe { slice::from_raw_parts(whole.as_ptr().cast::<[T; N]>(), arrays) };
-    (whole, rest)
+    assert!(N != 0, "chunk size must be non-zero");
+    let len_rounded_down = s.len() / N * N;
+    // SAFETY: `len_rounded_down` is at most `s.len()`.
+    let (whole, rest) = unsafe { s.split_at_unchecked(len_rounded_down) };
+    // SAFETY: `whole` is `s.len() / N` times `N` elements, and `[T; N]` is `N` elements with
+    // neither padding nor an alignment of its own, so that many arrays cover exactly its
+    // memory, which they borrow as `s` lends it.
+    let arrays = unsafe { slice::from_raw_parts(whole.as_ptr().cast::<[T; N]>(), s.len() / N) };
+    (arrays, rest)
 }
 
 /// `s` as `s.len() / N` arrays of `N` elements, then the `s.len() % N` elements left, to
-/// write.
-#[inline(always)]
+/// write. (Only x86_64's code writes arrays: elsewhere the tests alone call it.)
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[inline]
 pub(crate) fn as_chunks_mut<const N: usize, T>(s: &mut [T]) -> (&mut [[T; N]], &mut [T]) {
-    const { assert!(N != 0, "chunk size must be non-zero") };
+    assert!(N != 0, "chunk size must be non-zero");
     let arrays = s.len() / N;
     // SAFETY: `arrays * N` is at most `s.len()`.
     let (whole, rest) = unsafe { s.split_at_mut_unchecked(arrays * N) };
     // SAFETY: as in `as_chunks`; the two parts do not overlap, and `whole` is given up for
     // the arrays.
-    let whole = unsafe { slice::from_raw_parts_mut(whole.as_mut_ptr().cast::<[T; N]>(), arrays) };
-    (whole, rest)
+    let arrays = unsafe { slice::from_raw_parts_mut(whole.as_mut_ptr().cast::<[T; N]>(), arrays) };
+    (arrays, rest)
 }
 
 #[cfg(test)]

@@ -562,12 +562,14 @@ impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
             let mut error = V::splat(0);
             let mut continuations = 0;
             let mut offset = 0;
-            while let Some(rest) = tail.get(offset..) {
-                if rest.len() < V::LANES {
-                    break;
+            loop {
+                match tail.get(offset..) {
+                    Some(rest) if rest.len() >= V::LANES => {
+                        error = self.check(V::load(rest), error, &mut continuations);
+                        offset += V::LANES;
+                    }
+                    _ => break,
                 }
-                error = self.check(V::load(rest), error, &mut continuations);
-                offset += V::LANES;
             }
             if offset < tail.len() {
                 let input = V::load_partial(tail.get(offset..).unwrap_or_default());
