@@ -34,7 +34,7 @@
 
 /* The version of this header; utf8_version() gives the library's. */
 #define LIBUTF8_VERSION_MAJOR 1
-#define LIBUTF8_VERSION_MINOR 2
+#define LIBUTF8_VERSION_MINOR 3
 #define LIBUTF8_VERSION_PATCH 0
 
 /**
