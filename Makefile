@@ -346,8 +346,10 @@ HEADER_C_WARNINGS := -Wconversion -Wsign-conversion -Wcast-qual -Wshadow -Wstric
 HEADER_CXX_WARNINGS := -Wold-style-cast -Wconversion -Wsign-conversion -Wcast-qual -Wshadow \
   -Wundef -Wzero-as-null-pointer-constant
 CLANG := $(shell command -v clang >/dev/null 2>&1 && command -v clang++ >/dev/null 2>&1 && echo y)
-# $(call compile_header,C compiler,C++ compiler,C++ warnings of that compiler alone)
-define compile_header
+CXX_FOUND := $(shell command -v $(CXX) >/dev/null 2>&1 && echo y)
+# $(call compile_header_c,C compiler) and $(call compile_header_cxx,C++ compiler,C++ warnings of
+# that compiler alone)
+define compile_header_c
 	for std in c99 c11; do \
 	  printf '#include "libutf8.h"\n' | \
 	    $(1) -std=$$std $(CPPFLAGS) $(CFLAGS) $(CSTD_FLAGS) $(HEADER_C_WARNINGS) -Iinclude \
@@ -355,20 +357,29 @@ define compile_header
 	  printf '#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n#include "libutf8.h"\n' | \
 	    $(1) -std=$$std -D_POSIX_C_SOURCE=200809L $(CPPFLAGS) $(CFLAGS) $(CSTD_FLAGS) -Iinclude \
 	      -fsyntax-only -x c -; done
+endef
+define compile_header_cxx
 	for std in c++11 c++17; do \
 	  printf '#include "libutf8.h"\n' | \
-	    $(2) -std=$$std $(CPPFLAGS) $(CXXFLAGS) $(CSTD_FLAGS) $(HEADER_CXX_WARNINGS) $(3) \
+	    $(1) -std=$$std $(CPPFLAGS) $(CXXFLAGS) $(CSTD_FLAGS) $(HEADER_CXX_WARNINGS) $(2) \
 	      -Iinclude -fsyntax-only -x c++ -; \
 	  printf '#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n#include <unistd.h>\n#include "libutf8.h"\n' | \
-	    $(2) -std=$$std $(CPPFLAGS) $(CXXFLAGS) $(CSTD_FLAGS) -Iinclude -fsyntax-only -x c++ -; done
+	    $(1) -std=$$std $(CPPFLAGS) $(CXXFLAGS) $(CSTD_FLAGS) -Iinclude -fsyntax-only -x c++ -; done
 endef
 check-header:
 	@$(call begin,header)
 	$(PYTHON) c-tests/header_names.py include/libutf8.h
-	$(call compile_header,$(CC),$(CXX),$(if $(findstring clang,$(CXX)),,-Wuseless-cast))
-	@$(call passed,header,the header compiled as C and C++ by $(CC) and $(CXX))
+	$(call compile_header_c,$(CC))
+	@$(call passed,header,the header compiled as C by $(CC))
+ifeq ($(CXX_FOUND),y)
+	$(call compile_header_cxx,$(CXX),$(if $(findstring clang,$(CXX)),,-Wuseless-cast))
+	@$(call passed,header,the header compiled as C++ by $(CXX))
+else
+	@$(call skipped,header,the header compiled as C++,a C++ compiler: $(CXX))
+endif
 ifeq ($(CLANG),y)
-	$(call compile_header,clang,clang++,)
+	$(call compile_header_c,clang)
+	$(call compile_header_cxx,clang++,)
 	@$(call passed,header,the header compiled as C and C++ by clang and clang++)
 else
 	@$(call skipped,header,the header compiled as C and C++ by clang and clang++,clang)
