@@ -1,14 +1,30 @@
 //! The end of a chunk of a stream ([`Mode::more`]): the converters run on the input without
-//! the units whose meaning the next input could change, then stop before those.
+//! the units whose meaning the next input could change ([`keep`]), then stop before those
+//! ([`finish`]).
 
 use core::mem::MaybeUninit;
 
 use super::{Mode, Progress, Stop, Unit, convert_until};
 use crate::error::{ErrorKind, Malformed};
 
-/// Converts `src` into `dst` with `engine` (a whole converter) as [`Mode::more`] says: without
-/// it, all of `src`; with it, `src` up to `tail(src)`, where the units start whose meaning more
-/// input could change, and then [`ErrorKind::Truncated`] there if there are any.
+/// The length of the prefix of `src` that a converter gives its engine (a whole converter), as
+/// [`Mode::more`] says: without it, all of `src`; with it, `src` up to `tail(src)`, where the
+/// units start whose meaning more input could change. The engine is called by the converter
+/// itself, between this and [`finish`], so that it is inlined there as it was before the flag
+/// existed: passed in as a closure, it was a function of its own, whose frame added to every
+/// converter's.
+#[inline(always)]
+pub(super) fn keep<S>(src: &[S], mode: Mode, tail: impl FnOnce(&[S]) -> usize) -> usize {
+    if mode.more {
+        tail(src).min(src.len())
+    } else {
+        src.len()
+    }
+}
+
+/// How far the conversion of `src` got, the engine having got to `at` on `src[..keep]` (see
+/// [`keep`]): `at` itself without [`Mode::more`]; with it, [`ErrorKind::Truncated`] at `keep` if
+/// the units from there were held back.
 ///
 /// Only the end of that shorter input can convert differently from the whole of `src`: a
 /// sequence cut there by the end of the input (which the conversion stops at, or replaces
@@ -18,26 +34,36 @@ use crate::error::{ErrorKind, Malformed};
 /// reading `src` itself (`decode` and `encode` are the engine's), which gives that error (or,
 /// in WTF-8, the lead surrogate that the cut trail made truncated and the error after it).
 #[inline(always)]
-pub(super) fn convert_more<S: Unit, T: Unit>(
+pub(super) fn finish<S: Unit, T: Unit>(
     src: &[S],
     dst: &mut [MaybeUninit<T>],
     mode: Mode,
-    tail: impl FnOnce(&[S]) -> usize,
-    engine: impl FnOnce(&[S], &mut [MaybeUninit<T>]) -> Progress,
+    (at, keep): (Progress, usize),
+    codec: (
+        &impl Fn(&[S]) -> Result<(u32, usize), Malformed>,
+        &impl Fn(u32, &mut [MaybeUninit<T>]) -> Option<usize>,
+    ),
+) -> Progress {
+    if mode.more {
+        finish_held_back(src, dst, mode, (at, keep), codec)
+    } else {
+        at
+    }
+}
+
+/// [`finish`] with [`Mode::more`], out of line: inlined, the exact path's second copy made the
+/// frame of every converter larger, flag or not.
+#[inline(never)]
+fn finish_held_back<S: Unit, T: Unit>(
+    src: &[S],
+    dst: &mut [MaybeUninit<T>],
+    mode: Mode,
+    (at, keep): (Progress, usize),
     (decode, encode): (
         &impl Fn(&[S]) -> Result<(u32, usize), Malformed>,
         &impl Fn(u32, &mut [MaybeUninit<T>]) -> Option<usize>,
     ),
 ) -> Progress {
-    let keep = if mode.more {
-        tail(src).min(src.len())
-    } else {
-        src.len()
-    };
-    let at = engine(src.get(..keep).unwrap_or(src), dst);
-    if !mode.more {
-        return at;
-    }
     let at = match at.stop {
         Some(Stop::Malformed(ErrorKind::Truncated)) if at.read < keep => {
             let from = Progress { stop: None, ..at };
@@ -64,7 +90,7 @@ pub(super) fn convert_more<S: Unit, T: Unit>(
 /// cannot take in their lead byte (a sequence that does is an error that ends before it), nor
 /// the lead surrogate (only the pair error spans two characters, and its second half is a
 /// trail surrogate).
-#[inline(always)]
+#[inline(never)]
 pub(super) fn utf8_tail(
     s: &[u8],
     decode: &impl Fn(&[u8]) -> Result<(u32, usize), Malformed>,

@@ -2,7 +2,7 @@
 
 use core::mem::MaybeUninit;
 
-use super::more::{self, convert_more};
+use super::more;
 use super::{
     Mode, Progress, convert_from_utf8, convert_to_utf8, decode_utf8, encode_blocks, encode_utf8,
     units_from_utf8,
@@ -46,7 +46,7 @@ pub fn utf16_to_utf8_uninit(src: &[u16], dst: &mut [MaybeUninit<u8>], mode: Mode
 /// (the next bytes may make the two a pair, which WTF-8 refuses), but with [`Mode::replace`] the
 /// lead surrogate is converted and the rest replaced, as at the end of any input. With
 /// [`Mode::more`], the conversion stops before the end that more input could change (see
-/// [`convert_more`]).
+/// [`more::keep`]).
 #[inline(always)]
 pub(crate) fn utf8_to_utf16_with(
     src: &[u8],
@@ -64,23 +64,30 @@ pub(crate) fn utf8_to_utf16_with(
             // the input ends the stream, which a lossy one assumes, the lead surrogate is
             // unpaired, and what follows it a truncated sequence of its own.
             Err(m) if mode.replace && m.kind == ErrorKind::Truncated && m.len > 3 => {
-                form::decode_next(s.get(..3).unwrap_or_default(), Form::Wtf8)
+                lead_surrogate_alone(s)
             }
             decoded => decoded,
         };
-        let engine = |s: &[u8], d: &mut [MaybeUninit<u16>]| {
-            convert_from_utf8(s, d, mode, valid_prefix, kernels, decode, encode_utf16)
-        };
-        let tail = |s: &[u8]| more::utf8_tail(s, &decode, true);
-        convert_more(src, dst, mode, tail, engine, (&decode, &encode_utf16))
+        let keep = more::keep(src, mode, |s| more::utf8_tail(s, &decode, true));
+        let s = src.get(..keep).unwrap_or(src);
+        let at = convert_from_utf8(s, dst, mode, valid_prefix, kernels, decode, encode_utf16);
+        more::finish(src, dst, mode, (at, keep), (&decode, &encode_utf16))
     } else {
         let decode = decode_utf8;
-        let engine = |s: &[u8], d: &mut [MaybeUninit<u16>]| {
-            convert_from_utf8(s, d, mode, valid_prefix, kernels, decode, encode_utf16)
-        };
-        let tail = |s: &[u8]| more::utf8_tail(s, &decode, false);
-        convert_more(src, dst, mode, tail, engine, (&decode, &encode_utf16))
+        let keep = more::keep(src, mode, |s| more::utf8_tail(s, &decode, false));
+        let s = src.get(..keep).unwrap_or(src);
+        let at = convert_from_utf8(s, dst, mode, valid_prefix, kernels, decode, encode_utf16);
+        more::finish(src, dst, mode, (at, keep), (&decode, &encode_utf16))
     }
+}
+
+/// The lead surrogate at the start of `s`, decoded alone: where the input ends the stream, a
+/// lossy conversion takes it as unpaired. Out of line, for an error at the end of the input:
+/// inlined into every converter, its second decoder made their frames larger.
+#[cold]
+#[inline(never)]
+fn lead_surrogate_alone(s: &[u8]) -> Result<(u32, usize), Malformed> {
+    form::decode_next(s.get(..3).unwrap_or_default(), Form::Wtf8)
 }
 
 /// [`utf16_to_utf8`] with the scalar implementation's fast path, [`encode_blocks`].
@@ -94,7 +101,7 @@ pub(crate) fn utf16_to_utf8_with(src: &[u16], dst: &mut [MaybeUninit<u8>], mode:
 /// In WTF-8 mode a lone surrogate (one [`decode_utf16`] refuses, a high surrogate that ends
 /// the input included) is a code point of its own, written by [`form::encode`]. The fast path
 /// never converts one (nor anything else that differs between the modes). With [`Mode::more`],
-/// a high surrogate that ends the input is left for the next (see [`convert_more`]).
+/// a high surrogate that ends the input is left for the next (see [`more::keep`]).
 #[inline(always)]
 pub(crate) fn utf16_to_utf8_using(
     src: &[u16],
@@ -117,16 +124,15 @@ pub(crate) fn utf16_to_utf8_using(
                 encode_utf8(value, out)
             }
         };
-        let engine = |s: &[u16], d: &mut [MaybeUninit<u8>]| {
-            convert_to_utf8(s, d, mode, fast, decode, encode)
-        };
-        convert_more(src, dst, mode, more::utf16_tail, engine, (&decode, &encode))
+        let keep = more::keep(src, mode, more::utf16_tail);
+        let s = src.get(..keep).unwrap_or(src);
+        let at = convert_to_utf8(s, dst, mode, fast, decode, encode);
+        more::finish(src, dst, mode, (at, keep), (&decode, &encode))
     } else {
-        let engine = |s: &[u16], d: &mut [MaybeUninit<u8>]| {
-            convert_to_utf8(s, d, mode, fast, decode_utf16, encode_utf8)
-        };
-        let codec = (&decode_utf16, &encode_utf8);
-        convert_more(src, dst, mode, more::utf16_tail, engine, codec)
+        let keep = more::keep(src, mode, more::utf16_tail);
+        let s = src.get(..keep).unwrap_or(src);
+        let at = convert_to_utf8(s, dst, mode, fast, decode_utf16, encode_utf8);
+        more::finish(src, dst, mode, (at, keep), (&decode_utf16, &encode_utf8))
     }
 }
 

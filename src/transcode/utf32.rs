@@ -2,7 +2,7 @@
 
 use core::mem::MaybeUninit;
 
-use super::more::{self, convert_more};
+use super::more;
 use super::{
     Mode, Progress, convert_from_utf8, convert_to_utf8, decode_utf8, encode_blocks, encode_utf8,
 };
@@ -46,11 +46,18 @@ pub(crate) fn utf8_to_utf32_with(
     tail: impl Fn(&[u8], &mut [MaybeUninit<u32>]) -> (usize, usize),
 ) -> Progress {
     let kernels = (fast, tail);
-    let engine = |s: &[u8], d: &mut [MaybeUninit<u32>]| {
-        convert_from_utf8(s, d, mode, valid_prefix, kernels, decode_utf8, encode_utf32)
-    };
-    let tail = |s: &[u8]| more::utf8_tail(s, &decode_utf8, false);
-    convert_more(src, dst, mode, tail, engine, (&decode_utf8, &encode_utf32))
+    let keep = more::keep(src, mode, |s| more::utf8_tail(s, &decode_utf8, false));
+    let s = src.get(..keep).unwrap_or(src);
+    let at = convert_from_utf8(
+        s,
+        dst,
+        mode,
+        valid_prefix,
+        kernels,
+        decode_utf8,
+        encode_utf32,
+    );
+    more::finish(src, dst, mode, (at, keep), (&decode_utf8, &encode_utf32))
 }
 
 /// [`utf32_to_utf8`] with the scalar implementation's fast path, [`encode_blocks`].
