@@ -47,9 +47,10 @@ impl Prefix {
 #[inline(always)]
 pub(crate) fn scalar_prefix(s: &[u8]) -> Prefix {
     let (mut i, mut chars) = (0, 0);
-    while i < s.len() {
-        if s[i] < 0x80 {
-            let n = ascii_prefix_len(&s[i..]);
+    // Slices taken with `get`, which has no path to a panic whatever the compiler proves.
+    while let Some(rest) = s.get(i..).filter(|r| !r.is_empty()) {
+        if rest.first().is_some_and(|&b| b < 0x80) {
+            let n = ascii_prefix_len(rest);
             // None only where another thread changed the byte since the test above: it is
             // then decoded below, so that the loop always advances.
             if n > 0 {
@@ -59,7 +60,7 @@ pub(crate) fn scalar_prefix(s: &[u8]) -> Prefix {
             }
         }
         // The decoded value is unused here, and the optimiser drops its computation.
-        match decode_next(&s[i..]) {
+        match decode_next(rest) {
             Ok((_, width)) => {
                 i += width;
                 chars += 1;
@@ -113,7 +114,12 @@ fn ascii_prefix_len(s: &[u8]) -> usize {
         }
         n += 16;
     }
-    n + s[n..].iter().take_while(|b| b.is_ascii()).count()
+    n + s
+        .get(n..)
+        .unwrap_or_default()
+        .iter()
+        .take_while(|b| b.is_ascii())
+        .count()
 }
 
 /// Whether `s` is all ASCII, for short inputs (it reads all of `s`): the OR of its 64-byte
