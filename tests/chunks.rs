@@ -192,9 +192,14 @@ fn every_input_of_one_to_three_bytes_converts_alike_in_chunks() {
             for (i, b) in s[..len].iter_mut().enumerate() {
                 *b = (n >> (8 * i)) as u8;
             }
-            // After one ASCII byte, a 3-byte input is an ASCII character then a 2-byte input,
-            // all of which were checked: 00, 41 and 7F stand for the other ASCII bytes there.
-            if len == 3 && s[0] < 0x80 && ![0x00, 0x41, 0x7F].contains(&s[0]) {
+            // A first byte that is a character or an error of its own (ASCII; 80..BF, C0, C1
+            // and F5..FF, which no byte can continue) is followed by a 2-byte input, all of
+            // which were checked: a few such bytes stand for the others there.
+            let alone = s[0] < 0xC2 || s[0] > 0xF4;
+            if len == 3
+                && alone
+                && ![0x00, 0x41, 0x7F, 0x80, 0xBF, 0xC0, 0xF5, 0xFF].contains(&s[0])
+            {
                 continue;
             }
             check_utf8(&s[..len]);
