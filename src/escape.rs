@@ -102,7 +102,7 @@ static C_FLAGGED: [bool; 256] = flag_table(b"\\");
 
 /// The characters a POSIX shell (or bash) treats specially somewhere in a word, as GNU quotearg
 /// lists them, but the space: these force quoting (`#` and `~` only first, `{` and `}` only
-/// alone). A space forces quoting too, but is harmless in double quotes: it is looked for
+/// alone or around a brace expansion). A space forces quoting too, but is harmless in double quotes: it is looked for
 /// apart, so that runs of text with spaces stay whole.
 const SHELL_SPECIAL: &[u8] = b"!\"#$&'()*;<=>?[\\^`{|}~";
 
@@ -174,7 +174,8 @@ fn escape_c(s: &[u8], out: &mut Sink<'_, u8>) {
 
 /// Writes `s` as a shell word, in the least quoting that serves: as it is if no character
 /// needs quoting; in double quotes if it holds `'` and nothing else a shell treats specially
-/// but spaces, and `#`, `~`, `{`, `}` where they are special; otherwise in single quotes, with
+/// but spaces, and `#`, `~`, `{`, `}` where they are special (`{` and `}` alone, or around a
+/// `,` or `..`: a brace expansion); otherwise in single quotes, with
 /// `'\''` for each `'` and `$'...'` segments for what a terminal would act on or is not UTF-8.
 fn escape_shell(s: &[u8], out: &mut Sink<'_, u8>) {
     if s.is_empty() {
@@ -185,6 +186,7 @@ fn escape_shell(s: &[u8], out: &mut Sink<'_, u8>) {
     // alone), a control or an ill-formed sequence. Double quotes serve if the word holds `'`
     // and nothing else special but spaces and `#`, `~`, `{`, `}` where they are special: as
     // quotearg decides, a `#` that needs no quotes still rules them out.
+    let brace_expansion = may_brace_expand(s);
     let (mut needs_quotes, mut double_ok, mut single_quote) = (s.contains(&b' '), true, false);
     let mut offset = 0;
     for_each_piece(s, &SHELL_FLAGGED, |piece| {
@@ -195,7 +197,10 @@ fn escape_shell(s: &[u8], out: &mut Sink<'_, u8>) {
                 (1, true, true)
             }
             Piece::Char(b"#" | b"~", _) => (1, offset == 0, offset == 0),
-            Piece::Char(b"{" | b"}", _) => (1, s.len() == 1, s.len() == 1),
+            Piece::Char(b"{" | b"}", _) => {
+                let special = s.len() == 1 || brace_expansion;
+                (1, special, special)
+            }
             Piece::Char(c, cp) => {
                 let special = matches!(c, &[b] if SHELL_SPECIAL.contains(&b));
                 let quote = special || is_terminal_control(cp);
@@ -216,6 +221,19 @@ fn escape_shell(s: &[u8], out: &mut Sink<'_, u8>) {
     } else {
         escape_shell_single(s, out);
     }
+}
+
+/// Whether bash, zsh or mksh could read `s`, unquoted, as a brace expansion: a `{` followed by
+/// a `,` or `..` and then a `}` (`x{a,b}` is two words, `xa xb`, and `{1..3}` three). GNU ls
+/// leaves such words unquoted; this quotes them. A lone `{}` or `a{b` stays as it is.
+fn may_brace_expand(s: &[u8]) -> bool {
+    let open = s.iter().position(|&b| b == b'{');
+    let close = s.iter().rposition(|&b| b == b'}');
+    let inside = match (open, close) {
+        (Some(open), Some(close)) => s.get(open + 1..close).unwrap_or_default(),
+        _ => return false,
+    };
+    inside.contains(&b',') || inside.windows(2).any(|w| w == b"..")
 }
 
 /// `s` in single quotes, with `'\''` for `'` and `$'...'` segments of C escapes (octal, as

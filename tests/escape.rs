@@ -376,6 +376,10 @@ fn hostile_names() -> Vec<Vec<u8>> {
         b"{",
         b"}",
         b"{}",
+        b"x{a,b}",
+        b"{1..3}",
+        b"a{,}b",
+        b"}{a,b",
         b"-n",
         b"--",
         b"a=b",
@@ -490,6 +494,11 @@ fn shell_style_examples() {
         ("\u{E9}'".as_bytes(), "\"\u{E9}'\""),
         (b"a\xc3", r"'a'$'\303'"),
         (b"\xc3\xa9\xff", "'\u{E9}'$'\\377'"),
+        // Not ls, which leaves them unquoted: words a shell reads as a brace expansion.
+        (b"x{a,b}", "'x{a,b}'"),
+        (b"{1..3}", "'{1..3}'"),
+        (b"it's{a,b}", "\"it's{a,b}\""),
+        (b"}{a,b", "}{a,b"),
         // Not ls (which follows the locale's iswprint): bidirectional controls are escaped.
         (b"\xe2\x80\xae", r"''$'\342\200\256'"),
     ];
@@ -516,7 +525,14 @@ fn shell_style_matches_gnu_ls() {
             let printable_alike = String::from_utf8_lossy(n)
                 .chars()
                 .all(|c| c.is_ascii() || matches!(c, '\u{80}'..='\u{9F}' | '\u{E9}' | '\u{FFFD}'));
-            !n.is_empty() && !n.contains(&b'/') && n != b"." && n != b".." && printable_alike
+            // ls leaves brace expansions (`x{a,b}`) unquoted: no name with both braces.
+            let braces = n.contains(&b'{') && n.contains(&b'}');
+            !n.is_empty()
+                && !n.contains(&b'/')
+                && n != b"."
+                && n != b".."
+                && printable_alike
+                && !braces
         })
         .collect();
     names.sort();
