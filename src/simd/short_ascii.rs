@@ -5,13 +5,10 @@
 //! up to 256 units, 16 units at a time, the last 16 again where the length is not a multiple
 //! (the loads and stores overlap, and no loop takes the rest); elsewhere, plain loops.
 //!
-//! AMD Zen 4, AVX-512, A/B in one process. Against the kernels, with plain loops up to 128
-//! units: ASCII strings of 16-100 units 1.3-2.4x as fast from UTF-8, 1.2-1.5x into it; other
-//! strings 0.93-1.05x (into UTF-8 the input is read whole only if its first unit is ASCII: read
-//! whole, mixed strings took 1.07-1.12x as long); of 256 units, the loops were slower than the
-//! kernels (0.7-0.8x). SSE2 into UTF-8, against that: 1.02-1.07x at 16 units, 1.06-1.25x at
-//! 64-100, 1.26-1.35x at 256 (against the kernels there); from UTF-8, 0.8-0.9x at 256 and
-//! 0.88-1.13x below, so from UTF-8 keeps the loop.
+//! The bounds: up to 128 units, plain loops beat the kernels on ASCII strings both ways and
+//! cost other strings next to nothing; at 256 units the kernels beat the loops. Into UTF-8,
+//! SSE2 registers beat both, up to 256 units; from UTF-8 they did not beat the loop, which
+//! stays. The measurements are in BENCHMARKS.md.
 
 use core::mem::MaybeUninit;
 
@@ -132,7 +129,8 @@ pub(super) fn from_utf8<T: Unit>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> Opti
 /// `dst` if it fits; else `None`, nothing written.
 #[inline(always)]
 pub(super) fn into_utf8<S: Wide>(src: &[S], dst: &mut [MaybeUninit<u8>]) -> Option<Progress> {
-    // Only an input that starts with ASCII is read whole (other strings lost 7-12% otherwise).
+    // Only an input that starts with ASCII is read whole: reading a mixed string whole before
+    // handing it to the kernel slows it down.
     if src.len() > SHORT_ASCII || dst.len() < src.len() || src.first()?.value() >= 0x80 {
         return None;
     }
