@@ -14,11 +14,8 @@ pub(super) struct Avx2(__m256i);
 unsafe impl Vector for Avx2 {
     const LANES: usize = 32;
     // Three loads instead of four shuffles (vperm2i128 and three vpalignr) per register: loads
-    // have ports of their own. Intel Xeon (Emerald Rapids, Raptor Cove cores, as in Intel's
-    // desktop parts), LIBUTF8_FORCE_ISA=avx2, libutf8 / simdutf validate_utf8, same runs, 4
-    // rounds: lipsum and random mixed text +11-13%, Chinese, Russian, Hindi and French
-    // Wikipedia +4-8%, German and Esperanto -1.5%, ASCII and short strings unchanged. AMD not
-    // measured.
+    // have ports of their own. Text that is not all ASCII gains; ASCII and short strings do not
+    // change (measurements in BENCHMARKS.md).
     const PREV_FROM_MEMORY: bool = true;
 
     #[inline(always)]

@@ -12,10 +12,8 @@ pub(super) struct Sse42(__m128i);
 // contract makes callers guarantee that the CPU has them.
 unsafe impl Vector for Sse42 {
     const LANES: usize = 16;
-    // Three loads instead of three palignr per register (as for AVX2). Intel Xeon (Emerald
-    // Rapids), LIBUTF8_FORCE_ISA=sse4.2, 4 rounds: every input that is not all ASCII +6-17%
-    // (German Wikipedia +12%), ASCII and short strings unchanged. AMD Zen 4 (bench/c/ab_builds.c):
-    // corpus and fresh text not all ASCII 1.05-1.18x as fast, ASCII and short strings 0.95-1.06x.
+    // Three loads instead of three palignr per register (as for AVX2): every input that is not
+    // all ASCII gains, ASCII and short strings do not change (measurements in BENCHMARKS.md).
     const PREV_FROM_MEMORY: bool = true;
 
     #[inline(always)]
