@@ -50,9 +50,9 @@ pub(super) const BLOCK: usize = 64;
 // `crate::transcode::convert_from_utf8` calls the converter only where a block is left.
 const _: () = assert!(BLOCK == crate::transcode::FAST_BLOCK);
 /// The blocks of ASCII after which a run of them is taken to be long, and its stores are
-/// aligned (see [`convert`]). Into a buffer 16 bytes past a 64-byte boundary, as malloc returns
-/// large ones, pure ASCII then converts 1.35x as fast into UTF-32 and 1.1x into UTF-16 (Intel
-/// Xeon, Emerald Rapids).
+/// aligned (see [`convert`]): into a buffer 16 bytes past a 64-byte boundary, as malloc returns
+/// large ones, whole cache lines stored convert pure ASCII faster, into UTF-32 most (it stores
+/// the most bytes). The measurements are in BENCHMARKS.md.
 const LONG_RUN: usize = 4;
 /// Bytes loaded by a step, which the step's characters never exceed.
 const STEP: usize = 16;
@@ -655,12 +655,11 @@ unsafe impl Target for u32 {
 /// [`convert`], its first [`LONG_RUN`] blocks of ASCII at most converted here and the rest by
 /// `convert_rest` (the instruction set's [`convert`], a function of its own). Inlined,
 /// [`convert`] loads the constants of its block conversions at its start, about 25 registers,
-/// and stores one on the stack, which a string of a few blocks of ASCII paid for nothing: AMD
-/// Zen 4, AVX-512, ASCII strings of 64 bytes into UTF-16 took 14 ns, against simdutf's 5.5.
-/// Now ASCII strings of 64, 100 and 256 bytes convert 1.3-1.5x as fast into UTF-16 and
-/// 1.1-1.3x into UTF-32 (AVX-512), 1.1-1.7x with AVX2 and SSE4.2; mixed strings take
-/// 0.96-1.0x, longer ones and fresh corpus text 0.98-1.02x. A block that does not start with
-/// ASCII is left to `convert_rest` untested (mixed strings of 64-100 bytes: 0.93x with it).
+/// and stores one on the stack, which a string of a few blocks of ASCII paid for nothing.
+/// Split, short ASCII strings convert faster with every kernel, and mixed strings, longer ones
+/// and fresh text as fast as before. A block that does not start with ASCII is left to
+/// `convert_rest` untested: the test slowed mixed strings of a block or two. The measurements
+/// are in BENCHMARKS.md.
 ///
 /// # Safety
 /// As for [`convert`]; `convert_rest` is [`convert`] of the same `W` and `T`.
@@ -764,7 +763,7 @@ pub(crate) unsafe fn convert<W: Widen, T: Target, B: WideBlock>(
             // SAFETY: 64 bytes from `read` and 64 units from `written` by the loop condition
             // (so `read` and `written` are within the buffers, which the compiler does not
             // see: a checked subslice here, or `get`, made the conversions of 4-byte
-            // characters 25-40% slower, Zen 4); `read` is where a character starts, or
+            // characters markedly slower); `read` is where a character starts, or
             // `convert`'s start (see there).
             let converted = unsafe {
                 let limit = valid.saturating_sub(read);
@@ -858,9 +857,8 @@ unsafe fn convert_block<W: Widen, T: Target, B: WideBlock>(
         }
         // Room for the block's characters and the spill (see `convert_narrow_block`), not for
         // 64 characters and the spill: the last block of a string into an output of its
-        // length in units took the steps instead. Zen 4, A/B, AVX2 and SSE4.2, strings of 64
-        // bytes into such outputs: Russian 1.8-2.0x as fast, Chinese 1.03-1.06x, others and
-        // corpus text 0.97-1.02x.
+        // length in units took the steps instead, which made short strings of 2-byte
+        // characters (Russian) much slower (see BENCHMARKS.md).
         if !sixteen_three && below(0xF0) {
             // No lead byte of a 3-byte character (E0..EF) either: a cheaper block.
             let (r, three, check) = (&registers, !below(0xE0), limit < BLOCK);
@@ -871,9 +869,8 @@ unsafe fn convert_block<W: Widen, T: Target, B: WideBlock>(
             // Else into a stage, whose units are then copied: the last block of a string of
             // mostly ASCII with a few 2-byte characters (French) into an output of its length
             // in units has room for its characters (`room` is at least 64, `total` below it)
-            // but not for the spill, and took the steps. Zen 4, A/B, French strings of 64
-            // bytes into such outputs (UTF-16, UTF-32): AVX2 1.73x, 1.63x as fast, SSE4.2
-            // 1.70x, 1.57x; others, and AVX-512, 0.97-1.03x.
+            // but not for the spill, and took the steps, much slower with AVX2 and SSE4.2
+            // (see BENCHMARKS.md).
             let mut stage = [MaybeUninit::<T>::uninit(); BLOCK + NARROW_SPILL];
             let staged = stage.as_mut_ptr().cast::<T>();
             let (read, units) = narrow_block::<W, T>(r, ends, (three, check), staged);
@@ -937,12 +934,10 @@ pub(crate) const STAGED_TAIL: core::ops::Range<usize> = STEP..BLOCK;
 /// branch on its length that no predictor learns in mixed text. The bytes are loaded in place,
 /// those of the last step from the last 16 bytes of `src`, moved down by a shuffle with zeros
 /// after them (not copied into a buffer: a register loaded from bytes just stored waits for
-/// them). A zero past `src` is a character of its own, whose unit is not copied. AMD Zen 4,
-/// A/B against the character-at-a-time path, AVX2, strings cut from the corpus into UTF-16
-/// and UTF-32: Chinese and Russian of 16 bytes 1.12-1.24x as fast, of 64 bytes 1.0-1.13x;
-/// random mixed 1-4 byte strings of 16 bytes 1.04-1.10x, of 100 and 256 bytes 1.17-1.27x;
-/// French 0.95-1.03x, fresh corpus text 0.99-1.02x; SSE4.2 alike. From 8 bytes (two
-/// overlapping loads of 8), strings of 16 bytes took 1.01-1.09x as long.
+/// them). A zero past `src` is a character of its own, whose unit is not copied. Against the
+/// character-at-a-time path, short strings that are not mostly ASCII convert faster, and French
+/// and fresh text as fast. It starts at 16 bytes: from 8 (two overlapping loads of 8), strings
+/// of 16 bytes were slower. The measurements are in BENCHMARKS.md.
 ///
 /// # Safety
 /// SSE4.1, SSSE3 and `W`'s instructions; `src` is well-formed UTF-8.
