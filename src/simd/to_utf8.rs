@@ -126,8 +126,8 @@ pub(super) struct Saved(MaybeUninit<__m128i>);
 impl Saved {
     /// Nothing: for an output too short to hold 16 bytes past its end, where nothing is stored
     /// back, or a step that wrote nothing. Zeros, not left uninitialised: the converters' code
-    /// comes out as it did when this was a register (measured: leaving it undefined changed
-    /// the AVX-512 converter's code layout, UTF-16 to UTF-8 of fresh Russian text 0.83x).
+    /// comes out as it did when this was a register (leaving it undefined changed the AVX-512
+    /// converter's code layout and slowed it: see BENCHMARKS.md).
     pub(super) const NONE: Saved = Saved(MaybeUninit::zeroed());
 
     /// The 16 bytes at `p`.
@@ -493,8 +493,8 @@ unsafe fn utf16_step<U: Units, const PAIRS: bool>(
     // SAFETY: by the caller.
     unsafe {
         // ASCII takes the 1-2 byte path (the caller copies runs of it): one branch fewer to
-        // mispredict where ASCII and other characters alternate (measured with callgrind:
-        // French from UTF-16, 10.3k mispredictions per call to 7.9k; from UTF-32, 10.2k to 7.8k).
+        // mispredict where ASCII and other characters alternate (callgrind counts fewer
+        // mispredictions on French text, from UTF-16 and from UTF-32: see BENCHMARKS.md).
         let ascii = masked_eq(v, 0xFF80, 0);
         if one_two {
             push_one_two(out, two_bytes(v).blend(v, ascii), ascii, 0);
@@ -656,14 +656,11 @@ unsafe impl<U: Units> WideStep for NoWideStep<U> {
     }
 
     /// 32: in text that mixes ASCII with 2-byte characters, runs of 16 to 31 units of ASCII
-    /// left the steps for a run that ended at once, on a branch that no predictor learns. AMD
-    /// Zen 4, A/B in one process, UTF-16 of fresh corpus text (see BENCHMARKS.md): AVX2
-    /// (SSE4.2) French 1.44-1.59x (1.26-1.31x) as fast, Czech 1.18x (1.05x), Turkish
-    /// 1.12-1.18x (1.04x), Vietnamese 1.14-1.21x (0.96x), other files 0.96-1.06x
-    /// (0.95-1.01x); the corpus files themselves, whose runs a predictor learns when they are
-    /// converted again and again, 0.96-1.0x (0.92-1.0x). With AVX-512's steps, 32 made other
-    /// scripts 0.95-0.99x as fast; from UTF-32, where it costs a second load and test, French
-    /// 1.45x but the corpus files themselves 0.88-0.94x with SSE4.2.
+    /// left the steps for a run that ended at once, on a branch that no predictor learns. From
+    /// 32, fresh text of Latin scripts converts faster and other text as fast; not for
+    /// AVX-512's steps, where 32 slowed other scripts, nor from UTF-32, where it costs a second
+    /// load and test and slowed text that a predictor learns. The measurements are in
+    /// BENCHMARKS.md.
     const ASCII_RUN_UNITS: usize = 2 * STEP;
 }
 
@@ -732,9 +729,8 @@ pub(super) const SHIFT_DOWN: [u8; 32] = {
 /// Loads the [`STAGED_MIN`] to 15 units of `src`, zeros after them: its first 8 units and its
 /// last 8 (the two loads overlap), these moved down to follow the first; below 8 units, 4 and
 /// 4 alike. Not a copy into a buffer: a register loaded from units just stored waits for them
-/// (store forwarding fails), which strings of 8 to 15 units of UTF-16 paid on every call:
-/// 16-byte strings of Russian lipsum (8 units) 1.4-1.6x as fast with AVX2 and SSE4.2 (AMD Zen
-/// 4, A/B in one process), random mixed strings of 16 to 256 bytes 1.02-1.2x.
+/// (store forwarding fails), which strings of 8 to 15 units of UTF-16 paid on every call (see
+/// BENCHMARKS.md).
 ///
 /// # Safety
 /// `U`'s instruction set (SSSE3 at least); `src` has `STAGED_MIN` to 15 units.
@@ -766,9 +762,7 @@ unsafe fn load_short<U: Units>(src: &[u16]) -> U {
 /// The [`STAGED_MIN`] to 15 units of UTF-32 of `src`, zeros after them, four to a register:
 /// the whole fours loaded, the last (partial) one taken from the last four units, moved down,
 /// and not a copy into a buffer (as for [`load_short`]); stored again by
-/// [`Units::store_wide`] so that the step's loads take them at once. Strings of 16 bytes of
-/// Russian lipsum 1.5-1.6x as fast with AVX2 and SSE4.2, of random mixed text 1.2x, of 64
-/// bytes 1.1-1.25x.
+/// [`Units::store_wide`] so that the step's loads take them at once (see BENCHMARKS.md).
 ///
 /// # Safety
 /// SSSE3; `src` has `STAGED_MIN` to 15 units.
@@ -795,11 +789,10 @@ unsafe fn short_quarters(src: &[u32]) -> [__m128i; 4] {
 }
 
 /// Units from which [`staged_tail`] converts the last ones of its input: fewer go through the
-/// exact path. While the last units were copied into a buffer, 8: random mixed strings of 16
-/// bytes took 1.1-1.2x as long through it. Loaded in place ([`load_short`],
-/// [`short_quarters`]), 4 to 7 units pay (AMD Zen 4, A/B in one process, 16-byte strings of
-/// Chinese lipsum, 5 or 6 units: 1.5-1.6x as fast with AVX2 and SSE4.2, from UTF-16 and from
-/// UTF-32; 64-byte ones 1.3-1.4x; random mixed 16-byte strings 1.06-1.13x).
+/// exact path. While the last units were copied into a buffer, 8: below that, short mixed
+/// strings were slower through it. Loaded in place ([`load_short`], [`short_quarters`]), 4 to 7
+/// units pay too: short strings of 3-byte characters (Chinese, 5 or 6 units to a 16-byte
+/// string) gain most (see BENCHMARKS.md).
 const STAGED_MIN: usize = 4;
 
 /// The tail steps of an instruction set that cannot store a register's bytes by a mask (see
@@ -807,11 +800,9 @@ const STAGED_MIN: usize = 4;
 /// [`StagedUnit::step`] into a buffer, and their bytes copied into `dst` if they fit. Zeros are
 /// ASCII, one byte each after the bytes of the units, which are left out; a high surrogate that
 /// ends the input is followed by a zero, and refused with the lone ones. Runs of ASCII go as the
-/// exact path's, and the last units if fewer than [`STAGED_MIN`]. AMD Zen 4, AVX2, A/B in one
-/// process, strings of 16-256 bytes into exact-size outputs, against the exact path: pieces of
-/// corpus text 1.03-3.4x as fast (Russian 3.2-3.4x, Greek 1.8-2.1x, Chinese 1.1-1.6x, French
-/// 1.05-1.2x), random mixed 1-4 byte text 1.3-6x; ASCII 0.93-1.23x; fresh corpus text 1.0-1.1x;
-/// SSE4.2 alike.
+/// exact path's, and the last units if fewer than [`STAGED_MIN`]. Against the exact path, short
+/// strings into outputs of exactly their size convert faster, those of 2-byte characters most;
+/// ASCII and fresh text as fast (see BENCHMARKS.md).
 ///
 /// # Safety
 /// `U`'s instruction set.
@@ -823,7 +814,7 @@ unsafe fn staged_tail<U: Units, S: StagedUnit>(
     let (mut read, mut written) = (0, 0);
     while let Some(rest) = src.get(read..).filter(|r| !r.is_empty()) {
         // Runs of ASCII are copied as the exact path copies them, with no buffer: through the
-        // buffers, ASCII strings of 64 units took 3x as long.
+        // buffers, short ASCII strings took several times as long.
         if rest.first().is_some_and(|u| u.value() < 0x80) {
             let out = dst.get_mut(written..).unwrap_or_default();
             let copied = if rest.len() < 32 {
@@ -915,8 +906,8 @@ pub(crate) unsafe fn utf16_to_utf8<U: Units, W: WideStep>(
 ) -> (usize, usize) {
     let room = dst.len();
     // No step at all: the writer's load of the output, which may wait for the stores of a
-    // call just before, is not made (AVX-512, 16 ASCII units into 16 bytes: 0.6x with it,
-    // after the masked store of the call before).
+    // call just before (a masked store, with AVX-512), is not made: the wait slowed short
+    // strings (see BENCHMARKS.md).
     if !utf16_steps_fit(src.len(), room) {
         // SAFETY: `W`'s instruction set by our caller.
         return unsafe { W::utf16_tail(src, dst) };
@@ -1027,12 +1018,11 @@ fn input_limit(read: usize, end: usize, room: usize, per_unit: usize) -> usize {
 
 /// [`input_limit`] for a run of ASCII, one byte per unit. Held to the steps' limit, at 3 or 4
 /// bytes per unit, ASCII into an output of exactly its size went round the loop again and
-/// again, each time as far as a third or a fourth of the room left. AMD Zen 4, A/B in one
-/// process, ASCII strings of 256 and 1000 units: AVX-512 1.3-1.4x as fast from UTF-16,
-/// 1.6-1.8x from UTF-32, AVX2 and SSE4.2 1.03-1.36x; ASCII with one "é", 1.1-1.5x; mixed
-/// strings and fresh corpus text 0.97-1.02x. (AVX2, ASCII strings of 100 units of UTF-32: 0.89x,
-/// unexplained; 80 units now go through the steps and 20 through the exact path, before 32
-/// and 68.)
+/// again, each time as far as a third or a fourth of the room left. Held to one byte per unit,
+/// ASCII strings of a few hundred units and more convert faster with every kernel, mixed
+/// strings and fresh text as fast. One case lost, unexplained: AVX2, ASCII strings of 100 units
+/// of UTF-32, where 80 units now go through the steps and 20 through the exact path, before 32
+/// and 68 (see BENCHMARKS.md).
 #[inline(always)]
 fn ascii_limit(read: usize, end: usize, room: usize) -> usize {
     input_limit(read, end, room, 1)
@@ -1172,8 +1162,8 @@ pub(crate) unsafe fn utf32_to_utf8<U: Units, W: WideStep>(
                         continue;
                     }
                     // The step where the run ends is converted as it is, ASCII or not, as in
-                    // `utf16_to_utf8`: going round the loop to test it again cost 8% on
-                    // wikipedia_mars_french.
+                    // `utf16_to_utf8`: going round the loop to test it again slowed French
+                    // text (see BENCHMARKS.md).
                     (v, any) = U::load_narrow(src.as_ptr().add(read));
                 }
                 let short = U::any_none(any, !0x7FF);
