@@ -14,9 +14,9 @@
 //! not, the scalar validator locates and classifies the first error exactly. Blocks of
 //! ASCII after a character boundary are skipped unchecked (after a sequence left open, the
 //! first one is an error); the others are checked in groups of up to [`GROUP`], whose errors
-//! are tested once. Where a block costs less to check than a mispredicted branch (AVX-512,
-//! measured on Intel: [`Vector::GROUP_OF_THREE`]), a group is one block or three, ASCII blocks
-//! among them checked too.
+//! are tested once. Where a block costs less to check than a mispredicted branch (AVX-512:
+//! [`Vector::GROUP_OF_THREE`]), a group is one block or three, ASCII blocks among them checked
+//! too.
 
 // The kernels that run this algorithm are x86_64's and aarch64's; elsewhere (i686, s390x, ...)
 // only the scalar implementation exists, and it uses the block constants alone.
@@ -100,56 +100,44 @@ pub const BLOCK: usize = 64;
 
 /// Inputs of at least this many bytes are read in blocks from 64-byte boundaries, the bytes
 /// before the first one checked apart: then no load of a block or of one of its registers
-/// crosses a cache line. Input at 16 bytes from a boundary, against reading from its start:
-/// Wikipedia text 1.14x as fast with AVX-512, ASCII text 1.9x (Intel Xeon, Emerald Rapids).
-/// Shorter input pays more for the separate head than it gains. Input cut from the corpus at
-/// offsets 1 to 63, peeling against none (`bench/c/ab_offsets.c`): at 1024 bytes Russian text
-/// 1.00-1.04x, English and Latin 0.88-0.97x with AVX-512 and 0.78-0.94x with AVX2; at 2048
-/// bytes Russian 1.00-1.11x, English 0.93-1.25x, Latin 0.93-1.05x; at 4096 bytes 0.98-1.27x.
-/// AMD Zen 4, whole files (150 KB to 1 MiB) at offsets 1 to 63: Wikipedia text 1.03-1.14x as
-/// fast as without peeling, Latin lipsum and ASCII 1.02-1.10x; at offset 0 the same. Zen 4,
-/// this path against the shorter input's (`ascii_test` first, no peeling), cut from the
-/// corpus at offsets 0 to 63: Chinese and Russian 0.96-1.09x at every length from 1024 bytes;
-/// English at 1024 and 1536 bytes 0.42-0.86x, at 2048 0.95-1.09x, from 3072 0.98-1.16x; pure
-/// ASCII at 2048 0.55-0.84x, at 4096 0.72-1.09x, at 8192 0.84-1.29x (slower only at offsets 0
-/// and 32, where the shorter input's 64-byte loads split no 32-byte half across cache lines).
+/// crosses a cache line, and input that does not start at a boundary runs faster, ASCII most.
+/// Shorter input pays more for the separate head than it gains: below this bound, peeling
+/// slowed text that is mostly ASCII, and this path was slower than the shorter input's
+/// (`ascii_test` first, no peeling) on English text; from it, the two are about even, except
+/// pure ASCII of a few KiB at offsets 0 and 32, where the shorter input's 64-byte loads split
+/// no 32-byte half across cache lines. The measurements are in BENCHMARKS.md.
 pub const ALIGN_FROM: usize = 2048;
 
 /// The most blocks of text that is not ASCII whose errors are tested at once. A test (and its
-/// branch) per block costs 5% of the speed of validation, one per four blocks 2%; on an error
-/// the scalar code looks at up to `GROUP * BLOCK + 3` bytes again.
+/// branch) per block slows validation down, one per four blocks less so (see BENCHMARKS.md);
+/// on an error the scalar code looks at up to `GROUP * BLOCK + 3` bytes again.
 pub const GROUP: usize = 4;
 
 /// Inputs of at most this many bytes are checked as one tail, a register at a time, with none
 /// of the setup of the loop over blocks. On an error that reports no good block, as the first
-/// group of blocks would. Pools of mixed strings, AVX-512, C harness, against the block loop
-/// from 65 bytes: 100 bytes in 7.9-8.3 ns instead of 9.9-10.4, 256 bytes in 11.3-12.1 instead
-/// of 14.0-14.4.
+/// group of blocks would. Mixed strings of 100 to 256 bytes take less time this way than
+/// through the block loop (see BENCHMARKS.md).
 pub(crate) const SHORT: usize = GROUP * BLOCK;
 
 /// Inputs of at least this many bytes, more than the L2 cache of a core holds, are checked by
 /// a block loop that prefetches: after each block that is not ASCII it asks for the cache line
-/// [`PREFETCH_AHEAD`] bytes further on. Without, 64 MiB of random 1-4 byte text was validated
-/// at 9-18 GB/s (by the run), where memchr reads 29 and simdutf's `count_utf8`, which does
-/// little per block, 22: the loop keeps too few reads in flight for the memory's speed. Intel
-/// Xeon (Emerald Rapids), A/B of builds in one process (`bench/c/ab_builds.c`), five runs:
-/// AVX-512 at 64 MiB 1.2-1.6x as fast, at 16 MiB 1.1-1.2x, at 2-4 MiB 1.0-1.1x; AVX2 and
-/// SSE4.2 at 64 MiB 1.4x and 1.3x. At 1 MiB, in the L2 cache, the prefetches cost 5%: hence a
+/// [`PREFETCH_AHEAD`] bytes further on. Without, text read from memory was validated well
+/// below the speed at which memory is read, and below simdutf's `count_utf8`, which does
+/// little per block: the loop keeps too few reads in flight for the memory's speed. The gain
+/// grows with the input beyond the L2 cache; within it, the prefetches cost a little: hence a
 /// loop of its own. x86_64 only: elsewhere this is never reached (no prefetch measured). AMD
-/// Zen 4 (EPYC, 1 MiB of L2), whose own prefetchers keep up, A/B against no prefetching: with
-/// AVX-512, 0.97-1.00x as fast from 2 to 32 MiB and 0.91-0.95x at 64 MiB (counting 0.89-1.00x);
-/// AVX2 and SSE4.2 0.98-1.01x; with the hint into L2 only (T1) instead of every level, as
-/// fast as without (T1 not tried on Intel). Hence `Isa::Avx512Zen4`'s kernels do not prefetch:
-/// the long input's loop is then the same as the shorter one's, in a function of its own.
+/// Zen 4's own prefetchers keep up: there prefetching gained nothing, and cost AVX-512 at
+/// 64 MiB, with the hint into every level as into L2 only (T1). Hence `Isa::Avx512Zen4`'s
+/// kernels do not prefetch: the long input's loop is then the same as the shorter one's, in a
+/// function of its own. The measurements are in BENCHMARKS.md.
 pub const STREAM_FROM: usize = if cfg!(target_arch = "x86_64") {
     2 << 20
 } else {
     usize::MAX
 };
 
-/// How far ahead of a block [`STREAM_FROM`]'s loop prefetches: 2, 4, 8 and 16 KiB were alike
-/// at 4 and 16 MiB; at 64 MiB 2 KiB was slower, 8 and 16 KiB within the noise of 4 (Intel).
-/// AMD Zen 4 at 64 MiB: 1 KiB 0.88x as fast as 4, 16 KiB 0.95x.
+/// How far ahead of a block [`STREAM_FROM`]'s loop prefetches: read from memory, a shorter
+/// distance was slower, a longer one no faster (see BENCHMARKS.md).
 const PREFETCH_AHEAD: usize = 4096;
 
 /// The eight bytes of `src` from `at` as a little-endian word, zeros where `src` ends, read
@@ -309,17 +297,15 @@ impl Blocks {
 ///
 /// An input of at most [`SHORT`] bytes is checked as a tail alone by code that sets up no block
 /// loop and saves no register, and `validate` returns in registers: C callers validate many
-/// short strings (AMD Zen 4, AVX-512, mixed text: 16 bytes in 6.2 ns instead of 7.8, 64 bytes
-/// in 5.7 instead of 8.3, against simdutf's 6.6 and 6.2, when that bound was 64 bytes). A
-/// longer input below [`ALIGN_FROM`] bytes is first tested for ASCII ([`ascii_test`]); the bytes
-/// after the blocks that test found ASCII are then checked without the block loop if they are
-/// few ([`valid_after_ascii`]), or by the block loop from there, in a function of their own, so
-/// that the short strings' path keeps its code as small as it was (AVX-512, C harness, A/B in
-/// one process: that kept mixed strings of 64 bytes at 0.95-1.00x of the time before this
-/// change, where checking the few bytes in the same function took 1.00-1.05x). An input of at
-/// least [`STREAM_FROM`] bytes goes to a block loop of its own, which prefetches if `PREFETCH`
-/// (false for AMD Zen 4, which is faster without: see [`STREAM_FROM`]); the function for
-/// shorter input is then the same with or without.
+/// short strings, which the block loop's setup slowed (see BENCHMARKS.md). A longer input below
+/// [`ALIGN_FROM`] bytes is first tested for ASCII ([`ascii_test`]); the bytes after the blocks
+/// that test found ASCII are then checked without the block loop if they are few
+/// ([`valid_after_ascii`]), or by the block loop from there, in a function of their own, so
+/// that the short strings' path keeps its code as small as it was (checking the few bytes in
+/// the same function slowed short mixed strings). An input of at least [`STREAM_FROM`] bytes
+/// goes to a block loop of its own, which prefetches if `PREFETCH` (false for
+/// `Isa::Avx512Zen4`, AMD Zen 4's tuning, which gains nothing from it: see [`STREAM_FROM`]);
+/// the function for shorter input is then the same with or without.
 ///
 /// [`SHORT`]: super::lookup::SHORT
 /// [`STREAM_FROM`]: super::lookup::STREAM_FROM
@@ -605,7 +591,7 @@ impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
     /// Checks `s`, 1 to `LANES` bytes, as [`tail_is_valid`] does, in one register loaded
     /// whole or in part by the same instructions: no loop, and with AVX-512 no branch on the
     /// length. Strings of 64 mixed bytes, which `tail_is_valid` checks in a loop of one
-    /// register, took 9-10% less time (Emerald Rapids, bench/c/ab_builds.c); 16 bytes the same.
+    /// register, take less time; 16 bytes the same (see BENCHMARKS.md).
     ///
     /// [`tail_is_valid`]: Self::tail_is_valid
     ///
@@ -734,9 +720,8 @@ unsafe fn lanes_ored<V: Vector>(block: &[u8; BLOCK]) -> V {
 /// [`STREAM_FROM`] bytes). Runs in mixed text are short (German or French
 /// Wikipedia text: two or three blocks on average), and where they end is a branch no predictor
 /// learns: tested a block at a time, a run costs one mispredicted branch, not the two or three
-/// of a first test and a test of several blocks (AMD Zen 4, AVX-512: German 1.21x faster,
-/// Esperanto, French and Portuguese 1.11-1.16x). Long runs, pure ASCII above all, go faster
-/// several blocks at a time.
+/// of a first test and a test of several blocks (see BENCHMARKS.md). Long runs, pure ASCII
+/// above all, go faster several blocks at a time.
 ///
 /// # Safety
 /// The CPU supports `V`'s ISA.
@@ -761,14 +746,11 @@ unsafe fn ascii_blocks<V: Vector>(blocks: &[[u8; BLOCK]], from_memory: bool) -> 
 }
 
 /// The number of blocks in the whole groups of `N` ASCII blocks at the start of `blocks`, one
-/// test per group: four blocks, but at most eight registers. AMD Zen 4, A/B of builds in one
-/// process (`bench/c/ab_builds.c`, `ab_offsets.c`), four blocks against two: pure ASCII text of
-/// 4 to 32 KiB (in the L1 cache) 1.14-1.25x as fast with AVX-512 and 1.06-1.12x with AVX2,
-/// English Wikipedia text of 6 to 32 KiB 1.03-1.12x (AVX-512); mixed text, and ASCII of 64 KiB
-/// to 16 MiB, 0.98-1.04x. SSE4.2, where four blocks are sixteen registers: English 0.97-0.98x.
-/// Eight blocks with AVX-512: 32 KiB of ASCII 1.11x as fast as four, 16 KiB of English
-/// 0.95-0.98x. Read from memory (64 MiB of ASCII), four are slower, AVX-512 0.89-0.95x and AVX2
-/// 0.99x: input of [`STREAM_FROM`] bytes and more keeps two. Intel not measured.
+/// test per group: four blocks, but at most eight registers. Four blocks against two: ASCII in
+/// the L1 cache gains with AVX-512 and AVX2, English text with AVX-512, other text is as fast;
+/// with SSE4.2, where four blocks are sixteen registers, English lost a little, and so it did
+/// with eight blocks of AVX-512, which gained on ASCII only. Read from memory, four are slower:
+/// input of [`STREAM_FROM`] bytes and more keeps two. The measurements are in BENCHMARKS.md.
 ///
 /// # Safety
 /// The CPU supports `V`'s ISA.
@@ -796,9 +778,8 @@ unsafe fn ascii_groups<V: Vector, const N: usize>(blocks: &[[u8; BLOCK]]) -> usi
 /// of whole blocks at its start that are ASCII, after which the kernel checks it (see
 /// [`valid_after_ascii`]). Its whole blocks are ORed four at a time and tested, then the blocks
 /// left and its last 64 bytes, which overlap them; only a test that fails looks for the block.
-/// For input below [`ALIGN_FROM`] bytes, before the block loop, whose setup cost more than the
-/// scan: pools of ASCII strings, AVX-512, libutf8's time over simdutf's (Rust harness, same
-/// run), 300 bytes 1.6x -> 0.63x, 512 bytes 1.4-1.6x -> 0.52x, 1000 bytes 1.1-1.2x -> 0.8x.
+/// For input below [`ALIGN_FROM`] bytes, before the block loop, whose setup cost ASCII strings
+/// of a few hundred bytes more than the scan (see BENCHMARKS.md).
 /// Text that is not ASCII pays one test of its first four blocks, and one of each of them.
 ///
 /// # Safety
@@ -835,31 +816,25 @@ pub(crate) unsafe fn ascii_test<V: Vector>(s: &[u8]) -> Result<(), usize> {
 }
 
 /// The most bytes that a kernel checks as one tail after the ASCII blocks that [`ascii_test`]
-/// found (see [`valid_after_ascii`]): more than [`SHORT`], because they set up no block loop.
-/// Strings of 300 and 512 bytes, AVX-512, time over simdutf's (Rust harness, same run): mixed
-/// 1-4 byte text 0.82x with a bound of `SHORT`, 0.61-0.68x with this one; 300-byte pieces of the
-/// French, Russian and Chinese Wikipedia texts 0.94-0.99x -> 0.78-0.88x (German, noisier, 1.08x
-/// -> 0.91-1.04x). At 1024, mixed text of 1000 bytes gained as much, but ASCII with one other
-/// character in its first block took 2.3x simdutf's time instead of 1.2x: a tail checks every
-/// register whole, where the block loop skips ASCII.
+/// found (see [`valid_after_ascii`]): more than [`SHORT`], because they set up no block loop:
+/// mixed and Wikipedia text of 300 to 512 bytes gained over a bound of `SHORT`. Not 1024: mixed
+/// text of 1000 bytes gained as much, but ASCII with one other character in its first block
+/// was much slower: a tail checks every register whole, where the block loop skips ASCII. The
+/// measurements are in BENCHMARKS.md.
 const TAIL_AFTER_ASCII: usize = 2 * SHORT;
 
 /// [`valid_blocks`] for `s`, below [`ALIGN_FROM`] bytes, whose first `ascii` blocks are ASCII
 /// (see [`ascii_test`]), if at most [`TAIL_AFTER_ASCII`] bytes follow them: those bytes with no
 /// block loop set up, as a tail as [`valid_short`] checks one (the ASCII before them leaves no
 /// sequence open), after a group of four blocks if they are more than [`SHORT`]. `None` if more
-/// bytes follow. ASCII strings with one other character in their last quarter, AVX-512, time
-/// over simdutf's (Rust harness, same run): before this and the start of the block loop after
-/// the ASCII blocks, 1.6x at 300 bytes, 1.45x at 512, 1.27x at 1000 and 1.10x at 2000; after,
-/// 1.13-1.24x, 0.93-1.00x, 0.89x and 0.83-0.85x.
+/// bytes follow. With this and the start of the block loop after the ASCII blocks, ASCII
+/// strings with one other character in their last quarter gained at every length tried, 300
+/// to 2000 bytes (see BENCHMARKS.md).
 ///
 /// If at least one ASCII block precedes a block followed by nothing but ASCII, as in ASCII text
-/// with one accented letter, that block alone is the tail, however many bytes follow it. Pools
-/// of ASCII strings with one "é" at a random place, A/B in one process (`bench/c/ab_builds.c`),
-/// AMD Zen 4: 300 bytes 1.11-1.28x as fast with AVX-512, 1.17x with AVX2, 1.27x with SSE4.2;
-/// 1000 bytes 1.18-1.25x; 300-byte pieces of English Wikipedia 1.01-1.05x. Without the first
-/// condition, text whose first block is not ASCII paid for the test and seldom gained:
-/// 300-600-byte pieces of French, German, Russian and Vietnamese Wikipedia 0.94-0.96x.
+/// with one accented letter, that block alone is the tail, however many bytes follow it: such
+/// strings gain with every kernel, English text a little. Without the first condition, text
+/// whose first block is not ASCII paid for the test and seldom gained (see BENCHMARKS.md).
 ///
 /// # Safety
 /// The CPU supports `V`'s ISA; the first `ascii` blocks of `s` are ASCII.
@@ -1072,16 +1047,12 @@ pub(crate) unsafe fn valid_blocks<V: Vector, const COUNT: bool, const STREAM: bo
             if V::GROUP_OF_THREE {
                 // Where the check of a block costs less than a mispredicted branch, an ASCII
                 // block between others is checked, not skipped: one test of the next two
-                // blocks, and no way out of the group at the first ASCII one. Intel Xeon
-                // (Emerald Rapids), AVX-512, against checking up to GROUP blocks that are not
-                // ASCII (libutf8 / simdutf validate_utf8, same run, 2 rounds): German 1.05 ->
-                // 1.16x, Esperanto 1.10 -> 1.20x, French 1.30 -> 1.53x, English 1.24 -> 1.25x.
-                // Three or four blocks checked whatever they hold: German and Esperanto alike
-                // but English 1.19 and 1.16x; two: 1.15, 1.18, 1.41, 1.26x; up to five or nine,
-                // testing pairs: slower for German (1.15, 1.10x).
-                // AVX2 and SSE4.2 on the same core, whose blocks cost more to check: slower
-                // (geometric mean -3.6% and -4.9%, Wikipedia text -2 to -9%), so they keep
-                // the groups of up to GROUP blocks.
+                // blocks, and no way out of the group at the first ASCII one. With AVX-512,
+                // Wikipedia text gained over checking up to GROUP blocks that are not ASCII;
+                // the other shapes tried (two, three or four blocks checked whatever they hold,
+                // up to five or nine testing pairs) gained less or lost. AVX2 and SSE4.2, whose
+                // blocks cost more to check, lost, so they keep the groups of up to GROUP
+                // blocks. The measurements are in BENCHMARKS.md.
                 if let Some(pair) = blocks.get(i + 1..i + 3) {
                     if lanes_ored::<V>(&pair[0])
                         .or(lanes_ored(&pair[1]))
