@@ -508,6 +508,11 @@ $(BUILD)/kuhn-expected.txt: c-tests/lossy_oracle.py
 
 # C test programs: the user's flags, then the tests' own (warnings as errors, sanitizers).
 TEST_CC = $(CC) $(CPPFLAGS) $(CFLAGS) $(CSTD_FLAGS)
+# The sources of the C harness and of the guard-page program: each its main file, then the
+# check layer, the reference codec and the converters behind one signature, which both share.
+C_SHARED_SRC := c-tests/check.c c-tests/reference.c c-tests/calls.c
+TEST_API_SRC := c-tests/test_api.c $(C_SHARED_SRC)
+GUARD_PAGES_SRC := c-tests/guard_pages.c $(C_SHARED_SRC)
 # $(call sanitized,STAGE,WHAT): records whether WHAT ran under the sanitizers.
 sanitized = $(if $(SANITIZERS),$(call passed,$(1),$(2) under ASan and UBSan),\
   $(call skipped,$(1),$(2) under ASan and UBSan,a compiler with -fsanitize=address$(comma)undefined))
@@ -516,12 +521,12 @@ check-c: all $(BUILD)/kuhn-expected.txt $(ISA_PROBE)
 	@$(call begin,c)
 	rm -rf $(STAGE)
 	$(MAKE) --no-print-directory install DESTDIR=$(STAGE)
-	$(TEST_CC) -std=c99 $(SANITIZE) -I$(STAGE_INC) c-tests/test_api.c \
+	$(TEST_CC) -std=c99 $(SANITIZE) -I$(STAGE_INC) $(TEST_API_SRC) \
 	  -L$(STAGE_LIB) -lutf8 -Wl,-rpath,$(STAGE_LIB) $(LDFLAGS) -o $(BUILD)/test_api_shared
-	$(TEST_CC) -std=c99 $(SANITIZE) -I$(STAGE_INC) c-tests/test_api.c \
+	$(TEST_CC) -std=c99 $(SANITIZE) -I$(STAGE_INC) $(TEST_API_SRC) \
 	  $(STAGE_LIB)/libutf8.a $(LDFLAGS) $$(cat $(BUILD)/native-static-libs) \
 	  -o $(BUILD)/test_api_static
-	$(TEST_CC) -std=c99 $(SANITIZE) -DLIBUTF8_NO_INLINE -I$(STAGE_INC) c-tests/test_api.c \
+	$(TEST_CC) -std=c99 $(SANITIZE) -DLIBUTF8_NO_INLINE -I$(STAGE_INC) $(TEST_API_SRC) \
 	  $(STAGE_LIB)/libutf8.a $(LDFLAGS) $$(cat $(BUILD)/native-static-libs) \
 	  -o $(BUILD)/test_api_no_inline
 	@# The A/B tools of bench/c are not run here, but must keep compiling.
@@ -537,7 +542,7 @@ check-c: all $(BUILD)/kuhn-expected.txt $(ISA_PROBE)
 ifeq ($(CLANG),y)
 	@# Built with clang as well (without sanitizers: their runtime is a package of its own), so
 	@# that the header's inline decoder as clang compiles it is compared with the library's.
-	clang -std=c99 $(CPPFLAGS) $(CFLAGS) $(CSTD_FLAGS) -O2 -I$(STAGE_INC) c-tests/test_api.c \
+	clang -std=c99 $(CPPFLAGS) $(CFLAGS) $(CSTD_FLAGS) -O2 -I$(STAGE_INC) $(TEST_API_SRC) \
 	  $(STAGE_LIB)/libutf8.a $(LDFLAGS) $$(cat $(BUILD)/native-static-libs) \
 	  -o $(BUILD)/test_api_clang
 	@echo "== C harness, built with clang"
@@ -580,7 +585,7 @@ endif
 check-guard: all $(ISA_PROBE)
 	@$(call begin,guard)
 	$(TEST_CC) -std=c99 -D_DEFAULT_SOURCE $(SANITIZE) -Iinclude \
-	  c-tests/guard_pages.c $(TARGET)/libutf8.a $(LDFLAGS) $$(cat $(BUILD)/native-static-libs) \
+	  $(GUARD_PAGES_SRC) $(TARGET)/libutf8.a $(LDFLAGS) $$(cat $(BUILD)/native-static-libs) \
 	  -o $(BUILD)/guard_pages
 	$(call per_isa,$(BUILD)/guard_pages)
 	@$(call passed,guard,the guard pages: $(ISAS))
@@ -604,8 +609,8 @@ check-race: all $(ISA_PROBE)
 # -fstack-clash-protection probe the pattern the measure reads).
 check-stack: all $(ISA_PROBE)
 	$(CC) $(CSTD_FLAGS) -std=c99 -D_POSIX_C_SOURCE=200809L -O2 -Iinclude \
-	  c-tests/stack_use.c $(TARGET)/libutf8.a $(LDFLAGS) $$(cat $(BUILD)/native-static-libs) \
-	  -lpthread -o $(BUILD)/stack_use
+	  c-tests/stack_use.c c-tests/check.c $(TARGET)/libutf8.a $(LDFLAGS) \
+	  $$(cat $(BUILD)/native-static-libs) -lpthread -o $(BUILD)/stack_use
 	$(call per_isa,$(BUILD)/stack_use)
 
 # Both C programs under valgrind memcheck, built without sanitizers (and without the header's
@@ -616,10 +621,10 @@ check-valgrind: all $(BUILD)/kuhn-expected.txt
 	@$(call begin,valgrind)
 ifeq ($(VALGRIND_FOUND),y)
 	$(TEST_CC) -std=c99 -D_DEFAULT_SOURCE -g -O1 -Iinclude \
-	  c-tests/guard_pages.c $(TARGET)/libutf8.a $(LDFLAGS) $$(cat $(BUILD)/native-static-libs) \
+	  $(GUARD_PAGES_SRC) $(TARGET)/libutf8.a $(LDFLAGS) $$(cat $(BUILD)/native-static-libs) \
 	  -o $(BUILD)/guard_pages_valgrind
 	$(TEST_CC) -std=c99 -g -O1 -DLIBUTF8_NO_INLINE -Iinclude \
-	  c-tests/test_api.c $(TARGET)/libutf8.a $(LDFLAGS) $$(cat $(BUILD)/native-static-libs) \
+	  $(TEST_API_SRC) $(TARGET)/libutf8.a $(LDFLAGS) $$(cat $(BUILD)/native-static-libs) \
 	  -o $(BUILD)/test_api_valgrind
 	GUARD_PAGES_SAMPLE=16 $(VALGRIND) --error-exitcode=1 --leak-check=full -q \
 	  $(BUILD)/guard_pages_valgrind

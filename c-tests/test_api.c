@@ -6,8 +6,8 @@
  * and the definitions of the sibling forms (WTF-8, Unicode TR #26 for CESU-8, Java's DataInput);
  * where no standard defines the result (escaping, streaming, character boundaries, bad
  * arguments), from the contract documented in libutf8.h and libutf8(3); none was printed by the
- * library. Where a whole range is checked, the expectation comes from a small classifier or
- * encoder written here from the RFC 3629 tables, not from the library.
+ * library. Where a whole range is checked, the expectation comes from the reference codec
+ * (reference.c), written from the RFC 3629 tables, not from the library.
  *
  * Usage: test_api [UTF-8-test.txt expected-lossy-decoding.txt]
  *   The two optional arguments enable the Markus Kuhn stress test; without them it is SKIPPED.
@@ -28,110 +28,9 @@
 /* The check layer                                                                                */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* PRINTF_LIKE, n_passed, n_failed, check_at, CHECK, check_summary. */
-#include "check.h"
-#include "rfc3629.h" /* reference_encode */
-
-/* A group of many comparisons counted as a single check: the first few failures are printed. */
-struct group {
-    const char *file;
-    int line;
-    const char *name;
-    unsigned long failures;
-};
-
-#define GROUP(name) { __FILE__, __LINE__, (name), 0 }
-#define GROUP_SHOWN 5
-
-static void group_fail(struct group *g, const char *fmt, ...) PRINTF_LIKE(2, 3);
-
-static void group_fail(struct group *g, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (g->failures++ < GROUP_SHOWN) {
-        printf("FAIL %s:%d: %s: ", g->file, g->line, g->name);
-        va_start(ap, fmt);
-        vprintf(fmt, ap);
-        va_end(ap);
-        putchar('\n');
-    }
-}
-
-static void group_end(const struct group *g)
-{
-    check_at(g->failures == 0, g->file, g->line, "%s: %lu failure(s) in all", g->name, g->failures);
-}
-
-/* Hex of a byte string, for messages; a few static buffers so one printf can use several. */
-static const char *hex(const void *p, size_t n)
-{
-    enum { SHOWN = 40 };
-    static char ring[4][3 * SHOWN + 8];
-    static unsigned next;
-    const unsigned char *b = p;
-    char *buf = ring[next++ % 4], *w = buf;
-    size_t i;
-
-    if (n == 0)
-        return "(empty)";
-    for (i = 0; i < n && i < SHOWN; i++)
-        w += sprintf(w, i ? " %02X" : "%02X", b[i]);
-    if (n > SHOWN)
-        strcpy(w, " ...");
-    return buf;
-}
-
-/* The most negative status this test knows. */
-#define LOWEST_STATUS (-11)
-
-/* Our own names for the statuses (not utf8_status_str, which is under test). */
-static const char *sname(int status)
-{
-    static const char *const names[] = {
-        "UTF8_OK", "TRUNCATED", "UNEXPECTED_CONTINUATION", "MISSING_CONTINUATION", "OVERLONG",
-        "SURROGATE", "TOO_LARGE", "INVALID_BYTE", "BUFFER_TOO_SMALL", "NULL_POINTER",
-        "INVALID_ARGUMENT", "INVALID_ESCAPE",
-    };
-    return status <= 0 && status >= LOWEST_STATUS ? names[-status] : "(not a utf8_status)";
-}
-
-/* Typed comparisons: each argument is evaluated once, so calls can be passed directly. */
-static int check_status_at(const char *file, int line, int got, int want, const char *ctx)
-{
-    return check_at(got == want, file, line, "%s: status %d %s, want %d %s", ctx, got, sname(got),
-                    want, sname(want));
-}
-
-static int check_size_at(const char *file, int line, const char *what, size_t got, size_t want,
-                         const char *ctx)
-{
-    return check_at(got == want, file, line, "%s: %s = %lu, want %lu", ctx, what,
-                    (unsigned long)got, (unsigned long)want);
-}
-
-static int check_cp_at(const char *file, int line, uint32_t got, uint32_t want, const char *ctx)
-{
-    return check_at(got == want, file, line, "%s: cp = U+%04lX, want U+%04lX", ctx,
-                    (unsigned long)got, (unsigned long)want);
-}
-
-#define CHECK_STATUS(got, want, ctx) check_status_at(__FILE__, __LINE__, (got), (want), (ctx))
-#define CHECK_SIZE(what, got, want, ctx)                                                           \
-    check_size_at(__FILE__, __LINE__, (what), (got), (want), (ctx))
-#define CHECK_CP(got, want, ctx) check_cp_at(__FILE__, __LINE__, (got), (want), (ctx))
-/* Compares the first out_len bytes of the array `out` with the expected bytes; a bad out_len
- * is shown but never used to read past the array. */
-static int check_bytes_at(const char *file, int line, const char *out, size_t out_len, size_t cap,
-                          const char *want, size_t want_len, const char *ctx)
-{
-    return check_at(out_len == want_len && memcmp(out, want, want_len) == 0, file, line,
-                    "%s: out_len %lu, bytes [%s], want [%s]", ctx, (unsigned long)out_len,
-                    hex(out, out_len < cap ? out_len : cap), hex(want, want_len));
-}
-
-#define CHECK_OUT(out, out_len, want, want_len, ctx)                                               \
-    check_bytes_at(__FILE__, __LINE__, (out), (out_len), sizeof(out), (want), (want_len), (ctx))
+#include "calls.h"     /* the converters behind one signature */
+#include "check.h"     /* the checks, typed checks, groups, sname, hex */
+#include "reference.h" /* the reference codec */
 
 /* A heap copy of exactly n bytes, so that AddressSanitizer catches any read past the input. */
 static char *dup_exact(const char *p, size_t n)
@@ -149,7 +48,6 @@ static char *dup_exact(const char *p, size_t n)
 /* A string literal and its length, NUL bytes included (the terminating NUL excluded). */
 #define LIT(s) (s), (sizeof(s) - 1)
 
-#define REPLACEMENT 0xFFFDu
 #define SENTINEL_BYTE 0xA5
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -285,8 +183,6 @@ static const struct example examples[] = {
         BAD(MISSING_CONTINUATION, 2), CHAR(0x41, 1) } },
 };
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
 static void test_example(const struct example *ex)
 {
     char ctx[256];
@@ -355,64 +251,12 @@ static void test_examples(void)
 /* 6: every byte as a first byte, and every two-byte input                                        */
 /* ---------------------------------------------------------------------------------------------- */
 
-/*
- * What a byte means where a character must start, written from the RFC 3629 section 4 ABNF and the
- * status table of the API: the width of the sequence it begins (0: it begins none), the range its
- * second byte must fall in, the status for a continuation byte outside that range, and the status
- * when the input ends right after it.
- */
-struct lead {
-    int width;
-    unsigned lo, hi;
-    utf8_status bad_second;
-    utf8_status alone;
-};
-
-static struct lead classify_lead(unsigned b)
-{
-    struct lead r = { 0, 0x80, 0xBF, UTF8_ERR_MISSING_CONTINUATION, UTF8_ERR_TRUNCATED };
-
-    if (b <= 0x7F) {                        /* UTF8-1 */
-        r.width = 1;
-        r.alone = UTF8_OK;
-    } else if (b <= 0xBF) {                 /* UTF8-tail */
-        r.alone = UTF8_ERR_UNEXPECTED_CONTINUATION;
-    } else if (b <= 0xC1) {                 /* would be an overlong UTF8-2 */
-        r.alone = UTF8_ERR_OVERLONG;
-    } else if (b <= 0xDF) {                 /* UTF8-2 = %xC2-DF UTF8-tail */
-        r.width = 2;
-    } else if (b <= 0xEF) {                 /* UTF8-3 */
-        r.width = 3;
-        if (b == 0xE0) {                    /* %xE0 %xA0-BF UTF8-tail */
-            r.lo = 0xA0;
-            r.bad_second = UTF8_ERR_OVERLONG;
-        } else if (b == 0xED) {             /* %xED %x80-9F UTF8-tail */
-            r.hi = 0x9F;
-            r.bad_second = UTF8_ERR_SURROGATE;
-        }
-    } else if (b <= 0xF4) {                 /* UTF8-4 */
-        r.width = 4;
-        if (b == 0xF0) {                    /* %xF0 %x90-BF 2( UTF8-tail ) */
-            r.lo = 0x90;
-            r.bad_second = UTF8_ERR_OVERLONG;
-        } else if (b == 0xF4) {             /* %xF4 %x80-8F 2( UTF8-tail ) */
-            r.hi = 0x8F;
-            r.bad_second = UTF8_ERR_TOO_LARGE;
-        }
-    } else if (b <= 0xF7) {                 /* would be above U+10FFFF */
-        r.alone = UTF8_ERR_TOO_LARGE;
-    } else {                                /* F8..FF: never in UTF-8 */
-        r.alone = UTF8_ERR_INVALID_BYTE;
-    }
-    return r;
-}
-
 static void test_first_bytes(void)
 {
     unsigned b;
 
     for (b = 0; b <= 0xFF; b++) {
-        struct lead l = classify_lead(b);
+        struct lead l = *lead_of((unsigned char)b);
         char in[2], ctx[96];
         char *alone, *with_a;
         uint32_t cp = 0x12345678;
@@ -436,7 +280,7 @@ static void test_first_bytes(void)
 
         /* (b) followed by 'A', which must never be swallowed */
         snprintf(ctx, sizeof ctx, "first byte then 'A' [%02X 41]", b);
-        want = l.width >= 2 ? UTF8_ERR_MISSING_CONTINUATION : l.alone;
+        want = l.width >= 2 ? UTF8_ERR_MISSING_CONTINUATION : (utf8_status)l.alone;
         cp = 0x12345678;
         st = utf8_decode_next(with_a, 2, &cp, &consumed);
         CHECK_STATUS(st, want, ctx);
@@ -454,15 +298,17 @@ static void test_first_bytes(void)
     }
 }
 
-/* Every two-byte input (L, S), against classify_lead: one check for all 65536. */
+/* Every two-byte input (L, S), against the reference's lead bytes: one check for all 65536. */
 static void test_byte_pairs(void)
 {
-    struct group g = GROUP("every two-byte input");
+    struct group g;
     unsigned lead, second;
+
+    GROUP_BEGIN(&g, "every two-byte input");
 
     for (lead = 0; lead <= 0xFF; lead++) {
         for (second = 0; second <= 0xFF; second++) {
-            struct lead l = classify_lead(lead), s = classify_lead(second);
+            struct lead l = *lead_of((unsigned char)lead), s = *lead_of((unsigned char)second);
             char pair[2];
             utf8_status want_st, want_vst, st, vst;
             uint32_t want_cp = REPLACEMENT, cp = 0;
@@ -471,10 +317,10 @@ static void test_byte_pairs(void)
             if (l.width == 1) {             /* ASCII, then the second byte on its own */
                 want_st = UTF8_OK;
                 want_cp = lead;
-                want_vst = s.alone;
+                want_vst = (utf8_status)s.alone;
                 want_up_to = s.alone == UTF8_OK ? 2 : 1;
             } else if (l.width == 0) {      /* never a lead byte */
-                want_st = want_vst = l.alone;
+                want_st = want_vst = (utf8_status)l.alone;
             } else if (second >= l.lo && second <= l.hi) {
                 want_n = 2;
                 if (l.width == 2) {         /* RFC 3629 section 3: 110xxxxx 10xxxxxx */
@@ -485,7 +331,7 @@ static void test_byte_pairs(void)
                     want_st = want_vst = UTF8_ERR_TRUNCATED;
                 }
             } else if (second >= 0x80 && second <= 0xBF) {
-                want_st = want_vst = l.bad_second;
+                want_st = want_vst = (utf8_status)l.bad_second;
             } else {
                 want_st = want_vst = UTF8_ERR_MISSING_CONTINUATION;
             }
@@ -872,10 +718,11 @@ static void test_strings(void)
 
 static void test_round_trip(void)
 {
-    struct group scalars = GROUP("round trip of every scalar value U+0000..U+10FFFF");
-    struct group surrogates = GROUP("every surrogate U+D800..U+DFFF refused");
+    struct group scalars, surrogates;
     uint32_t cp;
 
+    GROUP_BEGIN(&scalars, "round trip of every scalar value U+0000..U+10FFFF");
+    GROUP_BEGIN(&surrogates, "every surrogate U+D800..U+DFFF refused");
     for (cp = 0; cp <= 0x10FFFF; cp++) {
         unsigned char want[4];
         char out[UTF8_MAX_BYTES];
@@ -957,11 +804,12 @@ static int read_file(const char *path, char **data, size_t *len)
 
 static void test_kuhn(const char *input_path, const char *expected_path)
 {
-    struct group advance = GROUP("Kuhn test: every decode step consumes 1..remaining bytes");
+    struct group advance;
     char *in = NULL, *expected = NULL, *out;
     size_t in_len = 0, expected_len = 0, out_len = 0, off = 0, first_error_at = 0, up_to = 0, i;
     utf8_status first_error = UTF8_OK, st;
 
+    GROUP_BEGIN(&advance, "Kuhn test: every decode step consumes 1..remaining bytes");
     if (input_path == NULL || expected_path == NULL) {
         printf("Kuhn stress test SKIPPED (shared/ test data absent: no file arguments given)\n");
         return;
@@ -1062,12 +910,13 @@ static void compare_inline(struct group *same, const char *in, size_t len)
 
 static void test_inline_decode_next(void)
 {
-    struct group same = GROUP("utf8_decode_next(...) and (utf8_decode_next)(...) agree");
+    struct group same;
     /* After every 3-byte start: ASCII, continuations at both ends of their range, a lead. */
     static const unsigned char fourths[] = { 0x41, 0x80, 0xBF, 0xC3 };
     unsigned a, b, c, d;
     size_t len;
 
+    GROUP_BEGIN(&same, "utf8_decode_next(...) and (utf8_decode_next)(...) agree");
     for (a = 0; a < 256; a++)
         for (b = 0; b < 256; b++)
             for (c = 0; c < 256; c++)
@@ -1623,27 +1472,6 @@ static void test_text(void)
 /* ---------------------------------------------------------------------------------------------- */
 /* Conversions (since 1.2): UTF-8 to and from UTF-16 and UTF-32, and the size functions           */
 /* ---------------------------------------------------------------------------------------------- */
-
-/* The four converters, with untyped buffers, so that one loop can call each. */
-static utf8_result conv_8_16(const void *in, size_t len, void *out, size_t cap, uint32_t flags)
-{
-    return utf8_to_utf16(in, len, out, cap, flags);
-}
-
-static utf8_result conv_8_32(const void *in, size_t len, void *out, size_t cap, uint32_t flags)
-{
-    return utf8_to_utf32(in, len, out, cap, flags);
-}
-
-static utf8_result conv_16_8(const void *in, size_t len, void *out, size_t cap, uint32_t flags)
-{
-    return utf16_to_utf8(in, len, out, cap, flags);
-}
-
-static utf8_result conv_32_8(const void *in, size_t len, void *out, size_t cap, uint32_t flags)
-{
-    return utf32_to_utf8(in, len, out, cap, flags);
-}
 
 struct converter {
     const char *name;
