@@ -508,11 +508,14 @@ $(BUILD)/kuhn-expected.txt: c-tests/lossy_oracle.py
 
 # C test programs: the user's flags, then the tests' own (warnings as errors, sanitizers).
 TEST_CC = $(CC) $(CPPFLAGS) $(CFLAGS) $(CSTD_FLAGS)
-# The sources of the C harness and of the guard-page program: each its main file, then the
-# check layer, the reference codec and the converters behind one signature, which both share.
+# The sources of the C harness and of the guard-page program: each its main file and its own
+# files, then the check layer, the reference codec and the converters behind one signature,
+# which both share.
 C_SHARED_SRC := c-tests/check.c c-tests/reference.c c-tests/calls.c
 TEST_API_SRC := c-tests/test_api.c $(C_SHARED_SRC)
-GUARD_PAGES_SRC := c-tests/guard_pages.c $(C_SHARED_SRC)
+GUARD_PAGES_SRC := $(addprefix c-tests/,guard_pages.c guard_arena.c guard_inputs.c guard_run.c \
+  guard_text.c guard_validate.c guard_encode.c guard_forms.c guard_convert.c \
+  guard_convert_build.c guard_convert_spare.c) $(C_SHARED_SRC)
 # $(call sanitized,STAGE,WHAT): records whether WHAT ran under the sanitizers.
 sanitized = $(if $(SANITIZERS),$(call passed,$(1),$(2) under ASan and UBSan),\
   $(call skipped,$(1),$(2) under ASan and UBSan,a compiler with -fsanitize=address$(comma)undefined))
@@ -579,8 +582,8 @@ endif
 	test ! -s $(BUILD)/isa-stderr
 	for first in 0 1 2 3 4 5; do $(BUILD)/first_use_race $$first || exit 1; done
 
-# Over-read guards (c-tests/guard_pages.c): every input against a PROT_NONE page, under
-# AddressSanitizer and UndefinedBehaviorSanitizer where the compiler has them, once per
+# Over-read guards (c-tests/guard_pages.c and guard_*.c): every input against a PROT_NONE page,
+# under AddressSanitizer and UndefinedBehaviorSanitizer where the compiler has them, once per
 # implementation.
 check-guard: all $(ISA_PROBE)
 	@$(call begin,guard)

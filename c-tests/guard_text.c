@@ -1,0 +1,227 @@
+/*
+ * guard_text.c: the text functions (since 1.2) on one input of the guard-page program:
+ * utf8_stream_feed/finish in one chunk, two and one-byte chunks; utf8_char_start and
+ * utf8_truncate at the offsets of the single calls; utf8_replace_invalid, utf8_escape (both
+ * styles) and utf8_unescape (on the escape's output), each writing exactly the size it asked
+ * for against one guard page, the input against the other, then the other way round.
+ */
+
+#include "guard.h"
+
+#include <string.h>
+
+/* Whether out[0..n) is what the text functions promise to print: well-formed by the
+ * reference, and with no C0 control, DEL, C1 control (C2 80..9F) or bidirectional control
+ * (E2 80 AA..AE, E2 81 A6..A9). */
+static int terminal_safe(const unsigned char *out, size_t n)
+{
+    size_t up_to, steps, i;
+
+    if (ref_scan(out, n, &up_to, &steps) != UTF8_OK)
+        return 0;
+    for (i = 0; i < n; i++) {
+        if (out[i] < 0x20 || out[i] == 0x7F)
+            return 0;
+        if (out[i] == 0xC2 && i + 1 < n && out[i + 1] >= 0x80 && out[i + 1] <= 0x9F)
+            return 0;
+        if (out[i] == 0xE2 && i + 2 < n &&
+            ((out[i + 1] == 0x80 && out[i + 2] >= 0xAA && out[i + 2] <= 0xAE) ||
+             (out[i + 1] == 0x81 && out[i + 2] >= 0xA6 && out[i + 2] <= 0xA9)))
+            return 0;
+    }
+    return 1;
+}
+
+/* What an output function is: utf8_replace_invalid, utf8_unescape, or utf8_escape in a style. */
+typedef utf8_status (*output_fn)(const char *in, size_t len, int style, char *out, size_t cap,
+                                 size_t *out_len);
+
+static utf8_status call_replace(const char *in, size_t len, int style, char *out, size_t cap,
+                                size_t *out_len)
+{
+    (void)style;
+    return utf8_replace_invalid(in, len, out, cap, out_len);
+}
+
+static utf8_status call_escape(const char *in, size_t len, int style, char *out, size_t cap,
+                               size_t *out_len)
+{
+    return utf8_escape(in, len, (utf8_escape_style)style, out, cap, out_len);
+}
+
+static utf8_status call_unescape(const char *in, size_t len, int style, char *out, size_t cap,
+                                 size_t *out_len)
+{
+    (void)style;
+    return utf8_unescape(in, len, out, cap, out_len);
+}
+
+/*
+ * Runs `fn` on in[0..len): a size query with the input against the leading guard page, then
+ * the output of exactly that size against the trailing guard page, then the input against the
+ * trailing guard page and the output against the leading one. The output, identical both
+ * times, is left in `result` (room for OUTPUT_ROOM * len + 8 bytes); returns its length, or
+ * (size_t)-1 after a failure.
+ */
+static size_t guarded_output(struct group *g, const char *name, output_fn fn, int style,
+                             const unsigned char *in, size_t len, unsigned char *result)
+{
+    unsigned char *src, *dst;
+    size_t need = 0, n, cap = OUTPUT_ROOM * len + 8;
+    utf8_status st;
+
+    now.call = name;
+    now.off = 0;
+    /* input start-aligned, size query */
+    src = arena_lo;
+    memcpy(src, in, len);
+    st = fn((const char *)src, len, style, NULL, 0, &need);
+    if ((st != UTF8_OK && st != UTF8_ERR_BUFFER_TOO_SMALL) || (st == UTF8_OK) != (need == 0) ||
+        need > cap || arena_lo + len + need > arena_hi) {
+        group_fail(g, "%s, size query [%s]: %s, %lu bytes", name, around(in, len, 0), sname(st),
+                   (unsigned long)need);
+        return (size_t)-1;
+    }
+    /* output end-aligned, exactly the size needed */
+    now.where = "input start-aligned, output end-aligned";
+    dst = arena_hi - need;
+    n = 99;
+    st = fn((const char *)src, len, style, (char *)dst, need, &n);
+    if (st != UTF8_OK || n != need) {
+        group_fail(g, "%s, input at the leading guard, output at the trailing one [%s]: %s, "
+                      "%lu bytes, want UTF8_OK, %lu",
+                   name, around(in, len, 0), sname(st), (unsigned long)n, (unsigned long)need);
+        return (size_t)-1;
+    }
+    memcpy(result, dst, need);
+    memset(dst, POISON, need);
+    memset(src, POISON, len);
+    /* input end-aligned, output start-aligned */
+    now.where = "input end-aligned, output start-aligned";
+    src = arena_hi - len;
+    memcpy(src, in, len);
+    dst = arena_lo;
+    n = 99;
+    st = fn((const char *)src, len, style, (char *)dst, need, &n);
+    if (st != UTF8_OK || n != need || memcmp(dst, result, need) != 0) {
+        group_fail(g, "%s, input at the trailing guard, output at the leading one [%s]: %s, "
+                      "%lu bytes, want UTF8_OK, %lu, the same bytes",
+                   name, around(in, len, 0), sname(st), (unsigned long)n, (unsigned long)need);
+        return (size_t)-1;
+    }
+    memset(dst, POISON, need);
+    memset(src, POISON, len);
+    return need;
+}
+
+/* One input through the streaming validator, in the chunks that `cuts` (increasing offsets)
+ * make of the copy at p; the status and position at the end must be utf8_validate's. */
+static void stream_chunks(struct group *g, const unsigned char *p, const unsigned char *in,
+                          size_t len, const size_t *cuts, size_t ncuts, const char *how,
+                          utf8_status want_st, size_t want_up_to)
+{
+    utf8_stream st;
+    utf8_status s = UTF8_OK;
+    size_t from = 0, j, at = 99;
+
+    now.call = "utf8_stream_feed";
+    utf8_stream_init(&st);
+    for (j = 0; j <= ncuts && s == UTF8_OK; j++) {
+        size_t to = j < ncuts ? cuts[j] : len;
+
+        now.off = from;
+        s = utf8_stream_feed(&st, (const char *)p + from, to - from, &at);
+        from = to;
+    }
+    now.call = "utf8_stream_finish";
+    if (s == UTF8_OK)
+        s = utf8_stream_finish(&st, &at);
+    if (s != want_st || at != want_up_to)
+        group_fail(g, "%s, utf8_stream_feed in %s [%s]: %s at %lu, want %s at %lu", now.where,
+                   how, around(in, len, want_up_to), sname(s), (unsigned long)at,
+                   sname(want_st), (unsigned long)want_up_to);
+}
+
+void text_functions(struct group *g, unsigned char *const at[2], const unsigned char *in,
+                    size_t len, utf8_status want_st, size_t want_up_to,
+                    enum offsets offsets)
+{
+    static unsigned char want[4 * MAX_LEN_LIMIT], got[OUTPUT_ROOM * MAX_LEN_LIMIT + 8],
+        back[OUTPUT_ROOM * MAX_LEN_LIMIT + 8];
+    static size_t starts[MAX_LEN_LIMIT + 1], cuts[MAX_LEN_LIMIT];
+    size_t off, n, i, want_len = 0, got_len, back_len;
+    uint32_t cp;
+    int k, style;
+
+    /* The reference's lossy decoding, and the start of the unit that holds each byte. */
+    for (off = 0; off < len; off += n) {
+        utf8_status st = ref_decode(in + off, len - off, &cp, &n);
+
+        want_len += reference_encode(st == UTF8_OK ? cp : REPLACEMENT, want + want_len);
+        for (i = off; i < off + n; i++)
+            starts[i] = off;
+    }
+    starts[len] = len;
+
+    /* The output functions on every input of the smaller sets, every 8th of the larger ones
+     * (whose inputs differ little), to keep the run short. The copies at both ends are
+     * overwritten by the outputs: put them back afterwards. */
+    if (offsets == EDGE_OFFSETS && g->inputs % 8 != 0)
+        goto readers;
+    got_len = guarded_output(g, "utf8_replace_invalid", call_replace, 0, in, len, got);
+    if (got_len != (size_t)-1 && (got_len != want_len || memcmp(got, want, want_len) != 0))
+        group_fail(g, "utf8_replace_invalid [%s]: %lu bytes, want %lu (the reference's lossy "
+                      "decoding)", around(in, len, 0), (unsigned long)got_len,
+                   (unsigned long)want_len);
+    for (style = UTF8_ESCAPE_C; style <= UTF8_ESCAPE_SHELL; style++) {
+        got_len = guarded_output(g, "utf8_escape", call_escape, style, in, len, got);
+        if (got_len == (size_t)-1)
+            continue;
+        if (!terminal_safe(got, got_len))
+            group_fail(g, "utf8_escape style %d [%s]: the output is not terminal-safe", style,
+                       around(in, len, 0));
+        if (style != UTF8_ESCAPE_C)
+            continue;
+        back_len = guarded_output(g, "utf8_unescape", call_unescape, 0, got, got_len, back);
+        if (back_len != (size_t)-1 && (back_len != len || memcmp(back, in, len) != 0))
+            group_fail(g, "utf8_unescape(utf8_escape(x)) [%s]: %lu bytes, not x",
+                       around(in, len, 0), (unsigned long)back_len);
+    }
+    memcpy(at[0], in, len);
+    memcpy(at[1], in, len);
+
+readers:
+    for (k = 0; k < 2; k++) {
+        const char *p = (const char *)at[k];
+
+        now.where = where_names[k];
+        /* one chunk, two halves, and (for the smaller sets) one byte at a time */
+        stream_chunks(g, at[k], in, len, NULL, 0, "one chunk", want_st, want_up_to);
+        cuts[0] = len / 2;
+        stream_chunks(g, at[k], in, len, cuts, 1, "two chunks", want_st, want_up_to);
+        if (offsets == ALL_OFFSETS && len > 1) {
+            for (i = 1; i < len; i++)
+                cuts[i - 1] = i;
+            stream_chunks(g, at[k], in, len, cuts, len - 1, "one-byte chunks", want_st,
+                          want_up_to);
+        }
+
+        for (i = 0; i <= len; i++) {
+            if (offsets == EDGE_OFFSETS && i >= EDGE_FRONT && i + EDGE_BACK < len)
+                continue;
+            now.off = i;
+            now.call = "utf8_char_start";
+            n = utf8_char_start(p, len, i);
+            if (n != starts[i])
+                group_fail(g, "%s, utf8_char_start at %lu [%s]: %lu, want %lu", where_names[k],
+                           (unsigned long)i, around(in, len, i), (unsigned long)n,
+                           (unsigned long)starts[i]);
+            now.call = "utf8_truncate";
+            n = utf8_truncate(p, len, i);
+            if (n != starts[i])
+                group_fail(g, "%s, utf8_truncate to %lu [%s]: %lu, want %lu", where_names[k],
+                           (unsigned long)i, around(in, len, i), (unsigned long)n,
+                           (unsigned long)starts[i]);
+        }
+    }
+}
