@@ -116,6 +116,7 @@ extern const uint32_t text_cps[16], bmp_cps[13];
 #define SPARE_MAX 80                                      /* spare units after the output */
 #define CONV_MAX_OUT (4 * CONV_MAX_IN + 4 * SPARE_MAX)    /* bytes: UTF-8 into UTF-32 */
 
+/* The converters' inputs and outputs, each in an arena of its own (guard_convert_spare.c). */
 extern unsigned char *conv_in_lo, *conv_in_hi, *conv_out_lo, *conv_out_hi;
 
 /* The flags of each mode; the WTF-8 ones apply to the UTF-16 converters only. */
