@@ -601,8 +601,8 @@ check-guard: all $(ISA_PROBE)
 # Built without sanitizers: the race is the test, and the guard pages catch what it breaks.
 INPUT_RACE_MS ?= 1500
 check-race: all $(ISA_PROBE)
-	$(TEST_CC) -std=c11 -O2 -Iinclude c-tests/input_race.c $(TARGET)/libutf8.a $(LDFLAGS) \
-	  $$(cat $(BUILD)/native-static-libs) -pthread -o $(BUILD)/input_race
+	$(TEST_CC) -std=c11 -O2 -Iinclude c-tests/input_race.c c-tests/check.c $(TARGET)/libutf8.a \
+	  $(LDFLAGS) $$(cat $(BUILD)/native-static-libs) -pthread -o $(BUILD)/input_race
 	for isa in $(ISAS); do \
 	  LIBUTF8_FORCE_ISA=$$isa INPUT_RACE_MS=$(INPUT_RACE_MS) $(BUILD)/input_race || exit 1; done
 

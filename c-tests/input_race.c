@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "libutf8.h"
 
 /* The longest input, in bytes. */
@@ -40,8 +41,8 @@
 
 static size_t page;
 
-static unsigned failures;
-static unsigned long calls;
+/* Every check of the run, as one group (check.c): the first failures are printed. */
+static struct group checks;
 
 /* What is being called, for the fault handler. */
 static const char *volatile current = "nothing";
@@ -132,9 +133,9 @@ static void *output(size_t bytes) {
 }
 
 static void check(int ok, const char *what, size_t len, size_t got) {
-  calls++;
-  if (!ok && failures++ < 20) {
-    fprintf(stderr, "input_race: %s: len %zu, got %zu\n", what, len, got);
+  checks.inputs++;
+  if (!ok) {
+    group_fail(&checks, "%s: len %zu, got %zu", what, len, got);
   }
 }
 
@@ -321,6 +322,7 @@ static double now_ms(void) {
 }
 
 int main(void) {
+  GROUP_BEGIN(&checks, "input_race: buffers and bounds kept while the input changes");
   page = (size_t)sysconf(_SC_PAGESIZE);
   input_area = against_guard(MAX_INPUT);
   out_area = against_guard(OUT_BYTES);
@@ -369,7 +371,8 @@ int main(void) {
   atomic_store_explicit(&stop, 1, memory_order_relaxed);
   pthread_join(thread, NULL);
   const char *isa = getenv("LIBUTF8_FORCE_ISA");
-  printf("input_race (%s): %lu inputs, %lu checks, %u failed\n", isa ? isa : "default", rounds,
-         calls, failures);
-  return failures == 0 ? 0 : 1;
+  printf("input_race (%s): %lu inputs, %lu checks, %lu failed\n", isa ? isa : "default", rounds,
+         checks.inputs, checks.failures);
+  group_end(&checks);
+  return check_summary();
 }
