@@ -416,8 +416,8 @@ fn every_scalar_value_alone() {
         for first in 0..threads {
             scope.spawn(move || {
                 for c in (0..=0x10_FFFF)
-                    .skip(first)
-                    .step_by(threads)
+                    .skip(first * common::sweep_step())
+                    .step_by(threads * common::sweep_step())
                     .filter_map(char::from_u32)
                 {
                     let s = c.to_string();

@@ -39,6 +39,16 @@ pub fn iterations(n: usize) -> usize {
     or_under_miri(n, n.div_ceil(500).min(20))
 }
 
+/// The stride of the exhaustive sweeps: 1, every input, unless `LIBUTF8_TEST_SWEEP_STEP`
+/// says otherwise (`make check-msrv` samples them so: the same tests, on another compiler).
+pub fn sweep_step() -> usize {
+    std::env::var("LIBUTF8_TEST_SWEEP_STEP")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&step| step > 0)
+        .unwrap_or(1)
+}
+
 /// `normal`, or the smaller `miri` when interpreted by Miri.
 pub fn or_under_miri<T>(normal: T, miri: T) -> T {
     if cfg!(miri) { miri } else { normal }
