@@ -6,7 +6,7 @@
 # comes from Python's UTF-8 codec (utf8check/oracle.py), never from libutf8.
 #
 # The library is found through LD_LIBRARY_PATH, pointing at the staged lib directory: the
-# command has no rpath (see the Makefile), as a program using an installed library should not.
+# command has no rpath (see mk/build.mk), as a program using an installed library should not.
 #
 # usage: test.sh STAGE BINDIR LIBDIR MANDIR VERSION WORKDIR [SHARED]
 set -euo pipefail

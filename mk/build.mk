@@ -1,0 +1,63 @@
+# The build: the C library (cargo), the pkg-config file, the utf8check command; the header's
+# generator.
+
+VERSION := $(shell sed -n 's/^version *= *"\([^"]*\)".*/\1/p' Cargo.toml | head -n 1)
+MAJOR := $(firstword $(subst ., ,$(VERSION)))
+REALNAME := libutf8.so.$(VERSION)
+SONAME := libutf8.so.$(MAJOR)
+
+# Cargo's outputs (where CARGO_TARGET_DIR says, as cargo does), and make's own (pkg-config
+# file, test programs, staged installs).
+TARGET := $(or $(CARGO_TARGET_DIR),target)/release
+BUILD := build
+
+WARNINGS := -Wall -Wextra -pedantic
+
+.PHONY: all header FORCE
+
+all: $(BUILD)/libutf8.pc $(BUILD)/utf8check
+
+# One cargo run builds the C library, libutf8.so and libutf8.a (the package in capi/, linking
+# the codec crate of src/ without the standard library), and prints the system libraries the
+# static library needs. It runs when a Rust source is newer than its last run or a library is
+# missing, not on every make: `make install` after `make` runs no cargo (which may not be in
+# root's PATH, and would leave files owned by root in the target directory).
+RUST_SOURCES := $(shell find src capi -name '*.rs') Cargo.toml capi/Cargo.toml Cargo.lock capi/libutf8.map
+$(BUILD)/native-static-libs: $(RUST_SOURCES) \
+  $(if $(and $(wildcard $(TARGET)/libutf8.so),$(wildcard $(TARGET)/libutf8.a)),,FORCE)
+	@mkdir -p $(BUILD)
+	$(CARGO) rustc --release --package libutf8-capi --lib -- --print native-static-libs 2>&1 \
+	  | tee $(BUILD)/cargo.log
+	sed -n 's/^note: native-static-libs: //p' $(BUILD)/cargo.log > $@.tmp
+	test -s $@.tmp
+	mv $@.tmp $@
+
+# The pkg-config file for PREFIX, EXEC_PREFIX, LIBDIR and INCLUDEDIR: written to $(1).
+define write_pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' \
+	    -e 's|@EXEC_PREFIX@|$(patsubst $(PREFIX)%,$${prefix}%,$(EXEC_PREFIX))|' \
+	    -e 's|@LIBDIR@|$(patsubst $(EXEC_PREFIX)%,$${exec_prefix}%,$(LIBDIR))|' \
+	    -e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(INCLUDEDIR))|' \
+	    -e 's|@VERSION@|$(VERSION)|' \
+	    -e "s|@LIBS_PRIVATE@|$$(cat $(BUILD)/native-static-libs)|" pkgconfig/libutf8.pc.in > $(1)
+endef
+
+# Regenerated on every run, so that it always shows the PREFIX of the last make.
+$(BUILD)/libutf8.pc: pkgconfig/libutf8.pc.in $(BUILD)/native-static-libs FORCE
+	$(call write_pc,$@)
+
+# The utf8check command, compiled as a user would compile it: against the header and the shared
+# library just built, so that it needs libutf8.so.1 at run time (no rpath: like any program
+# using a system library, it finds it where it is installed, through ld.so's configuration).
+$(BUILD)/utf8check: utf8check/utf8check.c include/libutf8.h $(BUILD)/native-static-libs
+	$(CC) -std=c99 $(WARNINGS) $(CPPFLAGS) $(CFLAGS) -Iinclude $< \
+	  -L$(TARGET) -lutf8 $(LDFLAGS) -o $@
+
+# The header, include/libutf8.h, is committed and installed as it is: building the library does
+# not generate it, so needs no crate. tools/gen-header generates it from the Rust sources with
+# cbindgen (fetched from crates.io on first use); check-header-fresh compares the two. Built
+# without optimisation: from scratch that takes half the time of a release build, and the
+# unoptimised generator still runs in half a second.
+GEN_HEADER = $(CARGO) run --quiet --locked --manifest-path tools/gen-header/Cargo.toml --
+header:
+	$(GEN_HEADER) . include/libutf8.h

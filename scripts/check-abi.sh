@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The ABI of the shared library built in LIBS (libutf8.so and libutf8.a; `make check-abi`):
+# - it exports the committed symbol list and nothing else, under SONAME, each function with the
+#   version node of the release that added it (c-tests/symbol-versions.txt, from
+#   capi/libutf8.map; GNU ld also lists each node as an absolute symbol of its own name);
+# - no panic can reach C, and nothing allocates: a program that references every exported
+#   function, linked with the static library and with unreferenced sections removed, holds no
+#   panic or allocator code at all (the linker follows every reference, function-pointer
+#   tables included);
+# - a program referencing every function, linked against the versioned library, needs
+#   LIBUTF8_1.0 to 1.2 and runs; and the same program linked against an unversioned
+#   libutf8.so.1, as releases up to 1.2.0 were (a stand-in with the same soname and names),
+#   runs against this one too: ld.so binds an unversioned reference to the default version.
+# The programs are written by every-function.sh from c-tests/exported-symbols.txt; they and the
+# lists compared go to WORK, which holds native-static-libs (the static library's system
+# libraries, as cargo printed them).
+#
+# usage: check-abi.sh CC LIBS SONAME WORK
+set -euo pipefail
+cc=$1 libs=$2 soname=$3 work=$4
+tests=$(cd "$(dirname "$0")/../c-tests" && pwd)
+symbols=$tests/exported-symbols.txt
+every_function=$(dirname "$0")/every-function.sh
+compat=$work/abi-compat
+
+# Prints a command, then runs it.
+run() { echo "$*"; "$@"; }
+
+nm -D --defined-only --with-symbol-versions "$libs/libutf8.so" |
+  awk '!($2 == "A" && $3 ~ /^LIBUTF8_/) { print $3 }' | sort > "$work/symbol-versions.txt"
+diff -u "$tests/symbol-versions.txt" "$work/symbol-versions.txt"
+sed 's/@.*//' "$work/symbol-versions.txt" > "$work/symbols.txt"
+diff -u "$symbols" "$work/symbols.txt"
+if ! readelf -d "$libs/libutf8.so" | grep -q "SONAME.*\[$soname\]"; then
+  echo "check-abi: the soname of $libs/libutf8.so is not $soname"; exit 1
+fi
+echo "check-abi: the exported symbols, their versions and the soname are as committed"
+
+"$every_function" addresses "$symbols" > "$work/every_function.c"
+# shellcheck disable=SC2046,SC2086 # CC may hold flags; the system libraries are words
+run $cc -O2 "$work/every_function.c" "$libs/libutf8.a" -Wl,--gc-sections \
+  $(cat "$work/native-static-libs") -o "$work/every_function"
+test "$("$work/every_function" | wc -l)" = "$(wc -l < "$symbols")"
+if nm -C "$work/every_function" | grep -E 'panic|rust_begin_unwind|__rust_alloc|__rdl_alloc'; then
+  echo "check-abi: the library has a path to a panic or an allocation (symbols above)"; exit 1
+fi
+echo "check-abi: no panic or allocation is reachable from the exported functions"
+
+rm -rf "$compat"
+mkdir -p "$compat/unversioned" "$compat/run"
+ln -s "$(realpath -s "$libs/libutf8.so")" "$compat/run/$soname"
+"$every_function" table "$symbols" > "$compat/every_function.c"
+# shellcheck disable=SC2086 # CC may hold flags
+run $cc -O2 "$compat/every_function.c" -L"$libs" -lutf8 -o "$compat/versioned"
+test "$(readelf -V "$compat/versioned" | grep -o 'Name: LIBUTF8_1\.[0-9]*' | sort | uniq |
+  tr '\n' ' ')" = "Name: LIBUTF8_1.0 Name: LIBUTF8_1.1 Name: LIBUTF8_1.2 "
+LD_BIND_NOW=1 LD_LIBRARY_PATH=$compat/run "$compat/versioned"
+"$every_function" stubs "$symbols" > "$compat/unversioned.c"
+# shellcheck disable=SC2086 # CC may hold flags
+run $cc -shared -fPIC -Wl,-soname,"$soname" "$compat/unversioned.c" \
+  -o "$compat/unversioned/libutf8.so"
+# shellcheck disable=SC2086 # CC may hold flags
+run $cc -O2 "$compat/every_function.c" -L"$compat/unversioned" -lutf8 \
+  -o "$compat/linked-unversioned"
+if readelf -V "$compat/linked-unversioned" | grep LIBUTF8_; then
+  echo "check-abi: the program linked against the unversioned stand-in needs versions"; exit 1
+fi
+LD_BIND_NOW=1 LD_LIBRARY_PATH=$compat/run "$compat/linked-unversioned"
