@@ -159,33 +159,13 @@ ifeq ($(CLANG),y)
 else
 	@$(call skipped,c,the C harness built with clang,clang)
 endif
-	@# A value that is not an implementation, or one this CPU lacks, is reported once and the
-	@# best implementation used (the harness passing shows it works).
-	@# (The best is one of those this machine runs.)
-	test -n "$(filter $(BEST_ISA),$(ISAS))"
-	for forced in bogus $(UNUSABLE_ISA); do \
-	  echo "== LIBUTF8_FORCE_ISA=$$forced (reported, ignored)"; \
-	  LIBUTF8_FORCE_ISA=$$forced $(BUILD)/test_api_static > /dev/null 2> $(BUILD)/isa-stderr; \
-	  reason=$$([ $$forced = bogus ] && echo "is unknown" || echo "is not supported by this CPU"); \
-	  diff <(echo "libutf8: LIBUTF8_FORCE_ISA=$$forced $$reason; using $(BEST_ISA)") \
-	    $(BUILD)/isa-stderr; \
-	done
-	@# Threads making their first calls at once (c-tests/first_use_race.c): right results, and
-	@# an ignored value reported once, in one line, escaped; an empty value is no value.
+	@# How an ignored LIBUTF8_FORCE_ISA is reported, also by threads making their first calls at
+	@# once (c-tests/first_use_race.c).
 	$(TEST_CC) -std=c99 -D_POSIX_C_SOURCE=200809L $(SANITIZE) -I$(STAGE_INC) \
 	  c-tests/first_use_race.c $(STAGE_LIB)/libutf8.a $(LDFLAGS) \
 	  $$(cat $(BUILD)/native-static-libs) -pthread -o $(BUILD)/first_use_race
-	for run in $$(seq 20); do \
-	  LIBUTF8_FORCE_ISA=bogus $(BUILD)/first_use_race 2> $(BUILD)/isa-stderr; \
-	  diff <(echo "libutf8: LIBUTF8_FORCE_ISA=bogus is unknown; using $(BEST_ISA)") \
-	    $(BUILD)/isa-stderr; \
-	done
-	LIBUTF8_FORCE_ISA=$$'av\033x2 \\' $(BUILD)/first_use_race 2> $(BUILD)/isa-stderr
-	diff <(printf '%s%s\n' 'libutf8: LIBUTF8_FORCE_ISA=av\x1bx2\x20\x5c is unknown; using ' \
-	  $(BEST_ISA)) $(BUILD)/isa-stderr
-	LIBUTF8_FORCE_ISA= $(BUILD)/first_use_race 2> $(BUILD)/isa-stderr
-	test ! -s $(BUILD)/isa-stderr
-	for first in 0 1 2 3 4 5; do $(BUILD)/first_use_race $$first || exit 1; done
+	scripts/check-isa-reports.sh $(BUILD) "$(ISAS)" "$(BEST_ISA)" "$(UNUSABLE_ISA)" \
+	  $(BUILD)/test_api_static $(BUILD)/first_use_race
 
 # Over-read guards (c-tests/guard_pages.c and guard_*.c): every input against a PROT_NONE page,
 # under AddressSanitizer and UndefinedBehaviorSanitizer where the compiler has them, once per

@@ -6,8 +6,9 @@
 #        record.sh passed FILE WHAT
 #        record.sh skipped FILE WHAT TOOL
 set -euo pipefail
+[ $# -lt 2 ] || mkdir -p "$(dirname "$2")"
 case ${1-}/$# in
-  begin/2) mkdir -p "$(dirname "$2")" && : > "$2" ;;
+  begin/2) : > "$2" ;;
   passed/3) echo "passed: $3" >> "$2" ;;
   skipped/4) echo "skipped: $3 (needs $4)" | tee -a "$2" ;;
   *) echo "usage: $0 begin FILE | passed FILE WHAT | skipped FILE WHAT TOOL" >&2; exit 2 ;;

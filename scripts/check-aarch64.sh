@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Clippy for aarch64, and the Rust tests given as TEST-ARGs (cargo test's target selection:
+# none, the whole suite) and the converters' tests of the validated stretches, built for aarch64
+# and run under QEMU's user-mode emulation: the NEON kernel and the portable code, on a machine
+# that is not aarch64. Under emulation a test runs about 50 times slower than natively. Needs
+# the Rust target, QEMU and a cross linker (which .ci/run installs: `rustup target add
+# aarch64-unknown-linux-gnu`, `apt-get install qemu-user gcc-aarch64-linux-gnu
+# libc6-dev-arm64-cross`), and records in RESULTS that it skipped where one is absent.
+#
+# usage: check-aarch64.sh RESULTS CARGO [TEST-ARG...]
+set -euo pipefail
+results=$1 cargo=$2
+shift 2
+target=aarch64-unknown-linux-gnu
+# The converters' tests of the validated stretches, each through every implementation (a filter
+# after `--` applies to every test file of a run: these run on their own).
+transcode_tests=(implementations_are_tested_here a_few_inputs_through_every_implementation
+  errors_and_capacities_around_the_validated_stretches
+  every_error_at_every_offset_of_the_first_blocks)
+
+if ! { rustup target list --installed 2>/dev/null | grep -x "$target" >/dev/null &&
+       command -v qemu-aarch64 >/dev/null && command -v aarch64-linux-gnu-gcc >/dev/null; }; then
+  "$(dirname "$0")/record.sh" skipped "$results" "the NEON kernel's tests under QEMU" \
+    "the $target Rust target, qemu-aarch64 and aarch64-linux-gnu-gcc"
+  exit 0
+fi
+# cargo test for aarch64, linked by the cross linker and run under QEMU.
+cargo_test() {
+  # shellcheck disable=SC2086 # CARGO may hold arguments
+  CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc \
+  CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch64-linux-gnu" \
+    $cargo test --release --target $target "$@"
+}
+echo "$cargo clippy --target $target --all-targets -- -D warnings"
+# shellcheck disable=SC2086 # CARGO may hold arguments
+$cargo clippy --target $target --all-targets -- -D warnings
+echo "$cargo test --release --target $target $*"
+cargo_test "$@"
+echo "$cargo test --release --target $target --test transcode -- ${transcode_tests[*]}"
+cargo_test --test transcode -- "${transcode_tests[@]}"

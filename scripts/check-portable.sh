@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The portable (scalar) implementation where no SIMD one exists: Clippy for a 32-bit target
+# (i686) and for a big-endian one (s390x), and the Rust tests given as TEST-ARGs (cargo test's
+# target selection: none, the whole suite) built for s390x and run under QEMU, so that byte
+# order and word size are not assumed. Needs the Rust targets, QEMU and a cross linker for
+# s390x (which .ci/run installs: `rustup target add i686-unknown-linux-gnu
+# s390x-unknown-linux-gnu`, `apt-get install qemu-user gcc-s390x-linux-gnu
+# libc6-dev-s390x-cross`), and records in RESULTS that it skipped where one is absent.
+#
+# usage: check-portable.sh RESULTS CARGO [TEST-ARG...]
+set -euo pipefail
+results=$1 cargo=$2
+shift 2
+targets=(i686-unknown-linux-gnu s390x-unknown-linux-gnu)
+s390x=s390x-unknown-linux-gnu
+
+installed=$(rustup target list --installed 2>/dev/null || true)
+if ! { [ "$(grep -cxF -e "${targets[0]}" -e "${targets[1]}" <<< "$installed")" = 2 ] &&
+       command -v qemu-s390x >/dev/null && command -v s390x-linux-gnu-gcc >/dev/null; }; then
+  "$(dirname "$0")/record.sh" skipped "$results" \
+    "the i686 and s390x builds and s390x tests under QEMU" \
+    "the Rust targets ${targets[*]}, qemu-s390x and s390x-linux-gnu-gcc"
+  exit 0
+fi
+for t in "${targets[@]}"; do
+  echo "$cargo clippy --target $t --all-targets -- -D warnings"
+  # shellcheck disable=SC2086 # CARGO may hold arguments
+  $cargo clippy --target "$t" --all-targets -- -D warnings
+done
+echo "$cargo test --release --target $s390x $*"
+# shellcheck disable=SC2086 # CARGO may hold arguments
+CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_LINKER=s390x-linux-gnu-gcc \
+CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_RUNNER="qemu-s390x -L /usr/s390x-linux-gnu" \
+  $cargo test --release --target $s390x "$@"
