@@ -9,24 +9,6 @@ use core::ptr;
 use common::Rng;
 use utf8::ffi::{utf8_char_start, utf8_count_chars, utf8_decode_next, utf8_truncate};
 
-/// For each byte of `s`, the start of the unit that holds it, from `utf8_chunks`.
-fn oracle_starts(s: &[u8]) -> Vec<usize> {
-    let mut starts = Vec::with_capacity(s.len());
-    let mut at = 0;
-    for chunk in s.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            starts.extend(std::iter::repeat_n(at, c.len_utf8()));
-            at += c.len_utf8();
-        }
-        if !chunk.invalid().is_empty() {
-            starts.extend(std::iter::repeat_n(at, chunk.invalid().len()));
-            at += chunk.invalid().len();
-        }
-    }
-    assert_eq!(starts.len(), s.len());
-    starts
-}
-
 fn char_start(s: &[u8], i: usize) -> usize {
     // SAFETY: `s` is a live slice.
     unsafe { utf8_char_start(s.as_ptr().cast(), s.len(), i) }
@@ -38,7 +20,7 @@ fn truncate(s: &[u8], max: usize) -> usize {
 }
 
 fn check(s: &[u8]) {
-    let starts = oracle_starts(s);
+    let starts = testkit::unit_starts(s);
     for (i, &start) in starts.iter().enumerate() {
         assert_eq!(char_start(s, i), start, "char_start({s:02X?}, {i})");
         assert_eq!(utf8::char_start(s, i), start);

@@ -1,6 +1,6 @@
 //! The codec against independent oracles: `core::str::from_utf8` for validity, position and
 //! error length, `char::encode_utf8` for encoding, and the classification table of RFC 3629
-//! byte ranges (tests/common) for the error kind.
+//! byte ranges (testkit/) for the error kind.
 
 mod common;
 

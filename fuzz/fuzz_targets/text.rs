@@ -13,7 +13,7 @@
 use core::ffi::c_char;
 use core::ptr;
 
-use fuzz_common::{exact_copy, hex, oracle_unit_starts, status, widen};
+use fuzz_common::{exact_copy, hex, status, widen};
 use libfuzzer_sys::fuzz_target;
 use utf8::ffi::{
     EscapeStyleArg, utf8_char_start, utf8_escape, utf8_replace_invalid, utf8_truncate,
@@ -128,7 +128,7 @@ fn check(s: &[u8]) {
     }
 
     let input = exact_copy(s);
-    let starts = oracle_unit_starts(s);
+    let starts = testkit::unit_starts(s);
     for i in 0..=s.len() {
         let want = starts.get(i).copied().unwrap_or(s.len());
         // SAFETY: `input` is a live buffer of `s.len()` bytes.

@@ -1,30 +1,17 @@
 //! What the fuzz targets share: the oracles (Rust's standard library and the classification
-//! table of libutf8(3), STATUS CODES, written again here from RFC 3629 rather than taken from
-//! the library), the C status codes as the header documents them, and the widening of an input
-//! to lengths where the SIMD kernels run.
+//! table of libutf8(3), STATUS CODES, written from RFC 3629 rather than taken from the library:
+//! testkit/, which the Rust tests share) in libutf8's types, the C status codes as the header
+//! documents them, and the widening of an input to lengths where the SIMD kernels run.
 
 use utf8::{ErrorKind, Utf8Error};
 
 /// What `core::str::from_utf8` says of `s`, completed with the error kind of the
-/// classification table: the result `utf8::validate(s)` must give.
+/// classification table (`testkit::validate`): the result `utf8::validate(s)` must give.
 pub fn oracle_validate(s: &[u8]) -> Result<(), Utf8Error> {
-    let e = match core::str::from_utf8(s) {
-        Ok(_) => return Ok(()),
-        Err(e) => e,
-    };
-    let at = e.valid_up_to();
-    Err(match e.error_len() {
-        // The input ends inside a sequence that is valid so far: the rest of the input.
-        None => Utf8Error {
-            valid_up_to: at,
-            kind: ErrorKind::Truncated,
-            error_len: s.len() - at,
-        },
-        Some(len) => Utf8Error {
-            valid_up_to: at,
-            kind: classify(&s[at..]),
-            error_len: len,
-        },
+    testkit::validate(s).map_err(|(valid_up_to, class, error_len)| Utf8Error {
+        valid_up_to,
+        kind: testkit::kind_of!(class, ErrorKind),
+        error_len,
     })
 }
 
@@ -51,20 +38,10 @@ pub fn oracle_decode(s: &[u8]) -> Result<(u32, usize), (ErrorKind, usize)> {
     }
 }
 
-/// The classification table of the C API (libutf8(3), "STATUS CODES"), written from the byte
-/// ranges of RFC 3629 section 4, for input that starts with an ill-formed, complete sequence:
-/// its first one or two bytes decide, in this order.
+/// The classification table of the C API (libutf8(3), "STATUS CODES"), for input that starts
+/// with an ill-formed, complete sequence (`testkit::classify`).
 pub fn classify(s: &[u8]) -> ErrorKind {
-    use ErrorKind::*;
-    match (s[0], s.get(1).copied()) {
-        (0x80..=0xBF, _) => UnexpectedContinuation,
-        (0xC0 | 0xC1, _) => Overlong,
-        (0xE0, Some(0x80..=0x9F)) | (0xF0, Some(0x80..=0x8F)) => Overlong,
-        (0xED, Some(0xA0..=0xBF)) => Surrogate,
-        (0xF4, Some(0x90..=0xBF)) | (0xF5..=0xF7, _) => TooLarge,
-        (0xF8..=0xFF, _) => InvalidByte,
-        _ => MissingContinuation,
-    }
+    testkit::kind_of!(testkit::classify(s), ErrorKind)
 }
 
 /// The numeric values of `utf8_status` that libutf8.h documents.
@@ -197,20 +174,4 @@ impl<'a> StreamOracle<'a> {
     pub fn at_end(&self) -> (i32, usize) {
         self.end
     }
-}
-
-/// For each byte of `s`, the start of the unit that holds it in lossy decoding, from the
-/// standard library's `utf8_chunks` (valid characters, then one maximal subpart).
-pub fn oracle_unit_starts(s: &[u8]) -> Vec<usize> {
-    let mut starts = Vec::with_capacity(s.len());
-    let mut at = 0;
-    for chunk in s.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            starts.extend(std::iter::repeat_n(at, c.len_utf8()));
-            at += c.len_utf8();
-        }
-        starts.extend(std::iter::repeat_n(at, chunk.invalid().len()));
-        at += chunk.invalid().len();
-    }
-    starts
 }

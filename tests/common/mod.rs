@@ -1,36 +1,22 @@
-//! Test support shared by the integration tests: the oracle's view of an input, and random text.
+//! Test support shared by the integration tests: the oracle's view of an input in libutf8's
+//! types (the oracles themselves are in testkit/, shared with the fuzz targets), random text,
+//! and the implementations this CPU runs.
 
 #![allow(dead_code)] // each test crate uses its own part of this module
 
 use utf8::ErrorKind;
 
-/// What `core::str::from_utf8` says of `s`, with the error kind the classification
-/// table gives for the first ill-formed sequence: `Ok(())`, or `(valid_up_to, kind, error_len)`.
+/// What `core::str::from_utf8` says of `s`, with the error kind the classification table gives
+/// for the first ill-formed sequence: `Ok(())`, or `(valid_up_to, kind, error_len)`
+/// (`testkit::validate`).
 pub fn oracle(s: &[u8]) -> Result<(), (usize, ErrorKind, usize)> {
-    let e = match core::str::from_utf8(s) {
-        Ok(_) => return Ok(()),
-        Err(e) => e,
-    };
-    let at = e.valid_up_to();
-    let Some(len) = e.error_len() else {
-        return Err((at, ErrorKind::Truncated, s.len() - at));
-    };
-    Err((at, classify(&s[at..]), len))
+    testkit::validate(s).map_err(|(at, class, len)| (at, testkit::kind_of!(class, ErrorKind), len))
 }
 
-/// The classification table of the C API (libutf8(3), "STATUS CODES"), written from the byte
-/// ranges of RFC 3629 section 4, for input known to start with an ill-formed, complete sequence.
+/// The classification table of the C API (libutf8(3), "STATUS CODES"), for input known to start
+/// with an ill-formed, complete sequence (`testkit::classify`).
 pub fn classify(s: &[u8]) -> ErrorKind {
-    use ErrorKind::*;
-    match (s[0], s.get(1).copied()) {
-        (0x80..=0xBF, _) => UnexpectedContinuation,
-        (0xC0 | 0xC1, _) => Overlong,
-        (0xE0, Some(0x80..=0x9F)) | (0xF0, Some(0x80..=0x8F)) => Overlong,
-        (0xED, Some(0xA0..=0xBF)) => Surrogate,
-        (0xF4, Some(0x90..=0xBF)) | (0xF5..=0xF7, _) => TooLarge,
-        (0xF8..=0xFF, _) => InvalidByte,
-        _ => MissingContinuation,
-    }
+    testkit::kind_of!(testkit::classify(s), ErrorKind)
 }
 
 /// `n` iterations of a randomized test, or a few under Miri, which interprets every
