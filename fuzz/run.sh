@@ -4,11 +4,15 @@
 #
 #   fuzz/run.sh SECONDS [TARGET...]     (default: every target in fuzz/Cargo.toml)
 #
-# Needs nightly Rust and cargo-fuzz (`cargo install cargo-fuzz`). Each target runs as
-#   cargo +nightly fuzz run T fuzz/corpus/T fuzz/seeds/T -- -max_total_time=SECONDS ...
-# with AddressSanitizer (cargo-fuzz's default). fuzz/seeds/T, the committed seed corpus, is
-# copied into fuzz/corpus/T, the working corpus, which grows and is not committed; so is
-# fuzz/artifacts/T, where libFuzzer writes a crashing input. Logs go to fuzz/logs/T.log.
+# Needs nightly Rust only: the targets are built with cargo directly, with the flags that
+# cargo-fuzz 0.13 passes by default (its src/project.rs: libFuzzer's coverage instrumentation,
+# `--cfg fuzzing`, AddressSanitizer, debug assertions, one codegen unit, release mode), so
+# that neither CI nor a developer has to build cargo-fuzz itself first (`cargo fuzz run T`
+# works too where it is installed). Each target runs as
+#   fuzz/target/HOST/release/T fuzz/corpus/T fuzz/seeds/T -max_total_time=SECONDS ...
+# fuzz/seeds/T, the committed seed corpus, is copied into fuzz/corpus/T, the working corpus,
+# which grows and is not committed; so is fuzz/artifacts/T, where libFuzzer writes a crashing
+# input. Logs go to fuzz/logs/T.log.
 #
 # Prints, per target: seconds, executions, final corpus size, and whether it found a crash;
 # exits 1 if any target found one (or failed to run), 2 on a usage or setup error.
@@ -29,25 +33,38 @@ read -r -a extra <<< "${FUZZ_ARGS:-}"
 jobs_max=${FUZZ_JOBS:-1}
 [[ $jobs_max =~ ^[1-9][0-9]*$ ]] || { echo "$0: FUZZ_JOBS must be a positive number" >&2; exit 2; }
 
-if ! "${cargo[@]}" fuzz --version >/dev/null 2>&1; then
-  echo "$0: '${cargo[*]} fuzz' does not run: install nightly Rust and cargo-fuzz" \
-       "(rustup toolchain install nightly; cargo install cargo-fuzz)" >&2
+host=$("${cargo[@]}" -vV 2>/dev/null | sed -n 's/^host: //p')
+if [[ -z $host ]] || ! "${cargo[@]}" -vV 2>/dev/null | grep -q -- '-nightly'; then
+  echo "$0: '${cargo[*]}' is not a nightly cargo: install nightly Rust" \
+       "(rustup toolchain install nightly --profile minimal)" >&2
   exit 2
 fi
 
 if [[ $# -gt 0 ]]; then
   targets=("$@")
 else
-  mapfile -t targets < <("${cargo[@]}" fuzz list)
+  # The bin list at the top of fuzz/Cargo.toml, a target a line.
+  mapfile -t targets < <(sed -n 's/^ *{ name = "\([a-z_0-9]*\)", path = "fuzz_targets\/.*/\1/p' \
+    fuzz/Cargo.toml)
 fi
 [[ ${#targets[@]} -gt 0 ]] || { echo "$0: no fuzz targets" >&2; exit 2; }
 
-# Build every target first, so that a build error is told apart from a finding and the
-# fuzzing time is fuzzing only.
+# Build every target first, in one cargo run, so that a build error is told apart from a
+# finding and the fuzzing time is fuzzing only. --target keeps RUSTFLAGS off build scripts.
+rustflags="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4"
+rustflags+=" -Cllvm-args=-sanitizer-coverage-inline-8bit-counters"
+rustflags+=" -Cllvm-args=-sanitizer-coverage-pc-table"
+rustflags+=" -Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing"
+rustflags+=" -Cllvm-args=-simplifycfg-branch-fold-threshold=0 -Zsanitizer=address"
+rustflags+=" -Cllvm-args=-sanitizer-coverage-stack-depth -Cdebug-assertions -Ccodegen-units=1"
+bins=()
+for t in "${targets[@]}"; do bins+=(--bin "$t"); done
 echo "== building ${targets[*]}"
-for t in "${targets[@]}"; do
-  "${cargo[@]}" fuzz build "$t" || { echo "$0: building $t failed" >&2; exit 2; }
-done
+RUSTFLAGS="$rustflags ${RUSTFLAGS:-}" "${cargo[@]}" build --manifest-path fuzz/Cargo.toml \
+  --target "$host" --release --config 'profile.release.debug="line-tables-only"' "${bins[@]}" ||
+  { echo "$0: building the targets failed" >&2; exit 2; }
+bin_dir=fuzz/target/$host/release
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_odr_violation=0
 
 mkdir -p fuzz/logs
 dict_for() { [[ $1 == encode ]] || echo "-dict=fuzz/utf8.dict"; }
@@ -69,7 +86,7 @@ fuzz_target() {
   local start status elapsed
   start=$(date +%s)
   # shellcheck disable=SC2046 # dict_for prints one word or nothing
-  "${cargo[@]}" fuzz run "$t" "$corpus" "${seed_dirs[@]}" -- \
+  "$bin_dir/$t" -artifact_prefix="$artifacts/" "$corpus" "${seed_dirs[@]}" \
     -max_total_time="$seconds" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -timeout=10 \
     -print_final_stats=1 $(dict_for "$t") "${extra[@]}" \
     > "$log" 2>&1
@@ -124,6 +141,6 @@ printf '%s\n' "${rows[@]}"
 if [[ $failed -ne 0 ]]; then
   echo
   echo "A target found a crash or failed to run: see fuzz/logs/ and fuzz/artifacts/;" \
-       "reproduce with: cargo +nightly fuzz run TARGET fuzz/artifacts/TARGET/crash-..." >&2
+       "reproduce with: fuzz/target/$host/release/TARGET fuzz/artifacts/TARGET/crash-..." >&2
 fi
 exit $failed
