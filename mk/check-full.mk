@@ -38,11 +38,15 @@ check-miri:
 	  "$(MIRI_HEAVY)" "$(MIRI_OTHERS)"
 
 # The oldest Rust that Cargo.toml's rust-version promises (1.85, Debian 13's) builds the C
-# library and passes the whole Rust test suite, in build/msrv (scripts/check-msrv.sh). Needs
-# that toolchain, which .ci/run installs: rustup toolchain install $(MSRV) --profile minimal.
+# library and passes the whole Rust test suite, in build/msrv (scripts/check-msrv.sh), its
+# exhaustive sweeps sampled (every MSRV_SWEEP_STEP-th input; check-rust runs them in full).
+# Needs that toolchain, which .ci/run installs: rustup toolchain install $(MSRV) --profile
+# minimal.
 MSRV := $(shell sed -n 's/^rust-version *= *"\([^"]*\)".*/\1/p' Cargo.toml)
+MSRV_SWEEP_STEP ?= 7
 check-msrv:
-	@scripts/check-msrv.sh "$(CARGO)" $(MSRV) $(BUILD)/msrv
+	@$(call begin,msrv)
+	@scripts/check-msrv.sh $(RESULTS)/msrv "$(CARGO)" $(MSRV) $(BUILD)/msrv $(MSRV_SWEEP_STEP)
 
 # Clippy for aarch64, and Rust tests built for aarch64 and run under QEMU (scripts/
 # check-aarch64.sh): the NEON kernel and the portable code, on a machine that is not aarch64.
