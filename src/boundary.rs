@@ -6,19 +6,8 @@
 //! (80..BF) starts a unit, because no character or maximal subpart holds one past its first
 //! byte; so a boundary is found from at most three bytes back, wherever the buffer starts.
 
-use crate::decode::decode_next;
-
-/// The offset of the last byte of `s[..end]` that is not a continuation byte, among the last
-/// `window` bytes before `end` (clamped to the buffer).
-pub(crate) fn last_non_continuation(s: &[u8], end: usize, window: usize) -> Option<usize> {
-    // Clamped, so that the compiler sees the bounds hold and links no panic path.
-    let end = end.min(s.len());
-    let from = end.saturating_sub(window);
-    s[from..end]
-        .iter()
-        .rposition(|&b| b & 0xC0 != 0x80)
-        .map(|i| from + i)
-}
+use crate::scalar::decode::decode_next;
+use crate::scalar::validate::last_non_continuation;
 
 /// The start of the unit (character, or maximal subpart of an ill-formed sequence) that holds
 /// byte `i` of `s`; `s.len()` if `i >= s.len()`.

@@ -7,10 +7,10 @@
 //! cut into pieces by the fast validator: well-formed stretches with no byte the style must
 //! look at are copied in bulk; the rest goes one character or one maximal subpart at a time.
 
-use crate::decode::decode_next;
-use crate::encode::encode;
+use crate::scalar::decode::decode_next;
+use crate::scalar::encode::encode;
 use crate::sink::Sink;
-use crate::validate;
+use crate::validate::validate;
 
 /// How [`escape`] writes its output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

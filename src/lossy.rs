@@ -1,11 +1,7 @@
 //! Lossy copies: ill-formed sequences replaced by U+FFFD.
 
 use crate::sink::Sink;
-use crate::validate;
-
-/// U+FFFD REPLACEMENT CHARACTER: what lossy decoding, the converters with UTF8_REPLACE and
-/// utf8_decode_next on error give for an ill-formed sequence.
-pub(crate) const REPLACEMENT: u32 = 0xFFFD;
+use crate::validate::validate;
 
 /// U+FFFD REPLACEMENT CHARACTER in UTF-8.
 pub const REPLACEMENT_UTF8: [u8; 3] = [0xEF, 0xBF, 0xBD];

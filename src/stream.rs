@@ -5,9 +5,9 @@
 //! of the next, goes through [`decode_next`]. The state is small enough for the C API's
 //! caller-allocated `utf8_stream` (two 64-bit words, see [`StreamState::to_words`]).
 
-use crate::decode::decode_next;
-use crate::error::ErrorKind;
-use crate::validate;
+use crate::scalar::decode::decode_next;
+use crate::scalar::error::ErrorKind;
+use crate::validate::validate;
 
 /// The first ill-formed sequence of a stream: its kind, and its offset from the start of the
 /// stream.

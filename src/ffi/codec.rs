@@ -4,7 +4,7 @@ use core::ffi::c_char;
 
 use super::utf8_status::{self, *};
 use super::{decoded, input, output, put, validated, write_encoded};
-use crate::decode;
+use crate::scalar::decode;
 
 /// Checks that the `len` bytes at `s` are well-formed UTF-8 (RFC 3629 section 4).
 ///

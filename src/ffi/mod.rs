@@ -45,8 +45,8 @@ pub use self::transcode::{
 use core::ffi::{CStr, c_char, c_int};
 use core::mem::MaybeUninit;
 
-use crate::error::{ErrorKind, Malformed, Utf8Error};
-use crate::lossy::REPLACEMENT;
+use crate::scalar::error::REPLACEMENT;
+use crate::scalar::error::{ErrorKind, Malformed, Utf8Error};
 use crate::sink::Sink;
 
 /// Result of every libutf8 function that can fail.

@@ -7,7 +7,7 @@ use super::sse42::shift_to_end;
 use super::to_utf8::Units;
 
 #[derive(Clone, Copy)]
-pub(super) struct Avx2(__m256i);
+pub(crate) struct Avx2(__m256i);
 
 // SAFETY: every method uses AVX2 instructions only, and the trait's contract makes callers
 // guarantee that the CPU has them.
@@ -148,7 +148,7 @@ lookup::block_kernels!("avx2,popcnt", Avx2);
 
 // The converters of crate::transcode, compiled for this instruction set: their runs of ASCII are
 // widened and narrowed in its registers.
-crate::transcode::transcoders!("avx2,popcnt", validate::<true>, Avx2, Avx2Units);
+crate::simd::transcoders!("avx2,popcnt", validate::<true>, Avx2, Avx2Units);
 
 // ---------------------------------------------------------------------------------------------
 // From UTF-8 (see super::from_utf8): runs of ASCII widened 32 bytes at a time, values into
@@ -293,7 +293,7 @@ unsafe impl super::from_utf8::Widen for Avx2 {
 // Into UTF-8 (see super::to_utf8): 16 units of UTF-16 in one register.
 
 #[derive(Clone, Copy)]
-pub(super) struct Avx2Units(__m256i);
+pub(crate) struct Avx2Units(__m256i);
 
 // SAFETY: every method uses AVX2 (and earlier) instructions only, and the trait's contract
 // makes callers guarantee that the CPU has them.

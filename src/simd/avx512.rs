@@ -16,10 +16,10 @@ use super::avx2::{Avx2, Avx2Units};
 use super::from_utf8::{self, WideBlock};
 use super::lookup::Vector;
 use super::to_utf8::{self, Saved, WideStep};
-use crate::transcode::{Mode, Progress, utf16, utf32};
+use crate::engine::{Mode, Progress, utf16, utf32};
 
 #[derive(Clone, Copy)]
-pub(super) struct Avx512(__m512i);
+pub(crate) struct Avx512(__m512i);
 
 // SAFETY: every method uses AVX-512F, BW and VBMI instructions only, and the trait's contract
 // makes callers guarantee that the CPU has them.
@@ -471,7 +471,7 @@ unsafe fn bmp_lanes(units: __m256i, pairs: Option<(__m256i, u16, bool)>) -> (__m
 
 /// The steps of AVX-512 VBMI2, with [`WideStep::LONG_ASCII_RUNS`] as `LONG_ASCII_RUNS` (see
 /// [`utf16_to_utf8`]).
-pub(super) struct Avx512WideStep<const LONG_ASCII_RUNS: bool>;
+pub(crate) struct Avx512WideStep<const LONG_ASCII_RUNS: bool>;
 
 // SAFETY: AVX-512F, BW, VBMI and VBMI2 instructions, and AVX2's; callers guarantee the CPU has
 // them.
@@ -973,7 +973,7 @@ unsafe fn utf32_run(src: &[u32], dst: *mut u8) -> (usize, usize) {
 /// # Safety
 /// The CPU supports AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt")]
-pub(super) unsafe fn utf32_to_utf8(
+pub(crate) unsafe fn utf32_to_utf8(
     src: &[u32],
     dst: &mut [MaybeUninit<u8>],
     mode: Mode,
@@ -1016,7 +1016,7 @@ pub(super) unsafe fn utf32_to_utf8(
 /// # Safety
 /// The CPU supports AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt")]
-pub(super) unsafe fn utf16_to_utf8<const LONG_ASCII_RUNS: bool>(
+pub(crate) unsafe fn utf16_to_utf8<const LONG_ASCII_RUNS: bool>(
     src: &[u16],
     dst: &mut [MaybeUninit<u8>],
     mode: Mode,
@@ -1295,7 +1295,7 @@ unsafe fn store_utf16(c: __m512i, n: usize, out: *mut u16) -> usize {
 
 /// Blocks of 1-3 byte characters in one register, validated in mask registers and packed by
 /// VBMI2's compression of 16-bit lanes.
-pub(super) struct Avx512WideBlock;
+pub(crate) struct Avx512WideBlock;
 
 // SAFETY: AVX-512F, BW, VBMI and VBMI2 instructions only; callers guarantee the CPU has them.
 unsafe impl WideBlock for Avx512WideBlock {
@@ -1981,7 +1981,7 @@ unsafe impl TailTarget for u32 {
 /// # Safety
 /// The CPU supports AVX-512F, BW, VL, VBMI and VBMI2, AVX2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx2,popcnt")]
-pub(super) unsafe fn utf8_to_utf16(
+pub(crate) unsafe fn utf8_to_utf16(
     src: &[u8],
     dst: &mut [MaybeUninit<u16>],
     mode: Mode,
@@ -2027,7 +2027,7 @@ pub(super) unsafe fn utf8_to_utf16(
 /// # Safety
 /// The CPU supports AVX-512F, BW, VL, VBMI and VBMI2, AVX2 and POPCNT.
 #[target_feature(enable = "avx2,popcnt")]
-pub(super) unsafe fn utf8_to_utf32(
+pub(crate) unsafe fn utf8_to_utf32(
     src: &[u8],
     dst: &mut [MaybeUninit<u32>],
     mode: Mode,
@@ -2114,7 +2114,7 @@ mod untrusted_input {
 
     #[test]
     fn stores_stay_in_the_output_whatever_the_input() {
-        if !crate::simd::Isa::Avx512.is_supported() {
+        if !crate::dispatch::Isa::Avx512.is_supported() {
             std::eprintln!("skipped: this CPU has no AVX-512");
             return;
         }

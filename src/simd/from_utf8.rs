@@ -43,12 +43,12 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use super::lookup::Vector;
-use crate::transcode::Unit;
+use crate::engine::Unit;
 
 /// Bytes of UTF-8 looked at at a time: the width of the end-of-character mask.
-pub(super) const BLOCK: usize = 64;
+pub(crate) const BLOCK: usize = 64;
 // `crate::transcode::convert_from_utf8` calls the converter only where a block is left.
-const _: () = assert!(BLOCK == crate::transcode::FAST_BLOCK);
+const _: () = assert!(BLOCK == crate::engine::FAST_BLOCK);
 /// The blocks of ASCII after which a run of them is taken to be long, and its stores are
 /// aligned (see [`convert`]): into a buffer 16 bytes past a 64-byte boundary, as malloc returns
 /// large ones, whole cache lines stored convert pure ASCII faster, into UTF-32 most (it stores

@@ -7,10 +7,10 @@ use core::arch::aarch64::*;
 use core::mem::MaybeUninit;
 
 use super::lookup::{self, Vector};
-use crate::transcode::{Mode, Progress};
+use crate::engine::{Mode, Progress};
 
 #[derive(Clone, Copy)]
-pub(super) struct Neon(uint8x16_t);
+pub(crate) struct Neon(uint8x16_t);
 
 // SAFETY: every method uses NEON instructions only, and the trait's contract makes callers
 // guarantee that the CPU has them (every aarch64 CPU that Linux runs on does).
@@ -136,7 +136,7 @@ lookup::block_kernels!("neon", Neon);
 ///
 /// # Safety
 /// The CPU has NEON.
-pub(super) unsafe fn utf8_to_utf16(
+pub(crate) unsafe fn utf8_to_utf16(
     src: &[u8],
     dst: &mut [MaybeUninit<u16>],
     mode: Mode,
@@ -149,7 +149,7 @@ pub(super) unsafe fn utf8_to_utf16(
 ///
 /// # Safety
 /// The CPU has NEON.
-pub(super) unsafe fn utf8_to_utf32(
+pub(crate) unsafe fn utf8_to_utf32(
     src: &[u8],
     dst: &mut [MaybeUninit<u32>],
     mode: Mode,

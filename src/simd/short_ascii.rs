@@ -12,12 +12,11 @@
 
 use core::mem::MaybeUninit;
 
-use super::SHORT_ASCII;
-use crate::transcode::{Progress, Unit};
-use crate::validate::is_short_ascii;
+use super::ascii::{SHORT_ASCII, is_short_ascii};
+use crate::engine::{Progress, Unit};
 
 /// A unit of UTF-16 or UTF-32: 16 of them into 16 bytes of ASCII.
-pub(super) trait Wide: Unit {
+pub(crate) trait Wide: Unit {
     /// The OR of the 16 units in a register, in lanes of the unit's width.
     #[cfg(target_arch = "x86_64")]
     fn or(units: &[Self; 16]) -> core::arch::x86_64::__m128i;
@@ -39,14 +38,14 @@ mod sse2 {
     /// # Safety
     /// `p` has 16 readable bytes.
     #[inline(always)]
-    pub(super) unsafe fn load(p: *const u8) -> __m128i {
+    pub(crate) unsafe fn load(p: *const u8) -> __m128i {
         // SAFETY: by the caller; SSE2 is part of the x86_64 baseline.
         unsafe { _mm_loadu_si128(p.cast()) }
     }
 
     /// Stores `reg` at `out`.
     #[inline(always)]
-    pub(super) fn store(reg: __m128i, out: &mut [MaybeUninit<u8>; 16]) {
+    pub(crate) fn store(reg: __m128i, out: &mut [MaybeUninit<u8>; 16]) {
         // SAFETY: `out` has the 16 bytes; SSE2 is part of the x86_64 baseline.
         unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), reg) };
     }
@@ -115,7 +114,7 @@ impl Wide for u32 {}
 /// All of `src`, if it is a string of ASCII of at most half [`SHORT_ASCII`] bytes, converted
 /// into `dst` if it fits; else `None`, nothing written.
 #[inline(always)]
-pub(super) fn from_utf8<T: Unit>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> Option<Progress> {
+pub(crate) fn from_utf8<T: Unit>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> Option<Progress> {
     if src.len() > SHORT_ASCII / 2 || dst.len() < src.len() || !is_short_ascii(src) {
         return None;
     }
@@ -128,7 +127,7 @@ pub(super) fn from_utf8<T: Unit>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> Opti
 /// All of `src`, if it is a string of ASCII of at most [`SHORT_ASCII`] units, converted into
 /// `dst` if it fits; else `None`, nothing written.
 #[inline(always)]
-pub(super) fn into_utf8<S: Wide>(src: &[S], dst: &mut [MaybeUninit<u8>]) -> Option<Progress> {
+pub(crate) fn into_utf8<S: Wide>(src: &[S], dst: &mut [MaybeUninit<u8>]) -> Option<Progress> {
     // Only an input that starts with ASCII is read whole: reading a mixed string whole before
     // handing it to the kernel slows it down.
     if src.len() > SHORT_ASCII || dst.len() < src.len() || src.first()?.value() >= 0x80 {

@@ -6,7 +6,7 @@ use super::lookup::{self, Vector};
 use super::to_utf8::Units;
 
 #[derive(Clone, Copy)]
-pub(super) struct Sse42(__m128i);
+pub(crate) struct Sse42(__m128i);
 
 // SAFETY: every method uses SSE4.2 (and earlier SSE) instructions only, and the trait's
 // contract makes callers guarantee that the CPU has them.
@@ -137,7 +137,7 @@ lookup::block_kernels!("sse4.2,popcnt", Sse42);
 /// # Safety
 /// The CPU has SSSE3.
 #[inline(always)]
-pub(super) unsafe fn shift_to_end(v: __m128i, len: usize) -> __m128i {
+pub(crate) unsafe fn shift_to_end(v: __m128i, len: usize) -> __m128i {
     // SAFETY: the table holds 32 bytes, 16 readable from `len`; SSSE3 by the caller.
     unsafe {
         let indices = _mm_loadu_si128(lookup::SHIFT_TO_END[len..].as_ptr().cast());
@@ -147,7 +147,7 @@ pub(super) unsafe fn shift_to_end(v: __m128i, len: usize) -> __m128i {
 
 // The converters of crate::transcode, compiled for this instruction set: their runs of ASCII are
 // widened and narrowed in its registers.
-crate::transcode::transcoders!("sse4.2,popcnt", validate::<true>, Sse42, Sse42Units);
+crate::simd::transcoders!("sse4.2,popcnt", validate::<true>, Sse42, Sse42Units);
 
 // ---------------------------------------------------------------------------------------------
 // From UTF-8 (see super::from_utf8): runs of ASCII and values widened 16 bytes at a time.
@@ -297,7 +297,7 @@ unsafe impl super::from_utf8::Widen for Sse42 {
 // Into UTF-8 (see super::to_utf8): 16 units of UTF-16 in two registers.
 
 #[derive(Clone, Copy)]
-pub(super) struct Sse42Units(__m128i, __m128i);
+pub(crate) struct Sse42Units(__m128i, __m128i);
 
 /// Applies a 128-bit operation to both registers.
 macro_rules! both {

@@ -35,7 +35,7 @@ use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 
 /// Units per step.
-pub(super) const STEP: usize = 16;
+pub(crate) const STEP: usize = 16;
 
 /// A byte shuffle that compresses the lanes of a register into the bytes they hold, and the
 /// number of those bytes, for each key (the lanes' lengths, a few bits per lane).
@@ -121,21 +121,21 @@ const SPREAD: [u8; 16] = {
 /// are copied as `MaybeUninit`, never read as values: a load of uninitialised bytes as an
 /// integer vector would be undefined behaviour, though the bytes go back unchanged.
 #[derive(Clone, Copy)]
-pub(super) struct Saved(MaybeUninit<__m128i>);
+pub(crate) struct Saved(MaybeUninit<__m128i>);
 
 impl Saved {
     /// Nothing: for an output too short to hold 16 bytes past its end, where nothing is stored
     /// back, or a step that wrote nothing. Zeros, not left uninitialised: the converters' code
     /// comes out as it did when this was a register (leaving it undefined changed the AVX-512
     /// converter's code layout and slowed it: see BENCHMARKS.md).
-    pub(super) const NONE: Saved = Saved(MaybeUninit::zeroed());
+    pub(crate) const NONE: Saved = Saved(MaybeUninit::zeroed());
 
     /// The 16 bytes at `p`.
     ///
     /// # Safety
     /// `p` has 16 readable bytes.
     #[inline(always)]
-    pub(super) unsafe fn load(p: *const u8) -> Saved {
+    pub(crate) unsafe fn load(p: *const u8) -> Saved {
         // SAFETY: 16 readable bytes by the caller, read unaligned; a `MaybeUninit` has no
         // invalid value.
         Saved(unsafe { p.cast::<MaybeUninit<__m128i>>().read_unaligned() })
@@ -665,7 +665,7 @@ unsafe impl<U: Units> WideStep for NoWideStep<U> {
 }
 
 /// UTF-16 or UTF-32, converted by [`staged_tail`].
-trait StagedUnit: crate::transcode::Unit {
+trait StagedUnit: crate::engine::Unit {
     /// Converts `src`, [`STAGED_MIN`] to 16 units followed by zeros to make 16, as the steps of
     /// the converter's loop do, into `out`, which has room for 80 more bytes: the units
     /// converted (zeros included), or 0.
@@ -716,7 +716,7 @@ impl StagedUnit for u32 {
 
 /// Byte indices for pshufb that move the bytes of a 16-byte register down by `n`, zeros after
 /// them: the 16 from `SHIFT_DOWN[n]` (0x80 gives a zero).
-pub(super) const SHIFT_DOWN: [u8; 32] = {
+pub(crate) const SHIFT_DOWN: [u8; 32] = {
     let mut t = [0x80; 32];
     let mut i = 0;
     while i < 16 {
@@ -818,9 +818,9 @@ unsafe fn staged_tail<U: Units, S: StagedUnit>(
         if rest.first().is_some_and(|u| u.value() < 0x80) {
             let out = dst.get_mut(written..).unwrap_or_default();
             let copied = if rest.len() < 32 {
-                crate::transcode::copy_short_ascii(rest, out)
+                crate::engine::copy_short_ascii(rest, out)
             } else {
-                crate::transcode::copy_ascii(rest, out)
+                crate::engine::copy_ascii(rest, out)
             };
             if copied == 0 {
                 break;
@@ -861,7 +861,7 @@ unsafe fn staged_tail<U: Units, S: StagedUnit>(
 /// or 4 bytes that may overlap, or one at a time below 4: a copy of `src.len()` bytes was a
 /// call to memcpy, a quarter of the time of strings of 8 units of UTF-16.
 #[inline(always)]
-pub(super) fn copy_staged(src: &[MaybeUninit<u8>], dst: &mut [MaybeUninit<u8>]) {
+pub(crate) fn copy_staged(src: &[MaybeUninit<u8>], dst: &mut [MaybeUninit<u8>]) {
     debug_assert_eq!(src.len(), dst.len());
     /// The first and last `N` bytes of `src` into those of `dst`, if both have `N`.
     fn ends<const N: usize>(src: &[MaybeUninit<u8>], dst: &mut [MaybeUninit<u8>]) -> bool {

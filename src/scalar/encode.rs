@@ -1,6 +1,6 @@
 //! Encoding one scalar value.
 
-use crate::error::ErrorKind;
+use super::error::ErrorKind;
 
 /// The UTF-8 encoding of one scalar value: 1 to 4 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -13,6 +13,10 @@
 //! | F8..FF                                              | [`ErrorKind::InvalidByte`]            |
 //! | a lead byte followed too early by a byte not 80..BF | [`ErrorKind::MissingContinuation`]    |
 
+/// U+FFFD REPLACEMENT CHARACTER: what lossy decoding, the converters with UTF8_REPLACE and
+/// utf8_decode_next on error give for an ill-formed sequence.
+pub(crate) const REPLACEMENT: u32 = 0xFFFD;
+
 /// Why input is not well-formed UTF-8, or why a value cannot be encoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ErrorKind {

@@ -1,6 +1,6 @@
 //! Decoding one character: the RFC 3629 grammar, which validation shares.
 
-use crate::error::{ErrorKind, Malformed};
+use super::error::{ErrorKind, Malformed};
 
 /// Decodes the character at the start of `s`: its scalar value and its length in bytes (1..4).
 ///

@@ -5,7 +5,7 @@
 use core::mem::MaybeUninit;
 
 use super::{Mode, Progress, Stop, Unit, convert_until};
-use crate::error::{ErrorKind, Malformed};
+use crate::scalar::error::{ErrorKind, Malformed};
 
 /// The length of the prefix of `src` that a converter gives its engine (a whole converter), as
 /// [`Mode::more`] says: without it, all of `src`; with it, `src` up to `tail(src)`, where the

@@ -1,0 +1,530 @@
+//! The run-time choice of implementation: which kernels run, chosen once from the CPU's
+//! features ([`cpu`]) or from `LIBUTF8_FORCE_ISA` ([`env`], for testing), and the entry points
+//! the public functions call.
+//!
+//! Each implementation is a table of kernels ([`Kernels`]), built from the kernel modules of
+//! `crate::kernels`: validation and counting, which say whether the whole input is good or how
+//! long a prefix of whole blocks is, and the four converters, each compiled for its
+//! instruction set. Where a kernel found an error, the scalar code, the reference, locates and
+//! classifies it exactly.
+//!
+//! The implementation is chosen once, on the first call that needs one, and cached in an
+//! atomic pointer, as the `simdutf8` crate does; later calls pay one relaxed load and an
+//! indirect call.
+
+mod count;
+#[cfg(target_arch = "x86_64")]
+mod cpu;
+mod env;
+
+use core::mem::MaybeUninit;
+use core::ptr;
+use core::sync::atomic::{AtomicPtr, Ordering};
+
+use crate::engine::{Mode, Progress};
+use crate::scalar::error::Utf8Error;
+use crate::scalar::validate::{Prefix, char_start_at_or_before, scalar_prefix};
+use crate::simd::ascii::{SHORT_ASCII, is_short_ascii};
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+use crate::simd::avx512;
+use crate::simd::lookup::Blocks;
+pub use crate::simd::lookup::{ALIGN_FROM, BLOCK, GROUP, STREAM_FROM};
+#[cfg(target_arch = "aarch64")]
+use crate::simd::neon;
+use crate::simd::{Validator, scalar, short_ascii, validate_kernel};
+#[cfg(target_arch = "x86_64")]
+use crate::simd::{avx2, sse42};
+use crate::sink::as_uninit;
+pub(crate) use count::count_chars_with;
+
+/// An implementation: the scalar reference or one SIMD kernel. Non-exhaustive: a new
+/// instruction set or tuning (as `Avx512Zen4` was) is no breaking change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Isa {
+    /// The portable scalar code: the reference every kernel must agree with.
+    Scalar,
+    /// x86_64 with SSE4.2 and POPCNT.
+    Sse42,
+    /// x86_64 with AVX2 and POPCNT.
+    Avx2,
+    /// x86_64 with AVX-512F, BW, VL, VBMI and VBMI2 (Intel from Ice Lake, AMD from Zen 4),
+    /// AVX2, POPCNT and LZCNT.
+    Avx512,
+    /// [`Isa::Avx512`]'s kernels tuned for AMD Zen 4 (no software prefetch for long input, and
+    /// UTF-16 to UTF-8 looks for ASCII as AVX2's converter does), which CPUs of AMD's family 19h
+    /// run by default: the same instructions, so any CPU that runs `Avx512` runs it.
+    Avx512Zen4,
+    /// aarch64 with NEON (Advanced SIMD), which every aarch64 Linux system has.
+    Neon,
+}
+
+/// A counting kernel; see [`Blocks`].
+type Counter = unsafe fn(&[u8]) -> Blocks;
+
+/// A converter from code units `S` to code units `T` (see [`crate::transcode`]).
+type Converter<S, T> = unsafe fn(&[S], &mut [MaybeUninit<T>], Mode) -> Progress;
+
+/// The kernels of one implementation.
+struct Kernels {
+    isa: Isa,
+    validate: Validator,
+    count: Counter,
+    utf8_to_utf16: Converter<u8, u16>,
+    utf16_to_utf8: Converter<u16, u8>,
+    utf8_to_utf32: Converter<u8, u32>,
+    utf32_to_utf8: Converter<u32, u8>,
+}
+
+static SCALAR: Kernels = Kernels {
+    isa: Isa::Scalar,
+    validate: scalar::no_validation,
+    count: scalar::no_count,
+    utf8_to_utf16: scalar::utf8_to_utf16,
+    utf16_to_utf8: scalar::utf16_to_utf8,
+    utf8_to_utf32: scalar::utf8_to_utf32,
+    utf32_to_utf8: scalar::utf32_to_utf8,
+};
+/// Validation and counting in 16-byte registers; the converters are the scalar loops, those
+/// from UTF-8 validating with this kernel.
+#[cfg(target_arch = "aarch64")]
+static NEON: Kernels = Kernels {
+    isa: Isa::Neon,
+    validate: neon::validate::<true>,
+    count: neon::count::<true>,
+    utf8_to_utf16: neon::utf8_to_utf16,
+    utf8_to_utf32: neon::utf8_to_utf32,
+    ..SCALAR
+};
+
+#[cfg(target_arch = "x86_64")]
+static SSE42: Kernels = Kernels {
+    isa: Isa::Sse42,
+    validate: sse42::validate::<true>,
+    count: sse42::count::<true>,
+    utf8_to_utf16: sse42::utf8_to_utf16,
+    utf16_to_utf8: sse42::utf16_to_utf8,
+    utf8_to_utf32: sse42::utf8_to_utf32,
+    utf32_to_utf8: sse42::utf32_to_utf8,
+};
+#[cfg(target_arch = "x86_64")]
+static AVX2: Kernels = Kernels {
+    isa: Isa::Avx2,
+    validate: avx2::validate::<true>,
+    count: avx2::count::<true>,
+    utf8_to_utf16: avx2::utf8_to_utf16,
+    utf16_to_utf8: avx2::utf16_to_utf8,
+    utf8_to_utf32: avx2::utf8_to_utf32,
+    utf32_to_utf8: avx2::utf32_to_utf8,
+};
+/// Validation and counting in 64-byte registers; UTF-16 into UTF-8 with steps of 32 units
+/// below U+0800 and of 32 of any other characters, and runs of ASCII only from 96 units;
+/// UTF-32 into UTF-8 with a run of the steps of 32 units below U+0800 and of 16 units of any
+/// other scalar values; and UTF-8 into UTF-16 and UTF-32 with runs of blocks of 1-3 byte
+/// characters, each block in one register, and steps of characters of any lengths (text with
+/// 4-byte characters), up to 32 into UTF-16 and a whole block's into UTF-32. The loop of UTF-8
+/// into UTF-32 is AVX2's compiled for AVX2 alone, which calls this kernel's validation, runs
+/// and steps (compiled with AVX-512 enabled, it was slower on AMD Zen 4; see BENCHMARKS.md).
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+static AVX512: Kernels = Kernels {
+    isa: Isa::Avx512,
+    validate: avx512::validate::<true>,
+    count: avx512::count::<true>,
+    utf8_to_utf16: avx512::utf8_to_utf16,
+    utf8_to_utf32: avx512::utf8_to_utf32,
+    utf16_to_utf8: avx512::utf16_to_utf8::<true>,
+    utf32_to_utf8: avx512::utf32_to_utf8,
+};
+/// AVX512's kernels, but validation and counting never prefetch (see `lookup::STREAM_FROM`)
+/// and UTF-16 into UTF-8 leaves its steps for ASCII as AVX2's loop does (see
+/// `avx512::utf16_to_utf8`): the two choices of AVX512, measured on Intel, that Zen 4 runs
+/// slower. (The converters from UTF-8, whose validation costs less than their conversion, keep
+/// AVX512's.)
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+static AVX512_ZEN4: Kernels = Kernels {
+    isa: Isa::Avx512Zen4,
+    validate: avx512::validate::<false>,
+    count: avx512::count::<false>,
+    utf16_to_utf8: avx512::utf16_to_utf8::<false>,
+    ..AVX512
+};
+
+impl Isa {
+    /// Every implementation, best last among those of one architecture (but for the two
+    /// tunings of AVX-512, of which [`Isa::best`] picks the CPU's).
+    pub const ALL: [Isa; 6] = [
+        Isa::Scalar,
+        Isa::Sse42,
+        Isa::Avx2,
+        Isa::Avx512,
+        Isa::Avx512Zen4,
+        Isa::Neon,
+    ];
+
+    /// The name `LIBUTF8_FORCE_ISA` accepts.
+    pub fn name(self) -> &'static str {
+        match self {
+            Isa::Scalar => "scalar",
+            Isa::Sse42 => "sse4.2",
+            Isa::Avx2 => "avx2",
+            Isa::Avx512 => "avx512",
+            Isa::Avx512Zen4 => "avx512-zen4",
+            Isa::Neon => "neon",
+        }
+    }
+
+    /// Whether this CPU can run it.
+    pub fn is_supported(self) -> bool {
+        match self {
+            Isa::Scalar => true,
+            #[cfg(target_arch = "x86_64")]
+            Isa::Sse42 => cpu::has(cpu::SSE42 | cpu::POPCNT),
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => cpu::has(cpu::AVX2 | cpu::POPCNT),
+            // VBMI too: the first CPUs with AVX-512 (Skylake-SP) lack it, and lower their clock
+            // while they run 512-bit code. simdutf likewise keeps its AVX-512 kernel for Ice
+            // Lake and later. The converters permute bytes with VBMI and compress them with
+            // VBMI2, and count leading zeros with LZCNT, which every CPU with VBMI2 has.
+            #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+            Isa::Avx512 | Isa::Avx512Zen4 => {
+                cpu::has(cpu::AVX512 | cpu::AVX2 | cpu::POPCNT | cpu::LZCNT)
+            }
+            // Part of the aarch64 baseline, which the code is compiled for.
+            #[cfg(target_arch = "aarch64")]
+            Isa::Neon => cfg!(target_feature = "neon"),
+            #[cfg(not(target_arch = "x86_64"))]
+            Isa::Sse42 | Isa::Avx2 => false,
+            // Not compiled in: x86_64 built with a compiler that lacks AVX-512 (see build.rs),
+            // or another architecture.
+            #[cfg(not(all(target_arch = "x86_64", libutf8_avx512)))]
+            Isa::Avx512 | Isa::Avx512Zen4 => false,
+            #[cfg(not(target_arch = "aarch64"))]
+            Isa::Neon => false,
+        }
+    }
+
+    /// The implementations this CPU can run, in the order of [`Isa::ALL`].
+    pub fn supported() -> impl Iterator<Item = Isa> {
+        Isa::ALL.into_iter().filter(|isa| isa.is_supported())
+    }
+
+    /// The implementation this CPU runs best: the last it supports, but of the two tunings of
+    /// AVX-512, `Avx512Zen4` on AMD's family 19h (Zen 4) and `Avx512` elsewhere.
+    pub fn best() -> Isa {
+        #[cfg(target_arch = "x86_64")]
+        let zen4 = cpu::has(cpu::AMD_FAMILY_19H);
+        #[cfg(not(target_arch = "x86_64"))]
+        let zen4 = false;
+        Isa::best_of(Isa::supported(), zen4)
+    }
+
+    /// [`Isa::best`] of `supported` (in the order of [`Isa::ALL`]), on a Zen 4 or not.
+    fn best_of(supported: impl Iterator<Item = Isa>, zen4: bool) -> Isa {
+        let tuned_for_another = |isa: &Isa| match isa {
+            Isa::Avx512 => zen4,
+            Isa::Avx512Zen4 => !zen4,
+            _ => false,
+        };
+        supported
+            .filter(|isa| !tuned_for_another(isa))
+            .last()
+            .unwrap_or(Isa::Scalar)
+    }
+
+    /// The implementation to use: `LIBUTF8_FORCE_ISA` if set and not empty, else
+    /// [`Isa::best`].
+    ///
+    /// A forced implementation that is unknown or that this CPU lacks is reported on standard
+    /// error (once per process) and ignored, so that the library never runs an instruction the
+    /// CPU lacks.
+    pub fn selected() -> Isa {
+        let best = Isa::best();
+        env::with_forced_isa(|forced| {
+            let forced = forced.filter(|value| !value.is_empty())?;
+            match Isa::ALL
+                .into_iter()
+                .find(|isa| forced == isa.name().as_bytes())
+            {
+                Some(isa) if isa.is_supported() => Some(isa),
+                found => {
+                    let reason: &[u8] = if found.is_some() {
+                        b" is not supported by this CPU; using "
+                    } else {
+                        b" is unknown; using "
+                    };
+                    env::report_ignored(forced, reason, best.name());
+                    None
+                }
+            }
+        })
+        .unwrap_or(best)
+    }
+
+    /// Validates `s` with this implementation, or `None` if the CPU cannot run it.
+    pub fn validate(self, s: &[u8]) -> Option<Result<(), Utf8Error>> {
+        Some(validate_with(self.kernels()?, s))
+    }
+
+    /// Counts the characters of `s` as [`crate::count_chars`] does, with this implementation,
+    /// or `None` if the CPU cannot run it.
+    pub fn count_chars(self, s: &[u8]) -> Option<usize> {
+        let kernels = self.kernels()?;
+        Some(count_chars_with(s, |rest| count_prefix_with(kernels, rest)))
+    }
+
+    /// The length of the prefix of `s` that this implementation's kernel accepts: all of `s`
+    /// if it is well-formed, else whole 64-byte blocks (from a 64-byte boundary in a long
+    /// input; 0 for the scalar implementation), or `None` if the CPU cannot run it. For tests:
+    /// a kernel that rejected good blocks would be exact but slow.
+    pub fn valid_blocks_len(self, s: &[u8]) -> Option<usize> {
+        let kernels = self.kernels()?;
+        // SAFETY: `kernels` returns only kernels whose ISA the CPU supports.
+        Some(unsafe { (kernels.validate)(s) }.map_or_else(|len| len, |()| s.len()))
+    }
+
+    /// Converts UTF-8 to UTF-16 with this implementation, or `None` if the CPU cannot run it.
+    pub fn utf8_to_utf16(self, src: &[u8], dst: &mut [u16], mode: Mode) -> Option<Progress> {
+        // SAFETY: `kernels` returns only kernels whose ISA the CPU supports; the converters
+        // write units, and store back only units they read from `dst`.
+        Some(unsafe { (self.kernels()?.utf8_to_utf16)(src, as_uninit(dst), mode) })
+    }
+
+    /// Converts UTF-16 to UTF-8 with this implementation, or `None` if the CPU cannot run it.
+    pub fn utf16_to_utf8(self, src: &[u16], dst: &mut [u8], mode: Mode) -> Option<Progress> {
+        // SAFETY: `kernels` returns only kernels whose ISA the CPU supports; the converters
+        // write units, and store back only units they read from `dst`.
+        Some(unsafe { (self.kernels()?.utf16_to_utf8)(src, as_uninit(dst), mode) })
+    }
+
+    /// Converts UTF-8 to UTF-32 with this implementation, or `None` if the CPU cannot run it.
+    pub fn utf8_to_utf32(self, src: &[u8], dst: &mut [u32], mode: Mode) -> Option<Progress> {
+        // SAFETY: `kernels` returns only kernels whose ISA the CPU supports; the converters
+        // write units, and store back only units they read from `dst`.
+        Some(unsafe { (self.kernels()?.utf8_to_utf32)(src, as_uninit(dst), mode) })
+    }
+
+    /// Converts UTF-32 to UTF-8 with this implementation, or `None` if the CPU cannot run it.
+    pub fn utf32_to_utf8(self, src: &[u32], dst: &mut [u8], mode: Mode) -> Option<Progress> {
+        // SAFETY: `kernels` returns only kernels whose ISA the CPU supports; the converters
+        // write units, and store back only units they read from `dst`.
+        Some(unsafe { (self.kernels()?.utf32_to_utf8)(src, as_uninit(dst), mode) })
+    }
+
+    /// The kernels, if the CPU can run them.
+    fn kernels(self) -> Option<&'static Kernels> {
+        if !self.is_supported() {
+            return None;
+        }
+        match self {
+            Isa::Scalar => Some(&SCALAR),
+            #[cfg(target_arch = "x86_64")]
+            Isa::Sse42 => Some(&SSE42),
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => Some(&AVX2),
+            #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+            Isa::Avx512 => Some(&AVX512),
+            #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+            Isa::Avx512Zen4 => Some(&AVX512_ZEN4),
+            #[cfg(target_arch = "aarch64")]
+            Isa::Neon => Some(&NEON),
+            #[cfg(not(target_arch = "x86_64"))]
+            Isa::Sse42 | Isa::Avx2 => None,
+            #[cfg(not(all(target_arch = "x86_64", libutf8_avx512)))]
+            Isa::Avx512 | Isa::Avx512Zen4 => None,
+            #[cfg(not(target_arch = "aarch64"))]
+            Isa::Neon => None,
+        }
+    }
+}
+
+/// Validates `s` with `kernels`: the scalar code only runs where the kernel found an error.
+fn validate_with(kernels: &Kernels, s: &[u8]) -> Result<(), Utf8Error> {
+    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+    unsafe { validate_kernel(kernels.validate, s) }
+}
+
+/// The longest well-formed prefix of `s` with its characters counted, using `kernels`.
+fn count_prefix_with(kernels: &Kernels, s: &[u8]) -> Prefix {
+    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+    let blocks = unsafe { (kernels.count)(s) };
+    if blocks.valid {
+        return Prefix {
+            len: s.len(),
+            chars: blocks.chars,
+            error: None,
+        };
+    }
+    let resume = char_start_at_or_before(s, blocks.len);
+    // A sequence cut off at the end of the blocks was counted there by its lead byte, and
+    // is counted again by the scalar code.
+    let chars_before = blocks
+        .chars
+        .saturating_sub(usize::from(resume < blocks.len));
+    let rest = scalar_prefix(&s[resume.min(s.len())..]);
+    Prefix {
+        len: resume + rest.len,
+        chars: chars_before + rest.chars,
+        error: rest.error,
+    }
+}
+
+/// The implementation in use: [`UNCHOSEN`] until the first call that needs one. A pointer that
+/// is never null, so that the functions that call through it test nothing first: a null test
+/// with an out-of-line call to [`choose`] made every converter save six registers per call,
+/// and `utf8_validate` three.
+static ACTIVE: AtomicPtr<Kernels> = AtomicPtr::new(ptr::from_ref(&UNCHOSEN).cast_mut());
+
+/// The table in [`ACTIVE`] before the first call: each kernel chooses the implementation, then
+/// runs its kernel.
+static UNCHOSEN: Kernels = Kernels {
+    // Never read: `active_isa` chooses first.
+    isa: Isa::Scalar,
+    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+    validate: |s| unsafe { (choose().validate)(s) },
+    // SAFETY: as above.
+    count: |s| unsafe { (choose().count)(s) },
+    // SAFETY: as above.
+    utf8_to_utf16: |s, d, m| unsafe { (choose().utf8_to_utf16)(s, d, m) },
+    // SAFETY: as above.
+    utf16_to_utf8: |s, d, m| unsafe { (choose().utf16_to_utf8)(s, d, m) },
+    // SAFETY: as above.
+    utf8_to_utf32: |s, d, m| unsafe { (choose().utf8_to_utf32)(s, d, m) },
+    // SAFETY: as above.
+    utf32_to_utf8: |s, d, m| unsafe { (choose().utf32_to_utf8)(s, d, m) },
+};
+
+/// The kernels of the implementation in use, or [`UNCHOSEN`]'s.
+#[inline]
+fn active() -> &'static Kernels {
+    // SAFETY: ACTIVE holds a pointer to one of the `static` Kernels tables.
+    unsafe { &*ACTIVE.load(Ordering::Relaxed) }
+}
+
+/// Chooses the implementation and stores it in ACTIVE.
+#[cold]
+#[inline(never)]
+fn choose() -> &'static Kernels {
+    let chosen = Isa::selected().kernels().unwrap_or(&SCALAR);
+    // Racing first calls store the same pointer.
+    ACTIVE.store(ptr::from_ref(chosen).cast_mut(), Ordering::Relaxed);
+    chosen
+}
+
+/// The implementation in use (chosen on first use).
+pub fn active_isa() -> Isa {
+    let kernels = active();
+    if ptr::eq(kernels, &UNCHOSEN) {
+        choose().isa
+    } else {
+        kernels.isa
+    }
+}
+
+/// Validates `s` with the implementation in use; a short ASCII string needs no kernel.
+#[inline]
+pub(crate) fn validate(s: &[u8]) -> Result<(), Utf8Error> {
+    if s.len() <= SHORT_ASCII && is_short_ascii(s) {
+        return Ok(());
+    }
+    validate_with(active(), s)
+}
+
+/// The longest well-formed prefix of `s` with its characters counted, with the
+/// implementation in use; a short ASCII string needs no kernel.
+///
+/// Short strings of other text go to the kernel too, which counts them faster than the scalar
+/// code.
+#[inline]
+pub(crate) fn count_prefix(s: &[u8]) -> Prefix {
+    if s.len() <= SHORT_ASCII && is_short_ascii(s) {
+        return Prefix {
+            len: s.len(),
+            chars: s.len(),
+            error: None,
+        };
+    }
+    count_prefix_with(active(), s)
+}
+
+/// Converts UTF-8 to UTF-16 with the implementation in use.
+#[inline]
+pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [MaybeUninit<u16>], mode: Mode) -> Progress {
+    if let Some(done) = short_ascii::from_utf8(src, dst) {
+        return done;
+    }
+    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+    unsafe { (active().utf8_to_utf16)(src, dst, mode) }
+}
+
+/// Converts UTF-16 to UTF-8 with the implementation in use.
+#[inline]
+pub(crate) fn utf16_to_utf8(src: &[u16], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
+    if let Some(done) = short_ascii::into_utf8(src, dst) {
+        return done;
+    }
+    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+    unsafe { (active().utf16_to_utf8)(src, dst, mode) }
+}
+
+/// Converts UTF-8 to UTF-32 with the implementation in use.
+#[inline]
+pub(crate) fn utf8_to_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>], mode: Mode) -> Progress {
+    if let Some(done) = short_ascii::from_utf8(src, dst) {
+        return done;
+    }
+    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+    unsafe { (active().utf8_to_utf32)(src, dst, mode) }
+}
+
+/// Converts UTF-32 to UTF-8 with the implementation in use.
+#[inline]
+pub(crate) fn utf32_to_utf8(src: &[u32], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
+    if let Some(done) = short_ascii::into_utf8(src, dst) {
+        return done;
+    }
+    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+    unsafe { (active().utf32_to_utf8)(src, dst, mode) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Isa;
+
+    /// The choice [`Isa::best`] makes, for either kind of CPU wherever the tests run.
+    #[test]
+    fn best_takes_the_avx512_tuning_of_the_cpu() {
+        let x86 = [Isa::Scalar, Isa::Sse42, Isa::Avx2];
+        let avx512 = [Isa::Avx512, Isa::Avx512Zen4];
+        let all = || x86.into_iter().chain(avx512);
+        assert_eq!(Isa::best_of(all(), false), Isa::Avx512);
+        assert_eq!(Isa::best_of(all(), true), Isa::Avx512Zen4);
+        // Zen 3, and a Zen 4 whose AVX-512 the OS does not enable: AVX2.
+        assert_eq!(Isa::best_of(x86.into_iter(), true), Isa::Avx2);
+        assert_eq!(
+            Isa::best_of([Isa::Scalar, Isa::Neon].into_iter(), false),
+            Isa::Neon
+        );
+        assert_eq!(Isa::best_of([Isa::Scalar].into_iter(), true), Isa::Scalar);
+    }
+
+    /// AVX-512's two implementations exist only where the build compiled them in (see
+    /// build.rs): there a CPU with the features supports them; elsewhere none does, and they
+    /// have no kernels, so that a forced `avx512` is reported unsupported.
+    #[test]
+    fn avx512_only_where_compiled_in() {
+        for isa in [Isa::Avx512, Isa::Avx512Zen4] {
+            #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+            {
+                use super::cpu;
+                let cpu_has = cpu::has(cpu::AVX512 | cpu::AVX2 | cpu::POPCNT | cpu::LZCNT);
+                assert_eq!(isa.is_supported(), cpu_has, "{isa:?}");
+            }
+            #[cfg(not(all(target_arch = "x86_64", libutf8_avx512)))]
+            {
+                assert!(!isa.is_supported(), "{isa:?}");
+                assert!(isa.kernels().is_none(), "{isa:?}");
+                assert_eq!(isa.validate(b"text"), None, "{isa:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+//! The scalar implementation's "kernels": no validation or counting kernel (the scalar code
+//! does it all), and the engine's loops compiled for the baseline, with no SIMD converter.
+
+use core::mem::MaybeUninit;
+
+use super::lookup::Blocks;
+use super::{utf8_to_utf16_validated_by, utf8_to_utf32_validated_by};
+pub(crate) use crate::engine::utf16::utf16_to_utf8_with as utf16_to_utf8;
+pub(crate) use crate::engine::utf32::utf32_to_utf8_with as utf32_to_utf8;
+use crate::engine::{Mode, Progress};
+
+/// The scalar implementation's validating "kernel": it checks nothing.
+pub(crate) fn no_validation(_: &[u8]) -> Result<(), usize> {
+    Err(0)
+}
+
+/// The scalar implementation's counting "kernel": it checks nothing.
+pub(crate) fn no_count(_: &[u8]) -> Blocks {
+    Blocks {
+        valid: false,
+        len: 0,
+        chars: 0,
+    }
+}
+
+/// `crate::engine::utf16::utf8_to_utf16_with` validating with the scalar code, and no SIMD converter.
+pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [MaybeUninit<u16>], mode: Mode) -> Progress {
+    // SAFETY: the scalar "kernel" runs on any CPU.
+    unsafe { utf8_to_utf16_validated_by(no_validation, src, dst, mode) }
+}
+
+/// `crate::engine::utf32::utf8_to_utf32_with` validating with the scalar code, and no SIMD converter.
+pub(crate) fn utf8_to_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>], mode: Mode) -> Progress {
+    // SAFETY: the scalar "kernel" runs on any CPU.
+    unsafe { utf8_to_utf32_validated_by(no_validation, src, dst, mode) }
+}
