@@ -4,7 +4,7 @@
 //! made AVX-512's target features and intrinsics stable (1.89). On x86_64 this script compiles
 //! a probe, a function that enables those features and calls their intrinsics, with the
 //! compiler cargo builds the library with; where the probe compiles, it sets the cfg
-//! `libutf8_avx512`, on which `src/simd/avx512.rs` and everything that names it depend.
+//! `libutf8_avx512`, on which `src/kernels/x86/avx512/` and everything that names it depend.
 //! Without it the library has every other implementation, and `Isa::Avx512` and
 //! `Isa::Avx512Zen4` are unsupported on any CPU.
 //!

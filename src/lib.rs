@@ -27,6 +27,7 @@
 #[cfg(test)]
 extern crate std;
 
+mod algorithms;
 pub mod boundary;
 mod chunks;
 pub mod count;
@@ -35,9 +36,9 @@ mod engine;
 pub mod escape;
 pub mod ffi;
 pub mod form;
+mod kernels;
 pub mod lossy;
 pub mod scalar;
-mod simd;
 pub mod sink;
 pub mod stream;
 #[cfg(test)]

@@ -101,7 +101,7 @@ impl<T: Copy + PartialEq + core::fmt::Debug + From<u8>> Canaried<T> {
 }
 
 /// A converter of well-formed UTF-8 given the input to read ahead in and the length of its
-/// well-formed prefix (`crate::simd::from_utf8::convert`): bytes read, units written.
+/// well-formed prefix (`crate::algorithms::from_utf8::convert`): bytes read, units written.
 #[cfg(target_arch = "x86_64")]
 pub(crate) type BlockConverter<T> =
     unsafe fn(&[u8], usize, &mut [MaybeUninit<T>]) -> (usize, usize);

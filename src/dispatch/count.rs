@@ -5,7 +5,7 @@ use crate::scalar::error::ErrorKind;
 use crate::scalar::validate::{Prefix, scalar_prefix};
 
 /// After an error, the scalar code looks at this many bytes before a kernel is called again.
-const SCALAR_AFTER_ERROR: usize = crate::simd::lookup::BLOCK;
+const SCALAR_AFTER_ERROR: usize = crate::algorithms::lookup::BLOCK;
 
 /// `crate::count::count_chars`, with `prefix` finding each well-formed stretch and the error after it.
 pub(crate) fn count_chars_with(s: &[u8], prefix: impl Fn(&[u8]) -> Prefix) -> usize {

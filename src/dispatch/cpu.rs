@@ -17,7 +17,7 @@ pub(super) const AVX2: u32 = 1 << 2; // with AVX, and YMM state enabled by the O
 pub(super) const AVX512: u32 = 1 << 3; // F, BW, VL, VBMI and VBMI2, ZMM and mask state enabled
 pub(super) const LZCNT: u32 = 1 << 4;
 /// Not a feature: an AMD CPU of family 19h, Zen 3 or Zen 4 (of which only Zen 4 has AVX-512),
-/// for which the AVX-512 kernels have a tuning of their own (see `super::Isa::Avx512Zen4`).
+/// for which the AVX-512 kernels have a tuning of their own (see `crate::dispatch::Isa::Avx512Zen4`).
 pub(super) const AMD_FAMILY_19H: u32 = 1 << 5;
 /// Set once the others have been read.
 const READ: u32 = 1 << 31;

@@ -21,19 +21,20 @@ use core::mem::MaybeUninit;
 use core::ptr;
 use core::sync::atomic::{AtomicPtr, Ordering};
 
+use crate::algorithms::ascii::{SHORT_ASCII, is_short_ascii};
+use crate::algorithms::lookup::Blocks;
+pub use crate::algorithms::lookup::{ALIGN_FROM, BLOCK, GROUP, STREAM_FROM};
+use crate::algorithms::short_ascii;
 use crate::engine::{Mode, Progress};
+#[cfg(target_arch = "aarch64")]
+use crate::kernels::aarch64::neon;
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+use crate::kernels::x86::avx512;
+#[cfg(target_arch = "x86_64")]
+use crate::kernels::x86::{avx2, sse42};
+use crate::kernels::{Validator, scalar, validate_kernel};
 use crate::scalar::error::Utf8Error;
 use crate::scalar::validate::{Prefix, char_start_at_or_before, scalar_prefix};
-use crate::simd::ascii::{SHORT_ASCII, is_short_ascii};
-#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
-use crate::simd::avx512;
-use crate::simd::lookup::Blocks;
-pub use crate::simd::lookup::{ALIGN_FROM, BLOCK, GROUP, STREAM_FROM};
-#[cfg(target_arch = "aarch64")]
-use crate::simd::neon;
-use crate::simd::{Validator, scalar, short_ascii, validate_kernel};
-#[cfg(target_arch = "x86_64")]
-use crate::simd::{avx2, sse42};
 use crate::sink::as_uninit;
 pub(crate) use count::count_chars_with;
 
@@ -130,14 +131,14 @@ static AVX512: Kernels = Kernels {
     isa: Isa::Avx512,
     validate: avx512::validate::<true>,
     count: avx512::count::<true>,
-    utf8_to_utf16: avx512::utf8_to_utf16,
-    utf8_to_utf32: avx512::utf8_to_utf32,
-    utf16_to_utf8: avx512::utf16_to_utf8::<true>,
-    utf32_to_utf8: avx512::utf32_to_utf8,
+    utf8_to_utf16: avx512::from_utf8::utf8_to_utf16,
+    utf8_to_utf32: avx512::from_utf8::utf8_to_utf32,
+    utf16_to_utf8: avx512::to_utf8::utf16_to_utf8::<true>,
+    utf32_to_utf8: avx512::to_utf8::utf32_to_utf8,
 };
 /// AVX512's kernels, but validation and counting never prefetch (see `lookup::STREAM_FROM`)
 /// and UTF-16 into UTF-8 leaves its steps for ASCII as AVX2's loop does (see
-/// `avx512::utf16_to_utf8`): the two choices of AVX512, measured on Intel, that Zen 4 runs
+/// `avx512::to_utf8::utf16_to_utf8`): the two choices of AVX512, measured on Intel, that Zen 4 runs
 /// slower. (The converters from UTF-8, whose validation costs less than their conversion, keep
 /// AVX512's.)
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
@@ -145,7 +146,7 @@ static AVX512_ZEN4: Kernels = Kernels {
     isa: Isa::Avx512Zen4,
     validate: avx512::validate::<false>,
     count: avx512::count::<false>,
-    utf16_to_utf8: avx512::utf16_to_utf8::<false>,
+    utf16_to_utf8: avx512::to_utf8::utf16_to_utf8::<false>,
     ..AVX512
 };
 

@@ -15,7 +15,7 @@
 //!   specified. No result of a first pass over the input bounds a later store: each store is
 //!   bounded by the room left, computed from the bytes it converts (`c-tests/input_race.c`).
 //! - Nothing is allocated. The only global state is the implementation chosen for the CPU,
-//!   stored atomically on first use ([`crate::simd`]).
+//!   stored atomically on first use ([`crate::dispatch`]).
 //! - A function that writes a variable amount of output takes `(out, cap, out_len)`: if the
 //!   output does not fit, the status is `UTF8_ERR_BUFFER_TOO_SMALL`, `*out_len` is the size
 //!   needed, and nothing is promised in `out`; so `(NULL, 0)` is a size query. A NULL `out`

@@ -1,4 +1,4 @@
-//! UTF-16 and UTF-32 into UTF-8: the fast path that [`crate::transcode::convert_to_utf8`] runs
+//! UTF-16 and UTF-32 into UTF-8: the fast path that [`crate::engine::convert_to_utf8`] runs
 //! in the SIMD kernels. Written from the description in Daniel Lemire and Wojciech Muła,
 //! "Transcoding billions of Unicode characters per second with SIMD instructions", Software:
 //! Practice and Experience 52(2), 2022 (arXiv:2109.10433), and Lemire, "Unicode at gigabytes per

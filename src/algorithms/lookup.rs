@@ -307,11 +307,11 @@ impl Blocks {
 /// `Isa::Avx512Zen4`, AMD Zen 4's tuning, which gains nothing from it: see [`STREAM_FROM`]);
 /// the function for shorter input is then the same with or without.
 ///
-/// [`SHORT`]: $crate::simd::lookup::SHORT
-/// [`STREAM_FROM`]: $crate::simd::lookup::STREAM_FROM
-/// [`ALIGN_FROM`]: $crate::simd::lookup::ALIGN_FROM
-/// [`ascii_test`]: $crate::simd::lookup::ascii_test
-/// [`valid_after_ascii`]: $crate::simd::lookup::valid_after_ascii
+/// [`SHORT`]: $crate::algorithms::lookup::SHORT
+/// [`STREAM_FROM`]: $crate::algorithms::lookup::STREAM_FROM
+/// [`ALIGN_FROM`]: $crate::algorithms::lookup::ALIGN_FROM
+/// [`ascii_test`]: $crate::algorithms::lookup::ascii_test
+/// [`valid_after_ascii`]: $crate::algorithms::lookup::valid_after_ascii
 macro_rules! block_kernels {
     ($features:literal, $registers:ty) => {
         /// `Ok` if all of `s` is well-formed, else `Err` with the length of a prefix of whole
@@ -320,7 +320,7 @@ macro_rules! block_kernels {
         /// # Safety
         /// The CPU has the instruction set.
         ///
-        /// [`lookup::valid_blocks`]: $crate::simd::lookup::valid_blocks
+        /// [`lookup::valid_blocks`]: $crate::algorithms::lookup::valid_blocks
         #[target_feature(enable = $features)]
         pub(crate) unsafe fn validate<const PREFETCH: bool>(s: &[u8]) -> Result<(), usize> {
             /// # Safety
@@ -329,7 +329,7 @@ macro_rules! block_kernels {
             #[inline(never)]
             unsafe fn validate_from(s: &[u8], ascii: usize) -> Result<(), usize> {
                 // SAFETY: the features are enabled here, and present by the caller's contract.
-                unsafe { $crate::simd::lookup::valid_from::<$registers, false>(s, ascii) }
+                unsafe { $crate::algorithms::lookup::valid_from::<$registers, false>(s, ascii) }
                     .into_result()
             }
             /// # Safety
@@ -338,19 +338,21 @@ macro_rules! block_kernels {
             #[inline(never)]
             unsafe fn validate_long<const PREFETCH: bool>(s: &[u8]) -> Result<(), usize> {
                 // SAFETY: the features are enabled here, and present by the caller's contract.
-                unsafe { $crate::simd::lookup::valid_blocks::<$registers, false, PREFETCH>(s, 0) }
-                    .into_result()
+                unsafe {
+                    $crate::algorithms::lookup::valid_blocks::<$registers, false, PREFETCH>(s, 0)
+                }
+                .into_result()
             }
             // SAFETY: the features are enabled here, and present by the caller's contract.
             unsafe {
-                if s.len() <= $crate::simd::lookup::SHORT {
-                    $crate::simd::lookup::valid_short::<$registers, false>(s).into_result()
-                } else if s.len() < $crate::simd::lookup::ALIGN_FROM {
-                    match $crate::simd::lookup::ascii_test::<$registers>(s) {
+                if s.len() <= $crate::algorithms::lookup::SHORT {
+                    $crate::algorithms::lookup::valid_short::<$registers, false>(s).into_result()
+                } else if s.len() < $crate::algorithms::lookup::ALIGN_FROM {
+                    match $crate::algorithms::lookup::ascii_test::<$registers>(s) {
                         Ok(()) => Ok(()),
                         Err(ascii) => validate_from(s, ascii),
                     }
-                } else if s.len() < $crate::simd::lookup::STREAM_FROM {
+                } else if s.len() < $crate::algorithms::lookup::STREAM_FROM {
                     validate_from(s, 0)
                 } else {
                     validate_long::<PREFETCH>(s)
@@ -364,39 +366,45 @@ macro_rules! block_kernels {
         /// # Safety
         /// The CPU has the instruction set.
         ///
-        /// [`lookup::valid_blocks`]: $crate::simd::lookup::valid_blocks
+        /// [`lookup::valid_blocks`]: $crate::algorithms::lookup::valid_blocks
         #[target_feature(enable = $features)]
-        pub(crate) unsafe fn count<const PREFETCH: bool>(s: &[u8]) -> $crate::simd::lookup::Blocks {
+        pub(crate) unsafe fn count<const PREFETCH: bool>(
+            s: &[u8],
+        ) -> $crate::algorithms::lookup::Blocks {
             /// # Safety
             /// As for `count`; the first `ascii` blocks of `s` are ASCII.
             #[target_feature(enable = $features)]
             #[inline(never)]
-            unsafe fn count_from(s: &[u8], ascii: usize) -> $crate::simd::lookup::Blocks {
+            unsafe fn count_from(s: &[u8], ascii: usize) -> $crate::algorithms::lookup::Blocks {
                 // SAFETY: the features are enabled here, and present by the caller's contract.
-                unsafe { $crate::simd::lookup::valid_from::<$registers, true>(s, ascii) }
+                unsafe { $crate::algorithms::lookup::valid_from::<$registers, true>(s, ascii) }
             }
             /// # Safety
             /// As for `count`; `s` is at least `STREAM_FROM` bytes long.
             #[target_feature(enable = $features)]
             #[inline(never)]
-            unsafe fn count_long<const PREFETCH: bool>(s: &[u8]) -> $crate::simd::lookup::Blocks {
+            unsafe fn count_long<const PREFETCH: bool>(
+                s: &[u8],
+            ) -> $crate::algorithms::lookup::Blocks {
                 // SAFETY: the features are enabled here, and present by the caller's contract.
-                unsafe { $crate::simd::lookup::valid_blocks::<$registers, true, PREFETCH>(s, 0) }
+                unsafe {
+                    $crate::algorithms::lookup::valid_blocks::<$registers, true, PREFETCH>(s, 0)
+                }
             }
             // SAFETY: the features are enabled here, and present by the caller's contract.
             unsafe {
-                if s.len() <= $crate::simd::lookup::SHORT {
-                    $crate::simd::lookup::valid_short::<$registers, true>(s)
-                } else if s.len() < $crate::simd::lookup::ALIGN_FROM {
-                    match $crate::simd::lookup::ascii_test::<$registers>(s) {
-                        Ok(()) => $crate::simd::lookup::Blocks {
+                if s.len() <= $crate::algorithms::lookup::SHORT {
+                    $crate::algorithms::lookup::valid_short::<$registers, true>(s)
+                } else if s.len() < $crate::algorithms::lookup::ALIGN_FROM {
+                    match $crate::algorithms::lookup::ascii_test::<$registers>(s) {
+                        Ok(()) => $crate::algorithms::lookup::Blocks {
                             valid: true,
                             len: s.len(),
                             chars: s.len(),
                         },
                         Err(ascii) => count_from(s, ascii),
                     }
-                } else if s.len() < $crate::simd::lookup::STREAM_FROM {
+                } else if s.len() < $crate::algorithms::lookup::STREAM_FROM {
                     count_from(s, 0)
                 } else {
                     count_long::<PREFETCH>(s)

@@ -1,10 +1,24 @@
-//! The AVX2 kernel: 32-byte registers.
+//! What the x86_64 kernels share: AVX2's 32-byte registers, with the operations the algorithms
+//! need (the AVX2 kernels' and, for conversion, AVX-512's), and SSE4.2's and AVX2's
+//! [`shift_to_end`].
 
 use core::arch::x86_64::*;
 
-use super::lookup::{self, Vector};
-use super::sse42::shift_to_end;
-use super::to_utf8::Units;
+use crate::algorithms::lookup::{self, Vector};
+use crate::algorithms::to_utf8::Units;
+
+/// `v` with its first `len` lanes (0 to 16) moved to its end, zeros before them.
+///
+/// # Safety
+/// The CPU has SSSE3.
+#[inline(always)]
+pub(crate) unsafe fn shift_to_end(v: __m128i, len: usize) -> __m128i {
+    // SAFETY: the table holds 32 bytes, 16 readable from `len`; SSSE3 by the caller.
+    unsafe {
+        let indices = _mm_loadu_si128(lookup::SHIFT_TO_END[len..].as_ptr().cast());
+        _mm_shuffle_epi8(v, indices)
+    }
+}
 
 #[derive(Clone, Copy)]
 pub(crate) struct Avx2(__m256i);
@@ -144,18 +158,12 @@ unsafe impl Vector for Avx2 {
     }
 }
 
-lookup::block_kernels!("avx2,popcnt", Avx2);
-
-// The converters of crate::transcode, compiled for this instruction set: their runs of ASCII are
-// widened and narrowed in its registers.
-crate::simd::transcoders!("avx2,popcnt", validate::<true>, Avx2, Avx2Units);
-
 // ---------------------------------------------------------------------------------------------
 // From UTF-8 (see super::from_utf8): runs of ASCII widened 32 bytes at a time, values into
 // 256-bit registers.
 
 // SAFETY: AVX2 instructions only, within the bounds the trait documents.
-unsafe impl super::from_utf8::Widen for Avx2 {
+unsafe impl crate::algorithms::from_utf8::Widen for Avx2 {
     #[inline(always)]
     unsafe fn continuations(self) -> Self {
         // SAFETY: AVX2 by the caller. As signed bytes, 80..BF are exactly those below -64 (C0).

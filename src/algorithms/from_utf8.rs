@@ -47,7 +47,7 @@ use crate::engine::Unit;
 
 /// Bytes of UTF-8 looked at at a time: the width of the end-of-character mask.
 pub(crate) const BLOCK: usize = 64;
-// `crate::transcode::convert_from_utf8` calls the converter only where a block is left.
+// `crate::engine::convert_from_utf8` calls the converter only where a block is left.
 const _: () = assert!(BLOCK == crate::engine::FAST_BLOCK);
 /// The blocks of ASCII after which a run of them is taken to be long, and its stores are
 /// aligned (see [`convert`]): into a buffer 16 bytes past a 64-byte boundary, as malloc returns
@@ -1238,8 +1238,8 @@ unsafe fn convert_narrow_block<W: Widen, T: Target, const THREE: bool, const CHE
 #[cfg(test)]
 mod untrusted_input {
     use super::*;
-    use crate::simd::avx2::Avx2;
-    use crate::simd::sse42::Sse42;
+    use crate::kernels::x86::shared::Avx2;
+    use crate::kernels::x86::sse42::Sse42;
     use crate::test_support::{
         BlockConverter, TailConverter, assert_within_bounds, capacities, lying_inputs,
     };

@@ -3,8 +3,8 @@
 
 use core::mem::MaybeUninit;
 
-use super::lookup::Blocks;
 use super::{utf8_to_utf16_validated_by, utf8_to_utf32_validated_by};
+use crate::algorithms::lookup::Blocks;
 pub(crate) use crate::engine::utf16::utf16_to_utf8_with as utf16_to_utf8;
 pub(crate) use crate::engine::utf32::utf32_to_utf8_with as utf32_to_utf8;
 use crate::engine::{Mode, Progress};

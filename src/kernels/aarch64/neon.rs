@@ -6,7 +6,7 @@
 use core::arch::aarch64::*;
 use core::mem::MaybeUninit;
 
-use super::lookup::{self, Vector};
+use crate::algorithms::lookup::{self, Vector};
 use crate::engine::{Mode, Progress};
 
 #[derive(Clone, Copy)]
@@ -142,7 +142,7 @@ pub(crate) unsafe fn utf8_to_utf16(
     mode: Mode,
 ) -> Progress {
     // SAFETY: the kernel needs NEON, which the CPU has by our contract.
-    unsafe { super::utf8_to_utf16_validated_by(validate::<true>, src, dst, mode) }
+    unsafe { crate::kernels::utf8_to_utf16_validated_by(validate::<true>, src, dst, mode) }
 }
 
 /// [`crate::transcode::utf32::utf8_to_utf32`], validating with this kernel.
@@ -155,5 +155,5 @@ pub(crate) unsafe fn utf8_to_utf32(
     mode: Mode,
 ) -> Progress {
     // SAFETY: the kernel needs NEON, which the CPU has by our contract.
-    unsafe { super::utf8_to_utf32_validated_by(validate::<true>, src, dst, mode) }
+    unsafe { crate::kernels::utf8_to_utf32_validated_by(validate::<true>, src, dst, mode) }
 }

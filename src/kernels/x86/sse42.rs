@@ -2,8 +2,9 @@
 
 use core::arch::x86_64::*;
 
-use super::lookup::{self, Vector};
-use super::to_utf8::Units;
+use super::shared::shift_to_end;
+use crate::algorithms::lookup::{self, Vector};
+use crate::algorithms::to_utf8::Units;
 
 #[derive(Clone, Copy)]
 pub(crate) struct Sse42(__m128i);
@@ -132,22 +133,9 @@ unsafe impl Vector for Sse42 {
 
 lookup::block_kernels!("sse4.2,popcnt", Sse42);
 
-/// `v` with its first `len` lanes (0 to 16) moved to its end, zeros before them.
-///
-/// # Safety
-/// The CPU has SSSE3.
-#[inline(always)]
-pub(crate) unsafe fn shift_to_end(v: __m128i, len: usize) -> __m128i {
-    // SAFETY: the table holds 32 bytes, 16 readable from `len`; SSSE3 by the caller.
-    unsafe {
-        let indices = _mm_loadu_si128(lookup::SHIFT_TO_END[len..].as_ptr().cast());
-        _mm_shuffle_epi8(v, indices)
-    }
-}
-
 // The converters of crate::transcode, compiled for this instruction set: their runs of ASCII are
 // widened and narrowed in its registers.
-crate::simd::transcoders!("sse4.2,popcnt", validate::<true>, Sse42, Sse42Units);
+super::transcoders!("sse4.2,popcnt", validate::<true>, Sse42, Sse42Units);
 
 // ---------------------------------------------------------------------------------------------
 // From UTF-8 (see super::from_utf8): runs of ASCII and values widened 16 bytes at a time.
@@ -170,7 +158,7 @@ unsafe fn ascii_block(src: *const u8) -> ([__m128i; 4], bool) {
 }
 
 // SAFETY: SSE4.1 instructions only, within the bounds the trait documents.
-unsafe impl super::from_utf8::Widen for Sse42 {
+unsafe impl crate::algorithms::from_utf8::Widen for Sse42 {
     #[inline(always)]
     unsafe fn continuations(self) -> Self {
         // SAFETY: SSE2 by the caller. As signed bytes, 80..BF are exactly those below -64 (C0).

@@ -1,0 +1,12 @@
+//! The algorithms the kernels instantiate, generic over an instruction set's registers:
+//! [`lookup`], the validation algorithm (every SIMD kernel's); `from_utf8` and `to_utf8`, the
+//! conversion algorithms (x86_64); [`short_ascii`], short ASCII strings converted without a
+//! kernel, and [`ascii`], the test that recognises them.
+
+pub(crate) mod ascii;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod from_utf8;
+pub(crate) mod lookup;
+pub(crate) mod short_ascii;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod to_utf8;

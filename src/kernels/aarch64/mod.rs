@@ -1,0 +1,3 @@
+//! The aarch64 kernels: NEON ([`neon`]).
+
+pub(crate) mod neon;

@@ -1,0 +1,1046 @@
+//! The AVX-512 converters from UTF-8 into UTF-16 and UTF-32: AVX2's converter with AVX-512's
+//! wider blocks and steps.
+
+use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
+
+use super::{Avx512, low_bits, splat32, validate};
+use crate::algorithms::from_utf8::{self, WideBlock};
+use crate::engine::{Progress, utf16, utf32};
+use crate::kernels::x86::shared::Avx2;
+
+// ---------------------------------------------------------------------------------------------
+// UTF-8 into UTF-16 and UTF-32: AVX2's converter (see super::from_utf8), with blocks of 1-3
+// byte characters validated in mask registers and packed by VBMI2 compression (into UTF-16),
+// and steps of characters of any lengths gathered by VBMI permutations, after the same paper.
+
+/// The two-register byte permutations that interleave the low bytes of 16-bit values (first
+/// register) with their high bytes (second register): those of bytes 0-31, then of 32-63.
+static INTERLEAVE: [[u8; 64]; 2] = {
+    let mut table = [[0; 64]; 2];
+    let mut half = 0;
+    while half < 2 {
+        let mut j = 0;
+        while j < 32 {
+            table[half][2 * j] = (32 * half + j) as u8;
+            table[half][2 * j + 1] = (64 + 32 * half + j) as u8;
+            j += 1;
+        }
+        half += 1;
+    }
+    table
+};
+
+/// The 64 bytes of the table as a register.
+///
+/// # Safety
+/// The CPU has AVX-512F.
+#[inline(always)]
+unsafe fn table64(t: &[u8; 64]) -> __m512i {
+    // SAFETY: `t` is 64 readable bytes; loadu has no alignment requirement.
+    unsafe { _mm512_loadu_si512(t.as_ptr().cast()) }
+}
+
+/// Every byte lane set to `x`.
+///
+/// # Safety
+/// The CPU has AVX-512BW.
+#[inline(always)]
+unsafe fn splat8(x: u8) -> __m512i {
+    // SAFETY: AVX-512BW by the caller.
+    unsafe { _mm512_set1_epi8(x as i8) }
+}
+
+/// Byte `i` is `i`: compressed by a mask (VBMI2), the positions of the mask's bits in order.
+static POSITIONS: [u8; 64] = {
+    let mut table = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        table[i] = i as u8;
+        i += 1;
+    }
+    table
+};
+
+/// Each byte of a 32-bit lane gets the byte of the lane's number (a byte permutation).
+static LANE_OF_BYTE: [u8; 64] = {
+    let mut table = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        table[i] = (i / 4) as u8;
+        i += 1;
+    }
+    table
+};
+
+/// By the high nibble of a lead byte, for the four bytes of its character from the lead
+/// (highest) down: the bits that carry the value (the lead's, then six of each continuation
+/// byte), and how far the value of four such bytes is shifted to be the character's. The
+/// nibbles of continuation bytes (8..B) never start a character.
+#[rustfmt::skip]
+static LEAD_BITS: [u32; 16] = [
+    // 0..7: ASCII.
+    0x7F3F_3F3F, 0x7F3F_3F3F, 0x7F3F_3F3F, 0x7F3F_3F3F,
+    0x7F3F_3F3F, 0x7F3F_3F3F, 0x7F3F_3F3F, 0x7F3F_3F3F,
+    // 8..B: continuation bytes.
+    0, 0, 0, 0,
+    // C, D: 2-byte leads; E: 3-byte; F: 4-byte.
+    0x1F3F_3F3F, 0x1F3F_3F3F, 0x0F3F_3F3F, 0x073F_3F3F,
+];
+/// See [`LEAD_BITS`]: six bits for each byte the character lacks of four.
+#[rustfmt::skip]
+static LEAD_SHIFT: [u32; 16] = [
+    18, 18, 18, 18, 18, 18, 18, 18,
+    0, 0, 0, 0,
+    12, 12, 6, 0,
+];
+
+/// The 16 values of the table as a register.
+///
+/// # Safety
+/// The CPU has AVX-512F.
+#[inline(always)]
+unsafe fn table32(t: &[u32; 16]) -> __m512i {
+    // SAFETY: `t` is 64 readable bytes; loadu has no alignment requirement.
+    unsafe { _mm512_loadu_si512(t.as_ptr().cast()) }
+}
+
+/// The first characters of a block of 64 bytes of well-formed UTF-8 whose characters start at
+/// the bits of `starts`: of those that the start of another follows in the block, the first
+/// `MAX` (at least 15: 64 bytes hold at least 16 characters' starts). Returns the positions of
+/// the characters' starts (one per byte, in order), their number, and the bytes they take.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2.
+#[inline(always)]
+unsafe fn mixed_starts<const MAX: usize>(starts: u64) -> (__m512i, usize, usize) {
+    // No start at all (64 continuation bytes, where the input changed since it was validated):
+    // no character.
+    if starts == 0 {
+        // SAFETY: by the caller.
+        return (unsafe { _mm512_setzero_si512() }, 0, 0);
+    }
+    // SAFETY: by the caller.
+    unsafe {
+        let positions = _mm512_maskz_compress_epi8(starts, table64(&POSITIONS));
+        let followed = starts.count_ones() as usize - 1;
+        let (n, read) = if followed <= MAX {
+            // All but the last character: they end where the last one starts.
+            (followed, 63 - starts.leading_zeros() as usize)
+        } else {
+            let next = _mm512_permutexvar_epi8(splat8(MAX as u8), positions);
+            let read = _mm_cvtsi128_si32(_mm512_castsi512_si128(next)) & 0xFF;
+            (MAX, read as usize)
+        };
+        (positions, n, read)
+    }
+}
+
+/// The 64 bytes at `block`, and the bits of the bytes that start a character (all but
+/// continuation bytes).
+///
+/// # Safety
+/// The CPU has AVX-512F and BW; 64 bytes readable at `block`.
+#[inline(always)]
+unsafe fn block_starts(block: *const u8) -> (__m512i, u64) {
+    // SAFETY: by the caller.
+    unsafe {
+        let b = _mm512_loadu_si512(block.cast());
+        // As signed bytes, 80..BF are exactly those below -64 (C0): the others start one.
+        (b, _mm512_cmpge_epi8_mask(b, splat8(0xC0)))
+    }
+}
+
+/// The starts of sixteen 4-byte characters in a block (emoji), which well-formed UTF-8 has
+/// exactly where no other byte starts a character.
+const SIXTEEN_FOUR: u64 = 0x1111_1111_1111_1111;
+
+/// Byte `i` is `i ^ 3`: a shuffle that reverses the bytes of each 32-bit lane.
+static REVERSE_32: [u8; 64] = {
+    let mut table = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        table[i] = (i ^ 3) as u8;
+        i += 1;
+    }
+    table
+};
+
+/// The scalar values of the sixteen 4-byte characters of `b` ([`SIXTEEN_FOUR`]) in 32-bit
+/// lanes: with no permutation by position and no lookup by lead byte, as [`mixed_values`]
+/// needs for characters of any lengths.
+///
+/// # Safety
+/// The CPU has AVX-512F and BW.
+#[inline(always)]
+unsafe fn sixteen_four_values(b: __m512i) -> __m512i {
+    // SAFETY: by the caller.
+    unsafe {
+        // Lead byte highest, then three bits of it and six of each continuation byte,
+        // put together by two multiply-adds as in `mixed_values`.
+        let lanes = _mm512_shuffle_epi8(b, table64(&REVERSE_32));
+        let bits = _mm512_and_si512(lanes, splat32(0x073F_3F3F));
+        let pairs = _mm512_maddubs_epi16(bits, _mm512_set1_epi16(0x4001));
+        _mm512_madd_epi16(pairs, splat32(0x1000_0001))
+    }
+}
+
+/// The scalar values of 16 characters of `b` in 32-bit lanes: those that start at the
+/// positions of `positions` from `FIRST` on (see [`mixed_starts`]).
+///
+/// Each lane gathers the four bytes from its character's start, the lead highest, by a byte
+/// permutation indexed by the start's position (after Clausecker and Lemire, cited above); the
+/// lead's high nibble gives the bits that carry the value, which two multiply-adds put
+/// together as a 4-byte character's, and a shift that drops the bytes of a shorter one.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW and VBMI.
+#[inline(always)]
+unsafe fn mixed_values<const FIRST: u8>(b: __m512i, positions: __m512i) -> __m512i {
+    // SAFETY: by the caller.
+    unsafe {
+        // Bytes 3, 2, 1, 0 of each lane: those at its start and the three after it. A
+        // position past the block wraps around; those bytes follow the character's end, and
+        // the shift drops them.
+        let lanes = _mm512_add_epi8(table64(&LANE_OF_BYTE), splat8(FIRST));
+        let index = _mm512_add_epi8(
+            _mm512_permutexvar_epi8(lanes, positions),
+            splat32(0x0001_0203),
+        );
+        let bytes = _mm512_permutexvar_epi8(index, b);
+        let nibble = _mm512_srli_epi32::<28>(bytes);
+        let bits = _mm512_and_si512(bytes, _mm512_permutexvar_epi32(nibble, table32(&LEAD_BITS)));
+        // Six bits and six into twelve, twelve and twelve into 24; at most 0x7F and 0x3F per
+        // byte, no sum overflows its 16 bits.
+        let pairs = _mm512_maddubs_epi16(bits, _mm512_set1_epi16(0x4001));
+        let four = _mm512_madd_epi16(pairs, splat32(0x1000_0001));
+        let shift = _mm512_permutexvar_epi32(nibble, table32(&LEAD_SHIFT));
+        _mm512_srlv_epi32(four, shift)
+    }
+}
+
+/// Writes the UTF-16 of `n` (at most 16) scalar values in 32-bit lanes at `out`, and nothing
+/// after it: the units written.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW and VBMI2; as many units writable at `out` as the values take
+/// (one each, two above U+FFFF: at most `2 * n`).
+#[inline(always)]
+unsafe fn store_utf16(c: __m512i, n: usize, out: *mut u16) -> usize {
+    // SAFETY: by the caller; the store writes `units`, what the values take.
+    unsafe {
+        // U+10000 + (high - D800) * 2^10 + (low - DC00) (Unicode Standard, section 3.9): a
+        // supplementary character's lane holds its pair, the high surrogate first.
+        let supplementary = _mm512_cmpgt_epu32_mask(c, splat32(0xFFFF));
+        let v = _mm512_sub_epi32(c, splat32(0x1_0000));
+        let high = _mm512_add_epi32(_mm512_srli_epi32::<10>(v), splat32(0xD800));
+        let low = _mm512_or_si512(_mm512_and_si512(v, splat32(0x3FF)), splat32(0xDC00));
+        let pair = _mm512_or_si512(high, _mm512_slli_epi32::<16>(low));
+        let lanes = _mm512_mask_mov_epi32(c, supplementary, pair);
+        // The low unit of each lane, and the high one where it holds a low surrogate (the high
+        // unit of any other lane is zero).
+        let lane_units = (1u64 << (2 * n)) - 1;
+        let keep = (_mm512_test_epi16_mask(lanes, lanes) | 0x5555_5555) & lane_units as u32;
+        let units = keep.count_ones() as usize;
+        let packed = _mm512_maskz_compress_epi16(keep, lanes);
+        _mm512_mask_storeu_epi16(out.cast(), ((1u64 << units) - 1) as u32, packed);
+        units
+    }
+}
+
+/// Blocks of 1-3 byte characters in one register, validated in mask registers and packed by
+/// VBMI2's compression of 16-bit lanes.
+pub(crate) struct Avx512WideBlock;
+
+// SAFETY: AVX-512F, BW, VBMI and VBMI2 instructions only; callers guarantee the CPU has them.
+unsafe impl WideBlock for Avx512WideBlock {
+    #[inline(always)]
+    unsafe fn narrow_run_utf16(src: &[u8], dst: &mut [MaybeUninit<u16>]) -> Option<(usize, usize)> {
+        // SAFETY: by the caller, whose contract is `narrow_run`'s; every CPU with VBMI2 has
+        // LZCNT (and `crate::dispatch::Isa::is_supported` checks it).
+        Some(unsafe { narrow_run(src, dst) })
+    }
+
+    #[inline(always)]
+    unsafe fn narrow_run_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>]) -> Option<(usize, usize)> {
+        // SAFETY: as for `narrow_run_utf16`.
+        Some(unsafe { narrow_run(src, dst) })
+    }
+
+    #[inline(always)]
+    unsafe fn mixed_utf16(block: *const u8, out: *mut u16) -> Option<(usize, usize)> {
+        // SAFETY: AVX-512F, BW, VBMI and VBMI2 and `block` by the caller, as the functions
+        // called need; 64 units writable at `out` by the caller, and 32 characters give 64
+        // at most, two per character.
+        unsafe {
+            let (b, starts) = block_starts(block);
+            if starts == SIXTEEN_FOUR {
+                // Each a surrogate pair, high surrogate first (see `store_utf16`): the bits
+                // above the ten lowest less 0x40 (for U+10000) plus D800, and the ten lowest
+                // plus DC00, in one addition.
+                let c = sixteen_four_values(b);
+                let halves = _mm512_ternarylogic_epi32::<0xF8>(
+                    _mm512_srli_epi32::<10>(c),
+                    _mm512_slli_epi32::<16>(c),
+                    splat32(0x03FF_0000),
+                );
+                let pairs = _mm512_add_epi32(halves, splat32(0xDC00_D7C0));
+                _mm512_storeu_si512(out.cast(), pairs);
+                return Some((from_utf8::BLOCK, 32));
+            }
+            let (positions, n, read) = mixed_starts::<32>(starts);
+            let c = mixed_values::<0>(b, positions);
+            let mut units = store_utf16(c, n.min(16), out);
+            if n > 16 {
+                let c = mixed_values::<16>(b, positions);
+                units += store_utf16(c, n - 16, out.add(units));
+            }
+            Some((read, units))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn mixed_utf32(block: *const u8, out: *mut u32) -> Option<(usize, usize)> {
+        // SAFETY: by the caller, whose contract is `mixed_block_utf32`'s.
+        Some(unsafe { mixed_block_utf32(block, out) })
+    }
+}
+
+/// How a run of blocks ([`narrow_run`]) stores its values, below U+10000, into a unit type.
+///
+/// # Safety
+/// Implementations use AVX-512F, BW and VBMI instructions only, and write only the units
+/// documented.
+unsafe trait RunUnit: Sized {
+    /// Writes the first `total` (below 64) of the 16-bit values whose low bytes are `lows` and
+    /// high bytes `highs`, at `out`, and nothing after them.
+    ///
+    /// # Safety
+    /// `total` units writable at `out`; the CPU has AVX-512F, BW and VBMI.
+    unsafe fn store_values(lows: __m512i, highs: __m512i, total: usize, out: *mut Self);
+    /// Writes the 64 bytes of ASCII as units at `out`.
+    ///
+    /// # Safety
+    /// 64 units writable at `out`; the CPU has AVX-512F and BW.
+    unsafe fn store_ascii(bytes: __m512i, out: *mut Self);
+}
+
+// SAFETY: AVX-512F, BW and VBMI; the stores write `total` units, or 64 of ASCII.
+unsafe impl RunUnit for u16 {
+    #[inline(always)]
+    unsafe fn store_values(lows: __m512i, highs: __m512i, total: usize, out: *mut u16) {
+        // SAFETY: by the caller. (Packing bytes before interleaving them takes fewer
+        // instructions than packing units; a store of the whole register, where the units
+        // fill it, is faster than a masked one.)
+        unsafe {
+            let first = _mm512_permutex2var_epi8(lows, table64(&INTERLEAVE[0]), highs);
+            if total >= 32 {
+                _mm512_storeu_si512(out.cast(), first);
+                let second = _mm512_permutex2var_epi8(lows, table64(&INTERLEAVE[1]), highs);
+                let rest = (1u64 << (total - 32)) - 1;
+                _mm512_mask_storeu_epi16(out.add(32).cast(), rest as u32, second);
+            } else {
+                _mm512_mask_storeu_epi16(out.cast(), (1u32 << total) - 1, first);
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store_ascii(bytes: __m512i, out: *mut u16) {
+        // SAFETY: by the caller.
+        unsafe {
+            _mm512_storeu_si512(
+                out.cast(),
+                _mm512_cvtepu8_epi16(_mm512_castsi512_si256(bytes)),
+            );
+            let high = _mm512_extracti64x4_epi64::<1>(bytes);
+            _mm512_storeu_si512(out.add(32).cast(), _mm512_cvtepu8_epi16(high));
+        }
+    }
+}
+
+// SAFETY: AVX-512F, BW and VBMI; the stores write `total` units, or 64 of ASCII.
+unsafe impl RunUnit for u32 {
+    #[inline(always)]
+    unsafe fn store_values(lows: __m512i, highs: __m512i, total: usize, out: *mut u32) {
+        // SAFETY: by the caller: each store writes 16 units below `total`, or those left.
+        unsafe {
+            let mut words = _mm512_permutex2var_epi8(lows, table64(&INTERLEAVE[0]), highs);
+            let mut at = 0;
+            while at < total {
+                let units = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(words));
+                if total - at >= 16 {
+                    _mm512_storeu_si512(out.add(at).cast(), units);
+                } else {
+                    let rest = (1u32 << (total - at)) - 1;
+                    _mm512_mask_storeu_epi32(out.add(at).cast(), rest as u16, units);
+                }
+                at += 16;
+                words = if at == 32 {
+                    _mm512_permutex2var_epi8(lows, table64(&INTERLEAVE[1]), highs)
+                } else {
+                    _mm512_shuffle_i64x2::<0b1110>(words, words)
+                };
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store_ascii(bytes: __m512i, out: *mut u32) {
+        // SAFETY: by the caller.
+        unsafe {
+            for k in 0..4 {
+                let chunk = match k {
+                    0 => _mm512_extracti32x4_epi32::<0>(bytes),
+                    1 => _mm512_extracti32x4_epi32::<1>(bytes),
+                    2 => _mm512_extracti32x4_epi32::<2>(bytes),
+                    _ => _mm512_extracti32x4_epi32::<3>(bytes),
+                };
+                _mm512_storeu_si512(out.add(16 * k).cast(), _mm512_cvtepu8_epi32(chunk));
+            }
+        }
+    }
+}
+
+/// [`WideBlock::narrow_run_utf16`] and [`WideBlock::narrow_run_utf32`], with blocks of ASCII in
+/// the run widened, as a function of its own: inlined into the converter, the loop makes its
+/// conversions of 4-byte characters slower. LZCNT, which the converters are not compiled with, keeps it out of line, where
+/// `#[inline(never)]` alone did not.
+///
+/// # Safety
+/// As for [`WideBlock::narrow_run_utf16`]; the CPU has AVX-512F, BW, VBMI and VBMI2, POPCNT
+/// and LZCNT.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,lzcnt,popcnt")]
+#[inline(never)]
+unsafe fn narrow_run<T: RunUnit>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> (usize, usize) {
+    // The next block is always 64 bytes on, so that no load waits for the one before to
+    // be converted: a character cut by a block's end is converted with the next block,
+    // from bytes before that block, and validated with them from what the block carries
+    // over (bit 0, and 1, set where the bytes after it must continue a character, the
+    // third byte of a 3-byte one, or follow E0 or ED).
+    let (mut read, mut written, mut done) = (0, 0, 0);
+    let (mut carry_lead, mut carry_third, mut carry_e0, mut carry_ed) = (0u64, 0, 0, 0);
+    // SAFETY: AVX-512F, BW, VBMI and VBMI2 by the caller. The loads read the 64 bytes at
+    // `read`, in `src` by the loop condition, and, masked, the bytes one before those
+    // that continue a character and two before those that are the third of one, in
+    // `src` since `src` starts a character (a continuation byte at its start is an
+    // error, with nothing carried over). The stores write at most 64 units at `written`
+    // (32, and those after 32 of `total`, or `total`; 64 for ASCII), and the loop condition
+    // leaves room for 64.
+    unsafe {
+        while src.len() - read >= from_utf8::BLOCK && dst.len() - written >= from_utf8::BLOCK {
+            let p = src.as_ptr().add(read);
+            let b = _mm512_loadu_si512(p.cast());
+            // As signed bytes, 80..BF are exactly those below -64 (C0).
+            let continuation = _mm512_cmplt_epi8_mask(b, splat8(0xC0));
+            let lead = _mm512_cmpge_epu8_mask(b, splat8(0xC0));
+            if continuation | lead == 0 {
+                // All ASCII, which nothing before may continue (nor follow E0 or ED, which
+                // would be carried as a third byte too): widened, so that text with blocks of
+                // ASCII among the others stays in the run.
+                if carry_lead | carry_third != 0 {
+                    break;
+                }
+                T::store_ascii(b, dst.as_mut_ptr().cast::<T>().add(written));
+                read += from_utf8::BLOCK;
+                written += from_utf8::BLOCK;
+                done = read;
+                continue;
+            }
+            // RFC 3629 section 4 for characters of 1-3 bytes, as masks of bytes: a
+            // continuation byte exactly after each lead byte and two after each 3-byte
+            // lead; no lead but C2..EF (C0 and C1 are overlong, F0 and above start longer
+            // characters), which less C2 are the bytes below 2E; A0..BF after E0
+            // (overlong below), 80..9F after ED (no surrogates). Compares into masks are
+            // what this loop spends most on: the last three are made only where
+            // there is a 3-byte lead, in the block (its last two bytes included) or before it.
+            let lead3 = _mm512_cmpge_epu8_mask(b, splat8(0xE0));
+            let third = (lead3 << 2) | carry_third;
+            let expected = (lead << 1) | carry_lead | third;
+            let from_c2 = _mm512_sub_epi8(b, splat8(0xC2));
+            let mut error = _mm512_mask_cmpge_epu8_mask(lead, from_c2, splat8(0x2E));
+            let (mut e0, mut ed) = (0, 0);
+            if lead3 | carry_third != 0 {
+                let below_a0 = _mm512_cmplt_epu8_mask(b, splat8(0xA0));
+                e0 = _mm512_cmpeq_epi8_mask(b, splat8(0xE0));
+                ed = _mm512_cmpeq_epi8_mask(b, splat8(0xED));
+                error |= (((e0 << 1) | carry_e0) & below_a0) | (((ed << 1) | carry_ed) & !below_a0);
+            }
+            if (continuation ^ expected) | error != 0 {
+                break;
+            }
+            carry_lead = lead >> 63;
+            carry_third = lead3 >> 62;
+            carry_e0 = e0 >> 63;
+            carry_ed = ed >> 63;
+            // Byte 63 ends a character unless the next block must continue it.
+            let ends = (!continuation >> 1) | (u64::from(carry_lead | carry_third == 0) << 63);
+            let total = store_narrow(
+                b,
+                p,
+                continuation,
+                third,
+                ends,
+                dst.as_mut_ptr().add(written),
+            );
+            done = read + from_utf8::BLOCK - ends.leading_zeros() as usize;
+            read += from_utf8::BLOCK;
+            written += total;
+        }
+    }
+    (done, written)
+}
+
+/// Writes the values of the characters of 1-3 bytes that end at the bits of `ends` in `b`, the
+/// 64 bytes at `p`, at `out`, and nothing after them: their number. `continuation` and `third` mark the continuation bytes and the third bytes of 3-byte
+/// characters in `b`; the bytes before them, one and two places, are read from memory, so that
+/// a character that starts before `p` is put together too.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2; the byte before each continuation byte and the
+/// two before each third byte readable; as many units writable at `out` as `ends` has bits.
+#[inline(always)]
+unsafe fn store_narrow<T: RunUnit>(
+    b: __m512i,
+    p: *const u8,
+    continuation: u64,
+    third: u64,
+    ends: u64,
+    out: *mut MaybeUninit<T>,
+) -> usize {
+    // SAFETY: by the caller; the loads read only the bytes their masks select.
+    unsafe {
+        // Each byte's value if it ends a character: its own seven bits (six of a continuation
+        // byte), the six of the byte before above them if it continues a character (five of a
+        // 2-byte lead), the four of a 3-byte lead two before if it is the third byte of one.
+        let middle = _mm512_maskz_loadu_epi8(continuation, p.wrapping_sub(1).cast());
+        let top = _mm512_maskz_loadu_epi8(third, p.wrapping_sub(2).cast());
+        let low_byte = _mm512_ternarylogic_epi32::<0xF8>(
+            _mm512_and_si512(b, splat8(0x7F)),
+            _mm512_slli_epi16::<6>(middle),
+            splat8(0xC0),
+        );
+        // The middle's bits 2-5 and the top's 0-3 above them: a select by 0x0F of the two
+        // shifted in 16-bit lanes, whose bits crossing into the other byte the select drops.
+        let high_byte = _mm512_ternarylogic_epi32::<0xE4>(
+            _mm512_srli_epi16::<2>(middle),
+            _mm512_slli_epi16::<4>(top),
+            splat8(0x0F),
+        );
+        // The low and high bytes of the values of the bytes that end a character, packed.
+        let lows = _mm512_maskz_compress_epi8(ends, low_byte);
+        let highs = _mm512_maskz_compress_epi8(ends, high_byte);
+        let total = ends.count_ones() as usize;
+        T::store_values(lows, highs, total, out.cast::<T>());
+        total
+    }
+}
+
+/// [`WideBlock::mixed_utf32`], as a function of its own: the converter into UTF-32 is compiled
+/// for AVX2 alone (see [`utf8_to_utf32`]), and calls it. It converts every character whose
+/// bytes are in the block, not the first 32 as into UTF-16, so that ASCII text with an emoji
+/// now and then takes one call per block, not two (into UTF-16, where the block is inline, the
+/// same made no difference).
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2; as for [`WideBlock::mixed_utf32`].
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2")]
+#[inline(never)]
+unsafe fn mixed_block_utf32(block: *const u8, out: *mut u32) -> (usize, usize) {
+    // SAFETY: the instructions and `block` by the caller, as `mixed_values` needs; 64 units
+    // writable at `out` by the caller (WideBlock's contract), of which the stores write `n`,
+    // at most 32.
+    unsafe {
+        let (b, starts) = block_starts(block);
+        if starts == SIXTEEN_FOUR {
+            _mm512_storeu_si512(out.cast(), sixteen_four_values(b));
+            return (from_utf8::BLOCK, 16);
+        }
+        let (positions, n, read) = mixed_starts::<64>(starts);
+        store_utf32(b, positions, n, out);
+        (read, n)
+    }
+}
+
+/// Writes the values of the first `n` characters of the bytes `b` that start at `positions`
+/// (see [`mixed_starts`]) at `out`, and nothing after them.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW and VBMI; `n` (at most 64) units writable at `out`.
+#[inline(always)]
+unsafe fn store_utf32(b: __m512i, positions: __m512i, n: usize, out: *mut u32) {
+    // SAFETY: by the caller; the stores write `n` units (none for `n == 0`, which a block of
+    // continuation bytes gives: a shift of `u16::MAX` by 16 would keep every lane).
+    unsafe {
+        let c = mixed_values::<0>(b, positions);
+        _mm512_mask_storeu_epi32(out.cast(), ((1u32 << n.min(16)) - 1) as u16, c);
+        if n > 16 {
+            let c = mixed_values::<16>(b, positions);
+            _mm512_mask_storeu_epi32(
+                out.add(16).cast(),
+                u16::MAX >> 32_usize.saturating_sub(n),
+                c,
+            );
+        }
+        if n > 32 {
+            let c = mixed_values::<32>(b, positions);
+            _mm512_mask_storeu_epi32(
+                out.add(32).cast(),
+                u16::MAX >> 48_usize.saturating_sub(n),
+                c,
+            );
+        }
+        if n > 48 {
+            let c = mixed_values::<48>(b, positions);
+            _mm512_mask_storeu_epi32(out.add(48).cast(), u16::MAX >> (64 - n), c);
+        }
+    }
+}
+
+/// Converts `src`, well-formed UTF-8 that starts a character, into `dst` as far as it fits,
+/// writing nothing else: the bytes read and units written. Each step loads up to 64 bytes with
+/// a mask (zeros past the input: ASCII, whose start ends the input's last character) and
+/// converts their characters as [`WideBlock::mixed_utf16`] and [`WideBlock::mixed_utf32`]
+/// convert a block's, at most 32 into UTF-16, if their units fit: the part of a short string,
+/// or of the end of a stretch, that the blocks leave, which went one character at a time with
+/// a branch on its length that no predictor learns in mixed text. Input of less than a block
+/// with no 4-byte character takes [`narrow_tail`] instead.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2.
+#[inline(always)]
+unsafe fn mixed_tail<T: TailTarget + RunUnit>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<T>],
+) -> (usize, usize) {
+    if src.len() < from_utf8::BLOCK {
+        // SAFETY: by the caller.
+        let done = unsafe { narrow_tail::<T, false>(src, dst) };
+        if done.0 > 0 || src.len() < TAIL_MIN {
+            return done;
+        }
+    }
+    // SAFETY: by the caller.
+    unsafe { mixed_steps(src, dst) }
+}
+
+/// The steps of [`mixed_tail`], whatever the input's length.
+///
+/// # Safety
+/// As for [`mixed_tail`].
+#[inline(always)]
+unsafe fn mixed_steps<T: TailTarget>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    while let Some(rest) = src.get(read..).filter(|r| !r.is_empty()) {
+        let len = rest.len().min(from_utf8::BLOCK);
+        // SAFETY: the instructions by the caller; the load reads the first `len` bytes of
+        // `rest` (the others are masked off: neither read nor able to fault).
+        let b = unsafe { _mm512_maskz_loadu_epi8(low_bits(len), rest.as_ptr().cast()) };
+        // The starts in the block, and the one that ends the input in less.
+        let keep = if len < from_utf8::BLOCK {
+            low_bits(len + 1)
+        } else {
+            u64::MAX
+        };
+        // SAFETY: the instructions by the caller.
+        let starts = unsafe { _mm512_cmpge_epi8_mask(b, splat8(0xC0)) } & keep;
+        let out = dst.get_mut(written..).unwrap_or_default();
+        // SAFETY: the instructions by the caller; `starts` has the first byte (which starts a
+        // character) and the one after the input or the block's last character start.
+        let (r, w) = unsafe { T::store_tail(b, starts, out) };
+        if r == 0 {
+            break;
+        }
+        (read, written) = (read + r, written + w);
+    }
+    (read, written)
+}
+
+/// The least input that [`mixed_tail`] converts in steps: on less, their chain of dependent
+/// instructions (from the load through compressions and permutations to the store) took longer
+/// than the exact path's few characters.
+const TAIL_MIN: usize = 24;
+
+/// [`mixed_tail`] for input of 8 to [`NARROW_MAX`] bytes with no 4-byte character (else it
+/// converts nothing): its characters put together from the bytes before each, as a run of
+/// blocks does ([`store_narrow`]), with no compression of their starts and no permutation by
+/// them, a block at a time ([`narrow_step`]); faster on short strings than the exact path,
+/// which mispredicts the length of a character at each change of script.
+///
+/// With `VALIDATE`, `src` need not be well-formed: it is checked first, and nothing converted
+/// if it is not. A whole string converted so ([`short_string`]) takes none of the converter's
+/// other steps, nor its separate validation.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2; without `VALIDATE`, `src` is well-formed UTF-8.
+#[inline(always)]
+unsafe fn narrow_tail<T: RunUnit, const VALIDATE: bool>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<T>],
+) -> (usize, usize) {
+    if src.len() < NARROW_MIN || src.len() > NARROW_MAX {
+        return (0, 0);
+    }
+    // SAFETY: the instructions by the caller; the load reads the first bytes of `s` (the
+    // others are masked off: neither read nor able to fault), zeros after them.
+    let load = |s: &[u8]| unsafe {
+        _mm512_maskz_loadu_epi8(low_bits(s.len().min(from_utf8::BLOCK)), s.as_ptr().cast())
+    };
+    // No 4-byte character, and a unit of room for each character: each byte but the
+    // continuation bytes.
+    // SAFETY: the instructions by the caller.
+    let classes = |b| unsafe {
+        (
+            _mm512_cmpge_epu8_mask(b, splat8(0xF0)),
+            _mm512_cmplt_epi8_mask(b, splat8(0xC0)).count_ones() as usize,
+        )
+    };
+    let first = load(src);
+    let (four, continuations) = src
+        .chunks(from_utf8::BLOCK)
+        .skip(1)
+        .map(load)
+        .map(classes)
+        .fold(classes(first), |(four, continuations), (f, c)| {
+            (four | f, continuations + c)
+        });
+    if four != 0 || src.len() - continuations > dst.len() {
+        return (0, 0);
+    }
+    // SAFETY: the instructions by the caller.
+    if VALIDATE && !unsafe { crate::algorithms::lookup::valid_short::<Avx512, false>(src) }.valid {
+        return (0, 0);
+    }
+    // The checks above read the input once more than the steps do: if another thread changed
+    // it meanwhile, what they found may no longer hold, so each step checks its own block for
+    // what its loads and stores need (see `narrow_step`), and stops where that fails.
+    if src.len() <= from_utf8::BLOCK {
+        // SAFETY: the instructions by the caller.
+        let (read, written) = unsafe { narrow_step(first, src, dst) };
+        return (if read > 0 { src.len() } else { 0 }, written);
+    }
+    // A block at a time, each from a character's start to the end of the last character it
+    // holds whole.
+    let (mut read, mut written, mut b) = (0, 0, first);
+    while let Some(rest) = src.get(read..).filter(|r| !r.is_empty()) {
+        let out = dst.get_mut(written..).unwrap_or_default();
+        // SAFETY: the instructions by the caller.
+        let (r, w) = unsafe { narrow_step(b, rest, out) };
+        if r == 0 {
+            break;
+        }
+        (read, written) = (read + r, written + w);
+        b = load(src.get(read..).unwrap_or_default());
+    }
+    (read, written)
+}
+
+/// A step of [`narrow_tail`]: writes the values of the characters that `rest` holds whole in
+/// its first block (`b`, its bytes, zeros after them) at the start of `out`, nothing after
+/// them: the bytes read and units written. (0, 0), writing nothing, if the block starts with a
+/// continuation byte or its characters do not fit in `out`.
+///
+/// Those two checks are made on `b`, whatever was found of the input before: the characters
+/// are then well-formed only if `rest` is, but every load stays in `rest` and every store in
+/// `out` even where another thread changes the input during the call.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2; `b` holds the first bytes of `rest` (at most 64),
+/// zeros after them.
+#[inline(always)]
+unsafe fn narrow_step<T: RunUnit>(
+    b: __m512i,
+    rest: &[u8],
+    out: &mut [MaybeUninit<T>],
+) -> (usize, usize) {
+    // SAFETY: the instructions by the caller.
+    let (continuation, third) = unsafe {
+        (
+            _mm512_cmplt_epi8_mask(b, splat8(0xC0)),
+            _mm512_cmpge_epu8_mask(b, splat8(0xE0)) << 2,
+        )
+    };
+    // Every byte followed by no continuation byte ends a character: past the block, the next
+    // byte of the input says.
+    let cut = rest.get(from_utf8::BLOCK).is_some_and(|&x| (x as i8) < -64);
+    let ends =
+        !(continuation >> 1) & low_bits(rest.len().min(from_utf8::BLOCK)) & !(u64::from(cut) << 63);
+    if continuation & 1 != 0 || ends.count_ones() as usize > out.len() {
+        return (0, 0);
+    }
+    // SAFETY: the instructions by the caller; byte 0 is no continuation byte and the third
+    // bytes are marked from byte 2 on, so the bytes read before them are in `rest`; `out` has
+    // a unit for each bit of `ends`.
+    let written = unsafe {
+        store_narrow(
+            b,
+            rest.as_ptr(),
+            continuation,
+            third,
+            ends,
+            out.as_mut_ptr(),
+        )
+    };
+    (from_utf8::BLOCK - ends.leading_zeros() as usize, written)
+}
+
+/// The shortest string [`narrow_tail`] converts.
+const NARROW_MIN: usize = 8;
+
+/// The longest string [`narrow_tail`] converts: longer ones are faster through the
+/// converter's blocks.
+const NARROW_MAX: usize = 128;
+
+/// [`mixed_tail`] into UTF-32, as a function of its own, as [`mixed_block_utf32`] is.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2")]
+#[inline(never)]
+unsafe fn mixed_tail_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>]) -> (usize, usize) {
+    // SAFETY: by the caller.
+    unsafe { mixed_tail(src, dst) }
+}
+
+/// Converts `src` whole if it is a well-formed string of [`NARROW_MIN`] to [`NARROW_MAX`]
+/// bytes whose units fit in `dst`: with [`narrow_tail`], or if it holds a 4-byte character,
+/// validated first, with the steps of [`mixed_tail`]: the bytes read and units written (see
+/// [`whole_string`]). Else it writes nothing, or only the units of the characters of its
+/// first steps (its output too small), which the converter then writes again alike.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2.
+#[inline(always)]
+unsafe fn short_string<T: RunUnit + TailTarget>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<T>],
+) -> (usize, usize) {
+    // SAFETY: by the caller.
+    let done = unsafe { narrow_tail::<T, true>(src, dst) };
+    // Left by `narrow_tail` at a length it takes: a 4-byte character, an error, or no room.
+    if done.0 == 0
+        && (NARROW_MIN..=NARROW_MAX).contains(&src.len())
+        // SAFETY: by the caller.
+        && unsafe { crate::algorithms::lookup::valid_short::<Avx512, false>(src) }.valid
+    {
+        // SAFETY: by the caller; `src` is well-formed.
+        unsafe { mixed_steps::<T>(src, dst) }
+    } else {
+        done
+    }
+}
+
+/// The progress of [`short_string`]'s `(read, written)`, if it converted all of `src`.
+fn whole_string((read, written): (usize, usize), src: &[u8]) -> Option<Progress> {
+    (read > 0 && read == src.len()).then_some(Progress {
+        read,
+        written,
+        stop: None,
+    })
+}
+
+/// [`short_string`] into UTF-32, as a function of its own, for the converter into UTF-32,
+/// which is compiled for AVX2 alone (see [`utf8_to_utf32`]). It returns two numbers, in
+/// registers: an `Option<Progress>` went through memory, which strings of up to 128 bytes into
+/// UTF-32 paid for.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2")]
+#[inline(never)]
+unsafe fn short_string_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>]) -> (usize, usize) {
+    // SAFETY: by the caller.
+    unsafe { short_string(src, dst) }
+}
+
+/// UTF-16 or UTF-32, written by [`mixed_tail`].
+///
+/// # Safety
+/// Implementations write only the units they report.
+unsafe trait TailTarget: Sized {
+    /// Writes the units of the characters that start at `starts` in `b` and end before the
+    /// last start, at the start of `out` if they fit: the bytes and units, or (0, 0).
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F, BW, VBMI and VBMI2; `starts` has two bits or more.
+    unsafe fn store_tail(b: __m512i, starts: u64, out: &mut [MaybeUninit<Self>]) -> (usize, usize);
+}
+
+// SAFETY: `store_utf16` writes the units it returns, counted before.
+unsafe impl TailTarget for u16 {
+    #[inline(always)]
+    unsafe fn store_tail(b: __m512i, starts: u64, out: &mut [MaybeUninit<u16>]) -> (usize, usize) {
+        // SAFETY: by the caller; the stores write `units`, which `out` has.
+        unsafe {
+            let (positions, n, read) = mixed_starts::<32>(starts);
+            // One unit per character, two for a 4-byte one. Counted from `b`, as the stores
+            // are, so that the count bounds them whatever the bytes: only a lead byte F0..FF
+            // gives a value above U+FFFF (LEAD_BITS and LEAD_SHIFT keep 16 bits of the others).
+            let four = _mm512_cmpge_epu8_mask(b, splat8(0xF0)) & low_bits(read);
+            let units = n + four.count_ones() as usize;
+            if units > out.len() {
+                return (0, 0);
+            }
+            let at = out.as_mut_ptr().cast::<u16>();
+            let mut written = store_utf16(mixed_values::<0>(b, positions), n.min(16), at);
+            if n > 16 {
+                let c = mixed_values::<16>(b, positions);
+                written += store_utf16(c, n - 16, at.add(written));
+            }
+            (read, written)
+        }
+    }
+}
+
+// SAFETY: `store_utf32` writes `n` units.
+unsafe impl TailTarget for u32 {
+    #[inline(always)]
+    unsafe fn store_tail(b: __m512i, starts: u64, out: &mut [MaybeUninit<u32>]) -> (usize, usize) {
+        // SAFETY: by the caller; the stores write `n`, which `out` has.
+        unsafe {
+            let (positions, n, read) = mixed_starts::<64>(starts);
+            if n == 0 || n > out.len() {
+                return (0, 0);
+            }
+            store_utf32(b, positions, n, out.as_mut_ptr().cast());
+            (read, n)
+        }
+    }
+}
+
+/// `from_utf8::convert` with AVX2's registers and the wider block, into UTF-16: the converter
+/// past the leading blocks of ASCII (see `convert_ascii_first`).
+///
+/// # Safety
+/// The CPU supports AVX-512F, BW, VL, VBMI and VBMI2, AVX2 and POPCNT; `src` starts a
+/// character, or `valid` is 0.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx2,popcnt")]
+#[inline(never)]
+unsafe fn convert_rest_utf16(
+    src: &[u8],
+    valid: usize,
+    dst: &mut [MaybeUninit<u16>],
+) -> (usize, usize) {
+    // SAFETY: by the caller; the converter needs SSE4.1 and SSSE3, which AVX2 includes.
+    unsafe { from_utf8::convert::<Avx2, u16, Avx512WideBlock>(src, valid, dst) }
+}
+
+crate::kernels::x86::from_utf8_converter!(
+    /// `crate::transcode::utf16::utf8_to_utf16` with AVX2's registers, this kernel's
+    /// validation and the wider block. AVX2's steps compiled with AVX-512 enabled run slower on
+    /// 4-byte characters, which the wider block more than makes up for (see BENCHMARKS.md).
+    ///
+    /// # Safety
+    /// The CPU supports AVX-512F, BW, VL, VBMI and VBMI2, AVX2 and POPCNT.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx2,popcnt")]
+    utf8_to_utf16 -> u16, utf16::utf8_to_utf16_with,
+    kernel: validate::<true>, registers: Avx2, rest: convert_rest_utf16,
+    prelude(src, dst) {
+        // SAFETY: the CPU has the instruction set by our contract.
+        if let Some(done) = whole_string(unsafe { short_string(src, dst) }, src) {
+            return done;
+        }
+    },
+    // SAFETY: as above.
+    tail: |s: &[u8], d: &mut [MaybeUninit<u16>]| unsafe { mixed_tail(s, d) }
+);
+
+/// `from_utf8::convert` with AVX2's registers and the wider block, into UTF-32 (see
+/// `convert_rest_utf16`), compiled for AVX2 alone as its caller is.
+///
+/// # Safety
+/// As for `convert_rest_utf16`.
+#[target_feature(enable = "avx2,popcnt")]
+#[inline(never)]
+unsafe fn convert_rest_utf32(
+    src: &[u8],
+    valid: usize,
+    dst: &mut [MaybeUninit<u32>],
+) -> (usize, usize) {
+    // SAFETY: by the caller; the converter needs SSE4.1 and SSSE3, which AVX2 includes.
+    unsafe { from_utf8::convert::<Avx2, u32, Avx512WideBlock>(src, valid, dst) }
+}
+
+crate::kernels::x86::from_utf8_converter!(
+    /// `crate::transcode::utf32::utf8_to_utf32` with AVX2's registers, this kernel's
+    /// validation, the runs of blocks and the wider block of characters of any mix of lengths,
+    /// each a function of its own: compiled for AVX2 alone, AVX2's steps run as fast as in
+    /// AVX2's converter, and faster than with AVX-512 enabled (see BENCHMARKS.md).
+    ///
+    /// # Safety
+    /// The CPU supports AVX-512F, BW, VL, VBMI and VBMI2, AVX2 and POPCNT.
+    #[target_feature(enable = "avx2,popcnt")]
+    utf8_to_utf32 -> u32, utf32::utf8_to_utf32_with,
+    kernel: validate::<true>, registers: Avx2, rest: convert_rest_utf32,
+    prelude(src, dst) {
+        if src.len() <= NARROW_MAX
+            // SAFETY: the CPU has the instruction set by our contract.
+            && let Some(done) = whole_string(unsafe { short_string_utf32(src, dst) }, src)
+        {
+            return done;
+        }
+    },
+    // SAFETY: as above.
+    tail: |s: &[u8], d: &mut [MaybeUninit<u32>]| unsafe { mixed_tail_utf32(s, d) }
+);
+
+/// This kernel's converters of well-formed input given input that is not, as when another
+/// thread changes the input after it was validated (see `from_utf8`'s tests of the same): which
+/// units they write is unspecified, but every store stays in the output and every count in its
+/// bounds.
+#[cfg(test)]
+mod untrusted_input {
+    use super::*;
+    use crate::test_support::{
+        BlockConverter, TailConverter, assert_within_bounds, capacities, lying_inputs,
+    };
+
+    /// Each converter into `T`, on input claimed well-formed.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F, BW, VL, VBMI and VBMI2, AVX2, POPCNT and LZCNT.
+    unsafe fn check<T>(block: BlockConverter<T>, tail: TailConverter<T>)
+    where
+        T: TailTarget + RunUnit + from_utf8::Target + PartialEq + core::fmt::Debug + From<u8>,
+    {
+        for src in lying_inputs() {
+            for cap in capacities(src.len()) {
+                // SAFETY: by the caller; the claim of well-formed input is what is tested.
+                assert_within_bounds(&src, cap, |d| unsafe { block(&src, src.len(), d) });
+                // SAFETY: as above.
+                assert_within_bounds(&src, cap, |d| unsafe { tail(&src, d) });
+                // SAFETY: as above.
+                assert_within_bounds(&src, cap, |d| unsafe { short_string::<T>(&src, d) });
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx2,popcnt")]
+    unsafe fn block<T: from_utf8::Target>(
+        s: &[u8],
+        v: usize,
+        d: &mut [MaybeUninit<T>],
+    ) -> (usize, usize) {
+        // SAFETY: the instructions by the caller.
+        unsafe { from_utf8::convert::<Avx2, T, Avx512WideBlock>(s, v, d) }
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx2,popcnt")]
+    unsafe fn tail<T: TailTarget + RunUnit>(s: &[u8], d: &mut [MaybeUninit<T>]) -> (usize, usize) {
+        // SAFETY: the instructions by the caller.
+        unsafe { mixed_tail(s, d) }
+    }
+
+    #[test]
+    fn stores_stay_in_the_output_whatever_the_input() {
+        if !crate::dispatch::Isa::Avx512.is_supported() {
+            std::eprintln!("skipped: this CPU has no AVX-512");
+            return;
+        }
+        // SAFETY: the CPU has the instructions.
+        unsafe {
+            check::<u16>(block, tail);
+            check::<u32>(block, tail);
+        }
+    }
+}

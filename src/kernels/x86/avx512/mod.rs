@@ -1,0 +1,202 @@
+//! The AVX-512 kernels: validation and counting with one 64-byte register per block, AVX-512F,
+//! BW and VBMI instructions (here), and the converters ([`to_utf8`], [`from_utf8`]).
+//!
+//! The converters are AVX2's (see `crate::dispatch`'s `AVX512`), but the one from
+//! UTF-16 into UTF-8 also takes steps of 32 units below U+0800 in one register and of 32 units
+//! of any other characters (31 where the last is a high surrogate), the one from UTF-32 into
+//! UTF-8 a run of the same 32-unit step below U+0800 and of 16 units of any scalar values, and
+//! those from UTF-8 into UTF-16 and UTF-32 runs of blocks of 64 bytes of 1-3 byte characters at
+//! a fixed stride, and steps of characters of any lengths, or of sixteen 4-byte ones (VL, VBMI
+//! and VBMI2). The implementation is chosen only where all of these are present (see
+//! `crate::dispatch::Isa::is_supported`).
+
+pub(crate) mod from_utf8;
+pub(crate) mod to_utf8;
+
+use core::arch::x86_64::*;
+
+use crate::algorithms::lookup::Vector;
+
+#[derive(Clone, Copy)]
+pub(crate) struct Avx512(__m512i);
+
+// SAFETY: every method uses AVX-512F, BW and VBMI instructions only, and the trait's contract
+// makes callers guarantee that the CPU has them.
+unsafe impl Vector for Avx512 {
+    const LANES: usize = 64;
+
+    #[inline(always)]
+    unsafe fn splat(b: u8) -> Self {
+        // SAFETY: the caller guarantees AVX-512F, BW and VBMI.
+        Avx512(unsafe { _mm512_set1_epi8(b as i8) })
+    }
+
+    #[inline(always)]
+    unsafe fn load(src: &[u8]) -> Self {
+        debug_assert!(src.len() >= Self::LANES);
+        // SAFETY: `src` holds at least 64 readable bytes; loadu has no alignment requirement.
+        Avx512(unsafe { _mm512_loadu_si512(src.as_ptr().cast()) })
+    }
+
+    #[inline(always)]
+    unsafe fn load_end(src: &[u8], len: usize) -> Self {
+        debug_assert!(0 < len && len < Self::LANES);
+        // SAFETY: a masked load reads only the lanes its mask selects, here the last `len`,
+        // at the addresses of the first `len` bytes of `src`; the other lanes are zeros and
+        // their addresses, before `src`, are not accessed (no fault, no read). (VBMI2's
+        // expanding load would need no address before `src`, but Miri cannot run it.)
+        Avx512(unsafe {
+            let base = src.as_ptr().wrapping_sub(64 - len);
+            _mm512_maskz_loadu_epi8(!0 << (64 - len), base.cast())
+        })
+    }
+
+    #[inline(always)]
+    unsafe fn load_partial(src: &[u8]) -> Self {
+        debug_assert!(!src.is_empty() && src.len() <= Self::LANES);
+        // One shift, not a shift and a test for 64 lanes: five instructions fewer.
+        let mask = !0u64 >> (64 - src.len());
+        // SAFETY: a masked load reads only the bytes its mask selects, the first `src.len()`,
+        // which are inside `src`; the others are zeros and their memory is not accessed (no
+        // fault).
+        Avx512(unsafe { _mm512_maskz_loadu_epi8(mask, src.as_ptr().cast()) })
+    }
+
+    // `lookup`, `high_nibbles` and `low_nibbles` are the trait's building blocks of
+    // `lookup_high` and `lookup_low`, which this kernel overrides below (vpermb needs no nibble
+    // masking): nothing calls them here. They stay correct, so that a default method built on
+    // them would be too.
+    #[inline(always)]
+    unsafe fn lookup(self, table: &[u8; 16]) -> Self {
+        // SAFETY: `table` holds 16 readable bytes. pshufb works within 128-bit lanes: the
+        // table is in each of them.
+        unsafe {
+            let t = _mm512_broadcast_i32x4(_mm_loadu_si128(table.as_ptr().cast()));
+            Avx512(_mm512_shuffle_epi8(t, self.0))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn high_nibbles(self) -> Self {
+        // SAFETY: AVX-512BW by the caller.
+        unsafe {
+            Avx512(_mm512_and_si512(
+                _mm512_srli_epi16::<4>(self.0),
+                _mm512_set1_epi8(0x0F),
+            ))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn lookup_high(self, table: &[u8; 16]) -> Self {
+        // SAFETY: `table` holds 16 readable bytes; AVX-512F, BW and VBMI by the caller.
+        unsafe {
+            // vpermb indexes 64 bytes with the low six bits of each lane: with the table four
+            // times over, it ignores bits 4 and 5, which after a shift of 16-bit lanes hold
+            // bits of the next byte, so the shift needs no mask (one instruction fewer than
+            // vpshufb, which zeroes lanes whose bit 7 is set).
+            let t = _mm512_broadcast_i32x4(_mm_loadu_si128(table.as_ptr().cast()));
+            Avx512(_mm512_permutexvar_epi8(_mm512_srli_epi16::<4>(self.0), t))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn lookup_low(self, table: &[u8; 16]) -> Self {
+        // SAFETY: `table` holds 16 readable bytes; AVX-512F, BW and VBMI by the caller.
+        unsafe {
+            // As in `lookup_high`: bits 4 and 5 choose among copies of the table, and bits 6
+            // and 7 are ignored, so no mask.
+            let t = _mm512_broadcast_i32x4(_mm_loadu_si128(table.as_ptr().cast()));
+            Avx512(_mm512_permutexvar_epi8(self.0, t))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn low_nibbles(self) -> Self {
+        // SAFETY: AVX-512F by the caller.
+        unsafe { Avx512(_mm512_and_si512(self.0, _mm512_set1_epi8(0x0F))) }
+    }
+
+    // Three loads instead of four shuffles (valignq and three vpalignr), which on Intel run on
+    // port 5 only: loads have ports of their own.
+    const PREV_FROM_MEMORY: bool = true;
+    // A block costs less to check than a mispredicted branch (see `valid_blocks`).
+    const GROUP_OF_THREE: bool = true;
+
+    #[inline(always)]
+    unsafe fn prev<const N: i32>(self, prev: Self) -> Self {
+        // SAFETY: AVX-512F and BW by the caller.
+        unsafe {
+            // alignr works within 128-bit lanes: pair each lane with the one before it, the
+            // last of `prev` before the first. (VBMI's two-register byte permutation would do
+            // it in one instruction, but LLVM turns that back into these two.)
+            let before = _mm512_alignr_epi64::<6>(self.0, prev.0);
+            Avx512(match N {
+                1 => _mm512_alignr_epi8::<15>(self.0, before),
+                2 => _mm512_alignr_epi8::<14>(self.0, before),
+                _ => _mm512_alignr_epi8::<13>(self.0, before),
+            })
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn and(self, other: Self) -> Self {
+        // SAFETY: AVX-512F by the caller.
+        unsafe { Avx512(_mm512_and_si512(self.0, other.0)) }
+    }
+
+    #[inline(always)]
+    unsafe fn or(self, other: Self) -> Self {
+        // SAFETY: AVX-512F by the caller.
+        unsafe { Avx512(_mm512_or_si512(self.0, other.0)) }
+    }
+
+    #[inline(always)]
+    unsafe fn xor(self, other: Self) -> Self {
+        // SAFETY: AVX-512F by the caller.
+        unsafe { Avx512(_mm512_xor_si512(self.0, other.0)) }
+    }
+
+    #[inline(always)]
+    unsafe fn saturating_sub(self, other: Self) -> Self {
+        // SAFETY: AVX-512BW by the caller.
+        unsafe { Avx512(_mm512_subs_epu8(self.0, other.0)) }
+    }
+
+    #[inline(always)]
+    unsafe fn any_high_bit(self) -> bool {
+        // SAFETY: AVX-512BW by the caller.
+        unsafe { _mm512_movepi8_mask(self.0) != 0 }
+    }
+
+    #[inline(always)]
+    unsafe fn any_nonzero(self) -> bool {
+        // SAFETY: AVX-512F by the caller.
+        unsafe { _mm512_test_epi64_mask(self.0, self.0) != 0 }
+    }
+
+    #[inline(always)]
+    unsafe fn count_continuations(self) -> u32 {
+        // SAFETY: AVX-512BW by the caller. As signed bytes, 80..BF are exactly those below
+        // -64 (C0).
+        unsafe { _mm512_cmplt_epi8_mask(self.0, _mm512_set1_epi8(-64)).count_ones() }
+    }
+}
+
+crate::algorithms::lookup::block_kernels!("avx512f,avx512bw,avx512vbmi,popcnt", Avx512);
+
+/// Every 32-bit lane set to `x`.
+///
+/// # Safety
+/// The CPU has AVX-512F.
+#[inline(always)]
+pub(super) unsafe fn splat32(x: u32) -> __m512i {
+    // SAFETY: AVX-512F by the caller.
+    unsafe { _mm512_set1_epi32(x as i32) }
+}
+
+/// A mask of the `n` lowest bits, `n` at most 64.
+#[inline(always)]
+pub(super) fn low_bits(n: usize) -> u64 {
+    u64::MAX.checked_shr(64 - n as u32).unwrap_or(0)
+}

@@ -1,0 +1,823 @@
+//! The AVX-512 converters from UTF-16 and UTF-32 into UTF-8: AVX2's converter with AVX-512's
+//! wider steps.
+
+use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
+
+use super::{low_bits, splat32};
+use crate::algorithms::to_utf8::{self, Saved, WideStep};
+use crate::engine::{Mode, Progress, utf16, utf32};
+use crate::kernels::x86::shared::Avx2Units;
+
+// ---------------------------------------------------------------------------------------------
+// UTF-16 into UTF-8: AVX2's converter (see super::to_utf8), with steps of 32 units below U+0800
+// in one register, and of 32 units of any other characters in two registers of 32-bit lanes,
+// their bytes compressed by a mask (VBMI2), after the idea of Robert Clausecker and Daniel
+// Lemire, "Transcoding Unicode Characters with AVX-512 Instructions", Software: Practice and
+// Experience, 2023. Each surrogate of a pair gives two of its four bytes in its own lane, as
+// in AVX2's steps, so that text with a few supplementary characters (emoji among other
+// text) takes the same steps as text with none.
+
+/// The bytes of the four-byte form of each 32-bit lane's scalar value without their marker
+/// bits, lead byte lowest: the shorter forms are their tails (as `to_utf8::one_to_four` builds
+/// them four lanes at a time).
+///
+/// # Safety
+/// The CPU has AVX-512F.
+#[inline(always)]
+unsafe fn form_bytes(c: __m512i) -> __m512i {
+    // SAFETY: AVX-512F by the caller.
+    unsafe {
+        _mm512_or_si512(
+            _mm512_or_si512(
+                _mm512_srli_epi32::<18>(c),
+                _mm512_and_si512(_mm512_srli_epi32::<4>(c), splat32(0x3F00)),
+            ),
+            _mm512_or_si512(
+                _mm512_and_si512(_mm512_slli_epi32::<10>(c), splat32(0x3F_0000)),
+                _mm512_and_si512(_mm512_slli_epi32::<24>(c), splat32(0x3F00_0000)),
+            ),
+        )
+    }
+}
+
+/// Writes the 32 to 64 bytes of the 32 units of `v`, all below U+0800, at `dst`, and nothing
+/// after them: their number, and the 16 bytes after them.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2; room for 80 bytes at `dst`.
+#[inline(always)]
+unsafe fn one_two_units(v: __m512i, dst: *mut u8) -> (usize, Saved) {
+    // SAFETY: by the caller.
+    unsafe {
+        let (bytes, len) = one_two_bytes(v);
+        // A store of exactly `len` bytes, the 16 after them read before it: a load after it
+        // would wait for it.
+        let tail = Saved::load(dst.add(len));
+        _mm512_mask_storeu_epi8(dst.cast(), u64::MAX >> (64 - len), bytes);
+        (len, tail)
+    }
+}
+
+/// The 32 to 64 bytes of the 32 units of `v`, all below U+0800, compressed, and their number.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2.
+#[inline(always)]
+unsafe fn one_two_bytes(v: __m512i) -> (__m512i, usize) {
+    // SAFETY: by the caller.
+    unsafe {
+        // Each lane's two bytes, the lead byte low (first in memory): 110xxxxx 10xxxxxx. One
+        // byte shift picks the bits of both, from bit 6 (the five bits of the lead byte, the
+        // unit being below U+0800) and from bit 0; their marker bits are then set, and the
+        // continuation byte's top two cleared, at once.
+        let bits = _mm512_multishift_epi64_epi8(_mm512_set1_epi64(0x3036_2026_1016_0006), v);
+        let two = _mm512_ternarylogic_epi32::<0xEA>(
+            bits,
+            _mm512_set1_epi16(0x3F1F),
+            _mm512_set1_epi16(0x80C0_u16 as i16),
+        );
+        // ASCII lanes hold their unit, whose high byte, zero, is left out.
+        let ascii = _mm512_cmplt_epu16_mask(v, _mm512_set1_epi16(0x80));
+        let lanes = _mm512_mask_mov_epi16(two, ascii, v);
+        // The low byte of each lane, never 0x80 (a lead byte, or ASCII), and the high byte
+        // where it is not 0 (a continuation byte): one compare gives the mask of both.
+        let keep = _mm512_cmpneq_epi8_mask(lanes, _mm512_set1_epi16(0x0080));
+        (
+            _mm512_maskz_compress_epi8(keep, lanes),
+            keep.count_ones() as usize,
+        )
+    }
+}
+
+/// Surrogate pairs among the 32 units of a step, for [`bmp_units`]: the two bytes each
+/// surrogate of a pair gives in its own lane, and which lanes hold them.
+#[derive(Clone, Copy)]
+struct Pairs {
+    /// For each surrogate lane, its two bytes, first byte lowest: a high surrogate gives the
+    /// first two of its pair's four, the low one the last two (as in `to_utf8`, whose module
+    /// comment says how).
+    bytes: __m512i,
+    /// The lanes of surrogates, one bit each.
+    lanes: u32,
+    /// Whether the last unit is a high surrogate, left to the next step with its low one.
+    split: bool,
+}
+
+/// The surrogate pairs among the 32 units of `v`, whose high surrogates are in the lanes of
+/// `high` and low ones in those of `low`, every low surrogate after a high one.
+///
+/// # Safety
+/// The CPU has AVX-512F and BW.
+#[inline(always)]
+unsafe fn pairs(v: __m512i, high: u32, low: u32, split: bool) -> Pairs {
+    // SAFETY: by the caller.
+    unsafe {
+        let splat = |x: u16| _mm512_set1_epi16(x as i16);
+        // High: the plane, 0x10000 + (h - 0xD800) << 10 shifted down 10, is h's ten bits + 0x40.
+        let plane = _mm512_add_epi16(_mm512_and_si512(v, splat(0x3FF)), splat(0x40));
+        let first = _mm512_or_si512(
+            _mm512_or_si512(
+                _mm512_srli_epi16::<8>(plane),
+                _mm512_and_si512(_mm512_slli_epi16::<6>(plane), splat(0x3F00)),
+            ),
+            splat(0x80F0),
+        );
+        // Low: the plane's two low bits (the high surrogate's, in the lane before) above the
+        // low's top four bits, then its last six.
+        let before = _mm512_permutexvar_epi16(PREVIOUS_UNIT, v);
+        let third = _mm512_or_si512(
+            _mm512_and_si512(_mm512_slli_epi16::<4>(before), splat(0x30)),
+            _mm512_and_si512(_mm512_srli_epi16::<6>(v), splat(0xF)),
+        );
+        let fourth = _mm512_and_si512(_mm512_slli_epi16::<8>(v), splat(0x3F00));
+        let second = _mm512_or_si512(_mm512_or_si512(third, fourth), splat(0x8080));
+        Pairs {
+            bytes: _mm512_mask_mov_epi16(second, high, first),
+            lanes: high | low,
+            split,
+        }
+    }
+}
+
+/// Writes the 64 bytes of the 16 surrogate pairs that are the 32 units of `v`, at `dst`: the
+/// 16 bytes after them as they were. Each pair's 32-bit lane gives its 4-byte form in place,
+/// with no compression (text of emoji or of other supplementary characters only).
+///
+/// # Safety
+/// The CPU has AVX-512F; room for 80 bytes at `dst`.
+#[inline(always)]
+unsafe fn all_pairs(v: __m512i, dst: *mut u8) -> Saved {
+    // SAFETY: by the caller.
+    unsafe {
+        let high = _mm512_and_si512(v, splat32(0x3FF));
+        let low = _mm512_and_si512(_mm512_srli_epi32::<16>(v), splat32(0x3FF));
+        let c = _mm512_add_epi32(
+            _mm512_or_si512(_mm512_slli_epi32::<10>(high), low),
+            splat32(0x1_0000),
+        );
+        let four = _mm512_or_si512(form_bytes(c), splat32(0x8080_80F0));
+        let tail = Saved::load(dst.add(64));
+        _mm512_storeu_si512(dst.cast(), four);
+        tail
+    }
+}
+
+/// For `_mm512_permutexvar_epi16`: each lane takes the unit before it (lane 0 its own).
+static PREVIOUS_UNIT: __m512i = {
+    let mut t = [0u16; 32];
+    let mut i = 1;
+    while i < 32 {
+        t[i] = (i - 1) as u16;
+        i += 1;
+    }
+    // SAFETY: 64 bytes either way, and every bit pattern is an integer vector.
+    unsafe { core::mem::transmute::<[u16; 32], __m512i>(t) }
+};
+
+/// Writes the 32 to 96 bytes of the 32 units of `v` at `dst`, and nothing after them: their
+/// number, and the 16 bytes after them. None of the units is a surrogate, or `pairs` has
+/// them; a high surrogate in the last lane gives nothing.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW and VBMI2; room for 112 bytes at `dst`.
+#[inline(always)]
+unsafe fn bmp_units(v: __m512i, pairs: Option<Pairs>, dst: *mut u8) -> (usize, Saved) {
+    // SAFETY: by the caller.
+    unsafe {
+        let ([first, second], [first_len, second_len]) = bmp_bytes(v, pairs);
+        let len = first_len + second_len;
+        // As `one_two_units` stores.
+        let tail = Saved::load(dst.add(len));
+        _mm512_mask_storeu_epi8(dst.cast(), u64::MAX >> (64 - first_len), first);
+        _mm512_mask_storeu_epi8(
+            dst.add(first_len).cast(),
+            u64::MAX >> (64 - second_len),
+            second,
+        );
+        (len, tail)
+    }
+}
+
+/// The bytes of the 32 units of `v`, as [`bmp_units`] writes them: two registers of
+/// compressed bytes, those of the first 16 units and of the last 16, and their numbers.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW and VBMI2.
+#[inline(always)]
+unsafe fn bmp_bytes(v: __m512i, pairs: Option<Pairs>) -> ([__m512i; 2], [usize; 2]) {
+    // SAFETY: by the caller.
+    unsafe {
+        let halves = |x: __m512i| [_mm512_castsi512_si256(x), _mm512_extracti64x4_epi64::<1>(x)];
+        let [low, high] = halves(v);
+        let (first, first_len, second, second_len);
+        match pairs {
+            None => {
+                (first, first_len) = bmp_lanes(low, None);
+                (second, second_len) = bmp_lanes(high, None);
+            }
+            Some(p) => {
+                let [low_bytes, high_bytes] = halves(p.bytes);
+                let first_pairs = Some((low_bytes, p.lanes as u16, false));
+                (first, first_len) = bmp_lanes(low, first_pairs);
+                let second_pairs = Some((high_bytes, (p.lanes >> 16) as u16, p.split));
+                (second, second_len) = bmp_lanes(high, second_pairs);
+            }
+        }
+        ([first, second], [first_len, second_len])
+    }
+}
+
+/// The bytes of 16 units of a [`bmp_units`] step, compressed, and their number; `pairs`: the
+/// bytes of their surrogates, which lanes hold them, and whether the last lane gives nothing.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW and VBMI2.
+#[inline(always)]
+unsafe fn bmp_lanes(units: __m256i, pairs: Option<(__m256i, u16, bool)>) -> (__m512i, usize) {
+    // SAFETY: by the caller.
+    unsafe {
+        let c = _mm512_cvtepu16_epi32(units);
+        // Each lane's three bytes, the lead byte low: 1110xxxx 10xxxxxx 10xxxxxx; and its two
+        // bytes, 110xxxxx 10xxxxxx, which below U+0800 are the last two of those with the
+        // second's marker bit 0x40 set.
+        let lead = _mm512_srli_epi32::<12>(c);
+        let middle = _mm512_slli_epi32::<2>(c);
+        let last = _mm512_slli_epi32::<16>(c);
+        let three = _mm512_ternarylogic_epi32::<0xF8>(lead, middle, splat32(0x3F00));
+        let three = _mm512_ternarylogic_epi32::<0xF8>(three, last, splat32(0x3F_0000));
+        let three = _mm512_or_si512(three, splat32(0x80_80E0));
+        let two = _mm512_xor_si512(_mm512_srli_epi32::<8>(three), splat32(0x40));
+        let wide2 = _mm512_cmpge_epu32_mask(c, splat32(0x80));
+        let wide3 = _mm512_cmpge_epu32_mask(c, splat32(0x800));
+        let lanes = _mm512_mask_mov_epi32(c, wide2, two);
+        let mut lanes = _mm512_mask_mov_epi32(lanes, wide3, three);
+        let mut given = u64::MAX;
+        if let Some((bytes, which, split)) = pairs {
+            lanes = _mm512_mask_mov_epi32(lanes, which, _mm512_cvtepu16_epi32(bytes));
+            if split {
+                given >>= 4;
+            }
+        }
+        // The first byte of each lane, and those after it that hold a marker bit.
+        let keep =
+            (_mm512_test_epi8_mask(lanes, splat32(0x00FF_FF00)) | 0x1111_1111_1111_1111) & given;
+        (
+            _mm512_maskz_compress_epi8(keep, lanes),
+            keep.count_ones() as usize,
+        )
+    }
+}
+
+/// The steps of AVX-512 VBMI2, with [`WideStep::LONG_ASCII_RUNS`] as `LONG_ASCII_RUNS` (see
+/// [`utf16_to_utf8`]).
+pub(crate) struct Avx512WideStep<const LONG_ASCII_RUNS: bool>;
+
+// SAFETY: AVX-512F, BW, VBMI and VBMI2 instructions, and AVX2's; callers guarantee the CPU has
+// them.
+unsafe impl<const LONG_ASCII_RUNS: bool> WideStep for Avx512WideStep<LONG_ASCII_RUNS> {
+    const LONG_ASCII_RUNS: bool = LONG_ASCII_RUNS;
+
+    /// 96 units: more, and the test costs text of other characters more than it saves; fewer,
+    /// and Wikipedia text gains less (see BENCHMARKS.md; AMD Zen 4 is the other way round: see
+    /// [`utf16_to_utf8`]).
+    #[inline(always)]
+    unsafe fn ascii_ahead(src: *const u16, units: usize) -> bool {
+        const RUN: usize = 96;
+        if units < RUN {
+            return false;
+        }
+        // SAFETY: AVX-512F and BW by the caller; RUN units at `src`, checked above.
+        unsafe {
+            let mut bits = _mm512_loadu_si512(src.cast());
+            for k in 1..RUN / 32 {
+                bits = _mm512_or_si512(bits, _mm512_loadu_si512(src.add(32 * k).cast()));
+            }
+            _mm512_test_epi16_mask(bits, _mm512_set1_epi16(0xFF80_u16 as i16)) == 0
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn utf16(src: *const u16, dst: *mut u8) -> (usize, usize, Saved) {
+        // SAFETY: AVX-512F, BW, VBMI and VBMI2, and AVX2, by the caller; 32 units at `src` and
+        // room for 112 bytes at `dst` by the caller, as the conversions need.
+        unsafe {
+            let v = _mm512_loadu_si512(src.cast());
+            // Any unit from U+0800 up, tested in a 256-bit register, both halves together:
+            // a compare into a mask register costs more.
+            let halves = _mm512_or_si512(v, _mm512_shuffle_i64x2::<0b1110>(v, v));
+            let above = _mm256_set1_epi16(0xF800_u16 as i16);
+            if _mm256_testz_si256(_mm512_castsi512_si256(halves), above) != 0 {
+                let (len, tail) = one_two_units(v, dst);
+                return (2 * to_utf8::STEP, len, tail);
+            }
+            let kind = _mm512_and_si512(v, _mm512_set1_epi16(0xF800_u16 as i16));
+            if _mm512_cmpeq_epi16_mask(kind, _mm512_set1_epi16(0xD800_u16 as i16)) != 0 {
+                let kind = _mm512_and_si512(v, _mm512_set1_epi16(0xFC00_u16 as i16));
+                let high = _mm512_cmpeq_epi16_mask(kind, _mm512_set1_epi16(0xD800_u16 as i16));
+                let low = _mm512_cmpeq_epi16_mask(kind, _mm512_set1_epi16(0xDC00_u16 as i16));
+                // Every low surrogate follows a high one, and every high one is followed by a
+                // low one but for one in the last lane, left to the next step.
+                if low != high << 1 {
+                    return (0, 0, Saved::NONE);
+                }
+                if high == 0x5555_5555 {
+                    return (2 * to_utf8::STEP, 64, all_pairs(v, dst));
+                }
+                // From memory, not from the masks: the next step's loads wait for it, and the
+                // masks come 20 cycles after the load.
+                let split = *src.add(31) & 0xFC00 == 0xD800;
+                let pairs = pairs(v, high, low, split);
+                let (len, tail) = bmp_units(v, Some(pairs), dst);
+                return (2 * to_utf8::STEP - usize::from(split), len, tail);
+            }
+            let (len, tail) = bmp_units(v, None, dst);
+            (2 * to_utf8::STEP, len, tail)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn utf32(src: *const u32, dst: *mut u8) -> (usize, Saved) {
+        // SAFETY: AVX-512F, BW and VBMI2 by the caller; 16 units at `src` and room for 80
+        // bytes at `dst` by the caller, as `any_units` needs.
+        unsafe { any_units(_mm512_loadu_si512(src.cast()), dst) }
+    }
+
+    #[inline(always)]
+    unsafe fn utf32_run(src: &[u32], dst: *mut u8) -> (usize, usize) {
+        // SAFETY: by the caller; every CPU with VBMI2 has LZCNT (and `crate::dispatch::Isa::is_supported`
+        // checks it).
+        unsafe { utf32_run(src, dst) }
+    }
+
+    #[inline(always)]
+    unsafe fn utf16_tail(src: &[u16], dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+        // SAFETY: the instruction sets by the caller.
+        unsafe { tail_steps::<_, false>(src, dst) }
+    }
+
+    #[inline(always)]
+    unsafe fn utf32_tail(src: &[u32], dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+        // SAFETY: the instruction sets by the caller.
+        unsafe { tail_steps::<_, false>(src, dst) }
+    }
+}
+
+/// UTF-16 or UTF-32, converted by [`tail_steps`] a step at a time: 32 units of UTF-16 or 16 of
+/// UTF-32, or all that are left if fewer.
+trait TailUnit: Sized {
+    /// The units of a step at the start of `src` and their number, loaded with a mask: the
+    /// lanes past `src` are zeros, ASCII, one byte each after the step's bytes, which are left
+    /// out of the stores.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F and BW.
+    unsafe fn load_step(src: &[Self]) -> (__m512i, usize);
+    /// The units of `v` as bytes, if all are ASCII.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F and BW.
+    unsafe fn ascii_bytes(v: __m512i) -> Option<__m512i>;
+    /// Writes the UTF-8 of the first `units` units of `v` (the step at the start of `src`, not
+    /// all ASCII) at the start of `dst` if it fits: the units read and bytes written, or (0, 0).
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F, BW, VBMI and VBMI2, and AVX2.
+    unsafe fn other_step(v: __m512i, units: usize, dst: &mut [MaybeUninit<u8>]) -> (usize, usize);
+}
+
+impl TailUnit for u16 {
+    #[inline(always)]
+    unsafe fn load_step(src: &[u16]) -> (__m512i, usize) {
+        let units = src.len().min(2 * to_utf8::STEP);
+        // SAFETY: AVX-512BW by the caller; the load reads the first `units` units of `src`
+        // (the others are masked off: neither read nor able to fault).
+        let v = unsafe { _mm512_maskz_loadu_epi16(low_bits(units) as u32, src.as_ptr().cast()) };
+        (v, units)
+    }
+
+    #[inline(always)]
+    unsafe fn ascii_bytes(v: __m512i) -> Option<__m512i> {
+        // SAFETY: AVX-512F and BW by the caller.
+        unsafe {
+            (_mm512_test_epi16_mask(v, _mm512_set1_epi16(0xFF80_u16 as i16)) == 0)
+                .then(|| _mm512_castsi256_si512(_mm512_cvtepi16_epi8(v)))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn other_step(v: __m512i, units: usize, dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+        // SAFETY: by the caller.
+        unsafe { utf16_tail_step(v, units, dst) }
+    }
+}
+
+impl TailUnit for u32 {
+    #[inline(always)]
+    unsafe fn load_step(src: &[u32]) -> (__m512i, usize) {
+        let units = src.len().min(to_utf8::STEP);
+        // SAFETY: as for UTF-16.
+        let v = unsafe { _mm512_maskz_loadu_epi32(low_bits(units) as u16, src.as_ptr().cast()) };
+        (v, units)
+    }
+
+    #[inline(always)]
+    unsafe fn ascii_bytes(v: __m512i) -> Option<__m512i> {
+        // SAFETY: AVX-512F by the caller.
+        unsafe {
+            (_mm512_test_epi32_mask(v, splat32(0xFFFF_FF80)) == 0)
+                .then(|| _mm512_castsi128_si512(_mm512_cvtepi32_epi8(v)))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn other_step(v: __m512i, units: usize, dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+        // SAFETY: by the caller.
+        unsafe { utf32_tail_step(v, units, dst) }
+    }
+}
+
+/// [`WideStep::utf16_tail`] and [`WideStep::utf32_tail`]: steps until one converts nothing.
+/// Steps of ASCII are narrowed, with no compression, whose length the store would wait for.
+///
+/// With `OTHERS_APART`, for an input that leaves no room for a full step, inlined in the
+/// converter: from the first step of other than ASCII, the steps are those of a function of
+/// its own. Inlined, the whole converter (or these steps) loads the constants of its steps
+/// first, which a string of ASCII pays for nothing (see BENCHMARKS.md).
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
+#[inline(always)]
+unsafe fn tail_steps<S: TailUnit, const OTHERS_APART: bool>(
+    src: &[S],
+    dst: &mut [MaybeUninit<u8>],
+) -> (usize, usize) {
+    /// # Safety
+    /// As for `tail_steps`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt")]
+    #[inline(never)]
+    unsafe fn others<S: TailUnit>(src: &[S], dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+        // SAFETY: by the caller.
+        unsafe { tail_steps::<S, false>(src, dst) }
+    }
+    let (mut read, mut written) = (0, 0);
+    while let Some(rest) = src.get(read..).filter(|r| !r.is_empty()) {
+        let out = dst.get_mut(written..).unwrap_or_default();
+        // SAFETY: the instruction sets by the caller.
+        let (r, w) = unsafe {
+            let (v, units) = S::load_step(rest);
+            match S::ascii_bytes(v) {
+                Some(bytes) => store_ascii_step(bytes, units, out),
+                None if OTHERS_APART => {
+                    let (r, w) = others(rest, out);
+                    return (read + r, written + w);
+                }
+                None => S::other_step(v, units, out),
+            }
+        };
+        if r == 0 {
+            break;
+        }
+        (read, written) = (read + r, written + w);
+    }
+    (read, written)
+}
+
+/// Converts `src` whole in one or two steps of [`tail_steps`] if it takes no more (at most 64
+/// units of UTF-16, 32 of UTF-32), is well-formed, and its bytes fit in `dst`: `Some` of the
+/// progress. Else `None`, having written nothing, or only the bytes of the characters of a
+/// first step, which the converter then writes again alike. A short string then takes none of
+/// the converter's other work (its loop, its ASCII test, the call to the steps of other than
+/// ASCII and their setup).
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
+#[inline(always)]
+unsafe fn short_units<S: TailUnit>(src: &[S], dst: &mut [MaybeUninit<u8>]) -> Option<Progress> {
+    // SAFETY: the instruction sets by the caller.
+    unsafe {
+        let (v, units) = S::load_step(src);
+        if units == 0 || src.len() > 2 * units {
+            return None;
+        }
+        let (read, written) = S::other_step(v, units, dst);
+        if read == 0 {
+            return None;
+        }
+        let rest = src.get(read..).unwrap_or_default();
+        let (read, written) = if rest.is_empty() {
+            (read, written)
+        } else {
+            let (v, units) = S::load_step(rest);
+            let out = dst.get_mut(written..).unwrap_or_default();
+            let (r, w) = S::other_step(v, units, out);
+            (read + r, written + w)
+        };
+        (read == src.len()).then_some(Progress {
+            read,
+            written,
+            stop: None,
+        })
+    }
+}
+
+/// Stores the `units` bytes of a step of ASCII at the start of `dst` if they fit: the units
+/// read and bytes written, or (0, 0).
+///
+/// # Safety
+/// The CPU has AVX-512BW.
+#[inline(always)]
+unsafe fn store_ascii_step(
+    bytes: __m512i,
+    units: usize,
+    dst: &mut [MaybeUninit<u8>],
+) -> (usize, usize) {
+    if units > dst.len() {
+        return (0, 0);
+    }
+    // SAFETY: the store writes the first `units` bytes of `dst`, which it has; AVX-512BW by
+    // the caller.
+    unsafe { _mm512_mask_storeu_epi8(dst.as_mut_ptr().cast(), low_bits(units), bytes) };
+    (units, units)
+}
+
+/// A step of [`WideStep::utf16_tail`] of other than ASCII: the `units` units of `v`, the first
+/// of `src` (see [`TailUnit::load_step`]), into `dst` if they fit, else (0, 0).
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2, and AVX2.
+#[inline(always)]
+unsafe fn utf16_tail_step(v: __m512i, units: usize, dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+    // SAFETY: the instruction sets by the caller; the stores write the first `first + second`
+    // bytes of `dst`, which it has.
+    unsafe {
+        // As `utf16` tells them apart, but for all surrogate pairs, which `bmp_bytes` takes.
+        let halves = _mm512_or_si512(v, _mm512_shuffle_i64x2::<0b1110>(v, v));
+        let above = _mm256_set1_epi16(0xF800_u16 as i16);
+        // The zeros past `units` (see `TailUnit::load_step`) give one byte each, the last of
+        // their register's bytes, which `lens` leaves out.
+        let (regs, lens, read) = if _mm256_testz_si256(_mm512_castsi512_si256(halves), above) != 0 {
+            let (bytes, len) = one_two_bytes(v);
+            (
+                [bytes, bytes],
+                [len - (2 * to_utf8::STEP - units), 0],
+                2 * to_utf8::STEP,
+            )
+        } else {
+            let kind = _mm512_and_si512(v, _mm512_set1_epi16(0xFC00_u16 as i16));
+            let high = _mm512_cmpeq_epi16_mask(kind, _mm512_set1_epi16(0xD800_u16 as i16));
+            let low = _mm512_cmpeq_epi16_mask(kind, _mm512_set1_epi16(0xDC00_u16 as i16));
+            // A high surrogate that ends input of fewer than 32 units is followed by a zero,
+            // and refused with the lone ones.
+            if low != high << 1 {
+                return (0, 0);
+            }
+            let split = high >> 31 != 0;
+            let pairs = (high != 0).then(|| pairs(v, high, low, split));
+            if units <= to_utf8::STEP {
+                // The first 16 lanes alone: one compression, not two.
+                let pairs = pairs.map(|p| (_mm512_castsi512_si256(p.bytes), p.lanes as u16, false));
+                let (bytes, len) = bmp_lanes(_mm512_castsi512_si256(v), pairs);
+                ([bytes, bytes], [len - (to_utf8::STEP - units), 0], units)
+            } else {
+                let (regs, [first, second]) = bmp_bytes(v, pairs);
+                let lens = [first, second - (2 * to_utf8::STEP - units)];
+                (regs, lens, 2 * to_utf8::STEP - usize::from(split))
+            }
+        };
+        let (read, [first, second]) = (read.min(units), lens);
+        if read == 0 || first + second > dst.len() {
+            return (0, 0);
+        }
+        let at = dst.as_mut_ptr().cast::<u8>();
+        _mm512_mask_storeu_epi8(at.cast(), low_bits(first), regs[0]);
+        if second > 0 {
+            _mm512_mask_storeu_epi8(at.add(first).cast(), low_bits(second), regs[1]);
+        }
+        (read, first + second)
+    }
+}
+
+/// A step of [`WideStep::utf32_tail`] of other than ASCII, as [`utf16_tail_step`] converts
+/// UTF-16.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW and VBMI2.
+#[inline(always)]
+unsafe fn utf32_tail_step(c: __m512i, units: usize, dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+    // SAFETY: as for `utf16_tail_step`.
+    unsafe {
+        let Some((bytes, len)) = any_bytes(c) else {
+            return (0, 0);
+        };
+        let len = len - (to_utf8::STEP - units);
+        if units == 0 || len > dst.len() {
+            return (0, 0);
+        }
+        _mm512_mask_storeu_epi8(dst.as_mut_ptr().cast(), low_bits(len), bytes);
+        (units, len)
+    }
+}
+
+/// Writes the UTF-8 of the 16 scalar values of `c`, 16 to 64 bytes, at `dst`, and nothing
+/// after them: their number, and the 16 bytes after them; or (0, _), nothing written, if they
+/// hold a surrogate or a value above U+10FFFF.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW and VBMI2; room for 80 bytes at `dst`.
+#[inline(always)]
+unsafe fn any_units(c: __m512i, dst: *mut u8) -> (usize, Saved) {
+    // SAFETY: by the caller: the store ends with the step's 16 to 64 bytes, the load 16 bytes
+    // after them.
+    unsafe {
+        let Some((out, len)) = any_bytes(c) else {
+            return (0, Saved::NONE);
+        };
+        // Stored as `one_two_units` stores, which is faster on CJK text than as `pairs_units`
+        // stores.
+        let tail = Saved::load(dst.add(len));
+        _mm512_mask_storeu_epi8(dst.cast(), u64::MAX >> (64 - len), out);
+        (len, tail)
+    }
+}
+
+/// The UTF-8 of the 16 scalar values of `c`, 16 to 64 bytes, compressed, and their number; or
+/// `None` if they hold a surrogate or a value above U+10FFFF.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW and VBMI2.
+#[inline(always)]
+unsafe fn any_bytes(c: __m512i) -> Option<(__m512i, usize)> {
+    // SAFETY: by the caller.
+    unsafe {
+        let too_large = _mm512_cmpgt_epu32_mask(c, splat32(0x10_FFFF));
+        let kind = _mm512_and_si512(c, splat32(0xFFFF_F800));
+        if too_large | _mm512_cmpeq_epi32_mask(kind, splat32(0xD800)) != 0 {
+            return None;
+        }
+        // Every lane's form, whatever the mix of lengths: no branch on the kind of text.
+        let bytes = form_bytes(c);
+        let wide2 = _mm512_cmpgt_epu32_mask(c, splat32(0x7F));
+        let wide3 = _mm512_cmpgt_epu32_mask(c, splat32(0x7FF));
+        let wide4 = _mm512_cmpgt_epu32_mask(c, splat32(0xFFFF));
+        let two = _mm512_srli_epi32::<16>(bytes);
+        let lanes = _mm512_mask_or_epi32(c, wide2, two, splat32(0x80C0));
+        let three = _mm512_srli_epi32::<8>(bytes);
+        let lanes = _mm512_mask_or_epi32(lanes, wide3, three, splat32(0x80_80E0));
+        let lanes = _mm512_mask_or_epi32(lanes, wide4, bytes, splat32(0x8080_80F0));
+        // The bytes of a form are those that are not zero, but for the first, which is
+        // zero for U+0000.
+        let keep = _mm512_test_epi8_mask(lanes, lanes) | 0x1111_1111_1111_1111;
+        let len = keep.count_ones() as usize;
+        Some((_mm512_maskz_compress_epi8(keep, lanes), len))
+    }
+}
+
+/// [`WideStep::utf32_run`]: 32 units at a time, of ASCII, or all below U+0800 as
+/// [`WideStep::utf16`] converts them, or else 16 at a time, of ASCII or of any scalar values
+/// as [`WideStep::utf32`] converts them: with no test through `Avx2Units` first, nor a branch
+/// between steps of different kinds through the converter's loop. A function of its own, out
+/// of line as `narrow_run` is.
+///
+/// # Safety
+/// As for [`WideStep::utf32_run`]; the CPU has AVX-512F, BW, VBMI and VBMI2, POPCNT and LZCNT.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,lzcnt")]
+#[inline(never)]
+unsafe fn utf32_run(src: &[u32], dst: *mut u8) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    // SAFETY: by the caller: 32 units at `read` by the loop condition, room for 4 bytes per
+    // unit of `src` and 16 more at `dst`, so for 80 bytes at `written` before each 32 units.
+    unsafe {
+        while src.len() - read >= 32 {
+            let at = src.as_ptr().add(read);
+            let out = dst.add(written);
+            let (a, b) = (
+                _mm512_loadu_si512(at.cast()),
+                _mm512_loadu_si512(at.add(16).cast()),
+            );
+            let both = _mm512_or_si512(a, b);
+            let halves = _mm256_or_si256(
+                _mm512_castsi512_si256(both),
+                _mm512_extracti64x4_epi64::<1>(both),
+            );
+            if _mm256_testz_si256(halves, _mm256_set1_epi32(!0x7F)) != 0 {
+                _mm_storeu_si128(out.cast(), _mm512_cvtepi32_epi8(a));
+                _mm_storeu_si128(out.add(16).cast(), _mm512_cvtepi32_epi8(b));
+                read += 32;
+                written += 32;
+                continue;
+            }
+            if _mm256_testz_si256(halves, _mm256_set1_epi32(!0x7FF)) != 0 {
+                let v = _mm512_inserti64x4::<1>(
+                    _mm512_castsi256_si512(_mm512_cvtepi32_epi16(a)),
+                    _mm512_cvtepi32_epi16(b),
+                );
+                written += one_two_units(v, out).0;
+                read += 32;
+                continue;
+            }
+            // Each 16 units of ASCII as such (the markup of CJK text), the others in one
+            // step each.
+            let mut stop = false;
+            for c in [a, b] {
+                let out = dst.add(written);
+                let halves =
+                    _mm256_or_si256(_mm512_castsi512_si256(c), _mm512_extracti64x4_epi64::<1>(c));
+                let len = if _mm256_testz_si256(halves, _mm256_set1_epi32(!0x7F)) != 0 {
+                    _mm_storeu_si128(out.cast(), _mm512_cvtepi32_epi8(c));
+                    16
+                } else {
+                    any_units(c, out).0
+                };
+                if len == 0 {
+                    stop = true;
+                    break;
+                }
+                read += 16;
+                written += len;
+            }
+            if stop {
+                break;
+            }
+        }
+    }
+    (read, written)
+}
+
+/// [`crate::transcode::utf32::utf32_to_utf8`] with AVX2's registers and the run of 32-unit
+/// steps ([`utf32_run`]), then its 16-unit step of any scalar values near the end.
+///
+/// # Safety
+/// The CPU supports AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt")]
+pub(crate) unsafe fn utf32_to_utf8(
+    src: &[u32],
+    dst: &mut [MaybeUninit<u8>],
+    mode: Mode,
+) -> Progress {
+    // SAFETY: the CPU has the instruction set by our contract.
+    if let Some(done) = unsafe { short_units(src, dst) } {
+        return done;
+    }
+    /// The converter with its full steps, for input that leaves room for them.
+    ///
+    /// # Safety
+    /// The CPU supports AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt")]
+    #[inline(never)]
+    unsafe fn steps(s: &[u32], d: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+        // SAFETY: the registers need the instruction set, which the CPU has.
+        unsafe { to_utf8::utf32_to_utf8::<Avx2Units, Avx512WideStep<true>>(s, d) }
+    }
+    // SAFETY: the CPU has the instruction set by our contract.
+    let fast = |s: &[u32], d: &mut [MaybeUninit<u8>]| unsafe {
+        if to_utf8::utf32_steps_fit(s.len(), d.len()) {
+            steps(s, d)
+        } else {
+            tail_steps::<_, true>(s, d)
+        }
+    };
+    utf32::utf32_to_utf8_using(src, dst, mode, fast)
+}
+
+/// [`crate::transcode::utf16::utf16_to_utf8`] with AVX2's registers and the 32-unit step. With
+/// `LONG_ASCII_RUNS` (Intel), the loop leaves the steps only for runs of ASCII of at least 96
+/// units (see [`Avx512WideStep::ascii_ahead`]); without (AMD Zen 4, whose branch predictor and
+/// 512-bit loads favour the other way), wherever the first 16 units of a step are ASCII, as
+/// AVX2's does (see BENCHMARKS.md for the measurements of both ways on both CPUs).
+///
+/// # Safety
+/// The CPU supports AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt")]
+pub(crate) unsafe fn utf16_to_utf8<const LONG_ASCII_RUNS: bool>(
+    src: &[u16],
+    dst: &mut [MaybeUninit<u8>],
+    mode: Mode,
+) -> Progress {
+    // SAFETY: the CPU has the instruction set by our contract.
+    if let Some(done) = unsafe { short_units(src, dst) } {
+        return done;
+    }
+    /// The converter with its full steps, for input that leaves room for them.
+    ///
+    /// # Safety
+    /// As for `utf16_to_utf8`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt")]
+    #[inline(never)]
+    unsafe fn steps<const LONG_ASCII_RUNS: bool>(
+        s: &[u16],
+        d: &mut [MaybeUninit<u8>],
+    ) -> (usize, usize) {
+        // SAFETY: the registers need the instruction set, which the CPU has.
+        unsafe { to_utf8::utf16_to_utf8::<Avx2Units, Avx512WideStep<LONG_ASCII_RUNS>>(s, d) }
+    }
+    // SAFETY: as for `utf32_to_utf8`.
+    let fast = |s: &[u16], d: &mut [MaybeUninit<u8>]| unsafe {
+        if to_utf8::utf16_steps_fit(s.len(), d.len()) {
+            steps::<LONG_ASCII_RUNS>(s, d)
+        } else {
+            tail_steps::<_, true>(s, d)
+        }
+    };
+    utf16::utf16_to_utf8_using(src, dst, mode, fast)
+}
