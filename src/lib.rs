@@ -1,15 +1,14 @@
 //! libutf8: strict UTF-8 as RFC 3629 defines it, with a C API.
 //!
-//! The codec is safe Rust over slices, but for the SIMD kernels of [`simd`] (intrinsics over
-//! raw pointers, each `unsafe` block with its reason) and the writes into output that may be
-//! uninitialised ([`sink`]); the C functions are in [`ffi`], which checks pointers, turns them
-//! into slices and maps results onto C status codes.
+//! The codec is safe Rust over slices, but for the SIMD kernels (`kernels` and `algorithms`:
+//! intrinsics over raw pointers, each `unsafe` block with its reason) and the writes into
+//! output that may be uninitialised ([`sink`]); the C functions are in [`ffi`], which checks
+//! pointers, turns them into slices and maps results onto C status codes. The modules are
+//! layers, each using only those below it: see "Layers" in docs/ARCHITECTURE.md.
 //! The crate needs neither the standard library nor `alloc`; the package in `capi/` links it
 //! into the C library.
 //!
 //! - [`validate`]: is a buffer well-formed, and if not, where and why not.
-//! - [`decode`]: the scalar value at the start of a buffer, or the maximal subpart to replace.
-//! - [`encode`]: the 1..4 byte encoding of a scalar value.
 //! - [`count`]: the number of characters, each error counting as one.
 //! - [`transcode`]: bulk conversion between UTF-8 and UTF-16 or UTF-32.
 //! - [`form`]: the sibling forms of UTF-8 (WTF-8, CESU-8, Modified UTF-8, RFC 2279).
@@ -17,10 +16,13 @@
 //! - [`escape`]: escaping arbitrary bytes for terminals and shells, and back.
 //! - [`lossy`]: copies with ill-formed sequences replaced by U+FFFD.
 //! - [`stream`]: validation of input that arrives in chunks.
-//! - [`simd`]: the SIMD kernels and the run-time choice among them.
+//! - [`dispatch`]: the run-time choice among the implementations (`Isa`) and their kernels.
+//! - [`scalar`]: the scalar reference: [`scalar::decode`] (the scalar value at the start of a
+//!   buffer, or the maximal subpart to replace), [`scalar::encode`] (the 1..4 byte encoding of
+//!   a scalar value), [`scalar::error`] (how ill-formed input is classified), the sibling
+//!   forms' grammars and the scalar validator.
 //! - [`sink`]: output buffers, which may be uninitialised, and sinks that report the size
 //!   they would need.
-//! - [`error`]: how ill-formed input is classified.
 
 #![no_std]
 // The unit tests use the standard library; the library itself needs neither it nor `alloc`.

@@ -1,8 +1,8 @@
 //! The run-time choice of implementation: which kernels run, chosen once from the CPU's
-//! features ([`cpu`]) or from `LIBUTF8_FORCE_ISA` ([`env`], for testing), and the entry points
+//! features (`cpu`) or from `LIBUTF8_FORCE_ISA` (`env`, for testing), and the entry points
 //! the public functions call.
 //!
-//! Each implementation is a table of kernels ([`Kernels`]), built from the kernel modules of
+//! Each implementation is a table of kernels (`Kernels`), built from the kernel modules of
 //! `crate::kernels`: validation and counting, which say whether the whole input is good or how
 //! long a prefix of whole blocks is, and the four converters, each compiled for its
 //! instruction set. Where a kernel found an error, the scalar code, the reference, locates and

@@ -1,6 +1,6 @@
 //! The kernels: for each implementation, its validation and counting kernels and its four
-//! converters, compiled for its instruction set, one folder per architecture ([`x86`],
-//! [`aarch64`]) and [`scalar`]. The x86_64 ones run the algorithms of `crate::algorithms`
+//! converters, compiled for its instruction set, one folder per architecture (`x86`,
+//! `aarch64`) and [`scalar`]. The x86_64 ones run the algorithms of `crate::algorithms`
 //! (`lookup`, validation; `from_utf8` and `to_utf8`, conversion), generic over the ISA's
 //! registers; NEON's runs `lookup` in 16-byte registers; the scalar implementation's are the
 //! engine's loops with no SIMD converter. `crate::dispatch` builds a table of each

@@ -1,7 +1,7 @@
 //! The sibling forms of UTF-8: WTF-8, CESU-8, Java's Modified UTF-8 and the original UTF-8 of
 //! RFC 2279, next to the strict RFC 3629 form the rest of the library implements.
 //!
-//! Each form is a grammar written as a table of lead bytes, as [`crate::decode`] writes RFC
+//! Each form is a grammar written as a table of lead bytes, as [`super::decode`] writes RFC
 //! 3629's, plus one rule for surrogate byte sequences (ED A0..BF 80..BF), which is where the
 //! forms differ most. Sources:
 //!
@@ -279,7 +279,7 @@ const fn seq(width: usize, lo: u8, hi: u8, out_of_range: ErrorKind) -> Lead {
     }
 }
 
-/// The lead-byte table of each form but the strict one, whose table is in [`crate::decode`].
+/// The lead-byte table of each form but the strict one, whose table is in [`super::decode`].
 /// Its rows read like RFC 3629 section 4's ABNF; the second-byte ranges exclude overlong
 /// forms (the lowest value of each width) and values above the form's maximum.
 fn lead_rule(form: Form, lead: u8) -> Lead {

@@ -9,7 +9,7 @@
 //! The converters write into units that may be uninitialised (a C caller's fresh buffer; see
 //! [`crate::sink`]), and read none of them but bytes they store back unchanged; the public
 //! functions take an initialised buffer, or, with `_uninit`, one that need not be. The loops
-//! they run are the engine's, [`crate::engine`], compiled into each implementation.
+//! they run are the engine's, `crate::engine`, compiled into each implementation.
 
 pub mod utf16;
 pub mod utf32;

@@ -1,7 +1,7 @@
 //! The NEON kernel (aarch64): 16-byte registers, table lookups with `tbl`.
 //!
-//! It validates and counts. The converters are the scalar loops of `crate::transcode`, those
-//! from UTF-8 validating with this kernel first; they have no NEON conversion of their own.
+//! It validates and counts. The converters are the engine's scalar loops (`crate::engine`),
+//! those from UTF-8 validating with this kernel first; they have no NEON conversion of their own.
 
 use core::arch::aarch64::*;
 use core::mem::MaybeUninit;
