@@ -43,7 +43,7 @@ static char mixed[TEXT_LEN];   /* well-formed: ASCII and 2-, 3- and 4-byte chara
 static char ascii[TEXT_LEN];   /* well-formed: ASCII only */
 static char broken[TEXT_LEN];  /* mixed, with an error of every class at spread-out places */
 /* Mixed text with one error at three quarters, longer than the 2 MiB from which the kernels
- * read ahead in a loop of their own (src/simd/lookup.rs, STREAM_FROM). */
+ * read ahead in a loop of their own (src/algorithms/lookup.rs, STREAM_FROM). */
 #define LARGE_LEN (4u << 20)
 static char large[LARGE_LEN];
 static uint16_t utf16[TEXT_LEN];

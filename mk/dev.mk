@@ -4,6 +4,7 @@
 .PHONY: lint dist bench fuzz clean
 
 lint:
+	$(PYTHON) tools/check-layers.py
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --all-targets -- -D warnings
 	$(CARGO) fmt --manifest-path tools/gen-header/Cargo.toml -- --check

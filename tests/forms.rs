@@ -1,5 +1,6 @@
-//! The sibling forms of UTF-8 (src/form.rs, src/ffi/form.rs): WTF-8, CESU-8, Modified UTF-8
-//! and RFC 2279, against their defining documents and independent oracles.
+//! The sibling forms of UTF-8 (src/form.rs, src/scalar/form.rs, src/ffi/form.rs): WTF-8,
+//! CESU-8, Modified UTF-8 and RFC 2279, against their defining documents and independent
+//! oracles.
 //!
 //! Expected bytes never come from the library: the examples of RFC 2279 section 4 and of the
 //! forms' definitions; RFC 2279 section 2's table, applied as printed (bit patterns filled from
@@ -110,7 +111,7 @@ fn expected(v: u32, form: Form) -> Option<Vec<u8>> {
 }
 
 /// The classification of the first ill-formed sequence of `s` in `form`, written again from
-/// the table of src/form.rs's documentation (the library's own code is not consulted), for
+/// the table of src/scalar/form.rs's documentation (the library's own code is not consulted), for
 /// input that starts with an ill-formed sequence other than a surrogate pairing error.
 fn classify(s: &[u8], form: Form) -> ErrorKind {
     let paired = matches!(form, Form::Cesu8 | Form::Mutf8);
@@ -268,7 +269,7 @@ fn grammar_prefix(p: &[u8], form: Form) -> bool {
 
 /// What `decode_next(s, form)` must give for non-empty `s` of any length, from the forms'
 /// definitions ([`expected`], [`classify`]; `common::classify` for strict UTF-8) and the table
-/// of src/form.rs's documentation: the character `s` starts with; else Truncated if all of `s`
+/// of src/scalar/form.rs's documentation: the character `s` starts with; else Truncated if all of `s`
 /// is a proper prefix of one; else the error of the longest prefix of `s` that is a proper
 /// prefix of one (at least 1 byte), with the forms' surrogate pair rules.
 fn grammar_decode(s: &[u8], form: Form) -> Result<(u32, usize), (ErrorKind, usize)> {

@@ -211,7 +211,7 @@ fn long_suffixes() -> [Vec<u8>; 2] {
 }
 
 /// An error in each block of a long run of ASCII, which the block loop tests a block at a time
-/// for four blocks, then several at once (see `ascii_blocks` in src/simd/lookup.rs): the run at the
+/// for four blocks, then several at once (see `ascii_blocks` in src/algorithms/lookup.rs): the run at the
 /// start of the input and after a block of other text, each bad sequence at the start, inside
 /// and across the end of a block, in input long enough for the block loop (`ALIGN_FROM`), with
 /// other text or ASCII after it.
@@ -384,7 +384,7 @@ fn input_long_enough_for_the_prefetching_loop() {
         }
     }
     // Runs of ASCII, which this loop tests two blocks at a time (see `ascii_blocks` in
-    // src/simd/lookup.rs): an error in each of the blocks after the first four of a run, at
+    // src/algorithms/lookup.rs): an error in each of the blocks after the first four of a run, at
     // the start of the input and in the middle.
     let ascii = vec![b'a'; utf8::dispatch::STREAM_FROM + 1000];
     check(&ascii);

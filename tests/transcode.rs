@@ -1504,7 +1504,7 @@ fn wtf8_input_errors_and_the_length_bound() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The SIMD converters from UTF-8 (src/simd/from_utf8.rs): steps chosen by the 12 bits of the
+// The SIMD converters from UTF-8 (src/algorithms/from_utf8.rs): steps chosen by the 12 bits of the
 // end-of-character mask at their position, special steps of 16 bytes, whole-register stores.
 
 /// A character of each UTF-8 width, with values near the edges of the width's range so that
