@@ -2,9 +2,7 @@
 # Clippy for aarch64, and the Rust tests given as TEST-ARGs (cargo test's target selection:
 # none, the whole suite) and the converters' tests of the validated stretches, built for aarch64
 # and run under QEMU's user-mode emulation: the NEON kernel and the portable code, on a machine
-# that is not aarch64. Under emulation a test runs about 50 times slower than natively. Built
-# with the test profile (optimised, with debug assertions) rather than --release, which
-# would optimise each test program at link time, on one codegen unit. Needs
+# that is not aarch64. Under emulation a test runs about 50 times slower than natively. Needs
 # the Rust target, QEMU and a cross linker (which .ci/run installs: `rustup target add
 # aarch64-unknown-linux-gnu`, `apt-get install qemu-user gcc-aarch64-linux-gnu
 # libc6-dev-arm64-cross`), and records in RESULTS that it skipped where one is absent.
@@ -31,12 +29,12 @@ cargo_test() {
   # shellcheck disable=SC2086 # CARGO may hold arguments
   CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc \
   CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch64-linux-gnu" \
-    $cargo test --target $target "$@"
+    $cargo test --release --target $target "$@"
 }
 echo "$cargo clippy --target $target --all-targets -- -D warnings"
 # shellcheck disable=SC2086 # CARGO may hold arguments
 $cargo clippy --target $target --all-targets -- -D warnings
-echo "$cargo test --target $target $*"
+echo "$cargo test --release --target $target $*"
 cargo_test "$@"
-echo "$cargo test --target $target --test transcode -- ${transcode_tests[*]}"
+echo "$cargo test --release --target $target --test transcode -- ${transcode_tests[*]}"
 cargo_test --test transcode -- "${transcode_tests[@]}"

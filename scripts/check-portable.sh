@@ -2,9 +2,7 @@
 # The portable (scalar) implementation where no SIMD one exists: Clippy for a 32-bit target
 # (i686) and for a big-endian one (s390x), and the Rust tests given as TEST-ARGs (cargo test's
 # target selection: none, the whole suite) built for s390x and run under QEMU, so that byte
-# order and word size are not assumed. Built with the test profile (optimised, with debug
-# assertions) rather than --release, which would optimise each test program at link time, on
-# one codegen unit. Needs the Rust targets, QEMU and a cross linker for
+# order and word size are not assumed. Needs the Rust targets, QEMU and a cross linker for
 # s390x (which .ci/run installs: `rustup target add i686-unknown-linux-gnu
 # s390x-unknown-linux-gnu`, `apt-get install qemu-user gcc-s390x-linux-gnu
 # libc6-dev-s390x-cross`), and records in RESULTS that it skipped where one is absent.
@@ -29,8 +27,8 @@ for t in "${targets[@]}"; do
   # shellcheck disable=SC2086 # CARGO may hold arguments
   $cargo clippy --target "$t" --all-targets -- -D warnings
 done
-echo "$cargo test --target $s390x $*"
+echo "$cargo test --release --target $s390x $*"
 # shellcheck disable=SC2086 # CARGO may hold arguments
 CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_LINKER=s390x-linux-gnu-gcc \
 CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_RUNNER="qemu-s390x -L /usr/s390x-linux-gnu" \
-  $cargo test --target $s390x "$@"
+  $cargo test --release --target $s390x "$@"
