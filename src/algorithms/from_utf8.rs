@@ -43,7 +43,7 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use super::lookup::Vector;
-use crate::engine::Unit;
+use crate::engine::CodeUnit;
 
 /// Bytes of UTF-8 looked at at a time: the width of the end-of-character mask.
 pub(crate) const BLOCK: usize = 64;
@@ -306,7 +306,7 @@ unsafe fn values_of_four(lanes: __m128i) -> __m128i {
 /// # Safety
 /// Implementations use SSE4.1 instructions and those of the `W` they are given; each method
 /// writes only the units its documentation states; `SPARE` is as documented.
-pub(crate) unsafe trait Target: Unit {
+pub(crate) unsafe trait Target: CodeUnit {
     /// Bytes of well-formed UTF-8 that must follow a step of [`STEPS`] for it to be taken:
     /// enough for their units to cover those its store writes past its own, since nothing may
     /// be left written past the end of a conversion.

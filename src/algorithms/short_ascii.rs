@@ -13,10 +13,10 @@
 use core::mem::MaybeUninit;
 
 use super::ascii::{SHORT_ASCII, is_short_ascii};
-use crate::engine::{Progress, Unit};
+use crate::engine::{CodeUnit, Progress};
 
 /// A unit of UTF-16 or UTF-32: 16 of them into 16 bytes of ASCII.
-pub(crate) trait Wide: Unit {
+pub(crate) trait Wide: CodeUnit {
     /// The OR of the 16 units in a register, in lanes of the unit's width.
     #[cfg(target_arch = "x86_64")]
     fn or(units: &[Self; 16]) -> core::arch::x86_64::__m128i;
@@ -114,7 +114,7 @@ impl Wide for u32 {}
 /// All of `src`, if it is a string of ASCII of at most half [`SHORT_ASCII`] bytes, converted
 /// into `dst` if it fits; else `None`, nothing written.
 #[inline(always)]
-pub(crate) fn from_utf8<T: Unit>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> Option<Progress> {
+pub(crate) fn from_utf8<T: CodeUnit>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> Option<Progress> {
     if src.len() > SHORT_ASCII / 2 || dst.len() < src.len() || !is_short_ascii(src) {
         return None;
     }

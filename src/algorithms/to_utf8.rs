@@ -665,7 +665,7 @@ unsafe impl<U: Units> WideStep for NoWideStep<U> {
 }
 
 /// UTF-16 or UTF-32, converted by [`staged_tail`].
-trait StagedUnit: crate::engine::Unit {
+trait StagedUnit: crate::engine::CodeUnit {
     /// Converts `src`, [`STAGED_MIN`] to 16 units followed by zeros to make 16, as the steps of
     /// the converter's loop do, into `out`, which has room for 80 more bytes: the units
     /// converted (zeros included), or 0.

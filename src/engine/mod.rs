@@ -66,15 +66,16 @@ pub struct Progress {
     pub stop: Option<Stop>,
 }
 
-/// A code unit of UTF-8, UTF-16 or UTF-32.
-pub(crate) trait Unit: Copy {
+/// A code unit of UTF-8, UTF-16 or UTF-32 as the conversion engine reads and writes it, generic
+/// over the three: its value, and the unit holding an ASCII byte.
+pub(crate) trait CodeUnit: Copy {
     /// The unit as a number.
     fn value(self) -> u32;
     /// The unit holding the ASCII value `b`.
     fn from_ascii(b: u8) -> Self;
 }
 
-impl Unit for u8 {
+impl CodeUnit for u8 {
     #[inline(always)]
     fn value(self) -> u32 {
         u32::from(self)
@@ -85,7 +86,7 @@ impl Unit for u8 {
     }
 }
 
-impl Unit for u16 {
+impl CodeUnit for u16 {
     #[inline(always)]
     fn value(self) -> u32 {
         u32::from(self)
@@ -96,7 +97,7 @@ impl Unit for u16 {
     }
 }
 
-impl Unit for u32 {
+impl CodeUnit for u32 {
     #[inline(always)]
     fn value(self) -> u32 {
         self
@@ -120,7 +121,7 @@ const ASCII_BLOCK: usize = 32;
 /// A character is decoded from all of the rest of `src`, never from `src[..limit]`, so that
 /// where a conversion stops and why do not depend on `limit`.
 #[inline(always)]
-pub(super) fn convert_until<S: Unit, T: Unit>(
+pub(super) fn convert_until<S: CodeUnit, T: CodeUnit>(
     src: &[S],
     dst: &mut [MaybeUninit<T>],
     mode: Mode,
@@ -198,7 +199,7 @@ const STRETCH: usize = 8192;
 /// after a few characters near the output's end, each with its calls to the validator and to
 /// `fast`.
 #[inline(always)]
-pub(crate) fn convert_from_utf8<T: Unit>(
+pub(crate) fn convert_from_utf8<T: CodeUnit>(
     src: &[u8],
     dst: &mut [MaybeUninit<T>],
     mode: Mode,
@@ -308,7 +309,7 @@ pub(crate) fn no_tail<T>(_: &[u8], _: &mut [MaybeUninit<T>]) -> (usize, usize) {
 /// alone, with no check. Returns the bytes read and units written: all of `s`, or up to the
 /// first character that does not fit in `out`.
 #[inline(always)]
-fn convert_valid<T: Unit>(
+fn convert_valid<T: CodeUnit>(
     s: &[u8],
     out: &mut [MaybeUninit<T>],
     encode: &impl Fn(u32, &mut [MaybeUninit<T>]) -> Option<usize>,
@@ -364,7 +365,7 @@ const TO_UTF8_BLOCK: usize = 16;
 /// converts a block of [`TO_UTF8_BLOCK`] units (or stops), then `fast` tries again, so that
 /// results are the same as the exact path's.
 #[inline(always)]
-pub(crate) fn convert_to_utf8<S: Unit>(
+pub(crate) fn convert_to_utf8<S: CodeUnit>(
     src: &[S],
     dst: &mut [MaybeUninit<u8>],
     mode: Mode,
@@ -405,7 +406,7 @@ pub(crate) fn convert_to_utf8<S: Unit>(
 /// the other characters, is faster there), at any other block and at the one that does not
 /// fit.
 #[inline(always)]
-pub(crate) fn encode_blocks<S: Unit>(src: &[S], dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+pub(crate) fn encode_blocks<S: CodeUnit>(src: &[S], dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     while let Some(block) = src
         .get(read..)
@@ -438,7 +439,7 @@ pub(crate) fn encode_blocks<S: Unit>(src: &[S], dst: &mut [MaybeUninit<u8>]) -> 
 
 /// Whether the unit is a scalar value: not a surrogate, not above U+10FFFF.
 #[inline(always)]
-fn is_scalar<S: Unit>(unit: S) -> bool {
+fn is_scalar<S: CodeUnit>(unit: S) -> bool {
     let v = unit.value();
     (v & !0x7FF) != 0xD800 && v <= 0x10_FFFF
 }
@@ -450,7 +451,7 @@ fn is_scalar<S: Unit>(unit: S) -> bool {
 /// length so far, with no branch on its length but the choice of its bytes; only the length so
 /// far is copied out.
 #[inline(always)]
-fn encode_scalars<S: Unit>(
+fn encode_scalars<S: CodeUnit>(
     block: &[S; TO_UTF8_BLOCK],
     out: &mut [MaybeUninit<u8>],
 ) -> Option<usize> {
@@ -521,7 +522,7 @@ fn encode_scalars<S: Unit>(
 /// (Its block loop is [`copy_ascii_block`] written out: calling it cost mixed text time in
 /// the loops that call this for every run.)
 #[inline(always)]
-pub(crate) fn copy_ascii<S: Unit, T: Unit>(src: &[S], dst: &mut [MaybeUninit<T>]) -> usize {
+pub(crate) fn copy_ascii<S: CodeUnit, T: CodeUnit>(src: &[S], dst: &mut [MaybeUninit<T>]) -> usize {
     let mut n = 0;
     while let (Some(block), Some(out)) = (
         src.get(n..).and_then(|s| s.first_chunk::<ASCII_BLOCK>()),
@@ -544,7 +545,10 @@ pub(crate) fn copy_ascii<S: Unit, T: Unit>(src: &[S], dst: &mut [MaybeUninit<T>]
 /// time. (Not in [`copy_ascii`], which also copies the runs between other characters, most of
 /// them a few units long, where tests of smaller blocks made mixed text slower.)
 #[inline(always)]
-pub(crate) fn copy_short_ascii<S: Unit, T: Unit>(src: &[S], dst: &mut [MaybeUninit<T>]) -> usize {
+pub(crate) fn copy_short_ascii<S: CodeUnit, T: CodeUnit>(
+    src: &[S],
+    dst: &mut [MaybeUninit<T>],
+) -> usize {
     let mut n = 0;
     while copy_ascii_block::<S, T, 16>(src, dst, n) {
         n += 16;
@@ -554,7 +558,11 @@ pub(crate) fn copy_short_ascii<S: Unit, T: Unit>(src: &[S], dst: &mut [MaybeUnin
 
 /// Copies the run of ASCII from `at` one unit at a time, as far as both allow: where it ends.
 #[inline(always)]
-fn copy_ascii_units<S: Unit, T: Unit>(src: &[S], dst: &mut [MaybeUninit<T>], at: usize) -> usize {
+fn copy_ascii_units<S: CodeUnit, T: CodeUnit>(
+    src: &[S],
+    dst: &mut [MaybeUninit<T>],
+    at: usize,
+) -> usize {
     let mut n = at;
     for (o, u) in dst
         .get_mut(n..)
@@ -574,7 +582,7 @@ fn copy_ascii_units<S: Unit, T: Unit>(src: &[S], dst: &mut [MaybeUninit<T>], at:
 /// Copies the `K` units of `src` from `at` into `dst` at `at` if both have them and they are
 /// ASCII: whether it did.
 #[inline(always)]
-fn copy_ascii_block<S: Unit, T: Unit, const K: usize>(
+fn copy_ascii_block<S: CodeUnit, T: CodeUnit, const K: usize>(
     src: &[S],
     dst: &mut [MaybeUninit<T>],
     at: usize,

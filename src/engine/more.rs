@@ -4,7 +4,7 @@
 
 use core::mem::MaybeUninit;
 
-use super::{Mode, Progress, Stop, Unit, convert_until};
+use super::{CodeUnit, Mode, Progress, Stop, convert_until};
 use crate::scalar::error::{ErrorKind, Malformed};
 
 /// The length of the prefix of `src` that a converter gives its engine (a whole converter), as
@@ -34,7 +34,7 @@ pub(super) fn keep<S>(src: &[S], mode: Mode, tail: impl FnOnce(&[S]) -> usize) -
 /// reading `src` itself (`decode` and `encode` are the engine's), which gives that error (or,
 /// in WTF-8, the lead surrogate that the cut trail made truncated and the error after it).
 #[inline(always)]
-pub(super) fn finish<S: Unit, T: Unit>(
+pub(super) fn finish<S: CodeUnit, T: CodeUnit>(
     src: &[S],
     dst: &mut [MaybeUninit<T>],
     mode: Mode,
@@ -54,7 +54,7 @@ pub(super) fn finish<S: Unit, T: Unit>(
 /// [`finish`] with [`Mode::more`], out of line: inlined, the exact path's second copy made the
 /// frame of every converter larger, flag or not.
 #[inline(never)]
-fn finish_held_back<S: Unit, T: Unit>(
+fn finish_held_back<S: CodeUnit, T: CodeUnit>(
     src: &[S],
     dst: &mut [MaybeUninit<T>],
     mode: Mode,
