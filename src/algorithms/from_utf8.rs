@@ -4,11 +4,11 @@
 //! from the paper's description, with every table computed below from its definition.
 //!
 //! The input is taken 64 bytes at a time. A block of ASCII is widened whole (with the widest
-//! registers of the instruction set, [`Widen`], which also widens the values of other blocks
-//! as they are stored). Otherwise one bitmask marks the bytes
+//! registers of the instruction set, [`WideningRegister`], which also widens the values of other
+//! blocks as they are stored). Otherwise one bitmask marks the bytes
 //! that end a character (those followed by a byte that is not a continuation byte), and:
 //! - a block of sixteen 3-byte characters (CJK), or of sixteen 4-byte characters (emoji)
-//!   where [`WideBlock`] has no conversion of its own for them, is converted in four fixed
+//!   where [`BlockConverter`] has no conversion of its own for them, is converted in four fixed
 //!   steps;
 //! - a block with no 4-byte character (most text) is converted whole, with no step: the value
 //!   each byte would have if it ended a character is computed from it and the two bytes before
@@ -17,9 +17,9 @@
 //!   input the caller has validated, the block is validated on the way, from the same
 //!   registers, for less than a separate pass costs. An instruction set that can compress a
 //!   register by a mask converts runs of such blocks its own way, before any other
-//!   conversion is tried ([`WideBlock`]);
+//!   conversion is tried ([`BlockConverter`]);
 //! - any other block of validated input, where the instruction set has a conversion of 1-4
-//!   byte characters in wider registers ([`WideBlock`]), takes that conversion from the start
+//!   byte characters in wider registers ([`BlockConverter`]), takes that conversion from the start
 //!   of the block;
 //! - any other block (and the last ones of a validated stretch) a step at a time from the
 //!   current position: 16 bytes of ASCII, of eight 2-byte characters or of four 4-byte
@@ -32,7 +32,7 @@
 //!   of a validated stretch), in the same steps into a buffer of its own ([`staged_tail`]).
 //!
 //! The bits of each lane are put together with masks and multiply-adds (`pmaddubsw`,
-//! `pmaddwd`), and stored as whole registers ([`Target`]), never past the units of the
+//! `pmaddwd`), and stored as whole registers ([`OutputUnit`]), never past the units of the
 //! well-formed input the caller then converts (or, for a whole block, past units it reads
 //! first and puts back), so that nothing is left written past the end of a conversion.
 //!
@@ -301,12 +301,13 @@ unsafe fn values_of_four(lanes: __m128i) -> __m128i {
     unsafe { values_of_payloads(_mm_and_si128(lanes, _mm_set1_epi32(0x073F_3F3F))) }
 }
 
-/// The unit type converted into, and how it stores values.
+/// A unit type that UTF-8 is converted into (UTF-16 or UTF-32): how the converter stores its
+/// values from registers.
 ///
 /// # Safety
 /// Implementations use SSE4.1 instructions and those of the `W` they are given; each method
 /// writes only the units its documentation states; `SPARE` is as documented.
-pub(crate) unsafe trait Target: CodeUnit {
+pub(crate) unsafe trait OutputUnit: CodeUnit {
     /// Bytes of well-formed UTF-8 that must follow a step of [`STEPS`] for it to be taken:
     /// enough for their units to cover those its store writes past its own, since nothing may
     /// be left written past the end of a conversion.
@@ -315,17 +316,17 @@ pub(crate) unsafe trait Target: CodeUnit {
     ///
     /// # Safety
     /// 64 bytes readable at `src`, 64 units writable at `dst`, the CPU has `W`'s instructions.
-    unsafe fn widen_block<W: Widen>(src: *const u8, dst: *mut Self) -> bool;
+    unsafe fn widen_block<W: WideningRegister>(src: *const u8, dst: *mut Self) -> bool;
     /// Writes the 16 bytes of ASCII widened, with `W`'s registers where they pay.
     ///
     /// # Safety
     /// 16 units writable at `dst`, SSE4.1 and `W`'s instructions.
-    unsafe fn store_ascii<W: Widen>(bytes: __m128i, dst: *mut Self);
+    unsafe fn store_ascii<W: WideningRegister>(bytes: __m128i, dst: *mut Self);
     /// Writes eight values below U+10000 in 16-bit lanes, with `W`'s registers.
     ///
     /// # Safety
     /// 8 units writable at `dst`, SSE4.1 and `W`'s instructions.
-    unsafe fn store_16<W: Widen>(values: __m128i, dst: *mut Self);
+    unsafe fn store_16<W: WideningRegister>(values: __m128i, dst: *mut Self);
     /// Writes four values below U+10000 in 32-bit lanes.
     ///
     /// # Safety
@@ -341,31 +342,33 @@ pub(crate) unsafe trait Target: CodeUnit {
     /// one.
     ///
     /// # Safety
-    /// As for [`WideBlock::mixed_utf16`] and [`WideBlock::mixed_utf32`].
-    unsafe fn wide_mixed_block<B: WideBlock>(
+    /// As for [`BlockConverter::mixed_utf16`] and [`BlockConverter::mixed_utf32`].
+    unsafe fn mixed_block_by<B: BlockConverter>(
         block: *const u8,
         out: *mut Self,
     ) -> Option<(usize, usize)>;
     /// `B`'s conversion of runs of blocks of 1-3 byte characters into this unit type
-    /// ([`WideBlock::narrow_run_utf16`], [`WideBlock::narrow_run_utf32`]), if it has one.
+    /// ([`BlockConverter::narrow_run_utf16`], [`BlockConverter::narrow_run_utf32`]), if it has
+    /// one.
     ///
     /// # Safety
-    /// As for [`WideBlock::narrow_run_utf16`].
-    unsafe fn wide_narrow_run<B: WideBlock>(
+    /// As for [`BlockConverter::narrow_run_utf16`].
+    unsafe fn narrow_run_by<B: BlockConverter>(
         src: &[u8],
         dst: &mut [MaybeUninit<Self>],
     ) -> Option<(usize, usize)>;
 }
 
-/// Conversions in registers wider than the steps': of runs of whole blocks of 1-3 byte
-/// characters (where [`convert_narrow_block`] packs its 16-bit values eight lanes at a time, a
-/// block at a time), and of the characters of any lengths at the start of a block (where the
-/// steps take three or four at a time).
+/// The conversions of whole blocks that an instruction set adds to the converter, in registers
+/// wider than the steps': of runs of whole blocks of 1-3 byte characters (where
+/// [`convert_narrow_block`] packs its 16-bit values eight lanes at a time, a block at a time), and
+/// of the characters of any lengths at the start of a block (where the steps take three or four
+/// at a time).
 ///
 /// # Safety
 /// Implementations use only the instructions that their callers guarantee the CPU has (out of
 /// line where the callers are compiled for fewer), and write only the units they report.
-pub(crate) unsafe trait WideBlock {
+pub(crate) unsafe trait BlockConverter {
     /// Converts the first characters of the 64 bytes of well-formed UTF-8 at `block`, of any
     /// mix of lengths, into UTF-16: at least 15 of them, all of whose bytes are in the block,
     /// writing nothing past the units it reports. Returns the bytes read and units written,
@@ -388,24 +391,24 @@ pub(crate) unsafe trait WideBlock {
     /// has the implementation's instructions.
     unsafe fn narrow_run_utf16(src: &[u8], dst: &mut [MaybeUninit<u16>]) -> Option<(usize, usize)>;
 
-    /// [`WideBlock::narrow_run_utf16`] into UTF-32.
+    /// [`BlockConverter::narrow_run_utf16`] into UTF-32.
     ///
     /// # Safety
-    /// As for [`WideBlock::narrow_run_utf16`].
+    /// As for [`BlockConverter::narrow_run_utf16`].
     unsafe fn narrow_run_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>]) -> Option<(usize, usize)>;
 
-    /// [`WideBlock::mixed_utf16`] into UTF-32.
+    /// [`BlockConverter::mixed_utf16`] into UTF-32.
     ///
     /// # Safety
-    /// As for [`WideBlock::mixed_utf16`].
+    /// As for [`BlockConverter::mixed_utf16`].
     unsafe fn mixed_utf32(block: *const u8, out: *mut u32) -> Option<(usize, usize)>;
 }
 
-/// No wider block: [`convert_narrow_block`] alone.
-pub(crate) struct NoWideBlock;
+/// No block converter: [`convert_narrow_block`] alone.
+pub(crate) struct NoBlockConverter;
 
 // SAFETY: no instruction at all.
-unsafe impl WideBlock for NoWideBlock {
+unsafe impl BlockConverter for NoBlockConverter {
     #[inline(always)]
     unsafe fn mixed_utf16(_: *const u8, _: *mut u16) -> Option<(usize, usize)> {
         None
@@ -427,12 +430,13 @@ unsafe impl WideBlock for NoWideBlock {
     }
 }
 
-/// Bytes or 16-bit values widened into wider units with the registers of one instruction set.
+/// A register of one instruction set as the converter from UTF-8 uses it: bytes or 16-bit values
+/// widened into wider units.
 ///
 /// # Safety
 /// Implementations use their instruction set's instructions only, and write only the units
 /// each method documents.
-pub(crate) unsafe trait Widen: Vector {
+pub(crate) unsafe trait WideningRegister: Vector {
     /// 0xFF in the lanes of continuation bytes (80..BF), 0 in the others.
     ///
     /// # Safety
@@ -469,8 +473,8 @@ pub(crate) unsafe trait Widen: Vector {
     /// # Safety
     /// The CPU has the instructions.
     unsafe fn chunks(registers: &[Self; BLOCK / 16]) -> [__m128i; 4];
-    /// Group `g` of eight 16-bit values of [`Widen::values`]'s registers, groups in the order
-    /// of their bytes: those of 128-bit lane `g / 2`, of the first register if `g` is even.
+    /// Group `g` of eight 16-bit values of [`WideningRegister::values`]'s registers, groups in the
+    /// order of their bytes: those of 128-bit lane `g / 2`, of the first register if `g` is even.
     ///
     /// # Safety
     /// The CPU has the instructions; `g < LANES / 8`.
@@ -523,18 +527,18 @@ static PACK_PAIRS: [[u8; 16]; 16] = {
 };
 
 // SAFETY: SSE2 and SSE4.1 instructions; stores within the bounds the methods document.
-unsafe impl Target for u16 {
+unsafe impl OutputUnit for u16 {
     // A step stores 8 units and may mean only 3; a character takes at most 3 bytes per unit.
     const SPARE: usize = 3 * 5;
 
     #[inline(always)]
-    unsafe fn widen_block<W: Widen>(src: *const u8, dst: *mut Self) -> bool {
+    unsafe fn widen_block<W: WideningRegister>(src: *const u8, dst: *mut Self) -> bool {
         // SAFETY: by the caller.
         unsafe { W::widen_to_utf16(src, dst) }
     }
 
     #[inline(always)]
-    unsafe fn store_ascii<W: Widen>(bytes: __m128i, dst: *mut Self) {
+    unsafe fn store_ascii<W: WideningRegister>(bytes: __m128i, dst: *mut Self) {
         // SAFETY: 16 units at `dst` by the caller. (One 256-bit widening and store under AVX2
         // took more instructions in all: measured with callgrind.)
         unsafe {
@@ -545,7 +549,7 @@ unsafe impl Target for u16 {
     }
 
     #[inline(always)]
-    unsafe fn store_16<W: Widen>(values: __m128i, dst: *mut Self) {
+    unsafe fn store_16<W: WideningRegister>(values: __m128i, dst: *mut Self) {
         // SAFETY: 8 units at `dst` by the caller.
         unsafe { _mm_storeu_si128(dst.cast(), values) }
     }
@@ -578,7 +582,7 @@ unsafe impl Target for u16 {
     }
 
     #[inline(always)]
-    unsafe fn wide_mixed_block<B: WideBlock>(
+    unsafe fn mixed_block_by<B: BlockConverter>(
         block: *const u8,
         out: *mut Self,
     ) -> Option<(usize, usize)> {
@@ -587,7 +591,7 @@ unsafe impl Target for u16 {
     }
 
     #[inline(always)]
-    unsafe fn wide_narrow_run<B: WideBlock>(
+    unsafe fn narrow_run_by<B: BlockConverter>(
         src: &[u8],
         dst: &mut [MaybeUninit<Self>],
     ) -> Option<(usize, usize)> {
@@ -597,25 +601,25 @@ unsafe impl Target for u16 {
 }
 
 // SAFETY: SSE2 and SSE4.1 instructions; stores within the bounds the methods document.
-unsafe impl Target for u32 {
+unsafe impl OutputUnit for u32 {
     // A step stores 8 units and means at least 6, or 4 and means 3; a character takes at
     // most 4 bytes per unit.
     const SPARE: usize = 4 * 2;
 
     #[inline(always)]
-    unsafe fn widen_block<W: Widen>(src: *const u8, dst: *mut Self) -> bool {
+    unsafe fn widen_block<W: WideningRegister>(src: *const u8, dst: *mut Self) -> bool {
         // SAFETY: by the caller.
         unsafe { W::widen_to_utf32(src, dst) }
     }
 
     #[inline(always)]
-    unsafe fn store_ascii<W: Widen>(bytes: __m128i, dst: *mut Self) {
+    unsafe fn store_ascii<W: WideningRegister>(bytes: __m128i, dst: *mut Self) {
         // SAFETY: 16 units at `dst` and `W`'s instructions by the caller.
         unsafe { W::bytes_to_utf32(bytes, dst) }
     }
 
     #[inline(always)]
-    unsafe fn store_16<W: Widen>(values: __m128i, dst: *mut Self) {
+    unsafe fn store_16<W: WideningRegister>(values: __m128i, dst: *mut Self) {
         // SAFETY: 8 units at `dst` and `W`'s instructions by the caller.
         unsafe { W::words_to_utf32(values, dst) }
     }
@@ -634,7 +638,7 @@ unsafe impl Target for u32 {
     }
 
     #[inline(always)]
-    unsafe fn wide_mixed_block<B: WideBlock>(
+    unsafe fn mixed_block_by<B: BlockConverter>(
         block: *const u8,
         out: *mut Self,
     ) -> Option<(usize, usize)> {
@@ -643,7 +647,7 @@ unsafe impl Target for u32 {
     }
 
     #[inline(always)]
-    unsafe fn wide_narrow_run<B: WideBlock>(
+    unsafe fn narrow_run_by<B: BlockConverter>(
         src: &[u8],
         dst: &mut [MaybeUninit<Self>],
     ) -> Option<(usize, usize)> {
@@ -664,7 +668,7 @@ unsafe impl Target for u32 {
 /// # Safety
 /// As for [`convert`]; `convert_rest` is [`convert`] of the same `W` and `T`.
 #[inline(always)]
-pub(crate) unsafe fn convert_ascii_first<W: Widen, T: Target>(
+pub(crate) unsafe fn convert_ascii_first<W: WideningRegister, T: OutputUnit>(
     src: &[u8],
     valid: usize,
     dst: &mut [MaybeUninit<T>],
@@ -707,14 +711,14 @@ pub(crate) unsafe fn convert_ascii_first<W: Widen, T: Target>(
 ///
 /// A block is converted only where 64 bytes of `src` are left to read and 64 units of `dst`
 /// to write. A step stores a whole register, which may go past the units it means, but not
-/// past those of `src[..valid]`, which its caller then writes (see [`Target::SPARE`]); a whole
+/// past those of `src[..valid]`, which its caller then writes (see [`OutputUnit::SPARE`]); a whole
 /// block puts back the units after its own (see [`NARROW_SPILL`]).
 ///
 /// # Safety
 /// The CPU has SSE4.1 and SSSE3, and the instructions of `W` and `B`; `src` starts a
 /// character, or `valid` is 0.
 #[inline(always)]
-pub(crate) unsafe fn convert<W: Widen, T: Target, B: WideBlock>(
+pub(crate) unsafe fn convert<W: WideningRegister, T: OutputUnit, B: BlockConverter>(
     src: &[u8],
     valid: usize,
     dst: &mut [MaybeUninit<T>],
@@ -795,7 +799,7 @@ pub(crate) unsafe fn convert<W: Widen, T: Target, B: WideBlock>(
 /// At least 64 bytes in `src` and 64 units in `dst`; SSE4.1, SSSE3 and `W`'s instructions; the
 /// block starts a character, or with a continuation byte if `limit` is 0.
 #[inline(always)]
-unsafe fn convert_block<W: Widen, T: Target, B: WideBlock>(
+unsafe fn convert_block<W: WideningRegister, T: OutputUnit, B: BlockConverter>(
     src: &[u8],
     limit: usize,
     dst: &mut [MaybeUninit<T>],
@@ -831,7 +835,7 @@ unsafe fn convert_block<W: Widen, T: Target, B: WideBlock>(
         // Then this block and those after it in a run, where `B` has one (faster than any of
         // the conversions below, even of validated input); none of those if it finds an error.
         if below(0xF0) {
-            if let Some(converted) = T::wide_narrow_run::<B>(src, dst) {
+            if let Some(converted) = T::narrow_run_by::<B>(src, dst) {
                 return Some(converted);
             }
         }
@@ -884,7 +888,7 @@ unsafe fn convert_block<W: Widen, T: Target, B: WideBlock>(
         // Any other block of validated input, where `B` has a conversion for it, which
         // takes sixteen 4-byte characters its own way (see `avx512::sixteen_four_values`).
         if limit >= BLOCK {
-            if let Some(converted) = T::wide_mixed_block::<B>(block, out) {
+            if let Some(converted) = T::mixed_block_by::<B>(block, out) {
                 return Some(converted);
             }
         }
@@ -942,7 +946,7 @@ pub(crate) const STAGED_TAIL: core::ops::Range<usize> = STEP..BLOCK;
 /// # Safety
 /// SSE4.1, SSSE3 and `W`'s instructions; `src` is well-formed UTF-8.
 #[inline(always)]
-pub(crate) unsafe fn staged_tail<W: Widen, T: Target>(
+pub(crate) unsafe fn staged_tail<W: WideningRegister, T: OutputUnit>(
     src: &[u8],
     dst: &mut [MaybeUninit<T>],
 ) -> (usize, usize) {
@@ -1016,7 +1020,7 @@ pub(crate) unsafe fn staged_tail<W: Widen, T: Target>(
 
 /// Copies the units of a stage into `dst`, of the same length (see `to_utf8::copy_staged`).
 #[inline(always)]
-fn copy_units<T: Target>(stage: &[MaybeUninit<T>], dst: &mut [MaybeUninit<T>]) {
+fn copy_units<T: OutputUnit>(stage: &[MaybeUninit<T>], dst: &mut [MaybeUninit<T>]) {
     // SAFETY: the units' bytes, of the units' memory; `MaybeUninit<u8>` as the units.
     let (stage, dst) = unsafe {
         (
@@ -1033,13 +1037,13 @@ fn copy_units<T: Target>(stage: &[MaybeUninit<T>], dst: &mut [MaybeUninit<T>]) {
 /// else those that the shuffle [`STEPS`] picks by 12 bits of `ends` takes. Returns the bytes
 /// read and units written, or `None` where the table has no step for those bits (not
 /// well-formed UTF-8) or where `well_formed`, the bytes of well-formed input from here, does
-/// not cover the step's bytes and `spare` more (see [`Target::SPARE`]; whole steps of 16 bytes
+/// not cover the step's bytes and `spare` more (see [`OutputUnit::SPARE`]; whole steps of 16 bytes
 /// need no spare).
 ///
 /// # Safety
 /// SSE4.1, SSSE3 and `W`'s instructions; 16 units writable at `dst`.
 #[inline(always)]
-unsafe fn step<W: Widen, T: Target>(
+unsafe fn step<W: WideningRegister, T: OutputUnit>(
     bytes: __m128i,
     ends: u64,
     non_ascii: u16,
@@ -1096,7 +1100,7 @@ const NARROW_SPILL: usize = 8;
 /// # Safety
 /// As for [`convert_narrow_block`].
 #[inline(always)]
-unsafe fn narrow_block<W: Widen, T: Target>(
+unsafe fn narrow_block<W: WideningRegister, T: OutputUnit>(
     registers: &[W; BLOCK / 16],
     ends: u64,
     (three, check): (bool, bool),
@@ -1156,7 +1160,12 @@ static PACK_LANES: [[u8; 16]; 256] = {
 /// above DF without `THREE`; a unit writable at `out` for each bit of `ends` but bit 63, and
 /// [`NARROW_SPILL`] more, whose values past those written are put back as they were.
 #[inline(always)]
-unsafe fn convert_narrow_block<W: Widen, T: Target, const THREE: bool, const CHECK: bool>(
+unsafe fn convert_narrow_block<
+    W: WideningRegister,
+    T: OutputUnit,
+    const THREE: bool,
+    const CHECK: bool,
+>(
     registers: &[W; BLOCK / 16],
     ends: u64,
     out: *mut T,
@@ -1249,7 +1258,7 @@ mod untrusted_input {
     ///
     /// # Safety
     /// The CPU has the instructions of `convert` and `staged`.
-    unsafe fn check<T: Target + PartialEq + core::fmt::Debug + From<u8>>(
+    unsafe fn check<T: OutputUnit + PartialEq + core::fmt::Debug + From<u8>>(
         convert: BlockConverter<T>,
         staged: TailConverter<T>,
     ) {
@@ -1264,25 +1273,25 @@ mod untrusted_input {
     }
 
     #[target_feature(enable = "sse4.2,popcnt")]
-    unsafe fn sse42<T: Target>(s: &[u8], v: usize, d: &mut [MaybeUninit<T>]) -> (usize, usize) {
+    unsafe fn sse42<T: OutputUnit>(s: &[u8], v: usize, d: &mut [MaybeUninit<T>]) -> (usize, usize) {
         // SAFETY: the instructions by the caller.
-        unsafe { convert::<Sse42, T, NoWideBlock>(s, v, d) }
+        unsafe { convert::<Sse42, T, NoBlockConverter>(s, v, d) }
     }
 
     #[target_feature(enable = "sse4.2,popcnt")]
-    unsafe fn sse42_tail<T: Target>(s: &[u8], d: &mut [MaybeUninit<T>]) -> (usize, usize) {
+    unsafe fn sse42_tail<T: OutputUnit>(s: &[u8], d: &mut [MaybeUninit<T>]) -> (usize, usize) {
         // SAFETY: the instructions by the caller.
         unsafe { staged_tail::<Sse42, T>(s, d) }
     }
 
     #[target_feature(enable = "avx2,popcnt")]
-    unsafe fn avx2<T: Target>(s: &[u8], v: usize, d: &mut [MaybeUninit<T>]) -> (usize, usize) {
+    unsafe fn avx2<T: OutputUnit>(s: &[u8], v: usize, d: &mut [MaybeUninit<T>]) -> (usize, usize) {
         // SAFETY: the instructions by the caller.
-        unsafe { convert::<Avx2, T, NoWideBlock>(s, v, d) }
+        unsafe { convert::<Avx2, T, NoBlockConverter>(s, v, d) }
     }
 
     #[target_feature(enable = "avx2,popcnt")]
-    unsafe fn avx2_tail<T: Target>(s: &[u8], d: &mut [MaybeUninit<T>]) -> (usize, usize) {
+    unsafe fn avx2_tail<T: OutputUnit>(s: &[u8], d: &mut [MaybeUninit<T>]) -> (usize, usize) {
         // SAFETY: the instructions by the caller.
         unsafe { staged_tail::<Avx2, T>(s, d) }
     }

@@ -246,7 +246,7 @@ pub(crate) fn convert_from_utf8<T: CodeUnit>(
         let stretch = rest.get(..end).unwrap_or_default();
         let good = valid_prefix(stretch).min(stretch.len());
         // `fast` may store past its units, over those of the rest of its well-formed input
-        // (see `Target::SPARE`), which are written next. Where they may not all fit (more
+        // (see `OutputUnit::SPARE`), which are written next. Where they may not all fit (more
         // bytes than units of room), the conversion still writes every unit of `dst` but the
         // last one, which a surrogate pair that does not fit leaves: that one is kept from
         // `fast`. (Its steps store no further than a block's 57th unit of room, see

@@ -36,7 +36,7 @@ macro_rules! transcoders {
         /// The CPU has the instruction set; `src` starts a character, or `valid` is 0.
         #[target_feature(enable = $features)]
         #[inline(never)]
-        unsafe fn convert_rest<T: crate::algorithms::from_utf8::Target>(
+        unsafe fn convert_rest<T: crate::algorithms::from_utf8::OutputUnit>(
             src: &[u8],
             valid: usize,
             dst: &mut [core::mem::MaybeUninit<T>],
@@ -47,7 +47,7 @@ macro_rules! transcoders {
                 crate::algorithms::from_utf8::convert::<
                     $registers,
                     T,
-                    crate::algorithms::from_utf8::NoWideBlock,
+                    crate::algorithms::from_utf8::NoBlockConverter,
                 >(src, valid, dst)
             }
         }
@@ -59,7 +59,7 @@ macro_rules! transcoders {
         /// The CPU has the instruction set; `src` is well-formed UTF-8.
         #[target_feature(enable = $features)]
         #[inline(never)]
-        unsafe fn staged_tail<T: crate::algorithms::from_utf8::Target>(
+        unsafe fn staged_tail<T: crate::algorithms::from_utf8::OutputUnit>(
             src: &[u8],
             dst: &mut [core::mem::MaybeUninit<T>],
         ) -> (usize, usize) {

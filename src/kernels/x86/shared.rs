@@ -163,7 +163,7 @@ unsafe impl Vector for Avx2 {
 // 256-bit registers.
 
 // SAFETY: AVX2 instructions only, within the bounds the trait documents.
-unsafe impl crate::algorithms::from_utf8::Widen for Avx2 {
+unsafe impl crate::algorithms::from_utf8::WideningRegister for Avx2 {
     #[inline(always)]
     unsafe fn continuations(self) -> Self {
         // SAFETY: AVX2 by the caller. As signed bytes, 80..BF are exactly those below -64 (C0).

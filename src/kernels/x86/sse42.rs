@@ -158,7 +158,7 @@ unsafe fn ascii_block(src: *const u8) -> ([__m128i; 4], bool) {
 }
 
 // SAFETY: SSE4.1 instructions only, within the bounds the trait documents.
-unsafe impl crate::algorithms::from_utf8::Widen for Sse42 {
+unsafe impl crate::algorithms::from_utf8::WideningRegister for Sse42 {
     #[inline(always)]
     unsafe fn continuations(self) -> Self {
         // SAFETY: SSE2 by the caller. As signed bytes, 80..BF are exactly those below -64 (C0).

@@ -5,7 +5,7 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use super::{Avx512, low_bits, splat32, validate};
-use crate::algorithms::from_utf8::{self, WideBlock};
+use crate::algorithms::from_utf8::{self, BlockConverter};
 use crate::engine::{Progress, utf16, utf32};
 use crate::kernels::x86::shared::Avx2;
 
@@ -250,10 +250,10 @@ unsafe fn store_utf16(c: __m512i, n: usize, out: *mut u16) -> usize {
 
 /// Blocks of 1-3 byte characters in one register, validated in mask registers and packed by
 /// VBMI2's compression of 16-bit lanes.
-pub(crate) struct Avx512WideBlock;
+pub(crate) struct Avx512BlockConverter;
 
 // SAFETY: AVX-512F, BW, VBMI and VBMI2 instructions only; callers guarantee the CPU has them.
-unsafe impl WideBlock for Avx512WideBlock {
+unsafe impl BlockConverter for Avx512BlockConverter {
     #[inline(always)]
     unsafe fn narrow_run_utf16(src: &[u8], dst: &mut [MaybeUninit<u16>]) -> Option<(usize, usize)> {
         // SAFETY: by the caller, whose contract is `narrow_run`'s; every CPU with VBMI2 has
@@ -306,12 +306,13 @@ unsafe impl WideBlock for Avx512WideBlock {
     }
 }
 
-/// How a run of blocks ([`narrow_run`]) stores its values, below U+10000, into a unit type.
+/// A unit type that a run of blocks ([`narrow_run`]) is converted into: how it stores its values,
+/// below U+10000.
 ///
 /// # Safety
 /// Implementations use AVX-512F, BW and VBMI instructions only, and write only the units
 /// documented.
-unsafe trait RunUnit: Sized {
+unsafe trait NarrowRunUnit: Sized {
     /// Writes the first `total` (below 64) of the 16-bit values whose low bytes are `lows` and
     /// high bytes `highs`, at `out`, and nothing after them.
     ///
@@ -326,7 +327,7 @@ unsafe trait RunUnit: Sized {
 }
 
 // SAFETY: AVX-512F, BW and VBMI; the stores write `total` units, or 64 of ASCII.
-unsafe impl RunUnit for u16 {
+unsafe impl NarrowRunUnit for u16 {
     #[inline(always)]
     unsafe fn store_values(lows: __m512i, highs: __m512i, total: usize, out: *mut u16) {
         // SAFETY: by the caller. (Packing bytes before interleaving them takes fewer
@@ -360,7 +361,7 @@ unsafe impl RunUnit for u16 {
 }
 
 // SAFETY: AVX-512F, BW and VBMI; the stores write `total` units, or 64 of ASCII.
-unsafe impl RunUnit for u32 {
+unsafe impl NarrowRunUnit for u32 {
     #[inline(always)]
     unsafe fn store_values(lows: __m512i, highs: __m512i, total: usize, out: *mut u32) {
         // SAFETY: by the caller: each store writes 16 units below `total`, or those left.
@@ -402,17 +403,17 @@ unsafe impl RunUnit for u32 {
     }
 }
 
-/// [`WideBlock::narrow_run_utf16`] and [`WideBlock::narrow_run_utf32`], with blocks of ASCII in
-/// the run widened, as a function of its own: inlined into the converter, the loop makes its
-/// conversions of 4-byte characters slower. LZCNT, which the converters are not compiled with, keeps it out of line, where
-/// `#[inline(never)]` alone did not.
+/// [`BlockConverter::narrow_run_utf16`] and [`BlockConverter::narrow_run_utf32`], with blocks of
+/// ASCII in the run widened, as a function of its own: inlined into the converter, the loop
+/// makes its conversions of 4-byte characters slower. LZCNT, which the converters are not
+/// compiled with, keeps it out of line, where `#[inline(never)]` alone did not.
 ///
 /// # Safety
-/// As for [`WideBlock::narrow_run_utf16`]; the CPU has AVX-512F, BW, VBMI and VBMI2, POPCNT
+/// As for [`BlockConverter::narrow_run_utf16`]; the CPU has AVX-512F, BW, VBMI and VBMI2, POPCNT
 /// and LZCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,lzcnt,popcnt")]
 #[inline(never)]
-unsafe fn narrow_run<T: RunUnit>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> (usize, usize) {
+unsafe fn narrow_run<T: NarrowRunUnit>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> (usize, usize) {
     // The next block is always 64 bytes on, so that no load waits for the one before to
     // be converted: a character cut by a block's end is converted with the next block,
     // from bytes before that block, and validated with them from what the block carries
@@ -500,7 +501,7 @@ unsafe fn narrow_run<T: RunUnit>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> (usi
 /// The CPU has AVX-512F, BW, VBMI and VBMI2; the byte before each continuation byte and the
 /// two before each third byte readable; as many units writable at `out` as `ends` has bits.
 #[inline(always)]
-unsafe fn store_narrow<T: RunUnit>(
+unsafe fn store_narrow<T: NarrowRunUnit>(
     b: __m512i,
     p: *const u8,
     continuation: u64,
@@ -536,19 +537,19 @@ unsafe fn store_narrow<T: RunUnit>(
     }
 }
 
-/// [`WideBlock::mixed_utf32`], as a function of its own: the converter into UTF-32 is compiled
+/// [`BlockConverter::mixed_utf32`], as a function of its own: the converter into UTF-32 is compiled
 /// for AVX2 alone (see [`utf8_to_utf32`]), and calls it. It converts every character whose
 /// bytes are in the block, not the first 32 as into UTF-16, so that ASCII text with an emoji
 /// now and then takes one call per block, not two (into UTF-16, where the block is inline, the
 /// same made no difference).
 ///
 /// # Safety
-/// The CPU has AVX-512F, BW, VBMI and VBMI2; as for [`WideBlock::mixed_utf32`].
+/// The CPU has AVX-512F, BW, VBMI and VBMI2; as for [`BlockConverter::mixed_utf32`].
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2")]
 #[inline(never)]
 unsafe fn mixed_block_utf32(block: *const u8, out: *mut u32) -> (usize, usize) {
     // SAFETY: the instructions and `block` by the caller, as `mixed_values` needs; 64 units
-    // writable at `out` by the caller (WideBlock's contract), of which the stores write `n`,
+    // writable at `out` by the caller (BlockConverter's contract), of which the stores write `n`,
     // at most 32.
     unsafe {
         let (b, starts) = block_starts(block);
@@ -600,7 +601,7 @@ unsafe fn store_utf32(b: __m512i, positions: __m512i, n: usize, out: *mut u32) {
 /// Converts `src`, well-formed UTF-8 that starts a character, into `dst` as far as it fits,
 /// writing nothing else: the bytes read and units written. Each step loads up to 64 bytes with
 /// a mask (zeros past the input: ASCII, whose start ends the input's last character) and
-/// converts their characters as [`WideBlock::mixed_utf16`] and [`WideBlock::mixed_utf32`]
+/// converts their characters as [`BlockConverter::mixed_utf16`] and [`BlockConverter::mixed_utf32`]
 /// convert a block's, at most 32 into UTF-16, if their units fit: the part of a short string,
 /// or of the end of a stretch, that the blocks leave, which went one character at a time with
 /// a branch on its length that no predictor learns in mixed text. Input of less than a block
@@ -609,7 +610,7 @@ unsafe fn store_utf32(b: __m512i, positions: __m512i, n: usize, out: *mut u32) {
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI and VBMI2.
 #[inline(always)]
-unsafe fn mixed_tail<T: TailTarget + RunUnit>(
+unsafe fn mixed_tail<T: MixedTailUnit + NarrowRunUnit>(
     src: &[u8],
     dst: &mut [MaybeUninit<T>],
 ) -> (usize, usize) {
@@ -629,7 +630,7 @@ unsafe fn mixed_tail<T: TailTarget + RunUnit>(
 /// # Safety
 /// As for [`mixed_tail`].
 #[inline(always)]
-unsafe fn mixed_steps<T: TailTarget>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> (usize, usize) {
+unsafe fn mixed_steps<T: MixedTailUnit>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     while let Some(rest) = src.get(read..).filter(|r| !r.is_empty()) {
         let len = rest.len().min(from_utf8::BLOCK);
@@ -674,7 +675,7 @@ const TAIL_MIN: usize = 24;
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI and VBMI2; without `VALIDATE`, `src` is well-formed UTF-8.
 #[inline(always)]
-unsafe fn narrow_tail<T: RunUnit, const VALIDATE: bool>(
+unsafe fn narrow_tail<T: NarrowRunUnit, const VALIDATE: bool>(
     src: &[u8],
     dst: &mut [MaybeUninit<T>],
 ) -> (usize, usize) {
@@ -748,7 +749,7 @@ unsafe fn narrow_tail<T: RunUnit, const VALIDATE: bool>(
 /// The CPU has AVX-512F, BW, VBMI and VBMI2; `b` holds the first bytes of `rest` (at most 64),
 /// zeros after them.
 #[inline(always)]
-unsafe fn narrow_step<T: RunUnit>(
+unsafe fn narrow_step<T: NarrowRunUnit>(
     b: __m512i,
     rest: &[u8],
     out: &mut [MaybeUninit<T>],
@@ -811,7 +812,7 @@ unsafe fn mixed_tail_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>]) -> (usize, 
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI and VBMI2.
 #[inline(always)]
-unsafe fn short_string<T: RunUnit + TailTarget>(
+unsafe fn short_string<T: NarrowRunUnit + MixedTailUnit>(
     src: &[u8],
     dst: &mut [MaybeUninit<T>],
 ) -> (usize, usize) {
@@ -853,11 +854,11 @@ unsafe fn short_string_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>]) -> (usize
     unsafe { short_string(src, dst) }
 }
 
-/// UTF-16 or UTF-32, written by [`mixed_tail`].
+/// A unit type (UTF-16 or UTF-32) that [`mixed_tail`] writes.
 ///
 /// # Safety
 /// Implementations write only the units they report.
-unsafe trait TailTarget: Sized {
+unsafe trait MixedTailUnit: Sized {
     /// Writes the units of the characters that start at `starts` in `b` and end before the
     /// last start, at the start of `out` if they fit: the bytes and units, or (0, 0).
     ///
@@ -867,7 +868,7 @@ unsafe trait TailTarget: Sized {
 }
 
 // SAFETY: `store_utf16` writes the units it returns, counted before.
-unsafe impl TailTarget for u16 {
+unsafe impl MixedTailUnit for u16 {
     #[inline(always)]
     unsafe fn store_tail(b: __m512i, starts: u64, out: &mut [MaybeUninit<u16>]) -> (usize, usize) {
         // SAFETY: by the caller; the stores write `units`, which `out` has.
@@ -893,7 +894,7 @@ unsafe impl TailTarget for u16 {
 }
 
 // SAFETY: `store_utf32` writes `n` units.
-unsafe impl TailTarget for u32 {
+unsafe impl MixedTailUnit for u32 {
     #[inline(always)]
     unsafe fn store_tail(b: __m512i, starts: u64, out: &mut [MaybeUninit<u32>]) -> (usize, usize) {
         // SAFETY: by the caller; the stores write `n`, which `out` has.
@@ -922,7 +923,7 @@ unsafe fn convert_rest_utf16(
     dst: &mut [MaybeUninit<u16>],
 ) -> (usize, usize) {
     // SAFETY: by the caller; the converter needs SSE4.1 and SSSE3, which AVX2 includes.
-    unsafe { from_utf8::convert::<Avx2, u16, Avx512WideBlock>(src, valid, dst) }
+    unsafe { from_utf8::convert::<Avx2, u16, Avx512BlockConverter>(src, valid, dst) }
 }
 
 crate::kernels::x86::from_utf8_converter!(
@@ -958,7 +959,7 @@ unsafe fn convert_rest_utf32(
     dst: &mut [MaybeUninit<u32>],
 ) -> (usize, usize) {
     // SAFETY: by the caller; the converter needs SSE4.1 and SSSE3, which AVX2 includes.
-    unsafe { from_utf8::convert::<Avx2, u32, Avx512WideBlock>(src, valid, dst) }
+    unsafe { from_utf8::convert::<Avx2, u32, Avx512BlockConverter>(src, valid, dst) }
 }
 
 crate::kernels::x86::from_utf8_converter!(
@@ -1001,7 +1002,12 @@ mod untrusted_input {
     /// The CPU has AVX-512F, BW, VL, VBMI and VBMI2, AVX2, POPCNT and LZCNT.
     unsafe fn check<T>(block: BlockConverter<T>, tail: TailConverter<T>)
     where
-        T: TailTarget + RunUnit + from_utf8::Target + PartialEq + core::fmt::Debug + From<u8>,
+        T: MixedTailUnit
+            + NarrowRunUnit
+            + from_utf8::OutputUnit
+            + PartialEq
+            + core::fmt::Debug
+            + From<u8>,
     {
         for src in lying_inputs() {
             for cap in capacities(src.len()) {
@@ -1016,17 +1022,20 @@ mod untrusted_input {
     }
 
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx2,popcnt")]
-    unsafe fn block<T: from_utf8::Target>(
+    unsafe fn block<T: from_utf8::OutputUnit>(
         s: &[u8],
         v: usize,
         d: &mut [MaybeUninit<T>],
     ) -> (usize, usize) {
         // SAFETY: the instructions by the caller.
-        unsafe { from_utf8::convert::<Avx2, T, Avx512WideBlock>(s, v, d) }
+        unsafe { from_utf8::convert::<Avx2, T, Avx512BlockConverter>(s, v, d) }
     }
 
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx2,popcnt")]
-    unsafe fn tail<T: TailTarget + RunUnit>(s: &[u8], d: &mut [MaybeUninit<T>]) -> (usize, usize) {
+    unsafe fn tail<T: MixedTailUnit + NarrowRunUnit>(
+        s: &[u8],
+        d: &mut [MaybeUninit<T>],
+    ) -> (usize, usize) {
         // SAFETY: the instructions by the caller.
         unsafe { mixed_tail(s, d) }
     }
