@@ -19,12 +19,12 @@
 //! byte stored past the output's end is overwritten, or at the end stored back as it was (see
 //! [`Writer`]), so that what follows the output is as it was.
 //!
-//! The lane arithmetic runs on the 16 units of a step at once ([`Units`]: two 128-bit registers
-//! with SSE4.2, one 256-bit register with AVX2); the shuffles work on 128-bit halves, which in an
-//! AVX2 function get VEX encodings. UTF-32 values from U+10000 up are encoded from 128-bit
-//! registers of four. With AVX-512 VBMI2, 32 units below U+0800 are converted in one step of
-//! their own, 32 of UTF-16 of any other characters in 32-bit lanes, and 16 of UTF-32 of any
-//! other scalar values ([`WideStep`]), their bytes compressed by a mask.
+//! The lane arithmetic runs on the 16 units of a step at once ([`StepRegister`]: two 128-bit
+//! registers with SSE4.2, one 256-bit register with AVX2); the shuffles work on 128-bit halves,
+//! which in an AVX2 function get VEX encodings. UTF-32 values from U+10000 up are encoded from
+//! 128-bit registers of four. With AVX-512 VBMI2, 32 units below U+0800 are converted in one step
+//! of their own, 32 of UTF-16 of any other characters in 32-bit lanes, and 16 of UTF-32 of any
+//! other scalar values ([`CompressSteps`]), their bytes compressed by a mask.
 //!
 //! The last units of an input, or those whose bytes may not fit in what is left of the output,
 //! go through tail steps: with AVX-512 loaded and stored by masks, else through buffers
@@ -211,7 +211,7 @@ impl<'a> Writer<'a> {
     /// Stores 32 units of ASCII, `v` then `w`, exactly; the caller has checked that the output
     /// has room for them, and calls [`Writer::end_ascii`] after the last.
     #[inline(always)]
-    unsafe fn ascii<U: Units>(&mut self, v: U, w: U) {
+    unsafe fn ascii<U: StepRegister>(&mut self, v: U, w: U) {
         // SAFETY: `U`'s instruction set by the caller; room as above.
         unsafe { v.store_narrow(w, self.next()) };
         self.at += 2 * STEP;
@@ -279,13 +279,14 @@ unsafe fn splat32(v: u32) -> __m128i {
     unsafe { _mm_set1_epi32(v as i32) }
 }
 
-/// The 16 UTF-16 units of a step, in one register or two, and the 16-bit lane operations the
-/// algorithm needs on them; the compression works on 128-bit halves.
+/// The registers of one instruction set that a step of the converter into UTF-8 holds its 16
+/// UTF-16 units in (one register or two), and the 16-bit lane operations the algorithm needs on
+/// them; the compression works on 128-bit halves.
 ///
 /// # Safety
 /// Implementations use instructions of one ISA (SSE4.1 and SSSE3 at least, which the halves'
 /// code needs): their methods may only run on a CPU that has it.
-pub(crate) unsafe trait Units: Copy {
+pub(crate) unsafe trait StepRegister: Copy {
     /// Loads 16 units from `src`, which must have them.
     unsafe fn load(src: *const u16) -> Self;
     /// The bits set in any of 16 units of UTF-32, in a register.
@@ -298,20 +299,21 @@ pub(crate) unsafe trait Units: Copy {
     /// Whether no bit of `mask` is set in `any`.
     unsafe fn any_none(any: Self::Any, mask: u32) -> bool;
     /// Loads 16 units of UTF-32 from `src`, which must have them, four to a register. Where
-    /// [`Units::load_narrow`] loaded the same units, the loads are shared: one 128-bit load
+    /// [`StepRegister::load_narrow`] loaded the same units, the loads are shared: one 128-bit load
     /// each would be merged with its wider ones, then rebuilt from general registers on every
     /// step, wide or not.
     unsafe fn load_wide(src: *const u32) -> [__m128i; 4];
     /// Loads 32 units of UTF-32 from `src`, which must have them, narrowed to bytes, and
     /// whether they are all ASCII (if not, the bytes mean nothing).
     unsafe fn load_ascii(src: *const u32) -> ([__m128i; 2], bool);
-    /// Stores 16 units of UTF-32 at `dst`, four to a register as [`Units::load_wide`] loads
-    /// them, in stores from which the loads of [`Units::load_narrow`] and `load_wide` at `dst`
-    /// take their bytes as soon as stored: each load lies within one store (store forwarding).
+    /// Stores 16 units of UTF-32 at `dst`, four to a register as [`StepRegister::load_wide`]
+    /// loads them, in stores from which the loads of [`StepRegister::load_narrow`] and
+    /// `load_wide` at `dst` take their bytes as soon as stored: each load lies within one store
+    /// (store forwarding).
     unsafe fn store_wide(units: [__m128i; 4], dst: *mut u32);
     /// Units 0..8, and 8..16.
     unsafe fn halves(self) -> [__m128i; 2];
-    /// The register of units 0..8 and 8..16, as [`Units::halves`] gives them.
+    /// The register of units 0..8 and 8..16, as [`StepRegister::halves`] gives them.
     unsafe fn from_halves(halves: [__m128i; 2]) -> Self;
     unsafe fn splat(v: u16) -> Self;
     unsafe fn and(self, other: Self) -> Self;
@@ -344,14 +346,14 @@ pub(crate) unsafe trait Units: Copy {
 
 /// Lanes where `v & mask == value`.
 #[inline(always)]
-unsafe fn masked_eq<U: Units>(v: U, mask: u16, value: u16) -> U {
+unsafe fn masked_eq<U: StepRegister>(v: U, mask: u16, value: u16) -> U {
     // SAFETY: by the caller.
     unsafe { v.and(U::splat(mask)).eq(U::splat(value)) }
 }
 
 /// The two-byte UTF-8 of lanes below U+0800, first byte lowest.
 #[inline(always)]
-unsafe fn two_bytes<U: Units>(v: U) -> U {
+unsafe fn two_bytes<U: StepRegister>(v: U) -> U {
     // SAFETY: by the caller.
     unsafe {
         let tail = v.shl::<8>().and(U::splat(0x3F00));
@@ -361,7 +363,7 @@ unsafe fn two_bytes<U: Units>(v: U) -> U {
 
 /// The first two bytes of the three-byte UTF-8 of lanes, first byte lowest.
 #[inline(always)]
-unsafe fn three_bytes_head<U: Units>(v: U) -> U {
+unsafe fn three_bytes_head<U: StepRegister>(v: U) -> U {
     // SAFETY: by the caller.
     unsafe {
         let middle = v.shl::<2>().and(U::splat(0x3F00));
@@ -372,7 +374,7 @@ unsafe fn three_bytes_head<U: Units>(v: U) -> U {
 /// The first two bytes of the UTF-8 of lanes: one for those marked `ascii`, two for the others
 /// marked `short`, the first two of three for the rest.
 #[inline(always)]
-unsafe fn head<U: Units>(v: U, ascii: U, short: U) -> U {
+unsafe fn head<U: StepRegister>(v: U, ascii: U, short: U) -> U {
     // SAFETY: by the caller.
     unsafe {
         three_bytes_head(v)
@@ -383,7 +385,7 @@ unsafe fn head<U: Units>(v: U, ascii: U, short: U) -> U {
 
 /// The third byte of the three-byte UTF-8 of lanes.
 #[inline(always)]
-unsafe fn three_bytes_tail<U: Units>(v: U) -> U {
+unsafe fn three_bytes_tail<U: StepRegister>(v: U) -> U {
     // SAFETY: by the caller.
     unsafe { v.and(U::splat(0x3F)).or(U::splat(0x80)) }
 }
@@ -391,7 +393,7 @@ unsafe fn three_bytes_tail<U: Units>(v: U) -> U {
 /// The two bytes each surrogate of a well-formed pair contributes (see the module comment),
 /// first byte lowest; `high` marks high surrogates.
 #[inline(always)]
-unsafe fn surrogate_halves<U: Units>(v: U, high: U) -> U {
+unsafe fn surrogate_halves<U: StepRegister>(v: U, high: U) -> U {
     // SAFETY: by the caller.
     unsafe {
         // High: the plane, 0x10000 + (h - 0xD800) << 10 shifted down 10, is h's ten bits + 0x40.
@@ -414,7 +416,7 @@ unsafe fn surrogate_halves<U: Units>(v: U, high: U) -> U {
 
 /// Two bits per lane: bit `2i` from mask `low` and bit `2i + 1` from mask `high`.
 #[inline(always)]
-unsafe fn bits_interleaved<U: Units>(low: U, high: U) -> u32 {
+unsafe fn bits_interleaved<U: StepRegister>(low: U, high: U) -> u32 {
     // SAFETY: by the caller.
     unsafe { low.blend(high, U::splat(0xFF00)).byte_bits() }
 }
@@ -422,7 +424,7 @@ unsafe fn bits_interleaved<U: Units>(low: U, high: U) -> u32 {
 /// Writes 16 lanes of 1 or 2 bytes, a step; `ascii` marks those of one byte; the last `trim` bytes
 /// are left out.
 #[inline(always)]
-unsafe fn push_one_two<U: Units>(out: &mut Writer, lanes: U, ascii: U, trim: usize) {
+unsafe fn push_one_two<U: StepRegister>(out: &mut Writer, lanes: U, ascii: U, trim: usize) {
     // SAFETY: by the caller.
     unsafe {
         let key = ascii.lane_bits();
@@ -437,7 +439,7 @@ unsafe fn push_one_two<U: Units>(out: &mut Writer, lanes: U, ascii: U, trim: usi
 /// first two bytes in `low`, the next two in `high`, compressed by `table`; `ascii` marks those
 /// of one byte, `short` those of one or two; the last `trim` bytes are left out.
 #[inline(always)]
-unsafe fn push_one_two_three<U: Units>(
+unsafe fn push_one_two_three<U: StepRegister>(
     out: &mut Writer,
     table: &Compress,
     low: U,
@@ -464,7 +466,7 @@ unsafe fn push_one_two_three<U: Units>(
 /// first of three and the one before the last (first of two or second of three, which differ
 /// by the bit that `short` sets). Cheaper than [`head`], which blends three forms.
 #[inline(always)]
-unsafe fn spread_bytes<U: Units>(v: U, short: U) -> (U, U) {
+unsafe fn spread_bytes<U: StepRegister>(v: U, short: U) -> (U, U) {
     // SAFETY: by the caller.
     unsafe {
         let low = v
@@ -484,7 +486,7 @@ unsafe fn spread_bytes<U: Units>(v: U, short: U) -> (U, U) {
 /// `narrow` is false (UTF-32 units, some of them above 0xFFFF, narrowed with saturation: below
 /// U+0800 they are exact). `one_two` tells whether the units are all below U+0800.
 #[inline(always)]
-unsafe fn utf16_step<U: Units, const PAIRS: bool>(
+unsafe fn utf16_step<U: StepRegister, const PAIRS: bool>(
     v: U,
     one_two: bool,
     narrow: bool,
@@ -542,29 +544,30 @@ unsafe fn utf16_step<U: Units, const PAIRS: bool>(
     }
 }
 
-/// Wider steps for instruction sets that can compress the bytes of a register by a mask
-/// (AVX-512 VBMI2): 32 units below U+0800, the text of most alphabetic scripts, UTF-16 or
-/// UTF-32; 32 units of UTF-16 of any other characters (CJK, Indic scripts, emoji), in 32-bit
-/// lanes; 16 units of UTF-32 of any scalar values.
+/// The steps, wider than [`StepRegister`]'s, that an instruction set able to compress the bytes
+/// of a register by a mask (AVX-512 VBMI2) adds to the converter into UTF-8: 32 units below
+/// U+0800, the text of most alphabetic scripts, UTF-16 or UTF-32; 32 units of UTF-16 of any
+/// other characters (CJK, Indic scripts, emoji), in 32-bit lanes; 16 units of UTF-32 of any
+/// scalar values.
 ///
 /// # Safety
 /// Implementations use instructions of one ISA: they may only run on a CPU that has it.
-pub(crate) unsafe trait WideStep {
+pub(crate) unsafe trait CompressSteps {
     /// Whether the UTF-16 loop leaves the steps for a run of ASCII only where
-    /// [`WideStep::ascii_ahead`] finds a long one, tested before every other step, instead of
+    /// [`CompressSteps::ascii_ahead`] finds a long one, tested before every other step, instead of
     /// wherever the first 16 units of a step are ASCII; shorter stretches of ASCII are
-    /// converted by [`WideStep::utf16`] with the characters around them. In text that
+    /// converted by [`CompressSteps::utf16`] with the characters around them. In text that
     /// mixes ASCII with other characters, such as Wikipedia's, whether 16 or 32 units are
     /// ASCII is a branch that no predictor learns (in 30-45% of its steps of 32 units the
     /// answer differs from the step before's), and a step costs less than its misprediction.
     const LONG_ASCII_RUNS: bool = false;
 
-    /// Without [`WideStep::LONG_ASCII_RUNS`], the units of ASCII, 16 or 32, from which the
+    /// Without [`CompressSteps::LONG_ASCII_RUNS`], the units of ASCII, 16 or 32, from which the
     /// UTF-16 loop leaves the steps for a run of ASCII: fewer are converted by the steps with
     /// the characters around them.
     const ASCII_RUN_UNITS: usize = STEP;
 
-    /// With [`WideStep::LONG_ASCII_RUNS`], whether the units at `src`, of which `units` are
+    /// With [`CompressSteps::LONG_ASCII_RUNS`], whether the units at `src`, of which `units` are
     /// readable, start with a run of ASCII to leave the steps for (false if `units` are too
     /// few to tell).
     ///
@@ -584,7 +587,7 @@ pub(crate) unsafe trait WideStep {
     /// `src` has 32 units; `dst` has room for 112 bytes.
     unsafe fn utf16(src: *const u16, dst: *mut u8) -> (usize, usize, Saved);
 
-    /// Converts the 16 UTF-32 units at `src` as [`WideStep::utf16`] converts 16 units: their
+    /// Converts the 16 UTF-32 units at `src` as [`CompressSteps::utf16`] converts 16 units: their
     /// 16 to 64 bytes and the 16 bytes after them as they were, or (0, _), nothing written, if
     /// they hold a surrogate or a value above U+10FFFF.
     ///
@@ -601,7 +604,7 @@ pub(crate) unsafe trait WideStep {
     unsafe fn utf32_run(src: &[u32], dst: *mut u8) -> (usize, usize);
 
     /// Converts UTF-16 from the start of `src` into `dst`, in steps of 32 units or the last
-    /// ones, each converted as [`WideStep::utf16`] does but only if its bytes fit, writing
+    /// ones, each converted as [`CompressSteps::utf16`] does but only if its bytes fit, writing
     /// nothing past them, until a step does not fit or holds a lone surrogate: the units read
     /// and bytes written. For the units that the steps leave, for want of input or of room for
     /// a step's most bytes and 16 more: without it the exact path, which goes one character at
@@ -614,7 +617,7 @@ pub(crate) unsafe trait WideStep {
     /// The CPU has the instruction set.
     unsafe fn utf16_tail(src: &[u16], dst: &mut [MaybeUninit<u8>]) -> (usize, usize);
 
-    /// Converts UTF-32 as [`WideStep::utf16_tail`] converts UTF-16, in steps of 16 units,
+    /// Converts UTF-32 as [`CompressSteps::utf16_tail`] converts UTF-16, in steps of 16 units,
     /// until a step does not fit or holds a value that is not a scalar value.
     ///
     /// # Safety
@@ -622,12 +625,12 @@ pub(crate) unsafe trait WideStep {
     unsafe fn utf32_tail(src: &[u32], dst: &mut [MaybeUninit<u8>]) -> (usize, usize);
 }
 
-/// No wider step: 16 units at a time, with the registers `U`, and the tail in steps of 16
+/// No compressing steps: 16 units at a time, with the registers `U`, and the tail in steps of 16
 /// units through buffers of their own ([`staged_tail`]).
-pub(crate) struct NoWideStep<U>(PhantomData<U>);
+pub(crate) struct NoCompressSteps<U>(PhantomData<U>);
 
 // SAFETY: `U`'s instructions, which the trait's contract covers as `U`'s does.
-unsafe impl<U: Units> WideStep for NoWideStep<U> {
+unsafe impl<U: StepRegister> CompressSteps for NoCompressSteps<U> {
     #[inline(always)]
     unsafe fn utf16(_: *const u16, _: *mut u8) -> (usize, usize, Saved) {
         (0, 0, Saved::NONE)
@@ -664,20 +667,20 @@ unsafe impl<U: Units> WideStep for NoWideStep<U> {
     const ASCII_RUN_UNITS: usize = 2 * STEP;
 }
 
-/// UTF-16 or UTF-32, converted by [`staged_tail`].
-trait StagedUnit: crate::engine::CodeUnit {
+/// A unit type (UTF-16 or UTF-32) that [`staged_tail`] converts.
+trait StagedTailUnit: crate::engine::CodeUnit {
     /// Converts `src`, [`STAGED_MIN`] to 16 units followed by zeros to make 16, as the steps of
     /// the converter's loop do, into `out`, which has room for 80 more bytes: the units
     /// converted (zeros included), or 0.
     ///
     /// # Safety
     /// `U`'s instruction set; `src` has `STAGED_MIN` to 16 units.
-    unsafe fn step<U: Units>(src: &[Self], out: &mut Writer) -> usize;
+    unsafe fn step<U: StepRegister>(src: &[Self], out: &mut Writer) -> usize;
 }
 
-impl StagedUnit for u16 {
+impl StagedTailUnit for u16 {
     #[inline(always)]
-    unsafe fn step<U: Units>(src: &[u16], out: &mut Writer) -> usize {
+    unsafe fn step<U: StepRegister>(src: &[u16], out: &mut Writer) -> usize {
         // SAFETY: by the caller; `src` has the 16 units `load` reads, or the STAGED_MIN to 15
         // that `load_short` reads.
         unsafe {
@@ -690,9 +693,9 @@ impl StagedUnit for u16 {
     }
 }
 
-impl StagedUnit for u32 {
+impl StagedTailUnit for u32 {
     #[inline(always)]
-    unsafe fn step<U: Units>(src: &[u32], out: &mut Writer) -> usize {
+    unsafe fn step<U: StepRegister>(src: &[u32], out: &mut Writer) -> usize {
         let mut units = MaybeUninit::<[u32; STEP]>::uninit();
         // SAFETY: by the caller; 16 units at `at`: the input's own where it has 16, else a
         // copy followed by zeros, all 16 stored by `store_wide`.
@@ -735,7 +738,7 @@ pub(crate) const SHIFT_DOWN: [u8; 32] = {
 /// # Safety
 /// `U`'s instruction set (SSSE3 at least); `src` has `STAGED_MIN` to 15 units.
 #[inline(always)]
-unsafe fn load_short<U: Units>(src: &[u16]) -> U {
+unsafe fn load_short<U: StepRegister>(src: &[u16]) -> U {
     debug_assert!((STAGED_MIN..STEP).contains(&src.len()) && STAGED_MIN >= 4);
     let n = src.len();
     let p = src.as_ptr();
@@ -762,7 +765,7 @@ unsafe fn load_short<U: Units>(src: &[u16]) -> U {
 /// The [`STAGED_MIN`] to 15 units of UTF-32 of `src`, zeros after them, four to a register:
 /// the whole fours loaded, the last (partial) one taken from the last four units, moved down,
 /// and not a copy into a buffer (as for [`load_short`]); stored again by
-/// [`Units::store_wide`] so that the step's loads take them at once (see BENCHMARKS.md).
+/// [`StepRegister::store_wide`] so that the step's loads take them at once (see BENCHMARKS.md).
 ///
 /// # Safety
 /// SSSE3; `src` has `STAGED_MIN` to 15 units.
@@ -796,8 +799,8 @@ unsafe fn short_quarters(src: &[u32]) -> [__m128i; 4] {
 const STAGED_MIN: usize = 4;
 
 /// The tail steps of an instruction set that cannot store a register's bytes by a mask (see
-/// [`WideStep::utf16_tail`]): each 16 units (the last ones followed by zeros) are converted by
-/// [`StagedUnit::step`] into a buffer, and their bytes copied into `dst` if they fit. Zeros are
+/// [`CompressSteps::utf16_tail`]): each 16 units (the last ones followed by zeros) are converted by
+/// [`StagedTailUnit::step`] into a buffer, and their bytes copied into `dst` if they fit. Zeros are
 /// ASCII, one byte each after the bytes of the units, which are left out; a high surrogate that
 /// ends the input is followed by a zero, and refused with the lone ones. Runs of ASCII go as the
 /// exact path's, and the last units if fewer than [`STAGED_MIN`]. Against the exact path, short
@@ -807,7 +810,7 @@ const STAGED_MIN: usize = 4;
 /// # Safety
 /// `U`'s instruction set.
 #[inline(always)]
-unsafe fn staged_tail<U: Units, S: StagedUnit>(
+unsafe fn staged_tail<U: StepRegister, S: StagedTailUnit>(
     src: &[S],
     dst: &mut [MaybeUninit<u8>],
 ) -> (usize, usize) {
@@ -894,13 +897,13 @@ pub(crate) fn copy_staged(src: &[MaybeUninit<u8>], dst: &mut [MaybeUninit<u8>]) 
 /// Converts the longest prefix of `src`, UTF-16, that the steps accept, into `dst`, where it
 /// fits with room to spare, but for its last 31 units at most (each step is checked to leave
 /// room for a run of ASCII after it, which spares a check per step), then `W`'s tail steps
-/// (see [`WideStep::utf16_tail`]): the units read and bytes written. The exact path takes
+/// (see [`CompressSteps::utf16_tail`]): the units read and bytes written. The exact path takes
 /// over from there.
 ///
 /// # Safety
 /// The CPU has `U`'s and `W`'s instruction sets.
 #[inline(always)]
-pub(crate) unsafe fn utf16_to_utf8<U: Units, W: WideStep>(
+pub(crate) unsafe fn utf16_to_utf8<U: StepRegister, W: CompressSteps>(
     src: &[u16],
     dst: &mut [MaybeUninit<u8>],
 ) -> (usize, usize) {
@@ -1077,7 +1080,7 @@ unsafe fn one_to_four(c: __m128i) -> (__m128i, usize) {
 /// scalar values four at a time: 16, or 0 (nothing written) if they hold a surrogate or a
 /// value above U+10FFFF.
 #[inline(always)]
-unsafe fn wide_step<U: Units>(src: *const u32, out: &mut Writer) -> usize {
+unsafe fn wide_step<U: StepRegister>(src: *const u32, out: &mut Writer) -> usize {
     // SAFETY: by the caller.
     unsafe {
         let c = U::load_wide(src);
@@ -1109,7 +1112,7 @@ unsafe fn wide_step<U: Units>(src: *const u32, out: &mut Writer) -> usize {
 /// # Safety
 /// The CPU has `U`'s and `W`'s instruction sets.
 #[inline(always)]
-pub(crate) unsafe fn utf32_to_utf8<U: Units, W: WideStep>(
+pub(crate) unsafe fn utf32_to_utf8<U: StepRegister, W: CompressSteps>(
     src: &[u32],
     dst: &mut [MaybeUninit<u8>],
 ) -> (usize, usize) {

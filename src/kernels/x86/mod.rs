@@ -17,7 +17,7 @@ pub(crate) mod sse42;
 /// UTF-8 with its kernel and converting it with the `from_utf8` kernel, whose runs of ASCII it
 /// widens with its registers, and converting into UTF-8 with its registers of units (see
 /// `crate::algorithms::to_utf8`): `transcoders!("avx2,popcnt", validate::<true>, Avx2,
-/// Avx2Units)`. The loops are those of `crate::engine::convert_from_utf8` and
+/// Avx2StepRegister)`. The loops are those of `crate::engine::convert_from_utf8` and
 /// `convert_to_utf8`, inlined here; the converters from UTF-8 are [`from_utf8_converter`]'s.
 /// Past its leading blocks of ASCII, the SIMD converter from UTF-8 is a function of its own
 /// (`convert_rest`, see `from_utf8::convert_ascii_first`), and so is the SIMD loop from UTF-32
@@ -101,7 +101,7 @@ macro_rules! transcoders {
             let fast = |s: &[u16], d: &mut [core::mem::MaybeUninit<u8>]| unsafe {
                 crate::algorithms::to_utf8::utf16_to_utf8::<
                     $units,
-                    crate::algorithms::to_utf8::NoWideStep<$units>,
+                    crate::algorithms::to_utf8::NoCompressSteps<$units>,
                 >(s, d)
             };
             utf16::utf16_to_utf8_using(src, dst, mode, fast)
@@ -145,7 +145,7 @@ macro_rules! transcoders {
                 unsafe {
                     crate::algorithms::to_utf8::utf32_to_utf8::<
                         $units,
-                        crate::algorithms::to_utf8::NoWideStep<$units>,
+                        crate::algorithms::to_utf8::NoCompressSteps<$units>,
                     >(s, d)
                 }
             }

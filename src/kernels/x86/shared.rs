@@ -5,7 +5,7 @@
 use core::arch::x86_64::*;
 
 use crate::algorithms::lookup::{self, Vector};
-use crate::algorithms::to_utf8::Units;
+use crate::algorithms::to_utf8::StepRegister;
 
 /// `v` with its first `len` lanes (0 to 16) moved to its end, zeros before them.
 ///
@@ -301,16 +301,16 @@ unsafe impl crate::algorithms::from_utf8::WideningRegister for Avx2 {
 // Into UTF-8 (see super::to_utf8): 16 units of UTF-16 in one register.
 
 #[derive(Clone, Copy)]
-pub(crate) struct Avx2Units(__m256i);
+pub(crate) struct Avx2StepRegister(__m256i);
 
 // SAFETY: every method uses AVX2 (and earlier) instructions only, and the trait's contract
 // makes callers guarantee that the CPU has them.
-unsafe impl Units for Avx2Units {
+unsafe impl StepRegister for Avx2StepRegister {
     #[inline(always)]
     unsafe fn load(src: *const u16) -> Self {
         // SAFETY: `src` has 16 readable units (32 bytes) by the caller; loadu has no alignment
         // requirement. AVX2 by the caller.
-        unsafe { Avx2Units(_mm256_loadu_si256(src.cast())) }
+        unsafe { Avx2StepRegister(_mm256_loadu_si256(src.cast())) }
     }
     type Any = __m256i;
     #[inline(always)]
@@ -325,7 +325,7 @@ unsafe impl Units for Avx2Units {
             // 12..16: the permutation puts them in order.
             let max = _mm256_set1_epi32(0xFFFF);
             let packed = _mm256_packus_epi32(_mm256_min_epu32(c0, max), _mm256_min_epu32(c1, max));
-            let units = Avx2Units(_mm256_permute4x64_epi64::<0xD8>(packed));
+            let units = Avx2StepRegister(_mm256_permute4x64_epi64::<0xD8>(packed));
             (units, _mm256_or_si256(c0, c1))
         }
     }
@@ -401,47 +401,47 @@ unsafe impl Units for Avx2Units {
     #[inline(always)]
     unsafe fn from_halves(halves: [__m128i; 2]) -> Self {
         // SAFETY: AVX2 by the caller.
-        unsafe { Avx2Units(_mm256_set_m128i(halves[1], halves[0])) }
+        unsafe { Avx2StepRegister(_mm256_set_m128i(halves[1], halves[0])) }
     }
     #[inline(always)]
     unsafe fn splat(v: u16) -> Self {
         // SAFETY: AVX2 by the caller.
-        unsafe { Avx2Units(_mm256_set1_epi16(v as i16)) }
+        unsafe { Avx2StepRegister(_mm256_set1_epi16(v as i16)) }
     }
     #[inline(always)]
     unsafe fn and(self, other: Self) -> Self {
         // SAFETY: AVX2 by the caller.
-        unsafe { Avx2Units(_mm256_and_si256(self.0, other.0)) }
+        unsafe { Avx2StepRegister(_mm256_and_si256(self.0, other.0)) }
     }
     #[inline(always)]
     unsafe fn or(self, other: Self) -> Self {
         // SAFETY: AVX2 by the caller.
-        unsafe { Avx2Units(_mm256_or_si256(self.0, other.0)) }
+        unsafe { Avx2StepRegister(_mm256_or_si256(self.0, other.0)) }
     }
     #[inline(always)]
     unsafe fn add(self, other: Self) -> Self {
         // SAFETY: AVX2 by the caller.
-        unsafe { Avx2Units(_mm256_add_epi16(self.0, other.0)) }
+        unsafe { Avx2StepRegister(_mm256_add_epi16(self.0, other.0)) }
     }
     #[inline(always)]
     unsafe fn eq(self, other: Self) -> Self {
         // SAFETY: AVX2 by the caller.
-        unsafe { Avx2Units(_mm256_cmpeq_epi16(self.0, other.0)) }
+        unsafe { Avx2StepRegister(_mm256_cmpeq_epi16(self.0, other.0)) }
     }
     #[inline(always)]
     unsafe fn blend(self, other: Self, mask: Self) -> Self {
         // SAFETY: AVX2 by the caller.
-        unsafe { Avx2Units(_mm256_blendv_epi8(self.0, other.0, mask.0)) }
+        unsafe { Avx2StepRegister(_mm256_blendv_epi8(self.0, other.0, mask.0)) }
     }
     #[inline(always)]
     unsafe fn shr<const N: i32>(self) -> Self {
         // SAFETY: AVX2 by the caller.
-        unsafe { Avx2Units(_mm256_srli_epi16::<N>(self.0)) }
+        unsafe { Avx2StepRegister(_mm256_srli_epi16::<N>(self.0)) }
     }
     #[inline(always)]
     unsafe fn shl<const N: i32>(self) -> Self {
         // SAFETY: AVX2 by the caller.
-        unsafe { Avx2Units(_mm256_slli_epi16::<N>(self.0)) }
+        unsafe { Avx2StepRegister(_mm256_slli_epi16::<N>(self.0)) }
     }
     #[inline(always)]
     unsafe fn none(self, mask: Self) -> bool {
@@ -460,7 +460,7 @@ unsafe impl Units for Avx2Units {
             // alignr works within 128-bit lanes: pair each lane with the one before it (zeros
             // before the first).
             let before = _mm256_permute2x128_si256::<0x08>(self.0, self.0);
-            Avx2Units(_mm256_alignr_epi8::<14>(self.0, before))
+            Avx2StepRegister(_mm256_alignr_epi8::<14>(self.0, before))
         }
     }
     #[inline(always)]
@@ -490,7 +490,7 @@ unsafe impl Units for Avx2Units {
                 0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14, 0, 0, 2, 2, 4, 4, 6, 6, 8, 8,
                 10, 10, 12, 12, 14, 14,
             );
-            Avx2Units(_mm256_shuffle_epi8(self.0, low))
+            Avx2StepRegister(_mm256_shuffle_epi8(self.0, low))
         }
     }
     #[inline(always)]

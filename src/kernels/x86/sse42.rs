@@ -4,7 +4,7 @@ use core::arch::x86_64::*;
 
 use super::shared::shift_to_end;
 use crate::algorithms::lookup::{self, Vector};
-use crate::algorithms::to_utf8::Units;
+use crate::algorithms::to_utf8::StepRegister;
 
 #[derive(Clone, Copy)]
 pub(crate) struct Sse42(__m128i);
@@ -135,7 +135,7 @@ lookup::block_kernels!("sse4.2,popcnt", Sse42);
 
 // The converters of crate::transcode, compiled for this instruction set: their runs of ASCII are
 // widened and narrowed in its registers.
-super::transcoders!("sse4.2,popcnt", validate::<true>, Sse42, Sse42Units);
+super::transcoders!("sse4.2,popcnt", validate::<true>, Sse42, Sse42StepRegister);
 
 // ---------------------------------------------------------------------------------------------
 // From UTF-8 (see super::from_utf8): runs of ASCII and values widened 16 bytes at a time.
@@ -285,24 +285,24 @@ unsafe impl crate::algorithms::from_utf8::WideningRegister for Sse42 {
 // Into UTF-8 (see super::to_utf8): 16 units of UTF-16 in two registers.
 
 #[derive(Clone, Copy)]
-pub(crate) struct Sse42Units(__m128i, __m128i);
+pub(crate) struct Sse42StepRegister(__m128i, __m128i);
 
 /// Applies a 128-bit operation to both registers.
 macro_rules! both {
     ($op:ident, $a:expr, $b:expr) => {
-        Sse42Units($op($a.0, $b.0), $op($a.1, $b.1))
+        Sse42StepRegister($op($a.0, $b.0), $op($a.1, $b.1))
     };
 }
 
 // SAFETY: every method uses SSE4.2 (and earlier SSE) instructions only, and the trait's contract
 // makes callers guarantee that the CPU has them.
-unsafe impl Units for Sse42Units {
+unsafe impl StepRegister for Sse42StepRegister {
     #[inline(always)]
     unsafe fn load(src: *const u16) -> Self {
         // SAFETY: `src` has 16 readable units (32 bytes, the two loads) by the caller; loadu has
         // no alignment requirement. SSE2 by the caller.
         unsafe {
-            Sse42Units(
+            Sse42StepRegister(
                 _mm_loadu_si128(src.cast()),
                 _mm_loadu_si128(src.add(8).cast()),
             )
@@ -324,7 +324,7 @@ unsafe impl Units for Sse42Units {
             // packus saturates signed values: from 0x80000000 up they would give 0, so they are
             // clamped first.
             let max = _mm_set1_epi32(0xFFFF);
-            let units = Sse42Units(
+            let units = Sse42StepRegister(
                 _mm_packus_epi32(_mm_min_epu32(c[0], max), _mm_min_epu32(c[1], max)),
                 _mm_packus_epi32(_mm_min_epu32(c[2], max), _mm_min_epu32(c[3], max)),
             );
@@ -377,13 +377,13 @@ unsafe impl Units for Sse42Units {
     }
     #[inline(always)]
     unsafe fn from_halves(halves: [__m128i; 2]) -> Self {
-        Sse42Units(halves[0], halves[1])
+        Sse42StepRegister(halves[0], halves[1])
     }
     #[inline(always)]
     unsafe fn splat(v: u16) -> Self {
         // SAFETY: SSE2 by the caller.
         let r = unsafe { _mm_set1_epi16(v as i16) };
-        Sse42Units(r, r)
+        Sse42StepRegister(r, r)
     }
     #[inline(always)]
     unsafe fn and(self, other: Self) -> Self {
@@ -409,7 +409,7 @@ unsafe impl Units for Sse42Units {
     unsafe fn blend(self, other: Self, mask: Self) -> Self {
         // SAFETY: SSE4.1 by the caller.
         unsafe {
-            Sse42Units(
+            Sse42StepRegister(
                 _mm_blendv_epi8(self.0, other.0, mask.0),
                 _mm_blendv_epi8(self.1, other.1, mask.1),
             )
@@ -418,12 +418,12 @@ unsafe impl Units for Sse42Units {
     #[inline(always)]
     unsafe fn shr<const N: i32>(self) -> Self {
         // SAFETY: SSE2 by the caller.
-        unsafe { Sse42Units(_mm_srli_epi16::<N>(self.0), _mm_srli_epi16::<N>(self.1)) }
+        unsafe { Sse42StepRegister(_mm_srli_epi16::<N>(self.0), _mm_srli_epi16::<N>(self.1)) }
     }
     #[inline(always)]
     unsafe fn shl<const N: i32>(self) -> Self {
         // SAFETY: SSE2 by the caller.
-        unsafe { Sse42Units(_mm_slli_epi16::<N>(self.0), _mm_slli_epi16::<N>(self.1)) }
+        unsafe { Sse42StepRegister(_mm_slli_epi16::<N>(self.0), _mm_slli_epi16::<N>(self.1)) }
     }
     #[inline(always)]
     unsafe fn none(self, mask: Self) -> bool {
@@ -444,7 +444,7 @@ unsafe impl Units for Sse42Units {
     unsafe fn prev_units(self) -> Self {
         // SAFETY: SSSE3 by the caller.
         unsafe {
-            Sse42Units(
+            Sse42StepRegister(
                 _mm_slli_si128::<2>(self.0),
                 _mm_alignr_epi8::<14>(self.1, self.0),
             )
@@ -470,7 +470,7 @@ unsafe impl Units for Sse42Units {
         // SAFETY: SSSE3 by the caller.
         unsafe {
             let low = _mm_setr_epi8(0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14);
-            Sse42Units(_mm_shuffle_epi8(self.0, low), _mm_shuffle_epi8(self.1, low))
+            Sse42StepRegister(_mm_shuffle_epi8(self.0, low), _mm_shuffle_epi8(self.1, low))
         }
     }
     #[inline(always)]

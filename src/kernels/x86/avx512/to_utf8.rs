@@ -5,9 +5,9 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use super::{low_bits, splat32};
-use crate::algorithms::to_utf8::{self, Saved, WideStep};
+use crate::algorithms::to_utf8::{self, CompressSteps, Saved};
 use crate::engine::{Mode, Progress, utf16, utf32};
-use crate::kernels::x86::shared::Avx2Units;
+use crate::kernels::x86::shared::Avx2StepRegister;
 
 // ---------------------------------------------------------------------------------------------
 // UTF-16 into UTF-8: AVX2's converter (see super::to_utf8), with steps of 32 units below U+0800
@@ -269,13 +269,13 @@ unsafe fn bmp_lanes(units: __m256i, pairs: Option<(__m256i, u16, bool)>) -> (__m
     }
 }
 
-/// The steps of AVX-512 VBMI2, with [`WideStep::LONG_ASCII_RUNS`] as `LONG_ASCII_RUNS` (see
+/// The steps of AVX-512 VBMI2, with [`CompressSteps::LONG_ASCII_RUNS`] as `LONG_ASCII_RUNS` (see
 /// [`utf16_to_utf8`]).
-pub(crate) struct Avx512WideStep<const LONG_ASCII_RUNS: bool>;
+pub(crate) struct Avx512CompressSteps<const LONG_ASCII_RUNS: bool>;
 
 // SAFETY: AVX-512F, BW, VBMI and VBMI2 instructions, and AVX2's; callers guarantee the CPU has
 // them.
-unsafe impl<const LONG_ASCII_RUNS: bool> WideStep for Avx512WideStep<LONG_ASCII_RUNS> {
+unsafe impl<const LONG_ASCII_RUNS: bool> CompressSteps for Avx512CompressSteps<LONG_ASCII_RUNS> {
     const LONG_ASCII_RUNS: bool = LONG_ASCII_RUNS;
 
     /// 96 units: more, and the test costs text of other characters more than it saves; fewer,
@@ -363,9 +363,9 @@ unsafe impl<const LONG_ASCII_RUNS: bool> WideStep for Avx512WideStep<LONG_ASCII_
     }
 }
 
-/// UTF-16 or UTF-32, converted by [`tail_steps`] a step at a time: 32 units of UTF-16 or 16 of
-/// UTF-32, or all that are left if fewer.
-trait TailUnit: Sized {
+/// A unit type (UTF-16 or UTF-32) that [`tail_steps`] converts a step at a time: 32 units of
+/// UTF-16 or 16 of UTF-32, or all that are left if fewer.
+trait TailStepUnit: Sized {
     /// The units of a step at the start of `src` and their number, loaded with a mask: the
     /// lanes past `src` are zeros, ASCII, one byte each after the step's bytes, which are left
     /// out of the stores.
@@ -386,7 +386,7 @@ trait TailUnit: Sized {
     unsafe fn other_step(v: __m512i, units: usize, dst: &mut [MaybeUninit<u8>]) -> (usize, usize);
 }
 
-impl TailUnit for u16 {
+impl TailStepUnit for u16 {
     #[inline(always)]
     unsafe fn load_step(src: &[u16]) -> (__m512i, usize) {
         let units = src.len().min(2 * to_utf8::STEP);
@@ -412,7 +412,7 @@ impl TailUnit for u16 {
     }
 }
 
-impl TailUnit for u32 {
+impl TailStepUnit for u32 {
     #[inline(always)]
     unsafe fn load_step(src: &[u32]) -> (__m512i, usize) {
         let units = src.len().min(to_utf8::STEP);
@@ -437,8 +437,9 @@ impl TailUnit for u32 {
     }
 }
 
-/// [`WideStep::utf16_tail`] and [`WideStep::utf32_tail`]: steps until one converts nothing.
-/// Steps of ASCII are narrowed, with no compression, whose length the store would wait for.
+/// [`CompressSteps::utf16_tail`] and [`CompressSteps::utf32_tail`]: steps until one converts
+/// nothing. Steps of ASCII are narrowed, with no compression, whose length the store would wait
+/// for.
 ///
 /// With `OTHERS_APART`, for an input that leaves no room for a full step, inlined in the
 /// converter: from the first step of other than ASCII, the steps are those of a function of
@@ -448,7 +449,7 @@ impl TailUnit for u32 {
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
 #[inline(always)]
-unsafe fn tail_steps<S: TailUnit, const OTHERS_APART: bool>(
+unsafe fn tail_steps<S: TailStepUnit, const OTHERS_APART: bool>(
     src: &[S],
     dst: &mut [MaybeUninit<u8>],
 ) -> (usize, usize) {
@@ -456,7 +457,7 @@ unsafe fn tail_steps<S: TailUnit, const OTHERS_APART: bool>(
     /// As for `tail_steps`.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt")]
     #[inline(never)]
-    unsafe fn others<S: TailUnit>(src: &[S], dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+    unsafe fn others<S: TailStepUnit>(src: &[S], dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
         // SAFETY: by the caller.
         unsafe { tail_steps::<S, false>(src, dst) }
     }
@@ -493,7 +494,7 @@ unsafe fn tail_steps<S: TailUnit, const OTHERS_APART: bool>(
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
 #[inline(always)]
-unsafe fn short_units<S: TailUnit>(src: &[S], dst: &mut [MaybeUninit<u8>]) -> Option<Progress> {
+unsafe fn short_units<S: TailStepUnit>(src: &[S], dst: &mut [MaybeUninit<u8>]) -> Option<Progress> {
     // SAFETY: the instruction sets by the caller.
     unsafe {
         let (v, units) = S::load_step(src);
@@ -541,8 +542,8 @@ unsafe fn store_ascii_step(
     (units, units)
 }
 
-/// A step of [`WideStep::utf16_tail`] of other than ASCII: the `units` units of `v`, the first
-/// of `src` (see [`TailUnit::load_step`]), into `dst` if they fit, else (0, 0).
+/// A step of [`CompressSteps::utf16_tail`] of other than ASCII: the `units` units of `v`, the first
+/// of `src` (see [`TailStepUnit::load_step`]), into `dst` if they fit, else (0, 0).
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI and VBMI2, and AVX2.
@@ -554,7 +555,7 @@ unsafe fn utf16_tail_step(v: __m512i, units: usize, dst: &mut [MaybeUninit<u8>])
         // As `utf16` tells them apart, but for all surrogate pairs, which `bmp_bytes` takes.
         let halves = _mm512_or_si512(v, _mm512_shuffle_i64x2::<0b1110>(v, v));
         let above = _mm256_set1_epi16(0xF800_u16 as i16);
-        // The zeros past `units` (see `TailUnit::load_step`) give one byte each, the last of
+        // The zeros past `units` (see `TailStepUnit::load_step`) give one byte each, the last of
         // their register's bytes, which `lens` leaves out.
         let (regs, lens, read) = if _mm256_testz_si256(_mm512_castsi512_si256(halves), above) != 0 {
             let (bytes, len) = one_two_bytes(v);
@@ -598,7 +599,7 @@ unsafe fn utf16_tail_step(v: __m512i, units: usize, dst: &mut [MaybeUninit<u8>])
     }
 }
 
-/// A step of [`WideStep::utf32_tail`] of other than ASCII, as [`utf16_tail_step`] converts
+/// A step of [`CompressSteps::utf32_tail`] of other than ASCII, as [`utf16_tail_step`] converts
 /// UTF-16.
 ///
 /// # Safety
@@ -673,14 +674,14 @@ unsafe fn any_bytes(c: __m512i) -> Option<(__m512i, usize)> {
     }
 }
 
-/// [`WideStep::utf32_run`]: 32 units at a time, of ASCII, or all below U+0800 as
-/// [`WideStep::utf16`] converts them, or else 16 at a time, of ASCII or of any scalar values
-/// as [`WideStep::utf32`] converts them: with no test through `Avx2Units` first, nor a branch
-/// between steps of different kinds through the converter's loop. A function of its own, out
-/// of line as `narrow_run` is.
+/// [`CompressSteps::utf32_run`]: 32 units at a time, of ASCII, or all below U+0800 as
+/// [`CompressSteps::utf16`] converts them, or else 16 at a time, of ASCII or of any scalar
+/// values as [`CompressSteps::utf32`] converts them: with no test through `Avx2StepRegister`
+/// first, nor a branch between steps of different kinds through the converter's loop. A function
+/// of its own, out of line as `narrow_run` is.
 ///
 /// # Safety
-/// As for [`WideStep::utf32_run`]; the CPU has AVX-512F, BW, VBMI and VBMI2, POPCNT and LZCNT.
+/// As for [`CompressSteps::utf32_run`]; the CPU has AVX-512F, BW, VBMI and VBMI2, POPCNT and LZCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,lzcnt")]
 #[inline(never)]
 unsafe fn utf32_run(src: &[u32], dst: *mut u8) -> (usize, usize) {
@@ -767,7 +768,7 @@ pub(crate) unsafe fn utf32_to_utf8(
     #[inline(never)]
     unsafe fn steps(s: &[u32], d: &mut [MaybeUninit<u8>]) -> (usize, usize) {
         // SAFETY: the registers need the instruction set, which the CPU has.
-        unsafe { to_utf8::utf32_to_utf8::<Avx2Units, Avx512WideStep<true>>(s, d) }
+        unsafe { to_utf8::utf32_to_utf8::<Avx2StepRegister, Avx512CompressSteps<true>>(s, d) }
     }
     // SAFETY: the CPU has the instruction set by our contract.
     let fast = |s: &[u32], d: &mut [MaybeUninit<u8>]| unsafe {
@@ -782,7 +783,7 @@ pub(crate) unsafe fn utf32_to_utf8(
 
 /// [`crate::transcode::utf16::utf16_to_utf8`] with AVX2's registers and the 32-unit step. With
 /// `LONG_ASCII_RUNS` (Intel), the loop leaves the steps only for runs of ASCII of at least 96
-/// units (see [`Avx512WideStep::ascii_ahead`]); without (AMD Zen 4, whose branch predictor and
+/// units (see [`Avx512CompressSteps::ascii_ahead`]); without (AMD Zen 4, whose branch predictor and
 /// 512-bit loads favour the other way), wherever the first 16 units of a step are ASCII, as
 /// AVX2's does (see BENCHMARKS.md for the measurements of both ways on both CPUs).
 ///
@@ -809,7 +810,9 @@ pub(crate) unsafe fn utf16_to_utf8<const LONG_ASCII_RUNS: bool>(
         d: &mut [MaybeUninit<u8>],
     ) -> (usize, usize) {
         // SAFETY: the registers need the instruction set, which the CPU has.
-        unsafe { to_utf8::utf16_to_utf8::<Avx2Units, Avx512WideStep<LONG_ASCII_RUNS>>(s, d) }
+        unsafe {
+            to_utf8::utf16_to_utf8::<Avx2StepRegister, Avx512CompressSteps<LONG_ASCII_RUNS>>(s, d)
+        }
     }
     // SAFETY: as for `utf32_to_utf8`.
     let fast = |s: &[u16], d: &mut [MaybeUninit<u8>]| unsafe {
