@@ -15,15 +15,16 @@ use core::mem::MaybeUninit;
 use super::ascii::{SHORT_ASCII, is_short_ascii};
 use crate::engine::{CodeUnit, Progress};
 
-/// A unit of UTF-16 or UTF-32: 16 of them into 16 bytes of ASCII.
-pub(crate) trait Wide: CodeUnit {
+/// A unit of UTF-16 or UTF-32 as short strings of ASCII are converted from it into UTF-8: 16 of
+/// them into 16 bytes of ASCII.
+pub(crate) trait ShortAsciiUnit: CodeUnit {
     /// The OR of the 16 units in a register, in lanes of the unit's width.
     #[cfg(target_arch = "x86_64")]
     fn or(units: &[Self; 16]) -> core::arch::x86_64::__m128i;
     /// The 16 units, ASCII, as bytes.
     #[cfg(target_arch = "x86_64")]
     fn narrow(units: &[Self; 16]) -> core::arch::x86_64::__m128i;
-    /// The bits that are not ASCII, in each lane of [`Wide::or`]'s register.
+    /// The bits that are not ASCII, in each lane of [`ShortAsciiUnit::or`]'s register.
     #[cfg(target_arch = "x86_64")]
     const NOT_ASCII: core::arch::x86_64::__m128i;
 }
@@ -52,7 +53,7 @@ mod sse2 {
 }
 
 #[cfg(target_arch = "x86_64")]
-impl Wide for u16 {
+impl ShortAsciiUnit for u16 {
     #[inline(always)]
     fn or(units: &[u16; 16]) -> core::arch::x86_64::__m128i {
         use core::arch::x86_64::*;
@@ -75,7 +76,7 @@ impl Wide for u16 {
 }
 
 #[cfg(target_arch = "x86_64")]
-impl Wide for u32 {
+impl ShortAsciiUnit for u32 {
     #[inline(always)]
     fn or(units: &[u32; 16]) -> core::arch::x86_64::__m128i {
         use core::arch::x86_64::*;
@@ -107,9 +108,9 @@ fn quarters(units: &[u32; 16]) -> [core::arch::x86_64::__m128i; 4] {
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-impl Wide for u16 {}
+impl ShortAsciiUnit for u16 {}
 #[cfg(not(target_arch = "x86_64"))]
-impl Wide for u32 {}
+impl ShortAsciiUnit for u32 {}
 
 /// All of `src`, if it is a string of ASCII of at most half [`SHORT_ASCII`] bytes, converted
 /// into `dst` if it fits; else `None`, nothing written.
@@ -127,7 +128,10 @@ pub(crate) fn from_utf8<T: CodeUnit>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> 
 /// All of `src`, if it is a string of ASCII of at most [`SHORT_ASCII`] units, converted into
 /// `dst` if it fits; else `None`, nothing written.
 #[inline(always)]
-pub(crate) fn into_utf8<S: Wide>(src: &[S], dst: &mut [MaybeUninit<u8>]) -> Option<Progress> {
+pub(crate) fn into_utf8<S: ShortAsciiUnit>(
+    src: &[S],
+    dst: &mut [MaybeUninit<u8>],
+) -> Option<Progress> {
     // Only an input that starts with ASCII is read whole: reading a mixed string whole before
     // handing it to the kernel slows it down.
     if src.len() > SHORT_ASCII || dst.len() < src.len() || src.first()?.value() >= 0x80 {
