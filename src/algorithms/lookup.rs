@@ -27,7 +27,8 @@
 
 use crate::chunks::as_chunks;
 
-/// A SIMD register of `LANES` bytes and the few operations the algorithm needs.
+/// A SIMD register of `LANES` bytes of one instruction set, and the few operations that the block
+/// algorithm (validation and counting) needs of it; the converters' register traits extend it.
 ///
 /// # Safety
 /// Implementations use instructions of one ISA: their methods may only run on a CPU that has it.
