@@ -306,13 +306,13 @@ unsafe impl BlockConverter for Avx512BlockConverter {
     }
 }
 
-/// A unit type that a run of blocks ([`narrow_run`]) is converted into: how it stores its values,
-/// below U+10000.
+/// The stores of a run of blocks ([`narrow_run`]) into a unit type: its values, below U+10000,
+/// and its blocks of ASCII.
 ///
 /// # Safety
 /// Implementations use AVX-512F, BW and VBMI instructions only, and write only the units
 /// documented.
-unsafe trait NarrowRunUnit: Sized {
+unsafe trait RunStore: Sized {
     /// Writes the first `total` (below 64) of the 16-bit values whose low bytes are `lows` and
     /// high bytes `highs`, at `out`, and nothing after them.
     ///
@@ -327,7 +327,7 @@ unsafe trait NarrowRunUnit: Sized {
 }
 
 // SAFETY: AVX-512F, BW and VBMI; the stores write `total` units, or 64 of ASCII.
-unsafe impl NarrowRunUnit for u16 {
+unsafe impl RunStore for u16 {
     #[inline(always)]
     unsafe fn store_values(lows: __m512i, highs: __m512i, total: usize, out: *mut u16) {
         // SAFETY: by the caller. (Packing bytes before interleaving them takes fewer
@@ -361,7 +361,7 @@ unsafe impl NarrowRunUnit for u16 {
 }
 
 // SAFETY: AVX-512F, BW and VBMI; the stores write `total` units, or 64 of ASCII.
-unsafe impl NarrowRunUnit for u32 {
+unsafe impl RunStore for u32 {
     #[inline(always)]
     unsafe fn store_values(lows: __m512i, highs: __m512i, total: usize, out: *mut u32) {
         // SAFETY: by the caller: each store writes 16 units below `total`, or those left.
@@ -413,7 +413,7 @@ unsafe impl NarrowRunUnit for u32 {
 /// and LZCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,lzcnt,popcnt")]
 #[inline(never)]
-unsafe fn narrow_run<T: NarrowRunUnit>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> (usize, usize) {
+unsafe fn narrow_run<T: RunStore>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> (usize, usize) {
     // The next block is always 64 bytes on, so that no load waits for the one before to
     // be converted: a character cut by a block's end is converted with the next block,
     // from bytes before that block, and validated with them from what the block carries
@@ -501,7 +501,7 @@ unsafe fn narrow_run<T: NarrowRunUnit>(src: &[u8], dst: &mut [MaybeUninit<T>]) -
 /// The CPU has AVX-512F, BW, VBMI and VBMI2; the byte before each continuation byte and the
 /// two before each third byte readable; as many units writable at `out` as `ends` has bits.
 #[inline(always)]
-unsafe fn store_narrow<T: NarrowRunUnit>(
+unsafe fn store_narrow<T: RunStore>(
     b: __m512i,
     p: *const u8,
     continuation: u64,
@@ -610,7 +610,7 @@ unsafe fn store_utf32(b: __m512i, positions: __m512i, n: usize, out: *mut u32) {
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI and VBMI2.
 #[inline(always)]
-unsafe fn mixed_tail<T: MixedTailUnit + NarrowRunUnit>(
+unsafe fn mixed_tail<T: MixedTailUnit + RunStore>(
     src: &[u8],
     dst: &mut [MaybeUninit<T>],
 ) -> (usize, usize) {
@@ -675,7 +675,7 @@ const TAIL_MIN: usize = 24;
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI and VBMI2; without `VALIDATE`, `src` is well-formed UTF-8.
 #[inline(always)]
-unsafe fn narrow_tail<T: NarrowRunUnit, const VALIDATE: bool>(
+unsafe fn narrow_tail<T: RunStore, const VALIDATE: bool>(
     src: &[u8],
     dst: &mut [MaybeUninit<T>],
 ) -> (usize, usize) {
@@ -749,7 +749,7 @@ unsafe fn narrow_tail<T: NarrowRunUnit, const VALIDATE: bool>(
 /// The CPU has AVX-512F, BW, VBMI and VBMI2; `b` holds the first bytes of `rest` (at most 64),
 /// zeros after them.
 #[inline(always)]
-unsafe fn narrow_step<T: NarrowRunUnit>(
+unsafe fn narrow_step<T: RunStore>(
     b: __m512i,
     rest: &[u8],
     out: &mut [MaybeUninit<T>],
@@ -812,7 +812,7 @@ unsafe fn mixed_tail_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>]) -> (usize, 
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI and VBMI2.
 #[inline(always)]
-unsafe fn short_string<T: NarrowRunUnit + MixedTailUnit>(
+unsafe fn short_string<T: RunStore + MixedTailUnit>(
     src: &[u8],
     dst: &mut [MaybeUninit<T>],
 ) -> (usize, usize) {
@@ -1003,7 +1003,7 @@ mod untrusted_input {
     unsafe fn check<T>(block: BlockConverter<T>, tail: TailConverter<T>)
     where
         T: MixedTailUnit
-            + NarrowRunUnit
+            + RunStore
             + from_utf8::OutputUnit
             + PartialEq
             + core::fmt::Debug
@@ -1032,7 +1032,7 @@ mod untrusted_input {
     }
 
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx2,popcnt")]
-    unsafe fn tail<T: MixedTailUnit + NarrowRunUnit>(
+    unsafe fn tail<T: MixedTailUnit + RunStore>(
         s: &[u8],
         d: &mut [MaybeUninit<T>],
     ) -> (usize, usize) {
