@@ -16,7 +16,8 @@
 //! - [`escape`]: escaping arbitrary bytes for terminals and shells, and back.
 //! - [`lossy`]: copies with ill-formed sequences replaced by U+FFFD.
 //! - [`stream`]: validation of input that arrives in chunks.
-//! - [`dispatch`]: the run-time choice among the implementations (`Isa`) and their kernels.
+//! - `dispatch` (private): the run-time choice among the implementations (`Isa`) and their
+//!   kernels.
 //! - [`scalar`]: the scalar reference: [`scalar::decode`] (the scalar value at the start of a
 //!   buffer, or the maximal subpart to replace), [`scalar::encode`] (the 1..4 byte encoding of
 //!   a scalar value), [`scalar::error`] (how ill-formed input is classified), the sibling
@@ -33,7 +34,7 @@ mod algorithms;
 pub mod boundary;
 mod chunks;
 pub mod count;
-pub mod dispatch;
+mod dispatch;
 mod engine;
 pub mod escape;
 pub mod ffi;
@@ -47,6 +48,18 @@ pub mod stream;
 mod test_support;
 pub mod transcode;
 pub mod validate;
+
+/// What the project's own tests, fuzz targets and benchmarks reach inside the crate, with the
+/// `internals` feature (unstable; see Cargo.toml): not part of the library's API.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod internals {
+    /// The kernels' sizes, in bytes: the block, the most blocks whose errors are tested at
+    /// once, and the input lengths from which they read from 64-byte boundaries and prefetch.
+    pub use crate::algorithms::lookup::{ALIGN_FROM, BLOCK, GROUP, STREAM_FROM};
+    /// The implementations, each one's kernels callable on its own, and the one in use.
+    pub use crate::dispatch::{Isa, active_isa};
+}
 
 pub use boundary::{char_start, truncate};
 pub use count::count_chars;

@@ -12,11 +12,11 @@
 mod common;
 
 use common::{Rng, iterations, or_under_miri};
-use utf8::dispatch::Isa;
 use utf8::ffi::utf8_status::{self, *};
 use utf8::ffi::{
     UTF8_MORE, UTF8_REPLACE, UTF8_WTF8, utf8_to_utf16, utf8_to_utf32, utf16_to_utf8, utf32_to_utf8,
 };
+use utf8::internals::Isa;
 use utf8::transcode::{Mode, Progress, Stop};
 
 /// The result of converting a stream: the final status, its offset in the stream (the length

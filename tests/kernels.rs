@@ -4,7 +4,7 @@
 mod common;
 
 use common::{Rng, at_offset, oracle};
-use utf8::dispatch::{ALIGN_FROM, BLOCK, GROUP, Isa};
+use utf8::internals::{ALIGN_FROM, BLOCK, GROUP, Isa};
 
 /// Checks every supported kernel on `s`: validation against `core::str::from_utf8`, and the
 /// character count against that of `String::from_utf8_lossy`, which replaces each maximal
@@ -371,9 +371,9 @@ fn long_inputs_with_one_error_far_from_the_start() {
 #[cfg_attr(miri, ignore = "megabytes are too slow to interpret")]
 fn input_long_enough_for_the_prefetching_loop() {
     let mut rng = Rng::new(0x5EED_1006);
-    let text = rng.text_of_len(utf8::dispatch::STREAM_FROM + 1000);
+    let text = rng.text_of_len(utf8::internals::STREAM_FROM + 1000);
     check(&text);
-    let middle = utf8::dispatch::STREAM_FROM / 2;
+    let middle = utf8::internals::STREAM_FROM / 2;
     for bad in [&b"\xF4\x90\x80\x80"[..], b"\xE0\x80", b"\xBF"] {
         for at in [200, middle - 1, middle + 1, text.len() - 70, text.len() - 1] {
             let at = (0..=at).rev().find(|&i| text[i] & 0xC0 != 0x80).unwrap();
@@ -386,7 +386,7 @@ fn input_long_enough_for_the_prefetching_loop() {
     // Runs of ASCII, which this loop tests two blocks at a time (see `ascii_blocks` in
     // src/algorithms/lookup.rs): an error in each of the blocks after the first four of a run, at
     // the start of the input and in the middle.
-    let ascii = vec![b'a'; utf8::dispatch::STREAM_FROM + 1000];
+    let ascii = vec![b'a'; utf8::internals::STREAM_FROM + 1000];
     check(&ascii);
     for start in [0, middle - middle % BLOCK] {
         for at in (start + 4 * BLOCK..start + 12 * BLOCK).step_by(BLOCK / 2) {

@@ -4,7 +4,7 @@
 
 mod common;
 
-use utf8::dispatch::Isa;
+use utf8::internals::Isa;
 use utf8::{ErrorKind, count_chars, decode_next};
 
 /// Lossy decoding with a `decode_next` loop: U+FFFD for each maximal subpart.

@@ -11,13 +11,13 @@ mod common;
 
 use common::{Rng, classify, oracle};
 use utf8::ErrorKind;
-use utf8::dispatch::Isa;
 use utf8::ffi::utf8_status::{self, *};
 use utf8::ffi::{
     UTF8_REPLACE, UTF8_WTF8, utf8_length_from_utf16, utf8_length_from_utf32, utf8_result,
     utf8_to_utf16, utf8_to_utf32, utf16_length_from_utf8, utf16_to_utf8, utf32_length_from_utf8,
     utf32_to_utf8,
 };
+use utf8::internals::Isa;
 use utf8::transcode::{Mode, Progress, Stop};
 
 const REPLACE: Mode = Mode {

@@ -1046,7 +1046,7 @@ fn main() {
         Some("run") if args.len() == 4 => measure(Path::new(&args[2]), Path::new(&args[3])),
         // The implementation the library chooses on this CPU (LIBUTF8_FORCE_ISA included).
         Some("isa") if args.len() == 2 => {
-            println!("{}", utf8::dispatch::active_isa().name());
+            println!("{}", utf8::internals::active_isa().name());
             Ok(())
         }
         _ => Err(

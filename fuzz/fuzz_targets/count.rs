@@ -1,4 +1,4 @@
-//! `utf8::count_chars`, every implementation (`utf8::dispatch::Isa`) and the C `utf8_count_chars`,
+//! `utf8::count_chars`, every implementation (`utf8::internals::Isa`) and the C `utf8_count_chars`,
 //! against the number of characters `String::from_utf8_lossy` gives (each maximal subpart of
 //! an error is one U+FFFD).
 //!
@@ -12,7 +12,7 @@ use core::ptr;
 use fuzz_common::{hex, widen};
 use libfuzzer_sys::fuzz_target;
 use utf8::ffi::utf8_count_chars;
-use utf8::dispatch::Isa;
+use utf8::internals::Isa;
 
 fuzz_target!(|data: &[u8]| {
     check(data);

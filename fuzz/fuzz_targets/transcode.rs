@@ -12,7 +12,7 @@
 //! must give the same output and stop at the same place. UTF-16 input also goes to WTF-8
 //! (UTF8_WTF8) and back, which must give it again. The C functions run the implementation the
 //! library picks; the same checks then run each implementation the CPU supports
-//! (`utf8::dispatch::Isa`), so that every kernel is fuzzed on a machine that has it. Last, with
+//! (`utf8::internals::Isa`), so that every kernel is fuzzed on a machine that has it. Last, with
 //! every flag combination, the input converted in chunks (UTF8_MORE on all but the last, the
 //! units a UTF8_ERR_TRUNCATED result leaves carried over) must give what one call gives.
 
@@ -27,7 +27,7 @@ use utf8::ffi::{
     utf8_result, utf8_to_utf16, utf8_to_utf32, utf16_length_from_utf8, utf16_to_utf8,
     utf32_length_from_utf8, utf32_to_utf8,
 };
-use utf8::dispatch::Isa;
+use utf8::internals::Isa;
 use utf8::transcode::{Mode, Progress};
 
 fuzz_target!(|data: &[u8]| {

@@ -1,4 +1,4 @@
-//! `utf8::validate`, every implementation (`utf8::dispatch::Isa`) and the C `utf8_validate`,
+//! `utf8::validate`, every implementation (`utf8::internals::Isa`) and the C `utf8_validate`,
 //! against `core::str::from_utf8` and the classification table of RFC 3629's byte ranges.
 //!
 //! Each input is checked as it is, then widened to several 64-byte blocks (see
@@ -11,7 +11,7 @@ use core::ptr;
 use fuzz_common::{BLOCK, hex, oracle_validate, status, status_of, widen};
 use libfuzzer_sys::fuzz_target;
 use utf8::ffi::utf8_validate;
-use utf8::dispatch::{GROUP, Isa};
+use utf8::internals::{GROUP, Isa};
 
 fuzz_target!(|data: &[u8]| {
     check(data);

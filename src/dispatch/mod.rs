@@ -23,7 +23,6 @@ use core::sync::atomic::{AtomicPtr, Ordering};
 
 use crate::algorithms::ascii::{SHORT_ASCII, is_short_ascii};
 use crate::algorithms::lookup::Blocks;
-pub use crate::algorithms::lookup::{ALIGN_FROM, BLOCK, GROUP, STREAM_FROM};
 use crate::algorithms::short_ascii;
 use crate::engine::{Mode, Progress};
 #[cfg(target_arch = "aarch64")]
@@ -35,11 +34,14 @@ use crate::kernels::x86::{avx2, sse42};
 use crate::kernels::{Validator, scalar, validate_kernel};
 use crate::scalar::error::Utf8Error;
 use crate::scalar::validate::{Prefix, char_start_at_or_before, scalar_prefix};
+#[cfg(any(test, feature = "internals"))]
 use crate::sink::as_uninit;
 pub(crate) use count::count_chars_with;
 
-/// An implementation: the scalar reference or one SIMD kernel. Non-exhaustive: a new
-/// instruction set or tuning (as `Avx512Zen4` was) is no breaking change.
+/// An implementation: the scalar reference or one SIMD kernel. Public only to the tests and
+/// fuzz targets (`crate::internals`), which alone call the methods that run one
+/// implementation's kernels. Non-exhaustive, so that their matches still build when an
+/// instruction set or tuning is added (as `Avx512Zen4` was).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Isa {
@@ -68,6 +70,9 @@ type Converter<S, T> = unsafe fn(&[S], &mut [MaybeUninit<T>], Mode) -> Progress;
 
 /// The kernels of one implementation.
 struct Kernels {
+    // Read by `active_isa` alone, which only the tests call; kept in every build, so that the
+    // tables and the code that reads them are the same with the feature and without.
+    #[cfg_attr(not(any(test, feature = "internals")), allow(dead_code))]
     isa: Isa,
     validate: Validator,
     count: Counter,
@@ -262,12 +267,14 @@ impl Isa {
     }
 
     /// Validates `s` with this implementation, or `None` if the CPU cannot run it.
+    #[cfg(any(test, feature = "internals"))]
     pub fn validate(self, s: &[u8]) -> Option<Result<(), Utf8Error>> {
         Some(validate_with(self.kernels()?, s))
     }
 
     /// Counts the characters of `s` as [`crate::count_chars`] does, with this implementation,
     /// or `None` if the CPU cannot run it.
+    #[cfg(any(test, feature = "internals"))]
     pub fn count_chars(self, s: &[u8]) -> Option<usize> {
         let kernels = self.kernels()?;
         Some(count_chars_with(s, |rest| count_prefix_with(kernels, rest)))
@@ -277,6 +284,7 @@ impl Isa {
     /// if it is well-formed, else whole 64-byte blocks (from a 64-byte boundary in a long
     /// input; 0 for the scalar implementation), or `None` if the CPU cannot run it. For tests:
     /// a kernel that rejected good blocks would be exact but slow.
+    #[cfg(any(test, feature = "internals"))]
     pub fn valid_blocks_len(self, s: &[u8]) -> Option<usize> {
         let kernels = self.kernels()?;
         // SAFETY: `kernels` returns only kernels whose ISA the CPU supports.
@@ -284,6 +292,7 @@ impl Isa {
     }
 
     /// Converts UTF-8 to UTF-16 with this implementation, or `None` if the CPU cannot run it.
+    #[cfg(any(test, feature = "internals"))]
     pub fn utf8_to_utf16(self, src: &[u8], dst: &mut [u16], mode: Mode) -> Option<Progress> {
         // SAFETY: `kernels` returns only kernels whose ISA the CPU supports; the converters
         // write units, and store back only units they read from `dst`.
@@ -291,6 +300,7 @@ impl Isa {
     }
 
     /// Converts UTF-16 to UTF-8 with this implementation, or `None` if the CPU cannot run it.
+    #[cfg(any(test, feature = "internals"))]
     pub fn utf16_to_utf8(self, src: &[u16], dst: &mut [u8], mode: Mode) -> Option<Progress> {
         // SAFETY: `kernels` returns only kernels whose ISA the CPU supports; the converters
         // write units, and store back only units they read from `dst`.
@@ -298,6 +308,7 @@ impl Isa {
     }
 
     /// Converts UTF-8 to UTF-32 with this implementation, or `None` if the CPU cannot run it.
+    #[cfg(any(test, feature = "internals"))]
     pub fn utf8_to_utf32(self, src: &[u8], dst: &mut [u32], mode: Mode) -> Option<Progress> {
         // SAFETY: `kernels` returns only kernels whose ISA the CPU supports; the converters
         // write units, and store back only units they read from `dst`.
@@ -305,6 +316,7 @@ impl Isa {
     }
 
     /// Converts UTF-32 to UTF-8 with this implementation, or `None` if the CPU cannot run it.
+    #[cfg(any(test, feature = "internals"))]
     pub fn utf32_to_utf8(self, src: &[u32], dst: &mut [u8], mode: Mode) -> Option<Progress> {
         // SAFETY: `kernels` returns only kernels whose ISA the CPU supports; the converters
         // write units, and store back only units they read from `dst`.
@@ -412,6 +424,7 @@ fn choose() -> &'static Kernels {
 }
 
 /// The implementation in use (chosen on first use).
+#[cfg(any(test, feature = "internals"))]
 pub fn active_isa() -> Isa {
     let kernels = active();
     if ptr::eq(kernels, &UNCHOSEN) {

@@ -126,9 +126,9 @@ pub fn at_offset(s: &[u8], offset: usize) -> (Vec<u8>, core::ops::Range<usize>) 
     (buf, start..start + s.len())
 }
 
-/// The implementations this CPU can run, in the order of `utf8::dispatch::Isa::ALL`, by their
+/// The implementations this CPU can run, in the order of `utf8::internals::Isa::ALL`, by their
 /// names in `LIBUTF8_FORCE_ISA`: the standard library's feature detection and the features
-/// each one needs as the documentation of `utf8::dispatch::Isa` lists them, not the library's own
+/// each one needs as the documentation of `utf8::internals::Isa` lists them, not the library's own
 /// detector. AVX-512's two only where the build compiled them in (the cfg `libutf8_avx512`,
 /// which the build script sets for the tests too).
 pub fn isas_of_this_cpu() -> Vec<&'static str> {
@@ -192,15 +192,15 @@ pub fn best_of_this_cpu(isas: &[&'static str]) -> Option<&'static str> {
 /// tests that run each supported one skip none, and that the library runs the best of them
 /// unless `LIBUTF8_FORCE_ISA` chooses another. Returns their names.
 pub fn check_the_implementations_found() -> Vec<&'static str> {
-    let found: Vec<_> = utf8::dispatch::Isa::supported()
-        .map(utf8::dispatch::Isa::name)
+    let found: Vec<_> = utf8::internals::Isa::supported()
+        .map(utf8::internals::Isa::name)
         .collect();
     let expected = isas_of_this_cpu();
     assert_eq!(
         found, expected,
         "implementations found, and by std's detection"
     );
-    let active = utf8::dispatch::active_isa().name();
+    let active = utf8::internals::active_isa().name();
     // An empty value is documented as unset.
     match std::env::var("LIBUTF8_FORCE_ISA") {
         Ok(forced) if !forced.is_empty() => {
