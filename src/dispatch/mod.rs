@@ -357,6 +357,11 @@ fn validate_with(kernels: &Kernels, s: &[u8]) -> Result<(), Utf8Error> {
 }
 
 /// The longest well-formed prefix of `s` with its characters counted, using `kernels`.
+///
+/// Out of line, as it was while the tests' `Isa::count_chars` was compiled into every build and
+/// also called it: inlined into [`count_prefix`], its one caller in the C library, it left that
+/// too long to be inlined into the counting loop, which changed `utf8_count_chars`'s code.
+#[inline(never)]
 fn count_prefix_with(kernels: &Kernels, s: &[u8]) -> Prefix {
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
     let blocks = unsafe { (kernels.count)(s) };
