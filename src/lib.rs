@@ -58,8 +58,9 @@ pub mod validate;
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod internals {
-    /// The kernels' sizes, in bytes: the block, the most blocks whose errors are tested at
-    /// once, and the input lengths from which they read from 64-byte boundaries and prefetch.
+    /// The kernels' sizes: the block, in bytes, the most blocks whose errors are tested at
+    /// once, and the input lengths, in bytes, from which they read from 64-byte boundaries and
+    /// from which they prefetch.
     pub use crate::algorithms::lookup::{ALIGN_FROM, BLOCK, GROUP, STREAM_FROM};
     /// The implementations, each one's kernels callable on its own, and the one in use.
     pub use crate::dispatch::{Isa, active_isa};
