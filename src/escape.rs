@@ -102,8 +102,8 @@ static C_FLAGGED: [bool; 256] = flag_table(b"\\");
 
 /// The characters a POSIX shell (or bash) treats specially somewhere in a word, as GNU quotearg
 /// lists them, but the space: these force quoting (`#` and `~` only first, `{` and `}` only
-/// alone or around a brace expansion). A space forces quoting too, but is harmless in double quotes: it is looked for
-/// apart, so that runs of text with spaces stay whole.
+/// alone or around a brace expansion). A space forces quoting too, but is harmless in double
+/// quotes: it is looked for apart, so that runs of text with spaces stay whole.
 const SHELL_SPECIAL: &[u8] = b"!\"#$&'()*;<=>?[\\^`{|}~";
 
 /// The bytes [`EscapeStyle::Shell`] looks at to choose the quoting.
@@ -183,7 +183,7 @@ fn escape_shell(s: &[u8], out: &mut Sink<'_, u8>) {
         return;
     }
     // Quotes are needed for a special character (`#` and `~` only first, `{` and `}` only
-    // alone), a control or an ill-formed sequence. Double quotes serve if the word holds `'`
+    // alone or around a brace expansion), a control or an ill-formed sequence. Double quotes serve if the word holds `'`
     // and nothing else special but spaces and `#`, `~`, `{`, `}` where they are special: as
     // quotearg decides, a `#` that needs no quotes still rules them out.
     let brace_expansion = may_brace_expand(s);
