@@ -1,11 +1,12 @@
 # The stages that `make check-full` adds to `make check` (see mk/check.mk): they need the
 # network, nightly Rust, an older Rust or emulators, and each says it skipped where its tools
-# are absent (.ci/run installs them).
-FULL_STAGES := header-fresh miri msrv aarch64 portable fuzz
+# are absent (.ci/run installs them). The longest first, and before those of `make check`: under
+# `make -j`, jobs start in this order.
+FULL_STAGES := miri aarch64 msrv portable fuzz header-fresh
 
 .PHONY: check-full $(FULL_STAGES:%=check-%)
 
-check-full: check $(FULL_STAGES:%=check-%)
+check-full: $(FULL_STAGES:%=check-%) check
 	@$(call summary,check-full,$(CHECK_STAGES) $(FULL_STAGES))
 
 # The committed header is what cbindgen generates from the sources now (the generator's crates
@@ -39,7 +40,8 @@ check-miri:
 
 # The oldest Rust that Cargo.toml's rust-version promises (1.85, Debian 13's) builds the C
 # library and passes the whole Rust test suite, in build/msrv (scripts/check-msrv.sh), its
-# exhaustive sweeps sampled (every MSRV_SWEEP_STEP-th input; check-rust runs them in full).
+# exhaustive sweeps and randomized tests sampled (every MSRV_SWEEP_STEP-th input or iteration;
+# check-rust runs them in full).
 # Needs that toolchain, which .ci/run installs: rustup toolchain install $(MSRV) --profile
 # minimal.
 MSRV := $(shell sed -n 's/^rust-version *= *"\([^"]*\)".*/\1/p' Cargo.toml)
@@ -48,23 +50,29 @@ check-msrv:
 	@$(call begin,msrv)
 	@scripts/check-msrv.sh $(RESULTS)/msrv "$(CARGO)" $(MSRV) $(BUILD)/msrv $(MSRV_SWEEP_STEP)
 
+# Under emulation a test runs about 50 times slower than natively: the QEMU runs sample the
+# exhaustive sweeps and the randomized tests (every QEMU_SWEEP_STEP-th input, a
+# QEMU_SWEEP_STEP-th of the iterations; check-rust runs them in full).
+QEMU_SWEEP_STEP ?= 4
+
 # Clippy for aarch64, and Rust tests built for aarch64 and run under QEMU (scripts/
 # check-aarch64.sh): the NEON kernel and the portable code, on a machine that is not aarch64.
-# Under emulation a test runs about 50 times slower than natively, so AARCH64_TESTS are the
-# kernels' test files (about two minutes), and the script adds the converters' tests of the
+# AARCH64_TESTS are the kernels' test files, and the script adds the converters' tests of the
 # validated stretches (the whole suite passes too, in several minutes more: `make check-aarch64
-# AARCH64_TESTS=`).
+# AARCH64_TESTS= QEMU_SWEEP_STEP=1`).
 check-aarch64:
 	@$(call begin,aarch64)
-	@scripts/check-aarch64.sh $(RESULTS)/aarch64 "$(CARGO)" $(AARCH64_TESTS)
+	@LIBUTF8_TEST_SWEEP_STEP=$(QEMU_SWEEP_STEP) \
+	  scripts/check-aarch64.sh $(RESULTS)/aarch64 "$(CARGO)" $(AARCH64_TESTS)
 
 # The portable (scalar) implementation where no SIMD one exists: Clippy for i686 (32-bit) and
 # s390x (big-endian), and PORTABLE_TESTS, the tests of the validator, the decoder, the C API and
 # the streams, built for s390x and run under QEMU (scripts/check-portable.sh), so that byte
-# order and word size are not assumed. About a minute and a half, most of it building.
+# order and word size are not assumed, sampled as check-aarch64 is.
 check-portable:
 	@$(call begin,portable)
-	@scripts/check-portable.sh $(RESULTS)/portable "$(CARGO)" $(PORTABLE_TESTS)
+	@LIBUTF8_TEST_SWEEP_STEP=$(QEMU_SWEEP_STEP) \
+	  scripts/check-portable.sh $(RESULTS)/portable "$(CARGO)" $(PORTABLE_TESTS)
 
 # Brief fuzzing: every target of fuzz/ for CHECK_FUZZ_SECONDS, where nightly Rust is installed
 # (fuzz/run.sh builds the targets with cargo-fuzz's flags; FUZZING.md).

@@ -6,6 +6,7 @@
 # the Rust target, QEMU and a cross linker (which .ci/run installs: `rustup target add
 # aarch64-unknown-linux-gnu`, `apt-get install qemu-user gcc-aarch64-linux-gnu
 # libc6-dev-arm64-cross`), and records in RESULTS that it skipped where one is absent.
+# LIBUTF8_TEST_SWEEP_STEP from the environment, passed on to the tests, samples them.
 #
 # usage: check-aarch64.sh RESULTS CARGO [TEST-ARG...]
 set -euo pipefail
@@ -34,7 +35,7 @@ cargo_test() {
 echo "$cargo clippy --target $target --all-targets -- -D warnings"
 # shellcheck disable=SC2086 # CARGO may hold arguments
 $cargo clippy --target $target --all-targets -- -D warnings
-echo "$cargo test --release --target $target $*"
+echo "${LIBUTF8_TEST_SWEEP_STEP:+LIBUTF8_TEST_SWEEP_STEP=$LIBUTF8_TEST_SWEEP_STEP }$cargo test --release --target $target $*"
 cargo_test "$@"
-echo "$cargo test --release --target $target --test transcode -- ${transcode_tests[*]}"
+echo "${LIBUTF8_TEST_SWEEP_STEP:+LIBUTF8_TEST_SWEEP_STEP=$LIBUTF8_TEST_SWEEP_STEP }$cargo test --release --target $target --test transcode -- ${transcode_tests[*]}"
 cargo_test --test transcode -- "${transcode_tests[@]}"

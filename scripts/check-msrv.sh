@@ -2,10 +2,11 @@
 # The oldest Rust that Cargo.toml's rust-version promises (MSRV) builds the C library as a
 # distribution would and passes the whole Rust test suite, into a target directory of its own,
 # TARGET_DIR (target/ keeps the current toolchain's build). Every test runs; the exhaustive
-# sweeps, which check-rust runs in full on the current Rust, take every SWEEP_STEP-th input
-# (LIBUTF8_TEST_SWEEP_STEP: the same source on another compiler, in a fraction of the time). Rust before 1.89 lacks AVX-512's
-# target features and intrinsics: build.rs then leaves the AVX-512 kernels out, the tests
-# expect them absent, and the last line says whether the build script compiled them in.
+# sweeps and randomized tests, which check-rust runs in full on the current Rust, take every
+# SWEEP_STEP-th input or iteration (LIBUTF8_TEST_SWEEP_STEP: the same source on another
+# compiler, in a fraction of the time). Rust before 1.89 lacks AVX-512's target features and
+# intrinsics: build.rs then leaves the AVX-512 kernels out, the tests expect them absent, and
+# the last line says whether the build script compiled them in.
 # Records in RESULTS that it skipped where rustup has no such toolchain (.ci/run installs it:
 # rustup toolchain install MSRV --profile minimal).
 #

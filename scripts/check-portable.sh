@@ -6,6 +6,7 @@
 # s390x (which .ci/run installs: `rustup target add i686-unknown-linux-gnu
 # s390x-unknown-linux-gnu`, `apt-get install qemu-user gcc-s390x-linux-gnu
 # libc6-dev-s390x-cross`), and records in RESULTS that it skipped where one is absent.
+# LIBUTF8_TEST_SWEEP_STEP from the environment, passed on to the tests, samples them.
 #
 # usage: check-portable.sh RESULTS CARGO [TEST-ARG...]
 set -euo pipefail
@@ -27,7 +28,7 @@ for t in "${targets[@]}"; do
   # shellcheck disable=SC2086 # CARGO may hold arguments
   $cargo clippy --target "$t" --all-targets -- -D warnings
 done
-echo "$cargo test --release --target $s390x $*"
+echo "${LIBUTF8_TEST_SWEEP_STEP:+LIBUTF8_TEST_SWEEP_STEP=$LIBUTF8_TEST_SWEEP_STEP }$cargo test --release --target $s390x $*"
 # shellcheck disable=SC2086 # CARGO may hold arguments
 CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_LINKER=s390x-linux-gnu-gcc \
 CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_RUNNER="qemu-s390x -L /usr/s390x-linux-gnu" \

@@ -20,13 +20,14 @@ pub fn classify(s: &[u8]) -> ErrorKind {
 }
 
 /// `n` iterations of a randomized test, or a few under Miri, which interprets every
-/// instruction: the same code paths, sampled less.
+/// instruction: the same code paths, sampled less. A [`sweep_step`] above 1 divides `n` too.
 pub fn iterations(n: usize) -> usize {
-    or_under_miri(n, n.div_ceil(500).min(20))
+    or_under_miri(n.div_ceil(sweep_step()), n.div_ceil(500).min(8))
 }
 
 /// The stride of the exhaustive sweeps: 1, every input, unless `LIBUTF8_TEST_SWEEP_STEP`
-/// says otherwise (`make check-msrv` samples them so: the same tests, on another compiler).
+/// says otherwise (`make check-msrv` and the QEMU runs of `make check-full` sample them so:
+/// the same tests, on another compiler or under emulation, in a fraction of the time).
 pub fn sweep_step() -> usize {
     std::env::var("LIBUTF8_TEST_SWEEP_STEP")
         .ok()
