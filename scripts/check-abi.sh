@@ -53,7 +53,7 @@ ln -s "$(realpath -s "$libs/libutf8.so")" "$compat/run/$soname"
 # shellcheck disable=SC2086 # CC may hold flags
 run $cc -O2 "$compat/every_function.c" -L"$libs" -lutf8 -o "$compat/versioned"
 test "$(readelf -V "$compat/versioned" | grep -o 'Name: LIBUTF8_1\.[0-9]*' | sort | uniq |
-  tr '\n' ' ')" = "Name: LIBUTF8_1.0 Name: LIBUTF8_1.1 Name: LIBUTF8_1.2 "
+  tr '\n' ' ')" = "Name: LIBUTF8_1.0 Name: LIBUTF8_1.1 Name: LIBUTF8_1.2 Name: LIBUTF8_1.3 "
 LD_BIND_NOW=1 LD_LIBRARY_PATH=$compat/run "$compat/versioned"
 "$every_function" stubs "$symbols" > "$compat/unversioned.c"
 # shellcheck disable=SC2086 # CC may hold flags

@@ -38,6 +38,7 @@ mod algorithms;
 pub mod boundary;
 mod chunks;
 pub mod count;
+pub mod detect;
 mod dispatch;
 mod engine;
 pub mod escape;
@@ -68,6 +69,7 @@ pub mod internals {
 
 pub use boundary::{char_start, truncate};
 pub use count::count_chars;
+pub use detect::{Encoding, bom, encodings};
 pub use escape::{EscapeStyle, escape, unescape};
 pub use lossy::replace_invalid;
 pub use scalar::decode::decode_next;

@@ -26,7 +26,17 @@ LAYERS = [
     ("ffi", ["ffi"]),
     (
         "features",
-        ["validate", "count", "transcode", "lossy", "escape", "stream", "boundary", "form"],
+        [
+            "validate",
+            "count",
+            "transcode",
+            "lossy",
+            "escape",
+            "stream",
+            "boundary",
+            "form",
+            "detect",
+        ],
     ),
     ("dispatch", ["dispatch"]),
     ("kernels", ["kernels"]),

@@ -22,11 +22,13 @@
 //!   with `cap > 0` gives `UTF8_ERR_NULL_POINTER`. Input and output must not overlap.
 
 mod codec;
+mod detect;
 mod form;
 mod text;
 mod transcode;
 
 pub use self::codec::{utf8_count_chars, utf8_decode_next, utf8_encode, utf8_validate};
+pub use self::detect::{utf8_detect_bom, utf8_detect_encodings, utf8_encoding};
 pub use self::form::{
     FormArg, UTF8_FORM_MAX_BYTES, utf8_decode_next_form, utf8_encode_form, utf8_form,
     utf8_validate_form,

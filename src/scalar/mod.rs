@@ -1,10 +1,12 @@
 //! The scalar reference, at the bottom of the layers: the RFC 3629 grammar ([`decode`]), the
 //! encoder ([`encode`]), the error classification ([`error`]), the grammars of the sibling
 //! forms ([`form`]) and the scalar validator ([`validate`]), which every SIMD kernel must
-//! agree with and which locates and classifies the errors the kernels find. Nothing here
-//! imports a module of another layer but `crate::chunks` and `crate::sink`.
+//! agree with and which locates and classifies the errors the kernels find; and the UTF-16 and
+//! UTF-32 checks of encoding detection ([`detect`]). Nothing here imports a module of another
+//! layer but `crate::chunks` and `crate::sink`.
 
 pub mod decode;
+pub mod detect;
 pub mod encode;
 pub mod error;
 pub mod form;
