@@ -64,6 +64,7 @@ void test_stream(void);
 void test_text(void);
 void test_conversions(void);       /* api_convert.c */
 void test_more(void);
+void test_detect(void);         /* api_detect.c */
 #ifndef LIBUTF8_NO_INLINE
 void test_inline_decode_next(void); /* api_decode.c */
 #endif

@@ -5,8 +5,9 @@
  * PROT_NONE pages: once so that its last byte is the last byte before the trailing guard page
  * (end-aligned), once so that its first byte is the first byte after the leading guard page
  * (start-aligned). Every function that reads input is then called on exactly [p, p + len):
- * utf8_validate, utf8_count_chars, a lossy utf8_decode_next loop (through the header's macro)
- * and single utf8_decode_next calls at every offset (the library function itself). A read of
+ * utf8_validate, utf8_count_chars, utf8_detect_encodings, utf8_detect_bom, a lossy
+ * utf8_decode_next loop (through the header's macro) and single utf8_decode_next calls at
+ * every offset (the library function itself). A read of
  * even one byte outside the buffer on the guarded side is a SIGSEGV that kills the test; a
  * handler first prints what was being tested. The other side of each copy is filled with 0x80,
  * a continuation byte, so that a read there changes a result (it would complete a truncated

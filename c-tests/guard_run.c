@@ -1,8 +1,9 @@
 /*
  * guard_run.c: one input of the guard-page program, copied against both guard pages of the
- * arena, through every function that reads UTF-8 (utf8_validate, utf8_count_chars, a decoding
- * loop through the header's macro and single calls of the library's utf8_decode_next, then the
- * text functions of guard_text.c), against what its construction says and the reference.
+ * arena, through every function that reads UTF-8 (utf8_validate, utf8_count_chars, the
+ * detection functions, a decoding loop through the header's macro and single calls of the
+ * library's utf8_decode_next, then the text functions of guard_text.c), against what its
+ * construction says and the reference (for detection, the rules of libutf8(3), written here).
  */
 
 #include "guard.h"
@@ -36,6 +37,65 @@ static void single_call(struct group *g, unsigned char *const at[2], const unsig
                        (unsigned long)cp, (unsigned long)n, sname(want_st),
                        (unsigned long)want_cp, (unsigned long)want_n);
     }
+}
+
+/* Whether the `len` bytes at `in` are UTF-16 (unit = 2) or UTF-32 (unit = 4) in the byte order
+ * `big`, by the rules of libutf8(3): an even length and no unpaired surrogate; a multiple of 4
+ * bytes, every unit below 0x110000 and not D800..DFFF. */
+static int ref_valid_in(const unsigned char *in, size_t len, size_t unit, int big)
+{
+    size_t i, j;
+    uint32_t u;
+    int prev_high = 0; /* the unit before is a high surrogate */
+
+    if (len % unit != 0)
+        return 0;
+    for (i = 0; i < len; i += unit) {
+        for (u = 0, j = 0; j < unit; j++)
+            u |= (uint32_t)in[i + (big ? j : unit - 1 - j)] << (8 * (unit - 1 - j));
+        if (unit == 4 && (u > 0x10FFFF || (u >= 0xD800 && u <= 0xDFFF)))
+            return 0;
+        if (unit == 2) {
+            int high = u >= 0xD800 && u <= 0xDBFF, low = u >= 0xDC00 && u <= 0xDFFF;
+            if (prev_high != low)
+                return 0;
+            prev_high = high;
+        }
+    }
+    return !prev_high;
+}
+
+/* What utf8_detect_encodings should return for an input whose UTF-8 validation gives `st`. */
+static uint32_t ref_encodings(const unsigned char *in, size_t len, utf8_status st)
+{
+    return (st == UTF8_OK ? 1u : 0u) | (ref_valid_in(in, len, 2, 0) ? 2u : 0u) |
+           (ref_valid_in(in, len, 2, 1) ? 4u : 0u) | (ref_valid_in(in, len, 4, 0) ? 8u : 0u) |
+           (ref_valid_in(in, len, 4, 1) ? 16u : 0u);
+}
+
+/* The byte-order mark `in` starts with, by the table of libutf8(3), and its length. */
+static utf8_encoding ref_bom(const unsigned char *in, size_t len, size_t *bom_len)
+{
+    static const struct {
+        const char *mark;
+        size_t len;
+        utf8_encoding e;
+    } marks[] = {
+        { "\xFF\xFE\x00\x00", 4, UTF8_ENCODING_UTF32LE },
+        { "\x00\x00\xFE\xFF", 4, UTF8_ENCODING_UTF32BE },
+        { "\xEF\xBB\xBF", 3, UTF8_ENCODING_UTF8 },
+        { "\xFF\xFE", 2, UTF8_ENCODING_UTF16LE },
+        { "\xFE\xFF", 2, UTF8_ENCODING_UTF16BE },
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof marks / sizeof *marks; i++)
+        if (len >= marks[i].len && memcmp(in, marks[i].mark, marks[i].len) == 0) {
+            *bom_len = marks[i].len;
+            return marks[i].e;
+        }
+    *bom_len = 0;
+    return UTF8_ENCODING_NONE;
 }
 
 /*
@@ -97,6 +157,23 @@ void run_input(struct group *g, const unsigned char *in, size_t len,
         if (chars != want_chars)
             group_fail(g, "%s, utf8_count_chars [%s]: %lu, want %lu", where_names[k],
                        around(in, len, len), (unsigned long)chars, (unsigned long)want_chars);
+
+        now.call = "utf8_detect_encodings";
+        if (utf8_detect_encodings(p, len) != ref_encodings(in, len, want_st))
+            group_fail(g, "%s, utf8_detect_encodings [%s]: %#x, want %#x", where_names[k],
+                       around(in, len, 0), (unsigned)utf8_detect_encodings(p, len),
+                       (unsigned)ref_encodings(in, len, want_st));
+        {
+            size_t bom_len = 99, want_bom_len;
+            utf8_encoding bom, want_bom = ref_bom(in, len, &want_bom_len);
+
+            now.call = "utf8_detect_bom";
+            bom = utf8_detect_bom(p, len, &bom_len);
+            if (bom != want_bom || bom_len != want_bom_len)
+                group_fail(g, "%s, utf8_detect_bom [%s]: %d length %lu, want %d length %lu",
+                           where_names[k], around(in, len, 0), (int)bom, (unsigned long)bom_len,
+                           (int)want_bom, (unsigned long)want_bom_len);
+        }
 
         /* the lossy decoding loop a C program writes, with the header's macro */
         if (k == 1 && offsets == EDGE_OFFSETS)

@@ -67,6 +67,7 @@ int main(int argc, char **argv)
     test_text();
     test_conversions();
     test_more();
+    test_detect();
 #ifndef LIBUTF8_NO_INLINE
     test_inline_decode_next();
 #endif
