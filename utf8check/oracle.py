@@ -15,6 +15,7 @@ usage: oracle.py gen DIR          write the test inputs, each CASE with CASE.rep
                                   "NAME: ")
 """
 
+import codecs
 import os
 import random
 import sys
@@ -60,6 +61,16 @@ def classify(data, start, reason):
     return "missing continuation"
 
 
+# The UTF-16 and UTF-32 byte-order marks (Python's codecs module), UTF-32LE's before
+# UTF-16LE's, which it starts with: utf8check names the one an input starts with.
+MARKS = (
+    (codecs.BOM_UTF32_LE, "UTF-32LE", "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32BE", "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16LE", "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16BE", "UTF-16"),
+)
+
+
 def report(data):
     """The expected report of `data` after "NAME: ", or "" if it is UTF-8."""
     try:
@@ -67,6 +78,9 @@ def report(data):
         return ""
     except UnicodeDecodeError as e:
         start, end, reason = e.start, e.end, e.reason
+    for mark, name, form in MARKS:
+        if data.startswith(mark):
+            return "%s byte-order mark: this is %s, not UTF-8\n" % (name, form)
     kind = classify(data, start, reason)
     line = data.count(b"\n", 0, start) + 1
     line_start = data.rfind(b"\n", 0, start) + 1
@@ -155,6 +169,22 @@ def cases():
     for name, bad in (("2", b"\xc3"), ("3", b"\xe2\x82"), ("4", b"\xf0\x9f\x98")):
         yield "truncated-" + name, prefix + bad
     yield "error-first-byte", b"\xfe rest"
+    # Text in UTF-16 and UTF-32 after its byte-order mark, reported as such; the marks alone;
+    # a UTF-8 mark, which is valid UTF-8 (U+FEFF); FF FE then a byte, UTF-16LE's mark; FE and
+    # 00 00 FE, parts of marks, reported as errors.
+    text = "b\u00f6m \u20ac\U0001F600\nline two\n"
+    for codec, mark in (("utf-16-le", codecs.BOM_UTF16_LE), ("utf-16-be", codecs.BOM_UTF16_BE),
+                        ("utf-32-le", codecs.BOM_UTF32_LE), ("utf-32-be", codecs.BOM_UTF32_BE)):
+        name = codec.replace("-", "")
+        yield "bom-" + name, mark + text.encode(codec)
+        yield "bom-" + name + "-alone", mark
+    # Longer than a chunk (its own generator, so that the inputs after it stay as they were).
+    long_text = mixed(random.Random(45), 300000).decode("utf-8")
+    yield "bom-utf16le-long", codecs.BOM_UTF16_LE + long_text.encode("utf-16-le")
+    yield "bom-utf8", codecs.BOM_UTF8 + text.encode("utf-8")
+    yield "bom-ff-fe-x", b"\xff\xfe\x41"
+    yield "bom-part-fe", b"\xfe"
+    yield "bom-part-00-00-fe", b"\x00\x00\xfe"
     # Around read boundaries: a valid 4-byte character split at every place, and errors whose
     # sequence starts before, at and after a boundary, on a line that started chunks earlier.
     for boundary in BOUNDARIES:

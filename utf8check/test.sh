@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end test of utf8check, run from a staged installation (make check-utf8check): reports,
-# exit statuses, standard input (a pipe and a redirected file), a hostile file name, missing and
-# unreadable inputs, an input that is the output file, and the --replace and --escape copies
-# byte for byte. Every expected value
+# exit statuses, standard input (a pipe and a redirected file), UTF-16 and UTF-32 byte-order
+# marks, a hostile file name, missing and unreadable inputs, an input that is the output file,
+# and the --replace and --escape copies byte for byte. Every expected value
 # comes from Python's UTF-8 codec (utf8check/oracle.py), never from libutf8.
 #
 # The library is found through LD_LIBRARY_PATH, pointing at the staged lib directory: the
@@ -112,6 +112,24 @@ for input in windows cut-131072-1 truncated-3; do
     expect "$input from byte $offset" 1 "$work/expected"
   done
 done
+
+echo "== utf8check: byte-order marks"
+# A UTF-16 or UTF-32 mark is named instead of the first error, whose place means nothing in
+# such a file (the report of each case above, from oracle.py). Through a pipe the first error
+# can come before the whole mark: a byte at a time, the mark is still read whole.
+for mark in '\377\376\000\000' '\000\000\376\377' '\377\376\101\000' '\376\377'; do
+  run bash -c 'for b in $1; do printf "$b"; sleep 0.1; done | "$2"' - \
+    "$(printf '%s' "$mark" | sed 's/\\/ \\/g')" "$tool"
+  # shellcheck disable=SC2059 # the mark is a format of octal escapes
+  printf "$mark" > "$work/marked"
+  { printf '(standard input): '; "$python" "$here/oracle.py" report "$work/marked"; } > "$work/expected"
+  expect "mark $mark a byte at a time through a pipe" 1 "$work/expected"
+done
+run "$tool" -l bom-utf16le ascii bom-utf32be bom-utf8
+printf 'bom-utf16le\nbom-utf32be\n' > "$work/expected"
+expect "-l, files with marks" 1 "$work/expected"
+run "$tool" -q bom-utf32le
+expect "-q, a file with a mark" 1 /dev/null
 
 echo "== utf8check: several inputs"
 run "$tool" ascii error-surrogate mixed truncated-2

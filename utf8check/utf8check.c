@@ -38,6 +38,8 @@ enum { EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_TROUBLE = 2 };
 #define WINDOW ((size_t)4 << 20)
 /* The most bytes of an incomplete character that can end a chunk. */
 #define CARRY_MAX (UTF8_MAX_BYTES - 1)
+/* The longest byte-order mark, UTF-32's. */
+#define HEAD 4
 /* The longest output for one input byte, from either copy: utf8_escape writes at most four
  * bytes per input byte (\xNN), utf8_replace_invalid at most three (U+FFFD). */
 #define MAX_EXPANSION 4
@@ -49,7 +51,7 @@ static const char *const usage_text =
     "Usage: utf8check [OPTION]... [FILE]...\n"
     "Check that each FILE (standard input if none, or -) is UTF-8 (RFC 3629).\n"
     "For an invalid one, report the line, column, byte offset, reason and bytes\n"
-    "of its first error.\n"
+    "of its first error, or the UTF-16 or UTF-32 byte-order mark it starts with.\n"
     "\n"
     "  -q, --quiet     report nothing; the exit status tells\n"
     "  -l, --list      print only the names of the invalid inputs\n"
@@ -92,6 +94,10 @@ struct error_report {
   size_t nbytes;
   int has_next; /* for a missing continuation: the byte that cut the character short */
   unsigned char next;
+  /* The first bytes of the input (fewer if it is shorter), for its byte-order mark: only read
+   * in full where the error is among them, as a UTF-16 or UTF-32 mark makes it. */
+  unsigned char head[HEAD];
+  size_t head_len;
 };
 
 static void fatal(const char *what) {
@@ -158,6 +164,31 @@ static void note_error(struct error_report *e, utf8_status status, uintmax_t off
   memcpy(e->bytes, s, n);
   e->has_next = status == UTF8_ERR_MISSING_CONTINUATION && n < avail;
   e->next = e->has_next ? (unsigned char)s[n] : 0;
+}
+
+/* Reads the rest of the first HEAD bytes of the input `fd` into e->head, after the e->head_len
+ * bytes read so far: a pipe may have given the first error before a whole mark. A read error
+ * leaves the head short, which is then no mark. */
+static void fill_head(int fd, struct error_report *e) {
+  while (e->head_len < HEAD) {
+    ssize_t got = read(fd, e->head + e->head_len, HEAD - e->head_len);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    e->head_len += (size_t)got;
+  }
+}
+
+/* Whether the input `e` describes starts with a UTF-16 or UTF-32 byte-order mark: the name of
+ * the encoding and of its form, else NULL. Such an input is never UTF-8 (FF and FE never
+ * appear in it), and its first error is within HEAD bytes of its start. */
+static const char *utf16_or_32_mark(const struct error_report *e, const char **form) {
+  switch (utf8_detect_bom((const char *)e->head, e->head_len, NULL)) {
+    case UTF8_ENCODING_UTF16LE: *form = "UTF-16"; return "UTF-16LE";
+    case UTF8_ENCODING_UTF16BE: *form = "UTF-16"; return "UTF-16BE";
+    case UTF8_ENCODING_UTF32LE: *form = "UTF-32"; return "UTF-32LE";
+    case UTF8_ENCODING_UTF32BE: *form = "UTF-32"; return "UTF-32BE";
+    default: return NULL;
+  }
 }
 
 /* The position of byte `offset` of the regular file `fd`, whose input starts at `start`:
@@ -298,6 +329,11 @@ static int scan_stream(enum mode mode, int fd, const char *name, int track,
       return EXIT_TROUBLE;
     }
     if (got == 0) break;
+    if (err->head_len < HEAD) {
+      size_t n = HEAD - err->head_len < (size_t)got ? HEAD - err->head_len : (size_t)got;
+      memcpy(err->head + err->head_len, in_buf + carry, n);
+      err->head_len += n;
+    }
     size_t len = carry + (size_t)got, done = 0;
     if (!failed) {
       /* The stream validator holds the incomplete character, if any, itself: the chunk goes
@@ -310,7 +346,10 @@ static int scan_stream(enum mode mode, int fd, const char *name, int track,
         note_error(err, st, valid, in_buf + done, len - done);
       }
       if (track) advance(pos, in_buf, done);
-      if (failed && mode == MODE_CHECK) return EXIT_INVALID;
+      if (failed && mode == MODE_CHECK) {
+        if (err->offset < HEAD) fill_head(fd, err);
+        return EXIT_INVALID;
+      }
     }
     if (mode != MODE_CHECK) {
       done = complete_prefix(in_buf, len);
@@ -352,8 +391,13 @@ static int check_input(const struct options *o, int fd, const char *name) {
   struct error_report err;
   struct position pos = {0, 0};
   int result;
+  err.head_len = 0;
   if (regular && o->mode == MODE_CHECK) {
     result = check_regular(fd, name, start, sb.st_size, &err);
+    if (result == EXIT_INVALID && err.offset < HEAD) {
+      ssize_t got = pread(fd, err.head, HEAD, start);
+      err.head_len = got > 0 ? (size_t)got : 0;
+    }
   } else {
     if (regular) posix_fadvise(fd, start, 0, POSIX_FADV_SEQUENTIAL);
     /* Lines are followed only where they cannot be found afterwards, and are reported. */
@@ -362,8 +406,11 @@ static int check_input(const struct options *o, int fd, const char *name) {
   if (result != EXIT_INVALID || o->quiet) return result;
 
   FILE *out = o->mode == MODE_CHECK ? stdout : stderr;
+  const char *form = NULL, *mark = utf16_or_32_mark(&err, &form);
   if (o->list) {
     fprintf(out, "%s\n", name);
+  } else if (mark != NULL) {
+    fprintf(out, "%s: %s byte-order mark: this is %s, not UTF-8\n", name, mark, form);
   } else if (regular && locate(fd, start, err.offset, &pos) != 0) {
     fprintf(stderr, "utf8check: %s: %s\n", name, strerror(errno));
     return EXIT_TROUBLE;
