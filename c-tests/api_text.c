@@ -220,6 +220,68 @@ static void expect_text_at(int line, const char *name, text_fn fn, const char *i
     expect_text_at(__LINE__, "utf8_unescape", utf8_unescape, LIT(in), UTF8_ERR_INVALID_ESCAPE,     \
                    NULL, (offset))
 
+/*
+ * UTF8_ESCAPE_C_MAX_LEN, UTF8_ESCAPE_SHELL_MAX_LEN and UTF8_ESCAPE_MAX_LEN against the worst
+ * case the escapes of libutf8(3) allow (4 bytes per input byte; for the shell style 2 quotes
+ * and 3 bytes per $'...' segment, at most one per two bytes), reached by ill-formed bytes (C)
+ * and by 80 27 80 27 ... (shell), and never exceeded by inputs of the bytes both styles
+ * escape, into a buffer of exactly the macro's size.
+ */
+static void test_escape_max_len(void)
+{
+    static const char pieces[] = "\x80'\x01\n\\\xC2\x85" "a $#{}\xE2\x80\xAE\xFF";
+    uint64_t seed = 45;
+    size_t len, i, n, want, bad_input;
+    char in[64], *out;
+    int style;
+
+    for (style = UTF8_ESCAPE_C; style <= UTF8_ESCAPE_SHELL; style++) {
+        for (len = 0; len < sizeof in; len++) {
+            for (i = 0; i < len; i++)
+                in[i] = style == UTF8_ESCAPE_SHELL && i % 2 == 1 ? '\'' : '\x80';
+            want = style == UTF8_ESCAPE_C ? 4 * len : 2 + 4 * len + 3 * ((len + 1) / 2);
+            CHECK(UTF8_ESCAPE_MAX_LEN((utf8_escape_style)style, len) == want,
+                  "UTF8_ESCAPE_MAX_LEN(%d, %lu): %lu, want %lu", style, (unsigned long)len,
+                  (unsigned long)UTF8_ESCAPE_MAX_LEN((utf8_escape_style)style, len),
+                  (unsigned long)want);
+            out = sentinel_buffer(want);
+            n = 0;
+            CHECK(utf8_escape(in, len, (utf8_escape_style)style, out, want, &n) == UTF8_OK &&
+                      n == want,
+                  "utf8_escape style %d of the worst input of %lu bytes: %lu bytes, want %lu",
+                  style, (unsigned long)len, (unsigned long)n, (unsigned long)want);
+            free(out);
+        }
+    }
+    CHECK(UTF8_ESCAPE_C_MAX_LEN(10) == 40 && UTF8_ESCAPE_SHELL_MAX_LEN(0) == 2 &&
+              UTF8_ESCAPE_SHELL_MAX_LEN(1) == 9 && UTF8_ESCAPE_SHELL_MAX_LEN(10) == 57 &&
+              UTF8_ESCAPE_MAX_LEN(UTF8_ESCAPE_SHELL, 3) == 20,
+          "the escape size macros on hand-counted lengths");
+    /* Random inputs of those bytes, each style into a buffer of exactly its bound: one check
+     * for all of them, which names the first input over it. */
+    for (i = 0, bad_input = 0; i < 20000 && bad_input == 0; i++) {
+        size_t k;
+
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        len = (size_t)(seed >> 33) % sizeof in;
+        for (k = 0; k < len; k++) {
+            seed = seed * 6364136223846793005u + 1442695040888963407u;
+            in[k] = pieces[(seed >> 33) % (sizeof pieces - 1)];
+        }
+        for (style = UTF8_ESCAPE_C; style <= UTF8_ESCAPE_SHELL && bad_input == 0; style++) {
+            want = UTF8_ESCAPE_MAX_LEN((utf8_escape_style)style, len);
+            out = sentinel_buffer(want);
+            n = 0;
+            if (utf8_escape(in, len, (utf8_escape_style)style, out, want, &n) != UTF8_OK ||
+                n > want)
+                bad_input = i + 1;
+            free(out);
+        }
+    }
+    CHECK(bad_input == 0, "utf8_escape of random input %lu: over UTF8_ESCAPE_MAX_LEN",
+          (unsigned long)bad_input - 1);
+}
+
 void test_text(void)
 {
     char out[16];
@@ -297,4 +359,5 @@ void test_text(void)
         CHECK_STATUS(utf8_escape("abc", 3, (utf8_escape_style)bad, NULL, 0, NULL),
                      UTF8_ERR_INVALID_ARGUMENT, "utf8_escape, bad style, (NULL, 0), NULL");
     }
+    test_escape_max_len();
 }

@@ -551,7 +551,9 @@ enum utf8_status utf8_stream_finish(struct utf8_stream *st, size_t *valid_up_to)
  *
  * Returns UTF8_OK with `*out_len` the output length. If it does not fit in `cap` bytes:
  * UTF8_ERR_BUFFER_TOO_SMALL with `*out_len` the size needed, and nothing promised in `out`,
- * so `(NULL, 0)` is a size query. A `style` other than UTF8_ESCAPE_C and UTF8_ESCAPE_SHELL
+ * so `(NULL, 0)` is a size query. Without a query, UTF8_ESCAPE_MAX_LEN(style, len) bytes
+ * always suffice: 4 * len for UTF8_ESCAPE_C, 2 + 4 * len + 3 * ceil(len / 2) for
+ * UTF8_ESCAPE_SHELL (see the macros). A `style` other than UTF8_ESCAPE_C and UTF8_ESCAPE_SHELL
  * gives UTF8_ERR_INVALID_ARGUMENT; a NULL `in` with `len > 0` or a NULL `out` with `cap > 0`
  * gives UTF8_ERR_NULL_POINTER; `*out_len` is then not written. The output is not
  * NUL-terminated.
@@ -817,7 +819,42 @@ size_t utf8_length_from_utf32(const uint32_t *src, size_t len);
 
 #endif  /* LIBUTF8_H */
 
-/* cbindgen writes this after the include guard: it has its own. */
+/* cbindgen writes this after the include guard: each part has its own. */
+#ifndef UTF8_ESCAPE_MAX_LEN
+/**
+ * The most bytes utf8_escape writes for an input of `len` bytes, in each style, derived from
+ * its rules: a buffer of this size always suffices, with no size query.
+ *
+ * UTF8_ESCAPE_C: 4 * len. Every input byte gives at most 4 bytes: `\xHH` for a byte of an
+ * ill-formed sequence, a C0 control without a name or DEL; `\u{HHHH}`, 8 bytes, for a C1
+ * control (2 bytes) or a bidirectional control (3 bytes); `\\` for a backslash; a named
+ * control 2. Reached by any input of such bytes alone, as len bytes 80 or 01.
+ *
+ * UTF8_ESCAPE_SHELL: 2 + 4 * len + 3 * ceil(len / 2). The quotes around the word (2, also
+ * for the empty word `''`); at most 4 bytes per input byte (`\ooo` in a `$'...'` segment,
+ * `'\''` for a `'`); and 3 (`'$'`) for each `$'...'` segment opened, at most one per two
+ * input bytes, since two segments are separated by at least one byte written otherwise.
+ * Reached by an ill-formed byte and a `'` in turn, starting and ending with the byte: 80 27
+ * 80 27 ... 80.
+ *
+ * UTF8_ESCAPE_MAX_LEN(style, len): the bound of `style`; of UTF8_ESCAPE_SHELL, the larger,
+ * for any value that is not UTF8_ESCAPE_C.
+ *
+ * `len` is converted to size_t and evaluated more than once. The values are exact for `len`
+ * up to SIZE_MAX / 6 (SIZE_MAX / 4 for UTF8_ESCAPE_C); above, size_t arithmetic wraps around
+ * and the value is meaningless, so a caller with such input checks `len` first (its output
+ * could not fit in memory anyway).
+ */
+/* `len` as a size_t, with no cast (sizeof(char) is a size_t of 1), which C++'s -Wold-style-cast
+ * and -Wuseless-cast would flag. */
+#define LIBUTF8_SIZE(len) (sizeof(char) * (len))
+#define UTF8_ESCAPE_C_MAX_LEN(len) (LIBUTF8_SIZE(len) * 4)
+#define UTF8_ESCAPE_SHELL_MAX_LEN(len) \
+  (LIBUTF8_SIZE(len) * 4 + (LIBUTF8_SIZE(len) / 2 + LIBUTF8_SIZE(len) % 2) * 3 + 2)
+#define UTF8_ESCAPE_MAX_LEN(style, len) \
+  ((style) == UTF8_ESCAPE_C ? UTF8_ESCAPE_C_MAX_LEN(len) : UTF8_ESCAPE_SHELL_MAX_LEN(len))
+#endif
+
 #if !defined(LIBUTF8_NO_INLINE) && !defined(LIBUTF8_INLINE_DECODE_NEXT)
 #define LIBUTF8_INLINE_DECODE_NEXT 1
 /**

@@ -686,3 +686,120 @@ fn too_small_buffers_report_the_size_needed_and_bad_arguments_are_refused() {
         );
     }
 }
+
+/// The worst-case output size of each style for `len` input bytes, as the header's
+/// UTF8_ESCAPE_C_MAX_LEN and UTF8_ESCAPE_SHELL_MAX_LEN give it, derived from the escapes
+/// libutf8(3) lists, not from the library's output. C: at most 4 bytes per input byte (`\xHH`
+/// per ill-formed byte, C0 control or DEL; `\u{HHHH}` for a C1 control of 2 bytes or a
+/// bidirectional control of 3). Shell: the 2 quotes around the word, at most 4 bytes per input
+/// byte (`\ooo`, or `'\''` for a quote), and 3 (`'$'`) per `$'...'` segment, of which there
+/// is at most one per two input bytes.
+fn worst_case(style: i32, len: usize) -> usize {
+    match style {
+        C => 4 * len,
+        _ => 2 + 4 * len + 3 * len.div_ceil(2),
+    }
+}
+
+/// An input of `len` bytes that reaches the bound of `style`: ill-formed bytes (C), or an
+/// ill-formed byte and a quote in turn, so that every byte opens a `$'...'` segment or closes
+/// one with `'\''` (shell).
+fn worst_input(style: i32, len: usize) -> Vec<u8> {
+    (0..len)
+        .map(|i| {
+            if style == SHELL && i % 2 == 1 {
+                b'\''
+            } else {
+                0x80
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn the_documented_worst_case_sizes_are_reached() {
+    for style in [C, SHELL] {
+        for len in 0..=300 {
+            let s = worst_input(style, len);
+            assert_eq!(
+                escape(&s, style).len(),
+                worst_case(style, len),
+                "{style} {s:02X?}"
+            );
+        }
+        // Other inputs that reach the C bound: C0 controls without a name, DEL, C1 controls.
+        if style == C {
+            for s in [
+                &b"\x01\x7F\x1B"[..],
+                b"\xC2\x85\xC2\x9B",
+                b"\x80\xC2\x80\x00",
+            ] {
+                assert_eq!(escape(s, C).len(), worst_case(C, s.len()), "{s:02X?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn no_input_exceeds_the_documented_worst_case_size() {
+    let mut rng = Rng::new(0xE5CA9E);
+    // Bytes that the styles escape or quote, to make long outputs likely, and any byte.
+    let heavy: &[&[u8]] = &[
+        b"\x80",
+        b"'",
+        b"\x01",
+        b"\n",
+        b"\\",
+        b"\xC2\x85",
+        b"\xE2\x80\xAE",
+        b"\xE2\x80",
+        b"a",
+        b" ",
+        b"$",
+        b"#",
+        b"{",
+        b"}",
+        b",",
+        b"\xF0\x9F\x98\x80",
+        b"\xFF",
+        b"\x7F",
+    ];
+    for _ in 0..common::iterations(20_000) {
+        let len = rng.below(80);
+        let mut s = Vec::with_capacity(len + 4);
+        while s.len() < len {
+            if rng.below(4) == 0 {
+                s.push(rng.next() as u8);
+            } else {
+                s.extend_from_slice(heavy[rng.below(heavy.len())]);
+            }
+        }
+        for style in [C, SHELL] {
+            let n = escape(&s, style).len();
+            assert!(
+                n <= worst_case(style, s.len()),
+                "{style}: {n} bytes for {s:02X?}"
+            );
+        }
+    }
+    // Every input of 1 and 2 bytes, and every sequence of three heavy pieces.
+    let mut inputs: Vec<Vec<u8>> = (0..1usize << 16)
+        .flat_map(|n| [vec![n as u8], vec![n as u8, (n >> 8) as u8]])
+        .collect();
+    for a in heavy {
+        for b in heavy {
+            for c in heavy {
+                inputs.push([*a, *b, *c].concat());
+            }
+        }
+    }
+    for s in &inputs {
+        for style in [C, SHELL] {
+            let n = escape(s, style).len();
+            assert!(
+                n <= worst_case(style, s.len()),
+                "{style}: {n} bytes for {s:02X?}"
+            );
+        }
+    }
+}

@@ -183,7 +183,9 @@ impl EscapeStyleArg {
 ///
 /// Returns UTF8_OK with `*out_len` the output length. If it does not fit in `cap` bytes:
 /// UTF8_ERR_BUFFER_TOO_SMALL with `*out_len` the size needed, and nothing promised in `out`,
-/// so `(NULL, 0)` is a size query. A `style` other than UTF8_ESCAPE_C and UTF8_ESCAPE_SHELL
+/// so `(NULL, 0)` is a size query. Without a query, UTF8_ESCAPE_MAX_LEN(style, len) bytes
+/// always suffice: 4 * len for UTF8_ESCAPE_C, 2 + 4 * len + 3 * ceil(len / 2) for
+/// UTF8_ESCAPE_SHELL (see the macros). A `style` other than UTF8_ESCAPE_C and UTF8_ESCAPE_SHELL
 /// gives UTF8_ERR_INVALID_ARGUMENT; a NULL `in` with `len > 0` or a NULL `out` with `cap > 0`
 /// gives UTF8_ERR_NULL_POINTER; `*out_len` is then not written. The output is not
 /// NUL-terminated.
