@@ -176,6 +176,7 @@ fn bom_oracle(s: &[u8]) -> (utf8_encoding, usize) {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "16 million inputs: too slow to interpret")]
 fn every_input_of_one_to_three_bytes() {
     for len in 1..=3usize {
         for n in (0..1u32 << (8 * len)).step_by(sweep_step()) {
@@ -187,6 +188,7 @@ fn every_input_of_one_to_three_bytes() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "a third of a million inputs: too slow to interpret")]
 fn four_byte_inputs_sampled() {
     // Every combination of the bytes where the rules change, then random ones.
     let edges = [
@@ -244,6 +246,10 @@ fn text_in(rng: &mut Rng, encoding: u32, len: usize) -> Vec<u8> {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "tens of thousands of inputs: too slow to interpret; random_inputs runs the same paths"
+)]
 fn errors_at_every_offset_around_the_blocks() {
     let mut rng = Rng::new(45);
     for encoding in [UTF8, UTF16LE, UTF16BE, UTF32LE, UTF32BE] {
