@@ -120,6 +120,9 @@ def transcode_seeds():
         + "a\U0001F600\u20ac".encode("utf-16-le")
         + b"\x00\xd8a\x00\x00\xdc\x00\xd8",
         "utf32_mixed": b"\x0a" + b"".join(v.to_bytes(4, "little") for v in utf32),
+    }
+
+
 def form_seeds():
     """Inputs for the forms target: a first byte naming the form (utf8_form's value), then the
     form's defining examples and its errors."""
@@ -157,6 +160,19 @@ def text_seeds():
     }
 
 
+def detect_seeds():
+    """For the detect target: text after each byte-order mark, in its encoding, and the marks
+    alone."""
+    text = "m\u00e4rk \u20ac\U0001F600\n"
+    seeds = {}
+    for codec in ("utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"):
+        data = ("\ufeff" + text).encode(codec)
+        seeds["bom-" + codec] = data
+        seeds["mark-" + codec] = "\ufeff".encode(codec)
+    seeds["lone-surrogate-utf-16-le"] = b"\x00\xd8A\x00"
+    return seeds
+
+
 def write(target, name, data):
     d = os.path.join(HERE, target)
     os.makedirs(d, exist_ok=True)
@@ -182,6 +198,8 @@ def main():
         write("forms", name, data)
     for name, data in text_seeds().items():
         write("text", name, data)
+    for name, data in detect_seeds().items():
+        write("detect", name, data)
     # The stream target's first byte chooses the chunking: 1 is one-byte chunks.
     for name, data in seeds.items():
         write("stream", name, b"\x01" + data)
