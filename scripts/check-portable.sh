@@ -29,7 +29,9 @@ for t in "${targets[@]}"; do
   $cargo clippy --target "$t" --all-targets -- -D warnings
 done
 echo "${LIBUTF8_TEST_SWEEP_STEP:+LIBUTF8_TEST_SWEEP_STEP=$LIBUTF8_TEST_SWEEP_STEP }$cargo test --release --target $s390x $*"
+# Optimised, without the release profile's LTO into one codegen unit (as check-aarch64.sh).
 # shellcheck disable=SC2086 # CARGO may hold arguments
+CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
 CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_LINKER=s390x-linux-gnu-gcc \
 CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_RUNNER="qemu-s390x -L /usr/s390x-linux-gnu" \
   $cargo test --release --target $s390x "$@"

@@ -22,7 +22,7 @@ pub fn classify(s: &[u8]) -> ErrorKind {
 /// `n` iterations of a randomized test, or a few under Miri, which interprets every
 /// instruction: the same code paths, sampled less. A [`sweep_step`] above 1 divides `n` too.
 pub fn iterations(n: usize) -> usize {
-    or_under_miri(n.div_ceil(sweep_step()), n.div_ceil(500).min(8))
+    or_under_miri(n.div_ceil(sweep_step()), n.div_ceil(500).min(4))
 }
 
 /// The stride of the exhaustive sweeps: 1, every input, unless `LIBUTF8_TEST_SWEEP_STEP`
@@ -34,6 +34,14 @@ pub fn sweep_step() -> usize {
         .and_then(|v| v.parse().ok())
         .filter(|&step| step > 0)
         .unwrap_or(1)
+}
+
+/// Every byte value, or with a [`sweep_step`] above 1 every step-th one, starting where `key`
+/// says: an exhaustive loop nested in others samples its bytes so, `key` taken from the outer
+/// loops' values, and every value still comes up under some of them.
+pub fn sampled_bytes(key: usize) -> impl Iterator<Item = u8> {
+    let step = sweep_step();
+    (0..=255u8).skip(key % step).step_by(step)
 }
 
 /// `normal`, or the smaller `miri` when interpreted by Miri.
