@@ -719,7 +719,7 @@ fn worst_input(style: i32, len: usize) -> Vec<u8> {
 #[test]
 fn the_documented_worst_case_sizes_are_reached() {
     for style in [C, SHELL] {
-        for len in 0..=common::or_under_miri(300, 20) {
+        for len in 0..=common::or_under_miri(300, 7) {
             let s = worst_input(style, len);
             assert_eq!(
                 escape(&s, style).len(),

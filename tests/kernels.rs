@@ -308,8 +308,11 @@ fn long_input_at_distances_from_a_64_byte_boundary() {
     let mut rng = Rng::new(0x5EED_1005);
     let text = rng.text(ALIGN_FROM + 100);
     for offset in (1..64).step_by(common::or_under_miri(1, 62)) {
-        let (buf, range) = at_offset(&text, offset);
-        check_here(&buf[range]);
+        // Under Miri, the input with an error only: its reads are the valid one's and more.
+        if !cfg!(miri) {
+            let (buf, range) = at_offset(&text, offset);
+            check_here(&buf[range]);
+        }
         let head = 64 - offset;
         for at in [head - 1, head]
             .into_iter()
