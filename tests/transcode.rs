@@ -199,7 +199,7 @@ fn check_put_back<S: core::fmt::Debug, T: PartialEq>(
     pattern: impl Fn(usize) -> T,
     convert: Convert<S, T>,
 ) {
-    for isa in Isa::supported() {
+    for isa in common::implementations() {
         let mut dst: Vec<T> = (0..cap).map(&pattern).collect();
         let got = convert(isa, src, &mut dst, Mode::default()).expect("supported");
         assert!(
@@ -235,7 +235,7 @@ fn check<S: Copy + core::fmt::Debug, T: Sentinel>(
         };
         for cap in caps.into_iter().flatten().chain(exact_and_spare) {
             let (want, want_out) = expected(steps, cap, mode);
-            for isa in Isa::supported() {
+            for isa in common::implementations() {
                 let mut dst = vec![T::UNTOUCHED; cap];
                 let got = convert(isa, src, &mut dst, mode).expect("supported");
                 assert_eq!(
@@ -448,7 +448,7 @@ fn all_scalar_values_in_one_buffer() {
     let units16: Vec<u16> = text.encode_utf16().collect();
     let units32: Vec<u32> = text.chars().map(u32::from).collect();
     for mode in [Mode::default(), REPLACE] {
-        for isa in Isa::supported() {
+        for isa in common::implementations() {
             let mut out16 = vec![0u16; units16.len()];
             let p = isa
                 .utf8_to_utf16(text.as_bytes(), &mut out16, mode)
@@ -767,7 +767,7 @@ fn ascii_blocks_into_outputs_at_every_offset() {
     let text = core::str::from_utf8(&s).unwrap();
     let want32: Vec<u32> = text.chars().map(u32::from).collect();
     let want16: Vec<u16> = text.encode_utf16().collect();
-    for isa in Isa::supported() {
+    for isa in common::implementations() {
         for offset in (0..16).step_by(common::or_under_miri(1, 5)) {
             let mut buffer = vec![u32::UNTOUCHED; want32.len() + 16];
             let dst = &mut buffer[offset..offset + want32.len()];
@@ -1502,7 +1502,7 @@ fn wtf8_input_errors_and_the_length_bound() {
         s.splice(i..i, wtf8_of(0xD800 + rng.below(0x800) as u32));
         rng.mutate(&mut s);
         let bound = utf8::transcode::utf16::utf16_length_from_utf8(&s);
-        for isa in Isa::supported() {
+        for isa in common::implementations() {
             let mut out = vec![0u16; bound];
             let p = to_utf16_wtf8(isa, &s, &mut out, REPLACE).unwrap();
             assert_eq!((p.read, p.stop), (s.len(), None), "{} {s:X?}", isa.name());
@@ -1552,7 +1552,7 @@ fn check_well_formed(s: &str, tail: &str) {
     let utf32: Vec<u32> = s.chars().map(u32::from).collect();
     let with_error = [s.as_bytes(), b"\xFF", tail.as_bytes()].concat();
     let room = 20 + with_error.len();
-    for isa in Isa::supported() {
+    for isa in common::implementations() {
         for (src, cap16, cap32, stop) in [
             (s.as_bytes(), utf16.len(), utf32.len(), None),
             (

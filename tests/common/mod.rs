@@ -197,6 +197,14 @@ pub fn best_of_this_cpu(isas: &[&'static str]) -> Option<&'static str> {
     isas.iter().copied().rfind(|&isa| isa != other_tuning)
 }
 
+/// The implementations a test runs: every one this CPU supports; under Miri, the SIMD ones only
+/// (the scalar implementation is the engine's loops with no kernel, the same loops the SIMD
+/// ones run around their blocks, which Miri runs there).
+pub fn implementations() -> impl Iterator<Item = utf8::internals::Isa> {
+    utf8::internals::Isa::supported()
+        .filter(|isa| !cfg!(miri) || *isa != utf8::internals::Isa::Scalar)
+}
+
 /// Checks that the library finds the implementations `isas_of_this_cpu` gives, so that the
 /// tests that run each supported one skip none, and that the library runs the best of them
 /// unless `LIBUTF8_FORCE_ISA` chooses another. Returns their names.
