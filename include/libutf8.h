@@ -145,6 +145,11 @@ typedef enum utf8_status {
    * Input to utf8_unescape that is not an escape sequence utf8_escape writes.
    */
   UTF8_ERR_INVALID_ESCAPE = -11,
+  /**
+   * A character the target encoding cannot represent: above U+00FF, for utf8_to_latin1
+   * (since 1.3).
+   */
+  UTF8_ERR_UNREPRESENTABLE = -12,
 } utf8_status;
 
 /**
@@ -812,6 +817,123 @@ size_t utf8_length_from_utf16(const uint16_t *src, size_t len);
  * `src` is NULL or points to `len` readable units.
  */
 size_t utf8_length_from_utf32(const uint32_t *src, size_t len);
+
+/**
+ * Converts the `len` bytes of Latin-1 (ISO-8859-1) at `src` into UTF-8 at `out`, which has
+ * room for `cap` bytes (since 1.3).
+ *
+ * Each byte is the character of its value, U+0000..U+00FF: a byte below 0x80 is copied, any
+ * other becomes two bytes (C2 or C3, then `0x80 | (b & 0x3F)`). Every byte string is Latin-1,
+ * so this returns UTF8_OK with `read == len`, or UTF8_ERR_BUFFER_TOO_SMALL where a character
+ * does not fit, as utf16_to_utf8 does: `read` is its offset, everything before it converted
+ * into the first `written` bytes; grow or flush the buffer and continue from `src + read`
+ * (utf8_length_from_latin1 gives the size needed). UTF8_REPLACE and UTF8_MORE are accepted
+ * and change nothing.
+ *
+ * Other flag bits give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out`
+ * with `cap > 0` gives UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
+ *
+ * # Safety
+ * `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
+ * bytes that do not overlap the input.
+ */
+struct utf8_result latin1_to_utf8(const char *src,
+                                  size_t len,
+                                  char *out,
+                                  size_t cap,
+                                  uint32_t flags);
+
+/**
+ * Converts the `len` bytes of Windows-1252 at `src` into UTF-8 at `out`, which has room for
+ * `cap` bytes (since 1.3).
+ *
+ * As latin1_to_utf8, each byte being its character in the WHATWG Encoding Standard's
+ * index-windows-1252: that of Latin-1 but for 0x80..0x9F, where 0x80 is U+20AC (E2 82 AC),
+ * 0x8A U+0160, 0x9F U+0178 and so on, and 0x81, 0x8D, 0x8F, 0x90, 0x9D, which Microsoft's
+ * table leaves undefined, are U+0081, U+008D, U+008F, U+0090, U+009D. A byte becomes 1, 2 or
+ * 3 bytes (utf8_length_from_cp1252 gives the size needed). Every byte string is valid input.
+ *
+ * Together with utf8_validate this reads a file as UTF-8 when it is UTF-8 and as the legacy
+ * encoding when it is not (see libutf8(3), EXAMPLES).
+ *
+ * # Safety
+ * `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
+ * bytes that do not overlap the input.
+ */
+struct utf8_result cp1252_to_utf8(const char *src,
+                                  size_t len,
+                                  char *out,
+                                  size_t cap,
+                                  uint32_t flags);
+
+/**
+ * Converts the `len` bytes of UTF-8 at `src` into Latin-1 (ISO-8859-1) at `out`, which has
+ * room for `cap` bytes (since 1.3).
+ *
+ * Each character up to U+00FF becomes the byte of its value. Returns UTF8_OK with `read ==
+ * len` when all the input is converted, `written` bytes. It stops early, `read` being the
+ * offset of the character concerned and everything before it converted into the first
+ * `written` bytes, with:
+ * - UTF8_ERR_UNREPRESENTABLE for a character above U+00FF (without UTF8_REPLACE): never
+ *   dropped;
+ * - the status of the table of utf8_status for an ill-formed sequence (without UTF8_REPLACE),
+ *   and UTF8_ERR_TRUNCATED as utf8_to_utf16 gives it (see UTF8_MORE);
+ * - UTF8_ERR_BUFFER_TOO_SMALL if the character does not fit: grow or flush the buffer and
+ *   continue from `src + read` (latin1_length_from_utf8 gives the size needed).
+ *
+ * With UTF8_REPLACE in `flags`, each character above U+00FF and each maximal subpart of an
+ * ill-formed sequence becomes one `?` (0x3F), and the conversion never stops on bad input:
+ * the output is, byte for byte, Python's `b.decode('utf-8', 'replace').encode('latin-1',
+ * 'replace')`.
+ *
+ * With UTF8_MORE in `flags`, more input follows, as for utf8_to_utf16: the conversion stops
+ * with UTF8_ERR_TRUNCATED before a sequence the input ends inside (at most 3 bytes), even with
+ * UTF8_REPLACE, for the caller to carry over to the next call.
+ *
+ * Other flag bits (UTF8_WTF8 among them) give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with
+ * `len > 0` or NULL `out` with `cap > 0` gives UTF8_ERR_NULL_POINTER; both with `read ==
+ * written == 0`.
+ *
+ * # Safety
+ * `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
+ * bytes that do not overlap the input.
+ */
+struct utf8_result utf8_to_latin1(const char *src,
+                                  size_t len,
+                                  char *out,
+                                  size_t cap,
+                                  uint32_t flags);
+
+/**
+ * The number of bytes latin1_to_utf8 writes for the `len` bytes at `src` (since 1.3): `len`
+ * plus the number of bytes from 0x80. At most `2 * len`. 0 for `(NULL, any)`.
+ *
+ * # Safety
+ * `src` is NULL or points to `len` readable bytes.
+ */
+size_t utf8_length_from_latin1(const char *src, size_t len);
+
+/**
+ * The number of bytes cp1252_to_utf8 writes for the `len` bytes at `src` (since 1.3): 1 per
+ * byte below 0x80, 3 per byte of 0x80..0x9F whose character is from U+0800 (0x80, 0x82,
+ * 0x84..0x87, 0x89, 0x8B, 0x91..0x97, 0x99, 0x9B), 2 per other byte. At most `3 * len`.
+ * 0 for `(NULL, any)`.
+ *
+ * # Safety
+ * `src` is NULL or points to `len` readable bytes.
+ */
+size_t utf8_length_from_cp1252(const char *src, size_t len);
+
+/**
+ * The number of bytes utf8_to_latin1 writes for the `len` bytes at `src` with UTF8_REPLACE
+ * (since 1.3): one per character and per maximal subpart of an ill-formed sequence, as
+ * utf8_count_chars counts them; exact for any input, and so also for strict conversion of
+ * well-formed input with no character above U+00FF. At most `len`. 0 for `(NULL, any)`.
+ *
+ * # Safety
+ * `src` is NULL or points to `len` readable bytes.
+ */
+size_t latin1_length_from_utf8(const char *src, size_t len);
 
 #ifdef __cplusplus
 }  // extern "C"

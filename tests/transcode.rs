@@ -981,6 +981,7 @@ fn c_result(p: Progress) -> utf8_result {
         None => UTF8_OK,
         Some(Stop::Malformed(kind)) => status(kind),
         Some(Stop::OutputFull) => UTF8_ERR_BUFFER_TOO_SMALL,
+        Some(Stop::Unrepresentable) => UTF8_ERR_UNREPRESENTABLE,
     };
     utf8_result {
         status,

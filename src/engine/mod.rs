@@ -18,6 +18,7 @@
 //! The converters write into units that may be uninitialised (a C caller's fresh buffer; see
 //! [`crate::sink`]), and read none of them but bytes they store back unchanged.
 
+pub(crate) mod latin1;
 mod more;
 pub(crate) mod utf16;
 pub(crate) mod utf32;
@@ -53,6 +54,8 @@ pub enum Stop {
     Malformed(ErrorKind),
     /// The character at `read` does not fit in the rest of the output.
     OutputFull,
+    /// The character at `read` has no encoding in the target (above U+00FF, into Latin-1).
+    Unrepresentable,
 }
 
 /// How far a conversion got: code units read and written, and why it stopped early, if it did.

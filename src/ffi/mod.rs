@@ -39,9 +39,10 @@ pub use self::text::{
     utf8_unescape,
 };
 pub use self::transcode::{
-    UTF8_MORE, UTF8_REPLACE, UTF8_WTF8, utf8_length_from_utf16, utf8_length_from_utf32,
-    utf8_result, utf8_to_utf16, utf8_to_utf32, utf16_length_from_utf8, utf16_to_utf8,
-    utf32_length_from_utf8, utf32_to_utf8,
+    UTF8_MORE, UTF8_REPLACE, UTF8_WTF8, cp1252_to_utf8, latin1_length_from_utf8, latin1_to_utf8,
+    utf8_length_from_cp1252, utf8_length_from_latin1, utf8_length_from_utf16,
+    utf8_length_from_utf32, utf8_result, utf8_to_latin1, utf8_to_utf16, utf8_to_utf32,
+    utf16_length_from_utf8, utf16_to_utf8, utf32_length_from_utf8, utf32_to_utf8,
 };
 
 use core::ffi::{CStr, c_char, c_int};
@@ -96,6 +97,9 @@ pub enum utf8_status {
     UTF8_ERR_INVALID_ARGUMENT = -10,
     /// Input to utf8_unescape that is not an escape sequence utf8_escape writes.
     UTF8_ERR_INVALID_ESCAPE = -11,
+    /// A character the target encoding cannot represent: above U+00FF, for utf8_to_latin1
+    /// (since 1.3).
+    UTF8_ERR_UNREPRESENTABLE = -12,
 }
 
 use utf8_status::*;
@@ -212,7 +216,7 @@ pub(crate) unsafe fn put<T>(p: *mut T, value: T) {
 
 impl utf8_status {
     /// Every status, for mapping a C `int` back onto one.
-    const ALL: [utf8_status; 12] = [
+    const ALL: [utf8_status; 13] = [
         UTF8_OK,
         UTF8_ERR_TRUNCATED,
         UTF8_ERR_UNEXPECTED_CONTINUATION,
@@ -225,6 +229,7 @@ impl utf8_status {
         UTF8_ERR_NULL_POINTER,
         UTF8_ERR_INVALID_ARGUMENT,
         UTF8_ERR_INVALID_ESCAPE,
+        UTF8_ERR_UNREPRESENTABLE,
     ];
 
     fn description(self) -> &'static CStr {
@@ -243,6 +248,7 @@ impl utf8_status {
             UTF8_ERR_NULL_POINTER => c"NULL buffer with a non-zero length",
             UTF8_ERR_INVALID_ARGUMENT => c"argument outside its documented values",
             UTF8_ERR_INVALID_ESCAPE => c"not an escape sequence utf8_escape writes",
+            UTF8_ERR_UNREPRESENTABLE => c"character the target encoding cannot represent",
         }
     }
 }

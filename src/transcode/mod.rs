@@ -1,4 +1,5 @@
-//! Bulk conversion between UTF-8 and UTF-16 or UTF-32 (native-endian code units): the public
+//! Bulk conversion between UTF-8 and UTF-16 or UTF-32 (native-endian code units), and from
+//! Latin-1 and Windows-1252 and into Latin-1 ([`latin1`]): the public
 //! functions, which run the implementation in use (see [`crate::dispatch`]), and the length
 //! functions.
 //!
@@ -11,6 +12,7 @@
 //! functions take an initialised buffer, or, with `_uninit`, one that need not be. The loops
 //! they run are the engine's, `crate::engine`, compiled into each implementation.
 
+pub mod latin1;
 pub mod utf16;
 pub mod utf32;
 

@@ -88,3 +88,78 @@ macro_rules! kind_of {
         }
     };
 }
+
+/// The WHATWG Encoding Standard's index-windows-1252 (<https://encoding.spec.whatwg.org/index-windows-1252.txt>),
+/// pointers 0..=31, as `(byte, code point)` pairs: byte `0x80 + pointer`. Pointers 32..=127
+/// (bytes 0xA0..=0xFF) are the code points of the bytes' own values, as Latin-1's. Checked
+/// once against Python's `cp1252` codec completed with the index's five C1 controls (0x81,
+/// 0x8D, 0x8F, 0x90, 0x9D), which that codec leaves undefined: `tools/check-cp1252.py`.
+pub const WINDOWS_1252_C1: [(u8, u32); 32] = [
+    (0x80, 0x20AC), // EURO SIGN
+    (0x81, 0x0081),
+    (0x82, 0x201A), // SINGLE LOW-9 QUOTATION MARK
+    (0x83, 0x0192), // LATIN SMALL LETTER F WITH HOOK
+    (0x84, 0x201E), // DOUBLE LOW-9 QUOTATION MARK
+    (0x85, 0x2026), // HORIZONTAL ELLIPSIS
+    (0x86, 0x2020), // DAGGER
+    (0x87, 0x2021), // DOUBLE DAGGER
+    (0x88, 0x02C6), // MODIFIER LETTER CIRCUMFLEX ACCENT
+    (0x89, 0x2030), // PER MILLE SIGN
+    (0x8A, 0x0160), // LATIN CAPITAL LETTER S WITH CARON
+    (0x8B, 0x2039), // SINGLE LEFT-POINTING ANGLE QUOTATION MARK
+    (0x8C, 0x0152), // LATIN CAPITAL LIGATURE OE
+    (0x8D, 0x008D),
+    (0x8E, 0x017D), // LATIN CAPITAL LETTER Z WITH CARON
+    (0x8F, 0x008F),
+    (0x90, 0x0090),
+    (0x91, 0x2018), // LEFT SINGLE QUOTATION MARK
+    (0x92, 0x2019), // RIGHT SINGLE QUOTATION MARK
+    (0x93, 0x201C), // LEFT DOUBLE QUOTATION MARK
+    (0x94, 0x201D), // RIGHT DOUBLE QUOTATION MARK
+    (0x95, 0x2022), // BULLET
+    (0x96, 0x2013), // EN DASH
+    (0x97, 0x2014), // EM DASH
+    (0x98, 0x02DC), // SMALL TILDE
+    (0x99, 0x2122), // TRADE MARK SIGN
+    (0x9A, 0x0161), // LATIN SMALL LETTER S WITH CARON
+    (0x9B, 0x203A), // SINGLE RIGHT-POINTING ANGLE QUOTATION MARK
+    (0x9C, 0x0153), // LATIN SMALL LIGATURE OE
+    (0x9D, 0x009D),
+    (0x9E, 0x017E), // LATIN SMALL LETTER Z WITH CARON
+    (0x9F, 0x0178), // LATIN CAPITAL LETTER Y WITH DIAERESIS
+];
+
+/// Byte `b` decoded as windows-1252 by the WHATWG index above.
+pub fn windows_1252(b: u8) -> char {
+    let code = WINDOWS_1252_C1
+        .iter()
+        .find(|&&(byte, _)| byte == b)
+        .map_or(u32::from(b), |&(_, c)| c);
+    char::from_u32(code).expect("the index holds scalar values")
+}
+
+/// The UTF-8 of `s` decoded as windows-1252 (WHATWG).
+pub fn windows_1252_to_utf8(s: &[u8]) -> Vec<u8> {
+    s.iter()
+        .map(|&b| windows_1252(b))
+        .collect::<String>()
+        .into_bytes()
+}
+
+/// The UTF-8 of `s` decoded as ISO-8859-1: `b as char` is exactly that mapping.
+pub fn latin1_to_utf8(s: &[u8]) -> Vec<u8> {
+    s.iter()
+        .map(|&b| b as char)
+        .collect::<String>()
+        .into_bytes()
+}
+
+/// `s` decoded as UTF-8 with U+FFFD for each maximal subpart (`String::from_utf8_lossy`), then
+/// encoded as ISO-8859-1 with `?` for each character above U+00FF (and so for each U+FFFD), as
+/// Python's `s.decode('utf-8', 'replace').encode('latin-1', 'replace')`.
+pub fn utf8_to_latin1_lossy(s: &[u8]) -> Vec<u8> {
+    String::from_utf8_lossy(s)
+        .chars()
+        .map(|c| u8::try_from(c).unwrap_or(b'?'))
+        .collect()
+}

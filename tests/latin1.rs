@@ -1,0 +1,308 @@
+//! latin1_to_utf8, cp1252_to_utf8 and utf8_to_latin1, and their length functions, against
+//! oracles that share no code with them: for Latin-1 the standard library (`b as char` is
+//! ISO-8859-1, `core::str::from_utf8`, `String::from_utf8_lossy`, `char::encode_utf8`), for
+//! Windows-1252 testkit's table of the WHATWG index (checked against Python's `cp1252` by
+//! `tools/check-cp1252.py`). Exhaustive over every input of 1 to 3 bytes; errors at every
+//! offset around the word and block widths; every output capacity below the needed one,
+//! resumed; chunks of a stream cut everywhere (UTF8_MORE); every implementation the CPU runs.
+
+mod common;
+
+use common::{Rng, iterations, oracle, sweep_step};
+use utf8::ErrorKind;
+use utf8::internals::Isa;
+use utf8::transcode::latin1::{
+    cp1252_to_utf8, latin1_length_from_utf8, latin1_to_utf8, utf8_length_from_cp1252,
+    utf8_length_from_latin1, utf8_to_latin1,
+};
+use utf8::transcode::{Mode, Progress, Stop};
+
+type Convert = fn(&[u8], &mut [u8], Mode) -> Progress;
+
+const STRICT: Mode = Mode {
+    replace: false,
+    wtf8: false,
+    more: false,
+};
+const REPLACE: Mode = Mode {
+    replace: true,
+    wtf8: false,
+    more: false,
+};
+
+/// The strict conversion of `s` into Latin-1 as the standard library sees it: the bytes of the
+/// characters before the first one above U+00FF or the first ill-formed sequence, and where
+/// and why it stops.
+fn strict_latin1(s: &[u8]) -> (Vec<u8>, Option<(usize, Stop)>) {
+    let (valid, error) = match oracle(s) {
+        Ok(()) => (s.len(), None),
+        Err((at, kind, _)) => (at, Some((at, Stop::Malformed(kind)))),
+    };
+    let text = core::str::from_utf8(&s[..valid]).unwrap();
+    let mut out = Vec::new();
+    for (i, c) in text.char_indices() {
+        match u8::try_from(c) {
+            Ok(b) => out.push(b),
+            Err(_) => return (out, Some((i, Stop::Unrepresentable))),
+        }
+    }
+    (out, error)
+}
+
+/// Runs `convert` on `s` into a buffer of exactly `cap` bytes, checking that nothing past what
+/// it reports written changed: the progress and the output.
+fn run(convert: Convert, s: &[u8], cap: usize, mode: Mode) -> (Progress, Vec<u8>) {
+    let mut buf = vec![0xA5u8; cap + 16];
+    let p = convert(s, &mut buf[..cap], mode);
+    assert!(p.read <= s.len() && p.written <= cap, "{p:?}");
+    assert!(buf[cap..].iter().all(|&b| b == 0xA5), "wrote past cap");
+    buf.truncate(p.written);
+    (p, buf)
+}
+
+/// Checks every converter and length function on `s` against the oracles.
+fn check(s: &[u8]) {
+    let latin1 = testkit::latin1_to_utf8(s);
+    assert_eq!(utf8_length_from_latin1(s), latin1.len(), "{s:02X?}");
+    let (p, out) = run(latin1_to_utf8, s, latin1.len(), STRICT);
+    assert_eq!(
+        (p.read, p.stop, &out),
+        (s.len(), None, &latin1),
+        "latin1 {s:02X?}"
+    );
+
+    let cp1252 = testkit::windows_1252_to_utf8(s);
+    assert_eq!(utf8_length_from_cp1252(s), cp1252.len(), "{s:02X?}");
+    let (p, out) = run(cp1252_to_utf8, s, cp1252.len(), STRICT);
+    assert_eq!(
+        (p.read, p.stop, &out),
+        (s.len(), None, &cp1252),
+        "cp1252 {s:02X?}"
+    );
+
+    let lossy = testkit::utf8_to_latin1_lossy(s);
+    assert_eq!(latin1_length_from_utf8(s), lossy.len(), "{s:02X?}");
+    let (p, out) = run(utf8_to_latin1, s, lossy.len(), REPLACE);
+    assert_eq!(
+        (p.read, p.stop, &out),
+        (s.len(), None, &lossy),
+        "lossy {s:02X?}"
+    );
+
+    let (want, stop) = strict_latin1(s);
+    let (p, out) = run(utf8_to_latin1, s, lossy.len(), STRICT);
+    let got = p.stop.map(|why| (p.read, why));
+    assert_eq!((got, &out), (stop, &want), "strict {s:02X?}");
+    if stop.is_none() {
+        assert_eq!(p.read, s.len());
+    }
+}
+
+#[test]
+fn examples() {
+    // ISO-8859-1: "café" and its UTF-8; the whole upper half.
+    check(b"caf\xE9");
+    assert_eq!(testkit::latin1_to_utf8(b"caf\xE9"), "café".as_bytes());
+    // Windows-1252: the euro sign, curly quotes, the five undefined bytes.
+    assert_eq!(
+        testkit::windows_1252_to_utf8(b"\x80\x93x\x94\x81\x8D\x8F\x90\x9D"),
+        "€\u{201C}x\u{201D}\u{81}\u{8D}\u{8F}\u{90}\u{9D}".as_bytes()
+    );
+    // Into Latin-1: U+20AC stops the strict conversion and is `?` with replacement, as is
+    // each maximal subpart (E2 82 cut by `x` is one).
+    let (p, out) = run(utf8_to_latin1, "é€".as_bytes(), 8, STRICT);
+    assert_eq!(
+        (p.read, p.written, p.stop, out),
+        (2, 1, Some(Stop::Unrepresentable), vec![0xE9])
+    );
+    let (_, out) = run(
+        utf8_to_latin1,
+        b"\xC3\xA9\xE2\x82x\xFF\xE2\x82\xAC",
+        8,
+        REPLACE,
+    );
+    assert_eq!(out, b"\xE9?x??");
+    let all: Vec<u8> = (0..=255).collect();
+    check(&all);
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "16 million inputs: too slow interpreted")]
+fn every_input_of_one_to_three_bytes() {
+    let step = sweep_step();
+    for a in 0..=255u8 {
+        check(&[a]);
+        for b in 0..=255u8 {
+            check(&[a, b]);
+            for c in (0..=255u8).step_by(step) {
+                check(&[a, b, c]);
+            }
+        }
+    }
+}
+
+/// The inputs an error is placed in: runs of ASCII and of Latin-1 of every length around the
+/// word (8 bytes) and the kernels' blocks (64 bytes).
+fn around_blocks(rng: &mut Rng, len: usize) -> Vec<u8> {
+    (0..len)
+        .map(|_| match rng.below(4) {
+            0 => 0x80 + rng.below(0x80) as u8,
+            _ => b' ' + rng.below(0x5F) as u8,
+        })
+        .collect()
+}
+
+#[test]
+fn errors_at_every_offset_around_the_blocks() {
+    let mut rng = Rng::new(0x1A71);
+    let bad: [&[u8]; 6] = [
+        b"\x80",
+        b"\xE2\x82",
+        b"\xF0\x9F\x98",
+        b"\xC0\xAF",
+        b"\xFF",
+        "€".as_bytes(),
+    ];
+    let max = common::or_under_miri(140, 20);
+    for len in 0..max {
+        let latin = around_blocks(&mut rng, len);
+        // As Latin-1 and Windows-1252 input: every byte is a character.
+        check(&latin);
+        let text = testkit::latin1_to_utf8(&latin);
+        check(&text);
+        for at in (0..=text.len()).filter(|&i| i == text.len() || text[i] & 0xC0 != 0x80) {
+            for err in bad {
+                let mut s = text[..at].to_vec();
+                s.extend_from_slice(err);
+                s.extend_from_slice(&text[at..]);
+                check(&s);
+            }
+        }
+    }
+}
+
+/// Converts `s` into buffers of `cap` bytes, resuming after each full one: the whole output,
+/// and the progress of the call that ended (its `read` counted from the start of `s`).
+fn resumed(convert: Convert, s: &[u8], cap: usize, mode: Mode) -> (Vec<u8>, Option<Stop>, usize) {
+    let mut out = Vec::new();
+    let mut read = 0;
+    let mut cap = cap;
+    loop {
+        let (p, o) = run(convert, &s[read..], cap, mode);
+        out.extend_from_slice(&o);
+        read += p.read;
+        match p.stop {
+            Some(Stop::OutputFull) => {
+                // A character that does not fit at all: the next buffer is larger.
+                if p.written == 0 {
+                    cap += 1;
+                }
+            }
+            stop => return (out, stop, read),
+        }
+    }
+}
+
+#[test]
+fn every_capacity_below_the_needed_one() {
+    let mut rng = Rng::new(0xCA9);
+    for _ in 0..iterations(300) {
+        let len = rng.below(100);
+        let mut s = if rng.below(2) == 0 {
+            around_blocks(&mut rng, len)
+        } else {
+            rng.text_of_len(len)
+        };
+        if rng.below(3) == 0 {
+            rng.mutate(&mut s);
+        }
+        let cases: [(Convert, Vec<u8>, Mode); 3] = [
+            (latin1_to_utf8, testkit::latin1_to_utf8(&s), STRICT),
+            (cp1252_to_utf8, testkit::windows_1252_to_utf8(&s), STRICT),
+            (utf8_to_latin1, testkit::utf8_to_latin1_lossy(&s), REPLACE),
+        ];
+        for (convert, want, mode) in cases {
+            for cap in 0..want.len() {
+                let (p, out) = run(convert, &s, cap, mode);
+                assert_eq!(p.stop, Some(Stop::OutputFull), "{s:02X?} cap {cap}");
+                assert_eq!(out[..], want[..p.written], "{s:02X?} cap {cap}");
+                let (all, stop, read) = resumed(convert, &s, cap, mode);
+                assert_eq!(
+                    (all, stop, read),
+                    (want.clone(), None, s.len()),
+                    "{s:02X?} cap {cap}"
+                );
+            }
+        }
+        // Strict into Latin-1: a full buffer before the first error, then the error itself.
+        let (want, stop) = strict_latin1(&s);
+        for cap in 0..=want.len() {
+            let (all, got, read) = resumed(utf8_to_latin1, &s, cap, STRICT);
+            assert_eq!(all, want, "{s:02X?} cap {cap}");
+            assert_eq!(stop, got.map(|why| (read, why)), "{s:02X?} cap {cap}");
+        }
+    }
+}
+
+/// UTF8_MORE: `s` cut into two chunks at every offset, the bytes held back by the first
+/// carried over to the second, gives the output and final status of one call on the whole.
+#[test]
+fn chunks_cut_everywhere_give_one_call() {
+    let mut rng = Rng::new(0x5EA);
+    let more = |mode: Mode| Mode { more: true, ..mode };
+    for _ in 0..iterations(300) {
+        let len = rng.below(40);
+        let mut s = rng.text_of_len(len);
+        if rng.below(2) == 0 {
+            rng.mutate(&mut s);
+        }
+        for mode in [STRICT, REPLACE] {
+            let (whole_p, whole) = run(utf8_to_latin1, &s, s.len(), mode);
+            for cut in 0..=s.len() {
+                let (p, first) = run(utf8_to_latin1, &s[..cut], cut, more(mode));
+                let mut out = first;
+                let (read, stop) = match p.stop {
+                    Some(Stop::Malformed(ErrorKind::Truncated)) => {
+                        assert!(cut - p.read <= 3, "{s:02X?} cut {cut}");
+                        let (q, second) = run(utf8_to_latin1, &s[p.read..], s.len(), mode);
+                        out.extend_from_slice(&second);
+                        (p.read + q.read, q.stop)
+                    }
+                    None => {
+                        let (q, second) = run(utf8_to_latin1, &s[cut..], s.len(), mode);
+                        out.extend_from_slice(&second);
+                        (cut + q.read, q.stop)
+                    }
+                    stop => (p.read, stop),
+                };
+                assert_eq!(out, whole[..out.len()], "{s:02X?} cut {cut} {mode:?}");
+                assert_eq!(
+                    (read, stop),
+                    (whole_p.read, whole_p.stop),
+                    "{s:02X?} cut {cut}"
+                );
+                if stop.is_none() {
+                    assert_eq!(out, whole, "{s:02X?} cut {cut}");
+                }
+            }
+        }
+    }
+}
+
+/// The length into Latin-1 counts characters with the implementation in use; each of the
+/// others the CPU runs counts the same. (The converters themselves have one implementation,
+/// the engine's loops with a word-at-a-time ASCII run, whichever the CPU.)
+#[test]
+fn every_implementation_counts_the_latin1_length() {
+    let mut rng = Rng::new(0x15A);
+    for _ in 0..iterations(200) {
+        let len = rng.below(300);
+        let mut s = rng.text_of_len(len);
+        rng.mutate(&mut s);
+        let want = testkit::utf8_to_latin1_lossy(&s).len();
+        assert_eq!(latin1_length_from_utf8(&s), want);
+        for isa in Isa::supported() {
+            assert_eq!(isa.count_chars(&s), Some(want), "{}", isa.name());
+        }
+    }
+}
