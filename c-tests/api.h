@@ -65,6 +65,7 @@ void test_text(void);
 void test_conversions(void);       /* api_convert.c */
 void test_more(void);
 void test_detect(void);         /* api_detect.c */
+void test_latin1(void);         /* api_latin1.c */
 #ifndef LIBUTF8_NO_INLINE
 void test_inline_decode_next(void); /* api_decode.c */
 #endif

@@ -80,7 +80,7 @@ const char *sname(int status)
     static const char *const names[] = {
         "UTF8_OK", "TRUNCATED", "UNEXPECTED_CONTINUATION", "MISSING_CONTINUATION", "OVERLONG",
         "SURROGATE", "TOO_LARGE", "INVALID_BYTE", "BUFFER_TOO_SMALL", "NULL_POINTER",
-        "INVALID_ARGUMENT", "INVALID_ESCAPE",
+        "INVALID_ARGUMENT", "INVALID_ESCAPE", "UNREPRESENTABLE",
     };
     return status <= 0 && status >= LOWEST_STATUS ? names[-status] : "(not a utf8_status)";
 }

@@ -15,7 +15,9 @@
  * same way, of exactly the size needed, or smaller (then nothing may be written). The
  * converters (utf8_to_utf16, utf16_to_utf8, utf8_to_utf32, utf32_to_utf8) read inputs placed
  * against either guard page and write outputs of exactly the size needed (as the length
- * functions report it) against the other one, or one unit smaller. Then, with inputs and
+ * functions report it) against the other one, or one unit smaller. The single-byte converters
+ * (latin1_to_utf8, cp1252_to_utf8, utf8_to_latin1) run on every input as the text functions do
+ * (guard_text.c): input and output of exactly the size needed, each against a guard page. Then, with inputs and
  * outputs in arenas of their own, so that both can end at a guard page at once, each input
  * against either guard page converts into outputs that end at a guard page and have room for
  * exactly the units needed and for 1 to 80 more (every count for well-formed text up to 257

@@ -2,8 +2,10 @@
  * guard_text.c: the text functions (since 1.2) on one input of the guard-page program:
  * utf8_stream_feed/finish in one chunk, two and one-byte chunks; utf8_char_start and
  * utf8_truncate at the offsets of the single calls; utf8_replace_invalid, utf8_escape (both
- * styles) and utf8_unescape (on the escape's output), each writing exactly the size it asked
- * for against one guard page, the input against the other, then the other way round.
+ * styles) and utf8_unescape (on the escape's output), and the single-byte converters (since
+ * 1.3: latin1_to_utf8, cp1252_to_utf8, utf8_to_latin1 with UTF8_REPLACE, sized by their length
+ * functions), each writing exactly the size it asked for against one guard page, the input
+ * against the other, then the other way round.
  */
 
 #include "guard.h"
@@ -54,6 +56,59 @@ static utf8_status call_unescape(const char *in, size_t len, int style, char *ou
 {
     (void)style;
     return utf8_unescape(in, len, out, cap, out_len);
+}
+
+/* The single-byte converters as output functions, `style` choosing one: the size query is
+ * the length function (and the converter into no room at all, which must stop before
+ * anything), the call with room the converter. */
+enum { SB_LATIN1, SB_CP1252, SB_TO_LATIN1, N_SB };
+
+static utf8_status call_single_byte(const char *in, size_t len, int style, char *out,
+                                    size_t cap, size_t *out_len)
+{
+    static utf8_result (*const convert[N_SB])(const char *, size_t, char *, size_t, uint32_t) = {
+        latin1_to_utf8, cp1252_to_utf8, utf8_to_latin1
+    };
+    static size_t (*const length[N_SB])(const char *, size_t) = {
+        utf8_length_from_latin1, utf8_length_from_cp1252, latin1_length_from_utf8
+    };
+    size_t need = length[style](in, len);
+    utf8_result r = convert[style](in, len, out, cap, style == SB_TO_LATIN1 ? UTF8_REPLACE : 0);
+
+    if (r.read > len || r.written > cap)
+        return UTF8_ERR_INVALID_ARGUMENT; /* reported as a failure by the caller */
+    *out_len = r.status == UTF8_OK ? r.written : need;
+    return r.status;
+}
+
+/* Windows-1252's 0x80..0x9F by the WHATWG index, written again here. */
+static const uint16_t cp1252_c1[32] = {
+    0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+    0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
+    0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+    0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
+};
+
+/* What the single-byte converter `style` writes for in[0..len), by the reference codec. */
+static size_t single_byte_reference(int style, const unsigned char *in, size_t len,
+                                    unsigned char *want)
+{
+    size_t off, n, w = 0;
+    uint32_t cp;
+
+    for (off = 0; off < len; off += n) {
+        if (style == SB_TO_LATIN1) {
+            utf8_status st = ref_decode(in + off, len - off, &cp, &n);
+            want[w++] = st == UTF8_OK && cp <= 0xFF ? (unsigned char)cp : '?';
+            continue;
+        }
+        n = 1;
+        cp = in[off];
+        if (style == SB_CP1252 && cp >= 0x80 && cp < 0xA0)
+            cp = cp1252_c1[cp - 0x80];
+        w += reference_encode(cp, want + w);
+    }
+    return w;
 }
 
 /*
@@ -186,6 +241,16 @@ void text_functions(struct group *g, unsigned char *const at[2], const unsigned 
         if (back_len != (size_t)-1 && (back_len != len || memcmp(back, in, len) != 0))
             group_fail(g, "utf8_unescape(utf8_escape(x)) [%s]: %lu bytes, not x",
                        around(in, len, 0), (unsigned long)back_len);
+    }
+    for (style = 0; style < N_SB; style++) {
+        static const char *const names[N_SB] = { "latin1_to_utf8", "cp1252_to_utf8",
+                                                 "utf8_to_latin1 (UTF8_REPLACE)" };
+        size_t sb_len = single_byte_reference(style, in, len, back);
+
+        got_len = guarded_output(g, names[style], call_single_byte, style, in, len, got);
+        if (got_len != (size_t)-1 && (got_len != sb_len || memcmp(got, back, sb_len) != 0))
+            group_fail(g, "%s [%s]: %lu bytes, want %lu (the reference's)", names[style],
+                       around(in, len, 0), (unsigned long)got_len, (unsigned long)sb_len);
     }
     memcpy(at[0], in, len);
     memcpy(at[1], in, len);

@@ -150,7 +150,7 @@ static void check_canary(const void *out, const char *what) {
 }
 
 static int is_status(int s) {
-  return s >= UTF8_ERR_INVALID_ESCAPE && s <= UTF8_OK;
+  return s >= UTF8_ERR_UNREPRESENTABLE && s <= UTF8_OK;
 }
 
 /* One call of each function on the `len` bytes at `in` (which change meanwhile), with output
@@ -193,6 +193,27 @@ static void call_all(const unsigned char *in, size_t len, size_t cap) {
     }
   }
 
+  for (size_t f = 0; f < 2; f++) {
+    current = "utf8_to_latin1";
+    char *out8 = output(cap);
+    struct utf8_result r = utf8_to_latin1(s, len, out8, cap, utf16_flags[f]);
+    check(r.read <= len && r.written <= cap && is_status(r.status), "utf8_to_latin1 counts", len,
+          r.read);
+    check_canary(out8, "utf8_to_latin1 canary");
+  }
+  current = "latin1_to_utf8";
+  char *out8 = output(cap);
+  struct utf8_result r8 = latin1_to_utf8(s, len, out8, cap, 0);
+  check(r8.read <= len && r8.written <= cap && is_status(r8.status), "latin1_to_utf8 counts", len,
+        r8.read);
+  check_canary(out8, "latin1_to_utf8 canary");
+  current = "cp1252_to_utf8";
+  out8 = output(cap);
+  r8 = cp1252_to_utf8(s, len, out8, cap, 0);
+  check(r8.read <= len && r8.written <= cap && is_status(r8.status), "cp1252_to_utf8 counts", len,
+        r8.read);
+  check_canary(out8, "cp1252_to_utf8 canary");
+
   current = "length functions";
   size_t n = utf16_length_from_utf8(s, len);
   check(n <= len, "utf16_length_from_utf8 <= len", len, n);
@@ -202,6 +223,12 @@ static void call_all(const unsigned char *in, size_t len, size_t cap) {
   check(n <= 3 * (len / 2), "utf8_length_from_utf16 <= 3 len", len / 2, n);
   n = utf8_length_from_utf32((const uint32_t *)(const void *)(in + len % 4), len / 4);
   check(n <= 4 * (len / 4), "utf8_length_from_utf32 <= 4 len", len / 4, n);
+  n = utf8_length_from_latin1(s, len);
+  check(n <= 2 * len, "utf8_length_from_latin1 <= 2 len", len, n);
+  n = utf8_length_from_cp1252(s, len);
+  check(n <= 3 * len, "utf8_length_from_cp1252 <= 3 len", len, n);
+  n = latin1_length_from_utf8(s, len);
+  check(n <= len, "latin1_length_from_utf8 <= len", len, n);
 
   current = "utf8_validate";
   size_t valid = 0;

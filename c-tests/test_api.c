@@ -68,6 +68,7 @@ int main(int argc, char **argv)
     test_conversions();
     test_more();
     test_detect();
+    test_latin1();
 #ifndef LIBUTF8_NO_INLINE
     test_inline_decode_next();
 #endif
