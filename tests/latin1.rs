@@ -52,10 +52,22 @@ fn strict_latin1(s: &[u8]) -> (Vec<u8>, Option<(usize, Stop)>) {
 /// Runs `convert` on `s` into a buffer of exactly `cap` bytes, checking that nothing past what
 /// it reports written changed: the progress and the output.
 fn run(convert: Convert, s: &[u8], cap: usize, mode: Mode) -> (Progress, Vec<u8>) {
+    run_with(|s, d| convert(s, d, mode), s, cap)
+}
+
+/// [`run`] of any converter.
+fn run_with(
+    convert: impl Fn(&[u8], &mut [u8]) -> Progress,
+    s: &[u8],
+    cap: usize,
+) -> (Progress, Vec<u8>) {
     let mut buf = vec![0xA5u8; cap + 16];
-    let p = convert(s, &mut buf[..cap], mode);
+    let p = convert(s, &mut buf[..cap]);
     assert!(p.read <= s.len() && p.written <= cap, "{p:?}");
-    assert!(buf[cap..].iter().all(|&b| b == 0xA5), "wrote past cap");
+    assert!(
+        buf[p.written..].iter().all(|&b| b == 0xA5),
+        "changed bytes past its output: {s:02X?} cap {cap} {p:?}"
+    );
     buf.truncate(p.written);
     (p, buf)
 }
@@ -289,9 +301,64 @@ fn chunks_cut_everywhere_give_one_call() {
     }
 }
 
+/// Each implementation's converters from Latin-1 and Windows-1252 (the SIMD ones take blocks of
+/// 16 bytes with 8 more after them, and 34 bytes of room): text of every length up to a few
+/// blocks, mostly ASCII, mostly Latin-1 or with the bytes 0x80..0x9F, into every capacity from
+/// none to the size needed and more, against the oracles, with nothing changed past the output.
+#[test]
+fn every_implementation_converts_from_latin1_and_cp1252() {
+    let mut rng = Rng::new(0x1A7);
+    let max = common::or_under_miri(120, 40);
+    for len in 0..max {
+        for kind in 0..3 {
+            let s: Vec<u8> = (0..len)
+                .map(|_| match (kind, rng.below(8)) {
+                    (0, 0) | (1, 0..=5) => 0xA0 + rng.below(0x60) as u8,
+                    (2, 0..=1) => 0x80 + rng.below(0x20) as u8,
+                    (2, 2..=3) => 0xA0 + rng.below(0x60) as u8,
+                    _ => b' ' + rng.below(0x5F) as u8,
+                })
+                .collect();
+            let latin1 = testkit::latin1_to_utf8(&s);
+            let cp1252 = testkit::windows_1252_to_utf8(&s);
+            let step = common::or_under_miri(1, 7);
+            for isa in Isa::supported() {
+                let cases = [(&latin1, false), (&cp1252, true)];
+                for (want, cp) in cases {
+                    let convert = |s: &[u8], d: &mut [u8]| {
+                        if cp {
+                            isa.cp1252_to_utf8(s, d)
+                        } else {
+                            isa.latin1_to_utf8(s, d)
+                        }
+                        .unwrap()
+                    };
+                    for cap in (0..want.len() + 40).step_by(step) {
+                        let (p, out) = run_with(convert, &s, cap);
+                        let name = isa.name();
+                        assert_eq!(out[..], want[..p.written], "{name} {s:02X?} cap {cap}");
+                        if cap >= want.len() {
+                            assert_eq!((p.read, p.stop), (s.len(), None), "{name} cap {cap}");
+                        } else {
+                            assert_eq!(p.stop, Some(Stop::OutputFull), "{name} cap {cap}");
+                            // Stopped at the first character that does not fit.
+                            let next = if cp {
+                                testkit::windows_1252(s[p.read]).len_utf8()
+                            } else {
+                                (s[p.read] as char).len_utf8()
+                            };
+                            assert!(p.written + next > cap, "{name} {s:02X?} cap {cap}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The length into Latin-1 counts characters with the implementation in use; each of the
-/// others the CPU runs counts the same. (The converters themselves have one implementation,
-/// the engine's loops with a word-at-a-time ASCII run, whichever the CPU.)
+/// others the CPU runs counts the same. (utf8_to_latin1 has one implementation, the engine's
+/// loop with a word-at-a-time ASCII run, whichever the CPU.)
 #[test]
 fn every_implementation_counts_the_latin1_length() {
     let mut rng = Rng::new(0x15A);

@@ -68,6 +68,9 @@ type Counter = unsafe fn(&[u8]) -> Blocks;
 /// A converter from code units `S` to code units `T` (see [`crate::transcode`]).
 type Converter<S, T> = unsafe fn(&[S], &mut [MaybeUninit<T>], Mode) -> Progress;
 
+/// A converter from a single-byte encoding into UTF-8, which has no mode.
+type SingleByte = unsafe fn(&[u8], &mut [MaybeUninit<u8>]) -> Progress;
+
 /// The kernels of one implementation.
 struct Kernels {
     // Read by `active_isa` alone, which only the tests call; kept in every build, so that the
@@ -80,6 +83,8 @@ struct Kernels {
     utf16_to_utf8: Converter<u16, u8>,
     utf8_to_utf32: Converter<u8, u32>,
     utf32_to_utf8: Converter<u32, u8>,
+    latin1_to_utf8: SingleByte,
+    cp1252_to_utf8: SingleByte,
 }
 
 static SCALAR: Kernels = Kernels {
@@ -90,6 +95,8 @@ static SCALAR: Kernels = Kernels {
     utf16_to_utf8: scalar::utf16_to_utf8,
     utf8_to_utf32: scalar::utf8_to_utf32,
     utf32_to_utf8: scalar::utf32_to_utf8,
+    latin1_to_utf8: scalar::latin1_to_utf8,
+    cp1252_to_utf8: scalar::cp1252_to_utf8,
 };
 /// Validation and counting in 16-byte registers; the converters are the scalar loops, those
 /// from UTF-8 validating with this kernel.
@@ -112,6 +119,8 @@ static SSE42: Kernels = Kernels {
     utf16_to_utf8: sse42::utf16_to_utf8,
     utf8_to_utf32: sse42::utf8_to_utf32,
     utf32_to_utf8: sse42::utf32_to_utf8,
+    latin1_to_utf8: sse42::latin1_to_utf8,
+    cp1252_to_utf8: sse42::cp1252_to_utf8,
 };
 #[cfg(target_arch = "x86_64")]
 static AVX2: Kernels = Kernels {
@@ -122,6 +131,8 @@ static AVX2: Kernels = Kernels {
     utf16_to_utf8: avx2::utf16_to_utf8,
     utf8_to_utf32: avx2::utf8_to_utf32,
     utf32_to_utf8: avx2::utf32_to_utf8,
+    latin1_to_utf8: avx2::latin1_to_utf8,
+    cp1252_to_utf8: avx2::cp1252_to_utf8,
 };
 /// Validation and counting in 64-byte registers; UTF-16 into UTF-8 with steps of 32 units
 /// below U+0800 and of 32 of any other characters, and runs of ASCII only from 96 units;
@@ -140,6 +151,9 @@ static AVX512: Kernels = Kernels {
     utf8_to_utf32: avx512::from_utf8::utf8_to_utf32,
     utf16_to_utf8: avx512::to_utf8::utf16_to_utf8::<true>,
     utf32_to_utf8: avx512::to_utf8::utf32_to_utf8,
+    // AVX2's, which every CPU with these AVX-512 extensions runs.
+    latin1_to_utf8: avx2::latin1_to_utf8,
+    cp1252_to_utf8: avx2::cp1252_to_utf8,
 };
 /// AVX512's kernels, but validation and counting never prefetch (see `lookup::STREAM_FROM`)
 /// and UTF-16 into UTF-8 leaves its steps for ASCII as AVX2's loop does (see
@@ -323,6 +337,22 @@ impl Isa {
         Some(unsafe { (self.kernels()?.utf32_to_utf8)(src, as_uninit(dst), mode) })
     }
 
+    /// Converts Latin-1 to UTF-8 with this implementation, or `None` if the CPU cannot run it.
+    #[cfg(any(test, feature = "internals"))]
+    pub fn latin1_to_utf8(self, src: &[u8], dst: &mut [u8]) -> Option<Progress> {
+        // SAFETY: `kernels` returns only kernels whose ISA the CPU supports; the converters
+        // write bytes, and read none of `dst`.
+        Some(unsafe { (self.kernels()?.latin1_to_utf8)(src, as_uninit(dst)) })
+    }
+
+    /// Converts Windows-1252 to UTF-8 with this implementation, or `None` if the CPU cannot run
+    /// it.
+    #[cfg(any(test, feature = "internals"))]
+    pub fn cp1252_to_utf8(self, src: &[u8], dst: &mut [u8]) -> Option<Progress> {
+        // SAFETY: as for `latin1_to_utf8`.
+        Some(unsafe { (self.kernels()?.cp1252_to_utf8)(src, as_uninit(dst)) })
+    }
+
     /// The kernels, if the CPU can run them.
     fn kernels(self) -> Option<&'static Kernels> {
         if !self.is_supported() {
@@ -409,6 +439,10 @@ static UNCHOSEN: Kernels = Kernels {
     utf8_to_utf32: |s, d, m| unsafe { (choose().utf8_to_utf32)(s, d, m) },
     // SAFETY: as above.
     utf32_to_utf8: |s, d, m| unsafe { (choose().utf32_to_utf8)(s, d, m) },
+    // SAFETY: as above.
+    latin1_to_utf8: |s, d| unsafe { (choose().latin1_to_utf8)(s, d) },
+    // SAFETY: as above.
+    cp1252_to_utf8: |s, d| unsafe { (choose().cp1252_to_utf8)(s, d) },
 };
 
 /// The kernels of the implementation in use, or [`UNCHOSEN`]'s.
@@ -503,6 +537,20 @@ pub(crate) fn utf32_to_utf8(src: &[u32], dst: &mut [MaybeUninit<u8>], mode: Mode
     }
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
     unsafe { (active().utf32_to_utf8)(src, dst, mode) }
+}
+
+/// Converts Latin-1 to UTF-8 with the implementation in use.
+#[inline]
+pub(crate) fn latin1_to_utf8(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Progress {
+    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+    unsafe { (active().latin1_to_utf8)(src, dst) }
+}
+
+/// Converts Windows-1252 to UTF-8 with the implementation in use.
+#[inline]
+pub(crate) fn cp1252_to_utf8(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Progress {
+    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+    unsafe { (active().cp1252_to_utf8)(src, dst) }
 }
 
 #[cfg(test)]

@@ -50,9 +50,15 @@ pub(crate) fn copy_ascii_words(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> usize
 /// `crate::transcode::latin1::latin1_to_utf8`: each byte is the code point of its value; those
 /// from 0x80 become two bytes, C2 or C3 then `0x80 | (b & 0x3F)`. Never stops but where the
 /// output is full.
+/// `fast` (a SIMD kernel's, or nothing) converts blocks of the input first (see
+/// [`single_byte_to_utf8`]).
 #[inline(always)]
-pub(crate) fn latin1_to_utf8_with(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Progress {
-    single_byte_to_utf8(src, dst, |b, out| {
+pub(crate) fn latin1_to_utf8_with(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+    fast: impl Fn(&[u8], &mut [MaybeUninit<u8>]) -> (usize, usize),
+) -> Progress {
+    single_byte_to_utf8(src, dst, fast, |b, out| {
         let two = [0xC0 | (b >> 6), 0x80 | (b & 0x3F)];
         *out.first_chunk_mut::<2>()? = two.map(MaybeUninit::new);
         Some(2)
@@ -61,21 +67,49 @@ pub(crate) fn latin1_to_utf8_with(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Pr
 
 /// `crate::transcode::latin1::cp1252_to_utf8`: each byte is its character in Windows-1252
 /// ([`cp1252_char`]). Never stops but where the output is full.
+/// `fast` as for [`latin1_to_utf8_with`], stopping at the bytes 0x80..0x9F.
 #[inline(always)]
-pub(crate) fn cp1252_to_utf8_with(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Progress {
-    single_byte_to_utf8(src, dst, |b, out| encode_utf8(cp1252_char(b), out))
+pub(crate) fn cp1252_to_utf8_with(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+    fast: impl Fn(&[u8], &mut [MaybeUninit<u8>]) -> (usize, usize),
+) -> Progress {
+    single_byte_to_utf8(src, dst, fast, |b, out| encode_utf8(cp1252_char(b), out))
 }
 
-/// The loop of the single-byte encodings into UTF-8: runs of ASCII copied, and each other byte
-/// written by `encode` (its length, or `None` if it does not fit in `out`).
+/// The `fast` of an implementation that has none: converts nothing.
+#[inline(always)]
+pub(crate) fn no_blocks(_: &[u8], _: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+    (0, 0)
+}
+
+/// Bytes of input the exact path of [`single_byte_to_utf8`] converts (a run of ASCII aside)
+/// before `fast` tries again.
+const EXACT_STEP: usize = 16;
+
+/// The loop of the single-byte encodings into UTF-8: `fast` converts what it can (whole
+/// blocks: the bytes read and written), then the exact path [`EXACT_STEP`] bytes, or up to
+/// where the output is full: runs of ASCII copied, and each other byte written by `encode`
+/// (its length, or `None` if it does not fit in `out`). `fast` may store past its output only
+/// over bytes that the conversion writes later (see `crate::kernels::x86::shared`).
 #[inline(always)]
 fn single_byte_to_utf8(
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
+    fast: impl Fn(&[u8], &mut [MaybeUninit<u8>]) -> (usize, usize),
     encode: impl Fn(u8, &mut [MaybeUninit<u8>]) -> Option<usize>,
 ) -> Progress {
     let (mut read, mut written) = (0, 0);
+    let mut limit = 0;
     while let Some(rest) = src.get(read..).filter(|r| !r.is_empty()) {
+        if read >= limit {
+            let (r, w) = fast(rest, dst.get_mut(written..).unwrap_or_default());
+            // At most what it was given, even from a kernel that erred.
+            read += r.min(rest.len());
+            written = (written + w).min(dst.len());
+            limit = read + EXACT_STEP;
+            continue;
+        }
         let out = dst.get_mut(written..).unwrap_or_default();
         let n = copy_ascii_words(rest, out);
         if n > 0 {

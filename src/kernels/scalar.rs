@@ -7,7 +7,7 @@ use super::{utf8_to_utf16_validated_by, utf8_to_utf32_validated_by};
 use crate::algorithms::lookup::Blocks;
 pub(crate) use crate::engine::utf16::utf16_to_utf8_with as utf16_to_utf8;
 pub(crate) use crate::engine::utf32::utf32_to_utf8_with as utf32_to_utf8;
-use crate::engine::{Mode, Progress};
+use crate::engine::{Mode, Progress, latin1};
 
 /// The scalar implementation's validating "kernel": it checks nothing.
 pub(crate) fn no_validation(_: &[u8]) -> Result<(), usize> {
@@ -33,4 +33,14 @@ pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [MaybeUninit<u16>], mode: Mode
 pub(crate) fn utf8_to_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>], mode: Mode) -> Progress {
     // SAFETY: the scalar "kernel" runs on any CPU.
     unsafe { utf8_to_utf32_validated_by(no_validation, src, dst, mode) }
+}
+
+/// `crate::engine::latin1::latin1_to_utf8_with` with no SIMD converter.
+pub(crate) fn latin1_to_utf8(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Progress {
+    latin1::latin1_to_utf8_with(src, dst, latin1::no_blocks)
+}
+
+/// `crate::engine::latin1::cp1252_to_utf8_with` with no SIMD converter.
+pub(crate) fn cp1252_to_utf8(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Progress {
+    latin1::cp1252_to_utf8_with(src, dst, latin1::no_blocks)
 }

@@ -17,7 +17,8 @@ use crate::engine::{Mode, Progress};
 use crate::scalar::latin1::cp1252_utf8_len;
 use crate::sink::as_uninit;
 
-/// Converts Latin-1 to UTF-8. [`Mode`] changes nothing: every byte is a character.
+/// Converts Latin-1 to UTF-8 with the implementation in use (see [`crate::dispatch`]).
+/// [`Mode`] changes nothing: every byte is a character.
 pub fn latin1_to_utf8(src: &[u8], dst: &mut [u8], mode: Mode) -> Progress {
     // SAFETY: the converter writes bytes, and reads none from `dst`.
     latin1_to_utf8_uninit(src, unsafe { as_uninit(dst) }, mode)
@@ -26,10 +27,11 @@ pub fn latin1_to_utf8(src: &[u8], dst: &mut [u8], mode: Mode) -> Progress {
 /// [`latin1_to_utf8`] into a buffer that may be uninitialised: its first `written` bytes are
 /// then initialised.
 pub fn latin1_to_utf8_uninit(src: &[u8], dst: &mut [MaybeUninit<u8>], _mode: Mode) -> Progress {
-    engine::latin1_to_utf8_with(src, dst)
+    crate::dispatch::latin1_to_utf8(src, dst)
 }
 
-/// Converts Windows-1252 to UTF-8. [`Mode`] changes nothing: every byte is a character.
+/// Converts Windows-1252 to UTF-8 with the implementation in use (see [`crate::dispatch`]).
+/// [`Mode`] changes nothing: every byte is a character.
 pub fn cp1252_to_utf8(src: &[u8], dst: &mut [u8], mode: Mode) -> Progress {
     // SAFETY: the converter writes bytes, and reads none from `dst`.
     cp1252_to_utf8_uninit(src, unsafe { as_uninit(dst) }, mode)
@@ -38,7 +40,7 @@ pub fn cp1252_to_utf8(src: &[u8], dst: &mut [u8], mode: Mode) -> Progress {
 /// [`cp1252_to_utf8`] into a buffer that may be uninitialised: its first `written` bytes are
 /// then initialised.
 pub fn cp1252_to_utf8_uninit(src: &[u8], dst: &mut [MaybeUninit<u8>], _mode: Mode) -> Progress {
-    engine::cp1252_to_utf8_with(src, dst)
+    crate::dispatch::cp1252_to_utf8(src, dst)
 }
 
 /// Converts UTF-8 to Latin-1: see the module's documentation.

@@ -152,6 +152,38 @@ macro_rules! transcoders {
             // SAFETY: the CPU has the instruction set by our contract.
             utf32::utf32_to_utf8_using(src, dst, mode, |s, d| unsafe { fast(s, d) })
         }
+
+        /// `crate::engine::latin1::latin1_to_utf8_with` compiled for the instruction set,
+        /// converting blocks with `shared::latin1_blocks`.
+        ///
+        /// # Safety
+        /// The CPU has the instruction set.
+        #[target_feature(enable = $features)]
+        pub(crate) unsafe fn latin1_to_utf8(
+            src: &[u8],
+            dst: &mut [core::mem::MaybeUninit<u8>],
+        ) -> Progress {
+            crate::engine::latin1::latin1_to_utf8_with(src, dst, |s, d| {
+                // SAFETY: the instruction set has SSSE3, which the CPU has by our contract.
+                unsafe { crate::kernels::x86::shared::latin1_blocks::<false>(s, d) }
+            })
+        }
+
+        /// `crate::engine::latin1::cp1252_to_utf8_with` compiled for the instruction set,
+        /// converting blocks with no byte of 0x80..0x9F with `shared::latin1_blocks`.
+        ///
+        /// # Safety
+        /// The CPU has the instruction set.
+        #[target_feature(enable = $features)]
+        pub(crate) unsafe fn cp1252_to_utf8(
+            src: &[u8],
+            dst: &mut [core::mem::MaybeUninit<u8>],
+        ) -> Progress {
+            crate::engine::latin1::cp1252_to_utf8_with(src, dst, |s, d| {
+                // SAFETY: as above.
+                unsafe { crate::kernels::x86::shared::latin1_blocks::<true>(s, d) }
+            })
+        }
     };
 }
 pub(crate) use transcoders;

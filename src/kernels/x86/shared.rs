@@ -1,8 +1,9 @@
 //! What the x86_64 kernels share: AVX2's 32-byte registers, with the operations the algorithms
 //! need (the AVX2 kernels' and, for conversion, AVX-512's), and SSE4.2's and AVX2's
-//! [`shift_to_end`].
+//! [`shift_to_end`] and converter from Latin-1 ([`latin1_blocks`]).
 
 use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
 
 use crate::algorithms::lookup::{self, Vector};
 use crate::algorithms::to_utf8::StepRegister;
@@ -502,4 +503,100 @@ unsafe impl StepRegister for Avx2StepRegister {
             _mm256_storeu_si256(dst.cast(), _mm256_permute4x64_epi64::<0xD8>(packed));
         }
     }
+}
+
+/// For each mask of the non-ASCII bytes among 8 (bit `i` for byte `i`), the shuffle that takes
+/// their UTF-8 out of the 16 bytes `lead 0, tail 0, lead 1, tail 1, ...`: both bytes of a
+/// non-ASCII byte, the tail alone (the byte itself) of an ASCII one; zeros (index 0x80) after.
+static LATIN1_SHUFFLES: [[u8; 16]; 256] = latin1_shuffles();
+
+const fn latin1_shuffles() -> [[u8; 16]; 256] {
+    let mut table = [[0x80u8; 16]; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let mut at = 0;
+        let mut i = 0;
+        while i < 8 {
+            if mask & (1 << i) != 0 {
+                table[mask][at] = 2 * i as u8;
+                at += 1;
+            }
+            table[mask][at] = 2 * i as u8 + 1;
+            at += 1;
+            i += 1;
+        }
+        mask += 1;
+    }
+    table
+}
+
+/// Bytes of input a block of [`latin1_blocks`] takes.
+const LATIN1_BLOCK: usize = 16;
+
+/// Converts Latin-1 into UTF-8 16 bytes at a time, as far as blocks go (with `CP1252`, up to
+/// a block holding a byte of 0x80..0x9F, whose characters differ from Latin-1's): the bytes
+/// read and written. A block of ASCII is copied; in any other, each byte `b` from 0x80 becomes
+/// `0xC0 | (b >> 6)` and `0x80 | (b & 0x3F)`, built for all 16 bytes in two registers of
+/// interleaved pairs, from which a shuffle chosen by the mask of the non-ASCII bytes keeps, for
+/// each 8 of them, the pairs of the non-ASCII bytes and the second byte of the others (as
+/// simdutf's SSE converter from Latin-1 does, after Lemire and Muła, "Transcoding billions of
+/// Unicode characters per second with SIMD instructions", 2022).
+///
+/// A block's two 16-byte stores may reach up to 8 bytes past its output. A block is only
+/// converted where those bytes are written again: its input is followed by at least 8 more
+/// bytes, each of which the conversion's later steps turn into at least one byte of output
+/// (from Latin-1 and Windows-1252 they stop only where the output is full), and its stores end
+/// 2 bytes before the end of `dst`, which a character of up to 3 bytes that does not fit
+/// leaves at most: so every byte stored is part of the final output, and none after it changes.
+///
+/// # Safety
+/// The CPU has SSSE3.
+#[inline(always)]
+pub(crate) unsafe fn latin1_blocks<const CP1252: bool>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    // SAFETY: SSSE3 by the caller; every load reads 16 bytes of `src` at `read`, which the
+    // loop condition keeps inside it, and every store 16 bytes of `dst` at most 16 past
+    // `written`, which it keeps 34 bytes from its end.
+    unsafe {
+        while src.len().saturating_sub(read) >= LATIN1_BLOCK + 8
+            && dst.len().saturating_sub(written) >= 2 * LATIN1_BLOCK + 2
+        {
+            let v = _mm_loadu_si128(src.as_ptr().add(read).cast());
+            let high = _mm_movemask_epi8(v) as u32;
+            let out = dst.as_mut_ptr().add(written).cast::<__m128i>();
+            if high == 0 {
+                _mm_storeu_si128(out, v);
+                read += LATIN1_BLOCK;
+                written += LATIN1_BLOCK;
+                continue;
+            }
+            // 0x80..0x9F are the bytes below 0xA0 as signed bytes (-128..-97).
+            if CP1252 && _mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(-96))) != 0 {
+                break;
+            }
+            let non_ascii = _mm_cmplt_epi8(v, _mm_setzero_si128());
+            // C2 or C3: bits 6 and 7 of each byte below 0xC0 (the 16-bit shift carries bits of
+            // the next byte into bits 2 to 7, which the mask clears).
+            let lead = _mm_or_si128(
+                _mm_and_si128(_mm_srli_epi16(v, 6), _mm_set1_epi8(0x03)),
+                _mm_set1_epi8(0xC0u8 as i8),
+            );
+            // `0x80 | (b & 0x3F)` is `b` without bit 6 where bit 7 is set; ASCII stays itself.
+            let tail = _mm_andnot_si128(_mm_and_si128(non_ascii, _mm_set1_epi8(0x40)), v);
+            let pairs = [_mm_unpacklo_epi8(lead, tail), _mm_unpackhi_epi8(lead, tail)];
+            let mut at = out.cast::<u8>();
+            for (half, pairs) in pairs.into_iter().enumerate() {
+                let mask = ((high >> (8 * half)) & 0xFF) as usize;
+                let shuffle = _mm_loadu_si128(LATIN1_SHUFFLES[mask].as_ptr().cast());
+                _mm_storeu_si128(at.cast(), _mm_shuffle_epi8(pairs, shuffle));
+                at = at.add(8 + mask.count_ones() as usize);
+            }
+            read += LATIN1_BLOCK;
+            written += LATIN1_BLOCK + high.count_ones() as usize;
+        }
+    }
+    (read, written)
 }
