@@ -356,9 +356,77 @@ fn every_implementation_converts_from_latin1_and_cp1252() {
     }
 }
 
+/// Text mostly of ASCII and of U+0080..U+00FF, `len` characters, with now and then a character
+/// above U+00FF or an ill-formed sequence: what the SIMD blocks into Latin-1 take, and where
+/// they stop.
+fn latin1_text(rng: &mut Rng, len: usize, odd_one_in: usize) -> Vec<u8> {
+    let mut s = Vec::new();
+    for _ in 0..len {
+        match rng.below(odd_one_in) {
+            0 => match rng.below(4) {
+                0 => s.extend_from_slice("€".as_bytes()),
+                1 => s.extend_from_slice(b"\xC3"),
+                2 => s.extend_from_slice(b"\x80"),
+                _ => s.extend_from_slice("\u{1F600}".as_bytes()),
+            },
+            k if k % 2 == 0 => s.push(b' ' + rng.below(0x5F) as u8),
+            _ => {
+                let c = char::from_u32(0x80 + rng.below(0x80) as u32).unwrap();
+                s.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+            }
+        }
+    }
+    s
+}
+
+/// Each implementation's converter into Latin-1 (the SIMD ones take blocks of 16 bytes of
+/// ASCII and 2-byte characters, each followed by another such block, with 32 bytes of room),
+/// strict and with replacement, into every capacity, against the oracles, with nothing
+/// changed past the output.
+#[test]
+fn every_implementation_converts_into_latin1() {
+    let mut rng = Rng::new(0x1A711);
+    for _ in 0..iterations(400) {
+        let len = rng.below(120);
+        let odd = [3, 20, 1000][rng.below(3)];
+        let s = latin1_text(&mut rng, len, odd);
+        let lossy = testkit::utf8_to_latin1_lossy(&s);
+        let (strict_out, strict_stop) = strict_latin1(&s);
+        let step = common::or_under_miri(1, 9);
+        for isa in Isa::supported() {
+            let name = isa.name();
+            for cap in (0..lossy.len() + 40).step_by(step) {
+                let convert = |s: &[u8], d: &mut [u8]| isa.utf8_to_latin1(s, d, REPLACE).unwrap();
+                let (p, out) = run_with(convert, &s, cap);
+                assert_eq!(out[..], lossy[..p.written], "{name} {s:02X?} cap {cap}");
+                if cap >= lossy.len() {
+                    assert_eq!((p.read, p.stop), (s.len(), None), "{name} {s:02X?}");
+                } else {
+                    assert_eq!((p.written, p.stop), (cap, Some(Stop::OutputFull)), "{name}");
+                }
+                let convert = |s: &[u8], d: &mut [u8]| isa.utf8_to_latin1(s, d, STRICT).unwrap();
+                let (p, out) = run_with(convert, &s, cap);
+                assert_eq!(
+                    out[..],
+                    strict_out[..p.written],
+                    "{name} {s:02X?} cap {cap}"
+                );
+                if cap >= strict_out.len() {
+                    assert_eq!(
+                        p.stop.map(|why| (p.read, why)),
+                        strict_stop,
+                        "{name} {s:02X?}"
+                    );
+                } else {
+                    assert_eq!((p.written, p.stop), (cap, Some(Stop::OutputFull)), "{name}");
+                }
+            }
+        }
+    }
+}
+
 /// The length into Latin-1 counts characters with the implementation in use; each of the
-/// others the CPU runs counts the same. (utf8_to_latin1 has one implementation, the engine's
-/// loop with a word-at-a-time ASCII run, whichever the CPU.)
+/// others the CPU runs counts the same.
 #[test]
 fn every_implementation_counts_the_latin1_length() {
     let mut rng = Rng::new(0x15A);

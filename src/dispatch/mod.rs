@@ -85,6 +85,7 @@ struct Kernels {
     utf32_to_utf8: Converter<u32, u8>,
     latin1_to_utf8: SingleByte,
     cp1252_to_utf8: SingleByte,
+    utf8_to_latin1: Converter<u8, u8>,
 }
 
 static SCALAR: Kernels = Kernels {
@@ -97,6 +98,7 @@ static SCALAR: Kernels = Kernels {
     utf32_to_utf8: scalar::utf32_to_utf8,
     latin1_to_utf8: scalar::latin1_to_utf8,
     cp1252_to_utf8: scalar::cp1252_to_utf8,
+    utf8_to_latin1: scalar::utf8_to_latin1,
 };
 /// Validation and counting in 16-byte registers; the converters are the scalar loops, those
 /// from UTF-8 validating with this kernel.
@@ -121,6 +123,7 @@ static SSE42: Kernels = Kernels {
     utf32_to_utf8: sse42::utf32_to_utf8,
     latin1_to_utf8: sse42::latin1_to_utf8,
     cp1252_to_utf8: sse42::cp1252_to_utf8,
+    utf8_to_latin1: sse42::utf8_to_latin1,
 };
 #[cfg(target_arch = "x86_64")]
 static AVX2: Kernels = Kernels {
@@ -133,6 +136,7 @@ static AVX2: Kernels = Kernels {
     utf32_to_utf8: avx2::utf32_to_utf8,
     latin1_to_utf8: avx2::latin1_to_utf8,
     cp1252_to_utf8: avx2::cp1252_to_utf8,
+    utf8_to_latin1: avx2::utf8_to_latin1,
 };
 /// Validation and counting in 64-byte registers; UTF-16 into UTF-8 with steps of 32 units
 /// below U+0800 and of 32 of any other characters, and runs of ASCII only from 96 units;
@@ -154,6 +158,7 @@ static AVX512: Kernels = Kernels {
     // AVX2's, which every CPU with these AVX-512 extensions runs.
     latin1_to_utf8: avx2::latin1_to_utf8,
     cp1252_to_utf8: avx2::cp1252_to_utf8,
+    utf8_to_latin1: avx2::utf8_to_latin1,
 };
 /// AVX512's kernels, but validation and counting never prefetch (see `lookup::STREAM_FROM`)
 /// and UTF-16 into UTF-8 leaves its steps for ASCII as AVX2's loop does (see
@@ -353,6 +358,13 @@ impl Isa {
         Some(unsafe { (self.kernels()?.cp1252_to_utf8)(src, as_uninit(dst)) })
     }
 
+    /// Converts UTF-8 to Latin-1 with this implementation, or `None` if the CPU cannot run it.
+    #[cfg(any(test, feature = "internals"))]
+    pub fn utf8_to_latin1(self, src: &[u8], dst: &mut [u8], mode: Mode) -> Option<Progress> {
+        // SAFETY: as for `latin1_to_utf8`.
+        Some(unsafe { (self.kernels()?.utf8_to_latin1)(src, as_uninit(dst), mode) })
+    }
+
     /// The kernels, if the CPU can run them.
     fn kernels(self) -> Option<&'static Kernels> {
         if !self.is_supported() {
@@ -443,6 +455,8 @@ static UNCHOSEN: Kernels = Kernels {
     latin1_to_utf8: |s, d| unsafe { (choose().latin1_to_utf8)(s, d) },
     // SAFETY: as above.
     cp1252_to_utf8: |s, d| unsafe { (choose().cp1252_to_utf8)(s, d) },
+    // SAFETY: as above.
+    utf8_to_latin1: |s, d, m| unsafe { (choose().utf8_to_latin1)(s, d, m) },
 };
 
 /// The kernels of the implementation in use, or [`UNCHOSEN`]'s.
@@ -551,6 +565,13 @@ pub(crate) fn latin1_to_utf8(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Progres
 pub(crate) fn cp1252_to_utf8(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Progress {
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
     unsafe { (active().cp1252_to_utf8)(src, dst) }
+}
+
+/// Converts UTF-8 to Latin-1 with the implementation in use.
+#[inline]
+pub(crate) fn utf8_to_latin1(src: &[u8], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
+    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+    unsafe { (active().utf8_to_latin1)(src, dst, mode) }
 }
 
 #[cfg(test)]

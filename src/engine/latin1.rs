@@ -145,16 +145,36 @@ fn single_byte_to_utf8(
 /// [`Mode::replace`] each becomes one `?`, a maximal subpart of an ill-formed sequence as one
 /// character. With [`Mode::more`] the sequence the input ends inside is left, as the other
 /// converters from UTF-8 leave it.
+///
+/// `fast` (a SIMD kernel's, or nothing) converts what it can of well-formed input up to the
+/// held-back tail first, then the exact path [`EXACT_STEP`] bytes, and so on; it may store past
+/// its output only over bytes that the conversion writes next (see
+/// `crate::kernels::x86::shared`).
 #[inline(always)]
-pub(crate) fn utf8_to_latin1_with(src: &[u8], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
+pub(crate) fn utf8_to_latin1_with(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+    mode: Mode,
+    fast: impl Fn(&[u8], &mut [MaybeUninit<u8>]) -> (usize, usize),
+) -> Progress {
     let keep = more::keep(src, mode, |s| more::utf8_tail(s, &decode_utf8, false));
     let (mut read, mut written) = (0, 0);
+    let mut limit = 0;
     let stop = |read, written, stop| Progress {
         read,
         written,
         stop: Some(stop),
     };
     while read < keep {
+        if read >= limit {
+            let rest = src.get(read..keep).unwrap_or_default();
+            let (r, w) = fast(rest, dst.get_mut(written..).unwrap_or_default());
+            // At most what it was given, even from a kernel that erred.
+            read += r.min(rest.len());
+            written = (written + w).min(dst.len());
+            limit = read + EXACT_STEP;
+            continue;
+        }
         let out = dst.get_mut(written..).unwrap_or_default();
         let n = copy_ascii_words(src.get(read..keep).unwrap_or_default(), out);
         if n > 0 {

@@ -44,3 +44,8 @@ pub(crate) fn latin1_to_utf8(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Progres
 pub(crate) fn cp1252_to_utf8(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Progress {
     latin1::cp1252_to_utf8_with(src, dst, latin1::no_blocks)
 }
+
+/// `crate::engine::latin1::utf8_to_latin1_with` with no SIMD converter.
+pub(crate) fn utf8_to_latin1(src: &[u8], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
+    latin1::utf8_to_latin1_with(src, dst, mode, latin1::no_blocks)
+}

@@ -12,7 +12,6 @@
 
 use core::mem::MaybeUninit;
 
-use crate::engine::latin1 as engine;
 use crate::engine::{Mode, Progress};
 use crate::scalar::latin1::cp1252_utf8_len;
 use crate::sink::as_uninit;
@@ -43,7 +42,8 @@ pub fn cp1252_to_utf8_uninit(src: &[u8], dst: &mut [MaybeUninit<u8>], _mode: Mod
     crate::dispatch::cp1252_to_utf8(src, dst)
 }
 
-/// Converts UTF-8 to Latin-1: see the module's documentation.
+/// Converts UTF-8 to Latin-1 with the implementation in use (see [`crate::dispatch`]): see the
+/// module's documentation.
 pub fn utf8_to_latin1(src: &[u8], dst: &mut [u8], mode: Mode) -> Progress {
     // SAFETY: the converter writes bytes, and reads none from `dst`.
     utf8_to_latin1_uninit(src, unsafe { as_uninit(dst) }, mode)
@@ -52,7 +52,7 @@ pub fn utf8_to_latin1(src: &[u8], dst: &mut [u8], mode: Mode) -> Progress {
 /// [`utf8_to_latin1`] into a buffer that may be uninitialised: its first `written` bytes are
 /// then initialised.
 pub fn utf8_to_latin1_uninit(src: &[u8], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
-    engine::utf8_to_latin1_with(src, dst, mode)
+    crate::dispatch::utf8_to_latin1(src, dst, mode)
 }
 
 /// The length in bytes of the UTF-8 of `s` read as Latin-1: one byte per byte below 0x80, two

@@ -184,6 +184,24 @@ macro_rules! transcoders {
                 unsafe { crate::kernels::x86::shared::latin1_blocks::<true>(s, d) }
             })
         }
+
+        /// `crate::engine::latin1::utf8_to_latin1_with` compiled for the instruction set,
+        /// converting blocks with `shared::utf8_to_latin1_blocks`.
+        ///
+        /// # Safety
+        /// The CPU has the instruction set.
+        #[target_feature(enable = $features)]
+        pub(crate) unsafe fn utf8_to_latin1(
+            src: &[u8],
+            dst: &mut [core::mem::MaybeUninit<u8>],
+            mode: Mode,
+        ) -> Progress {
+            crate::engine::latin1::utf8_to_latin1_with(src, dst, mode, |s, d| {
+                // SAFETY: the instruction set has SSE4.1 and SSSE3, which the CPU has by our
+                // contract.
+                unsafe { crate::kernels::x86::shared::utf8_to_latin1_blocks(s, d) }
+            })
+        }
     };
 }
 pub(crate) use transcoders;

@@ -600,3 +600,136 @@ pub(crate) unsafe fn latin1_blocks<const CP1252: bool>(
     }
     (read, written)
 }
+
+/// For each mask of continuation bytes among 8 (bit `i` for byte `i`), the shuffle that keeps
+/// the other bytes in order; zeros (index 0x80) after.
+static KEEP_UNMASKED: [[u8; 16]; 256] = keep_unmasked();
+
+const fn keep_unmasked() -> [[u8; 16]; 256] {
+    let mut table = [[0x80u8; 16]; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let mut at = 0;
+        let mut i = 0;
+        while i < 8 {
+            if mask & (1 << i) == 0 {
+                table[mask][at] = i as u8;
+                at += 1;
+            }
+            i += 1;
+        }
+        mask += 1;
+    }
+    table
+}
+
+/// 16 zeros (index 0x80) then the indices 0..16: 16 bytes read from `16 - k` shuffle a
+/// register's bytes `k` lanes up.
+static SHIFT_UP: [u8; 32] = {
+    let mut t = [0x80u8; 32];
+    let mut i = 0;
+    while i < 16 {
+        t[16 + i] = i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The Latin-1 of the 16 bytes at the start of `src` if they are ASCII and whole 2-byte
+/// characters of U+0080..U+00FF (a lead C2 or C3 followed by a continuation byte, none cut at
+/// either end): its bytes at the start of a register, and how many.
+///
+/// # Safety
+/// The CPU has SSE4.1 and SSSE3; `src` holds 16 bytes.
+#[inline(always)]
+unsafe fn latin1_of_block(src: &[u8]) -> Option<(__m128i, usize)> {
+    debug_assert!(src.len() >= LATIN1_BLOCK);
+    // SAFETY: SSE4.1 and SSSE3 by the caller; the loads read 16 bytes of `src` or of the
+    // tables, which hold them from the offsets taken.
+    unsafe {
+        let v = _mm_loadu_si128(src.as_ptr().cast());
+        let high = _mm_movemask_epi8(v) as u32;
+        if high == 0 {
+            return Some((v, LATIN1_BLOCK));
+        }
+        let lead = _mm_cmpeq_epi8(
+            _mm_and_si128(v, _mm_set1_epi8(0xFEu8 as i8)),
+            _mm_set1_epi8(0xC2u8 as i8),
+        );
+        let cont = _mm_cmpeq_epi8(
+            _mm_and_si128(v, _mm_set1_epi8(0xC0u8 as i8)),
+            _mm_set1_epi8(0x80u8 as i8),
+        );
+        let (leads, conts) = (
+            _mm_movemask_epi8(lead) as u32,
+            _mm_movemask_epi8(cont) as u32,
+        );
+        // Every non-ASCII byte a lead or a continuation, each continuation right after a lead
+        // and each lead right before one (so none in the last byte).
+        if leads | conts != high || conts != (leads << 1) & 0xFFFF || leads & 0x8000 != 0 {
+            return None;
+        }
+        // At a lead: the value `(lead & 3) << 6 | (next & 0x3F)` (the 16-bit shift moves no
+        // bit across bytes: the masked value is below 4); elsewhere the byte itself.
+        let next = _mm_srli_si128::<1>(v);
+        let value = _mm_or_si128(
+            _mm_slli_epi16(_mm_and_si128(v, _mm_set1_epi8(0x03)), 6),
+            _mm_and_si128(next, _mm_set1_epi8(0x3F)),
+        );
+        let merged = _mm_blendv_epi8(v, value, lead);
+        let (lo, hi) = ((conts & 0xFF) as usize, (conts >> 8) as usize);
+        let keep_lo = _mm_loadu_si128(KEEP_UNMASKED[lo].as_ptr().cast());
+        let keep_hi = _mm_add_epi8(
+            _mm_loadu_si128(KEEP_UNMASKED[hi].as_ptr().cast()),
+            _mm_set1_epi8(8),
+        );
+        let len_lo = 8 - lo.count_ones() as usize;
+        let up = _mm_loadu_si128(SHIFT_UP[16 - len_lo..].as_ptr().cast());
+        let bytes = _mm_or_si128(
+            _mm_shuffle_epi8(merged, keep_lo),
+            _mm_shuffle_epi8(_mm_shuffle_epi8(merged, keep_hi), up),
+        );
+        Some((bytes, LATIN1_BLOCK - conts.count_ones() as usize))
+    }
+}
+
+/// Converts UTF-8 into Latin-1 16 bytes at a time, as far as blocks of ASCII and whole 2-byte
+/// characters up to U+00FF go ([`latin1_of_block`]): the bytes read and written. Each block's
+/// characters are validated and decoded in one register, whose continuation bytes a shuffle
+/// per 8 bytes removes, then stored whole.
+///
+/// The 16-byte store reaches up to 8 bytes past a block's output. A block is only converted
+/// where the next block is one too, whose 8 or more bytes of output the conversion writes next
+/// (the exact path, if this stops before it: its characters are well-formed, in Latin-1, and
+/// fit in `dst`, kept 32 bytes from its end), over those bytes: so every byte stored is part of
+/// the final output, and none after it changes.
+///
+/// # Safety
+/// The CPU has SSE4.1 and SSSE3.
+#[inline(always)]
+pub(crate) unsafe fn utf8_to_latin1_blocks(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    let block = |at: usize| match src.get(at..) {
+        // SAFETY: the caller's CPU; the block holds 16 bytes.
+        Some(s) if s.len() >= LATIN1_BLOCK => unsafe { latin1_of_block(s) },
+        _ => None,
+    };
+    let mut this = block(0);
+    while let Some((bytes, len)) = this {
+        if dst.len().saturating_sub(written) < 2 * LATIN1_BLOCK {
+            break;
+        }
+        let Some(next) = block(read + LATIN1_BLOCK) else {
+            break;
+        };
+        // SAFETY: 16 bytes from `written`, which is at least 32 bytes from the end of `dst`.
+        unsafe { _mm_storeu_si128(dst.as_mut_ptr().add(written).cast(), bytes) };
+        read += LATIN1_BLOCK;
+        written += len;
+        this = Some(next);
+    }
+    (read, written)
+}
