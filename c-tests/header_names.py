@@ -11,8 +11,9 @@ usage: header_names.py HEADER
 import re
 import sys
 
-# utf16_ and utf32_ begin the converters' names (utf16_to_utf8, utf32_length_from_utf8, ...).
-PREFIXES = ("utf8_", "utf16_", "utf32_", "UTF8_", "libutf8_", "LIBUTF8_")
+# utf16_ and utf32_ begin the converters' names (utf16_to_utf8, utf32_length_from_utf8, ...), and
+# so, since 1.3, do latin1_ and cp1252_ (latin1_to_utf8, cp1252_to_utf8, latin1_length_from_utf8).
+PREFIXES = ("utf8_", "utf16_", "utf32_", "latin1_", "cp1252_", "UTF8_", "libutf8_", "LIBUTF8_")
 
 
 def declared_names(text):

@@ -175,7 +175,7 @@ fn errors_at_every_offset_around_the_blocks() {
         b"\xFF",
         "€".as_bytes(),
     ];
-    let max = common::or_under_miri(140, 20);
+    let max = common::or_under_miri(140, 10);
     for len in 0..max {
         let latin = around_blocks(&mut rng, len);
         // As Latin-1 and Windows-1252 input: every byte is a character.
@@ -308,7 +308,7 @@ fn chunks_cut_everywhere_give_one_call() {
 #[test]
 fn every_implementation_converts_from_latin1_and_cp1252() {
     let mut rng = Rng::new(0x1A7);
-    let max = common::or_under_miri(120, 40);
+    let max = common::or_under_miri(120, 20);
     for len in 0..max {
         for kind in 0..3 {
             let s: Vec<u8> = (0..len)
@@ -321,7 +321,7 @@ fn every_implementation_converts_from_latin1_and_cp1252() {
                 .collect();
             let latin1 = testkit::latin1_to_utf8(&s);
             let cp1252 = testkit::windows_1252_to_utf8(&s);
-            let step = common::or_under_miri(1, 7);
+            let step = common::or_under_miri(1, 11);
             for isa in Isa::supported() {
                 let cases = [(&latin1, false), (&cp1252, true)];
                 for (want, cp) in cases {
