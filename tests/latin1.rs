@@ -302,16 +302,17 @@ fn chunks_cut_everywhere_give_one_call() {
 }
 
 /// Each implementation's converters from Latin-1 and Windows-1252 (the SIMD ones take blocks of
-/// 16 bytes with 8 more after them, and 34 bytes of room): text of every length up to a few
-/// blocks, mostly ASCII, mostly Latin-1 or with the bytes 0x80..0x9F, into every capacity from
+/// 16 bytes with 8 more after them, and 34 bytes of room, runs of ASCII 64 bytes at a time):
+/// text of every length up to a few blocks, mostly ASCII, mostly Latin-1, with the bytes
+/// 0x80..0x9F, or ASCII but for one byte, into every capacity from
 /// none to the size needed and more, against the oracles, with nothing changed past the output.
 #[test]
 fn every_implementation_converts_from_latin1_and_cp1252() {
     let mut rng = Rng::new(0x1A7);
     let max = common::or_under_miri(120, 20);
     for len in 0..max {
-        for kind in 0..3 {
-            let s: Vec<u8> = (0..len)
+        for kind in 0..4 {
+            let mut s: Vec<u8> = (0..len)
                 .map(|_| match (kind, rng.below(8)) {
                     (0, 0) | (1, 0..=5) => 0xA0 + rng.below(0x60) as u8,
                     (2, 0..=1) => 0x80 + rng.below(0x20) as u8,
@@ -319,6 +320,10 @@ fn every_implementation_converts_from_latin1_and_cp1252() {
                     _ => b' ' + rng.below(0x5F) as u8,
                 })
                 .collect();
+            // ASCII but for one byte: runs of ASCII of every length, before and after it.
+            if kind == 3 && len > 0 {
+                s[rng.below(len)] = 0x80 + rng.below(0x80) as u8;
+            }
             let latin1 = testkit::latin1_to_utf8(&s);
             let cp1252 = testkit::windows_1252_to_utf8(&s);
             let step = common::or_under_miri(1, 11);
