@@ -78,6 +78,20 @@
 #define UTF8_MORE 4
 
 /**
+ * Flag of utf8_to_utf16 and utf16_to_utf8 (since 1.3): the UTF-16 side is UTF-16LE, each unit
+ * stored low byte first, whatever the machine's byte order. Without UTF8_UTF16LE or
+ * UTF8_UTF16BE, units are in the machine's order.
+ */
+#define UTF8_UTF16LE 8
+
+/**
+ * Flag of utf8_to_utf16 and utf16_to_utf8 (since 1.3): the UTF-16 side is UTF-16BE, each unit
+ * stored high byte first, whatever the machine's byte order. Passing both UTF8_UTF16LE and
+ * UTF8_UTF16BE gives UTF8_ERR_INVALID_ARGUMENT.
+ */
+#define UTF8_UTF16BE 16
+
+/**
  * Result of every libutf8 function that can fail.
  *
  * The first ill-formed sequence in the input is classified by its first one or two bytes,
@@ -256,9 +270,9 @@ typedef struct utf8_stream {
  * How far a conversion function got.
  *
  * `read` and `written` count code units of the input and the output (bytes for UTF-8, 16-bit
- * units for UTF-16, 32-bit units for UTF-32, native-endian). The first `read` units of the
- * input have been converted into the first `written` units of the output, which never end
- * inside a character, so that a caller can continue from `in + read`.
+ * units for UTF-16, 32-bit units for UTF-32, in the byte order the flags choose). The first
+ * `read` units of the input have been converted into the first `written` units of the output,
+ * which never end inside a character, so that a caller can continue from `in + read`.
  */
 typedef struct utf8_result {
   /**
@@ -684,7 +698,12 @@ size_t utf8_truncate(const char *s, size_t len, size_t max);
  * or before such a sequence), even with UTF8_REPLACE, and the caller carries those `len -
  * read` bytes (at most 3; 5 with UTF8_WTF8) over to the next call (see UTF8_MORE).
  *
- * Other flag bits, and an `out` with `cap > 0` not aligned for uint16_t, give
+ * With UTF8_UTF16LE or UTF8_UTF16BE in `flags` (since 1.3), the units are written in that byte
+ * order (as for a file or a network protocol), otherwise in the machine's; everything else is
+ * the same, and `written` still counts units.
+ *
+ * Other flag bits, both UTF8_UTF16LE and UTF8_UTF16BE, and an `out` with `cap > 0` not
+ * aligned for uint16_t, give
  * UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
  * UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
  *
@@ -742,7 +761,13 @@ struct utf8_result utf8_to_utf32(const char *src,
  * (UTF8_ERR_TRUNCATED, `read == len - 1`), not written as a lone surrogate nor replaced nor
  * refused, and the caller carries it over to the next call (see UTF8_MORE).
  *
- * Other flag bits, and a `src` with `len > 0` not aligned for uint16_t, give
+ * With UTF8_UTF16LE or UTF8_UTF16BE in `flags` (since 1.3), the units are read in that byte
+ * order (as from a file or a network protocol), otherwise in the machine's; offsets and
+ * statuses are the same. utf8_length_from_utf16 reads the machine's order only: for the other
+ * one, swap the units first or convert in pieces (see UTF8_ERR_BUFFER_TOO_SMALL above).
+ *
+ * Other flag bits, both UTF8_UTF16LE and UTF8_UTF16BE, and a `src` with `len > 0` not aligned
+ * for uint16_t, give
  * UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
  * UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
  *

@@ -13,9 +13,9 @@ use common::{Rng, classify, oracle};
 use utf8::ErrorKind;
 use utf8::ffi::utf8_status::{self, *};
 use utf8::ffi::{
-    UTF8_REPLACE, UTF8_WTF8, utf8_length_from_utf16, utf8_length_from_utf32, utf8_result,
-    utf8_to_utf16, utf8_to_utf32, utf16_length_from_utf8, utf16_to_utf8, utf32_length_from_utf8,
-    utf32_to_utf8,
+    UTF8_REPLACE, UTF8_UTF16BE, UTF8_UTF16LE, UTF8_WTF8, utf8_length_from_utf16,
+    utf8_length_from_utf32, utf8_result, utf8_to_utf16, utf8_to_utf32, utf16_length_from_utf8,
+    utf16_to_utf8, utf32_length_from_utf8, utf32_to_utf8,
 };
 use utf8::internals::Isa;
 use utf8::transcode::{Mode, Progress, Stop};
@@ -958,6 +958,144 @@ fn adversarial_utf8() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// UTF-16 in the other byte order than the machine's (UTF8_UTF16BE on a little-endian machine)
+
+/// The converters of UTF-16 in the other byte order. They wrap the implementation in use (see
+/// `utf8::transcode::utf16`), whatever `isa`: what they add is cutting the input into pieces and
+/// swapping, the same for every implementation, which the C harness runs one at a time.
+fn to_utf16_swapped(_: Isa, s: &[u8], d: &mut [u16], m: Mode) -> Option<Progress> {
+    Some(utf8::transcode::utf16::utf8_to_utf16_swapped(s, d, m))
+}
+fn from_utf16_swapped(_: Isa, s: &[u16], d: &mut [u8], m: Mode) -> Option<Progress> {
+    Some(utf8::transcode::utf16::utf16_swapped_to_utf8(s, d, m))
+}
+
+/// UTF-8 input into swapped UTF-16: the oracle's units with their bytes swapped by
+/// `u16::swap_bytes`.
+fn check_utf8_swapped(s: &[u8]) {
+    let steps: Vec<Step<u16>> = utf8_steps(s, |c| {
+        utf16_of(c).into_iter().map(u16::swap_bytes).collect()
+    });
+    check(
+        "utf8_to_utf16 swapped",
+        s,
+        &steps,
+        to_utf16_swapped,
+        caps(&steps),
+    );
+}
+
+/// Swapped UTF-16 input, made from `native`, whose oracle's steps it must give; and its length.
+fn check_utf16_swapped(native: &[u16]) {
+    let steps = utf16_steps(native);
+    let s: Vec<u16> = native.iter().map(|u| u.swap_bytes()).collect();
+    let caps = caps(&steps).chain(roomy_natively(s.len()));
+    check(
+        "utf16_to_utf8 swapped",
+        &s,
+        &steps,
+        from_utf16_swapped,
+        caps,
+    );
+    assert_eq!(
+        utf8::transcode::utf16::utf8_length_from_utf16_swapped(&s),
+        lossy_len(&steps),
+        "utf8_length_from_utf16_swapped({native:X?})"
+    );
+}
+
+/// Short inputs: every input of one byte and a sample of those of two, each scalar value's
+/// width and each error class.
+#[test]
+fn short_inputs_in_the_other_byte_order() {
+    // Under Miri, a few: every byte's path is the native converter's, tested there.
+    for a in (0..=255u8).step_by(common::or_under_miri(1, 37)) {
+        check_utf8_swapped(&[a]);
+        for b in common::sampled_bytes(usize::from(a)).step_by(common::or_under_miri(7, 256)) {
+            check_utf8_swapped(&[a, b]);
+        }
+    }
+    for bad in BAD.iter().step_by(common::or_under_miri(1, 5)) {
+        check_utf8_swapped(&[b"x\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80", *bad].concat());
+    }
+    let text = "a\u{E9}\u{20AC}\u{1F600}\u{FFFF}\u{10FFFF}";
+    let units: Vec<u16> = text.encode_utf16().collect();
+    check_utf16_swapped(&units);
+    for lone in [0xD800, 0xDC00, 0xDBFF, 0xDFFF]
+        .iter()
+        .take(common::or_under_miri(4, 2))
+    {
+        for at in (0..=units.len()).step_by(common::or_under_miri(1, 4)) {
+            check_utf16_swapped(&[&units[..at], &[*lone], &units[at..]].concat());
+        }
+    }
+}
+
+/// The swapped converters take the input in pieces (4096 bytes of UTF-8, 256 units of UTF-16):
+/// each character width, error class and lone surrogate at every offset around the first
+/// pieces' ends, so that characters, pairs and errors are cut by them.
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "inputs of kilobytes, each with every capacity: too slow interpreted"
+)]
+fn pieces_of_the_other_byte_order() {
+    let step = common::sweep_step();
+    for end in [4096, 8192] {
+        for width in 1..=4 {
+            for at in (end - 6..end + 2).step_by(step) {
+                let mut s = run_of(width, at);
+                for bad in BAD.iter().skip(at % 3).step_by(3) {
+                    let mut t = s.clone();
+                    t.extend_from_slice(bad);
+                    t.extend(run_of(width, 40));
+                    check_utf8_swapped(&t);
+                }
+                s.extend(run_of(width, 40));
+                check_utf8_swapped(&s);
+            }
+        }
+    }
+    for end in [256, 512] {
+        for at in (end - 3..end + 2).step_by(step) {
+            let mut units: Vec<u16> = "a".repeat(at).encode_utf16().collect();
+            units.extend("\u{1F600}\u{E9}".encode_utf16());
+            check_utf16_swapped(&units);
+            for lone in [0xD800, 0xDC00] {
+                let mut with_lone: Vec<u16> = "a".repeat(at).encode_utf16().collect();
+                with_lone.push(lone);
+                check_utf16_swapped(&with_lone);
+                with_lone.extend("bc".encode_utf16());
+                check_utf16_swapped(&with_lone);
+            }
+        }
+    }
+}
+
+/// Random text, mutated, longer than a piece, in both directions.
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "inputs of kilobytes, each with every capacity: too slow interpreted"
+)]
+fn random_text_in_the_other_byte_order() {
+    let mut rng = Rng::new(0x5EED_B16E);
+    for _ in 0..common::iterations(40) {
+        let chars = rng.below(3000);
+        let mut s = rng.text(chars);
+        let text = String::from_utf8(s.clone()).unwrap();
+        rng.mutate(&mut s);
+        check_utf8_swapped(&s);
+        let mut units: Vec<u16> = text.encode_utf16().collect();
+        if !units.is_empty() && rng.below(2) == 0 {
+            let i = rng.below(units.len());
+            units[i] = 0xD800 + rng.below(0x800) as u16;
+        }
+        check_utf16_swapped(&units);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // The C functions
 
 /// The C status of each kind of ill-formed sequence, written by hand: both are documented by the
@@ -1212,14 +1350,22 @@ fn c_functions_refuse_bad_arguments() {
     // SAFETY: each pointer is NULL or a live buffer of at least the length passed with it.
     unsafe {
         let bad = refused(UTF8_ERR_INVALID_ARGUMENT);
-        for flags in [8, 1 << 31, u32::MAX] {
+        // Both byte orders at once too.
+        for flags in [0x100, 1 << 31, u32::MAX, UTF8_UTF16LE | UTF8_UTF16BE] {
             let r = utf8_to_utf16(s.as_ptr().cast(), 2, o16.as_mut_ptr(), 4, flags);
             assert_eq!(r, bad);
             let r = utf16_to_utf8(w16.as_ptr(), 2, o8.as_mut_ptr().cast(), 4, flags);
             assert_eq!(r, bad);
         }
         // UTF8_WTF8 is for the UTF-16 converters only.
-        for flags in [UTF8_WTF8, 8, 1 << 31, u32::MAX] {
+        for flags in [
+            UTF8_WTF8,
+            UTF8_UTF16LE,
+            UTF8_UTF16BE,
+            0x100,
+            1 << 31,
+            u32::MAX,
+        ] {
             let r = utf8_to_utf32(s.as_ptr().cast(), 2, o32.as_mut_ptr(), 4, flags);
             assert_eq!(r, bad);
             let r = utf32_to_utf8(w32.as_ptr(), 2, o8.as_mut_ptr().cast(), 4, flags);

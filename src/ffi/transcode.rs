@@ -29,12 +29,35 @@ pub const UTF8_WTF8: u32 = 2;
 /// without the flag. utf32_to_utf8 accepts it, and nothing changes there.
 pub const UTF8_MORE: u32 = 4;
 
+/// Flag of utf8_to_utf16 and utf16_to_utf8 (since 1.3): the UTF-16 side is UTF-16LE, each unit
+/// stored low byte first, whatever the machine's byte order. Without UTF8_UTF16LE or
+/// UTF8_UTF16BE, units are in the machine's order.
+pub const UTF8_UTF16LE: u32 = 8;
+
+/// Flag of utf8_to_utf16 and utf16_to_utf8 (since 1.3): the UTF-16 side is UTF-16BE, each unit
+/// stored high byte first, whatever the machine's byte order. Passing both UTF8_UTF16LE and
+/// UTF8_UTF16BE gives UTF8_ERR_INVALID_ARGUMENT.
+pub const UTF8_UTF16BE: u32 = 16;
+
+/// The flags that choose a byte order.
+const BYTE_ORDER: u32 = UTF8_UTF16LE | UTF8_UTF16BE;
+
+/// Whether `flags` ask for UTF-16 in the other byte order than the machine's.
+const fn swapped(flags: u32) -> bool {
+    let foreign = if cfg!(target_endian = "little") {
+        UTF8_UTF16BE
+    } else {
+        UTF8_UTF16LE
+    };
+    flags & BYTE_ORDER == foreign
+}
+
 /// How far a conversion function got.
 ///
 /// `read` and `written` count code units of the input and the output (bytes for UTF-8, 16-bit
-/// units for UTF-16, 32-bit units for UTF-32, native-endian). The first `read` units of the
-/// input have been converted into the first `written` units of the output, which never end
-/// inside a character, so that a caller can continue from `in + read`.
+/// units for UTF-16, 32-bit units for UTF-32, in the byte order the flags choose). The first
+/// `read` units of the input have been converted into the first `written` units of the output,
+/// which never end inside a character, so that a caller can continue from `in + read`.
 #[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,6 +108,9 @@ impl From<Progress> for utf8_result {
 /// # Safety
 /// `src` is NULL or points to `len` readable units; `out` is NULL or points to `cap` writable
 /// units that do not overlap the input.
+// Inlined into each C function, so that `convert` is a direct call there, itself inlined where
+// the optimiser judges it worth it: the short strings' paths of the converters are.
+#[inline(always)]
 unsafe fn run<S, T>(
     src: *const S,
     len: usize,
@@ -96,7 +122,7 @@ unsafe fn run<S, T>(
     // A misaligned uint16_t or uint32_t pointer, which C does not allow either, cannot be a
     // slice.
     let misaligned = (len > 0 && !src.is_aligned()) || (cap > 0 && !out.is_aligned());
-    if flags & !known_flags != 0 || misaligned {
+    if flags & !known_flags != 0 || flags & BYTE_ORDER == BYTE_ORDER || misaligned {
         return utf8_result::refused(UTF8_ERR_INVALID_ARGUMENT);
     }
     // SAFETY: the caller's contract for `src`, `len`, `out` and `cap` is the one `units` and
@@ -110,6 +136,25 @@ unsafe fn run<S, T>(
         more: flags & UTF8_MORE != 0,
     };
     convert(src, dst, mode).into()
+}
+
+/// [`run`] for UTF-16 in the other byte order than the machine's, out of line: with both
+/// inlined into one function, the optimiser chooses the converter at run time and calls it
+/// indirectly, and the machine's order, the common case, loses its converter's inlined path.
+///
+/// # Safety
+/// As for [`run`].
+#[inline(never)]
+unsafe fn run_swapped<S, T>(
+    src: *const S,
+    len: usize,
+    out: *mut T,
+    cap: usize,
+    flags: (u32, u32),
+    convert: fn(&[S], &mut [MaybeUninit<T>], Mode) -> Progress,
+) -> utf8_result {
+    // SAFETY: the caller's contract is passed on unchanged.
+    unsafe { run(src, len, out, cap, flags, convert) }
 }
 
 /// Converts the `len` bytes of UTF-8 at `src` into UTF-16 at `out`, which has room for `cap`
@@ -142,7 +187,12 @@ unsafe fn run<S, T>(
 /// or before such a sequence), even with UTF8_REPLACE, and the caller carries those `len -
 /// read` bytes (at most 3; 5 with UTF8_WTF8) over to the next call (see UTF8_MORE).
 ///
-/// Other flag bits, and an `out` with `cap > 0` not aligned for uint16_t, give
+/// With UTF8_UTF16LE or UTF8_UTF16BE in `flags` (since 1.3), the units are written in that byte
+/// order (as for a file or a network protocol), otherwise in the machine's; everything else is
+/// the same, and `written` still counts units.
+///
+/// Other flag bits, both UTF8_UTF16LE and UTF8_UTF16BE, and an `out` with `cap > 0` not
+/// aligned for uint16_t, give
 /// UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
 /// UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
 ///
@@ -157,16 +207,28 @@ pub unsafe extern "C" fn utf8_to_utf16(
     cap: usize,
     flags: u32,
 ) -> utf8_result {
+    let known = UTF8_REPLACE | UTF8_WTF8 | UTF8_MORE | BYTE_ORDER;
     // SAFETY: the caller's contract is passed on unchanged.
     unsafe {
-        run(
-            src.cast::<u8>(),
-            len,
-            out,
-            cap,
-            (flags, UTF8_REPLACE | UTF8_WTF8 | UTF8_MORE),
-            utf16::utf8_to_utf16_uninit,
-        )
+        if swapped(flags) {
+            run_swapped(
+                src.cast::<u8>(),
+                len,
+                out,
+                cap,
+                (flags, known),
+                utf16::utf8_to_utf16_swapped_uninit,
+            )
+        } else {
+            run(
+                src.cast::<u8>(),
+                len,
+                out,
+                cap,
+                (flags, known),
+                utf16::utf8_to_utf16_uninit,
+            )
+        }
     }
 }
 
@@ -226,7 +288,13 @@ pub unsafe extern "C" fn utf8_to_utf32(
 /// (UTF8_ERR_TRUNCATED, `read == len - 1`), not written as a lone surrogate nor replaced nor
 /// refused, and the caller carries it over to the next call (see UTF8_MORE).
 ///
-/// Other flag bits, and a `src` with `len > 0` not aligned for uint16_t, give
+/// With UTF8_UTF16LE or UTF8_UTF16BE in `flags` (since 1.3), the units are read in that byte
+/// order (as from a file or a network protocol), otherwise in the machine's; offsets and
+/// statuses are the same. utf8_length_from_utf16 reads the machine's order only: for the other
+/// one, swap the units first or convert in pieces (see UTF8_ERR_BUFFER_TOO_SMALL above).
+///
+/// Other flag bits, both UTF8_UTF16LE and UTF8_UTF16BE, and a `src` with `len > 0` not aligned
+/// for uint16_t, give
 /// UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
 /// UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
 ///
@@ -241,16 +309,28 @@ pub unsafe extern "C" fn utf16_to_utf8(
     cap: usize,
     flags: u32,
 ) -> utf8_result {
+    let known = UTF8_REPLACE | UTF8_WTF8 | UTF8_MORE | BYTE_ORDER;
     // SAFETY: the caller's contract is passed on unchanged.
     unsafe {
-        run(
-            src,
-            len,
-            out.cast::<u8>(),
-            cap,
-            (flags, UTF8_REPLACE | UTF8_WTF8 | UTF8_MORE),
-            utf16::utf16_to_utf8_uninit,
-        )
+        if swapped(flags) {
+            run_swapped(
+                src,
+                len,
+                out.cast::<u8>(),
+                cap,
+                (flags, known),
+                utf16::utf16_swapped_to_utf8_uninit,
+            )
+        } else {
+            run(
+                src,
+                len,
+                out.cast::<u8>(),
+                cap,
+                (flags, known),
+                utf16::utf16_to_utf8_uninit,
+            )
+        }
     }
 }
 
