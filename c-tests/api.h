@@ -64,6 +64,7 @@ void test_stream(void);
 void test_text(void);
 void test_conversions(void);       /* api_convert.c */
 void test_more(void);
+void test_byte_order(void);
 void test_detect(void);         /* api_detect.c */
 void test_latin1(void);         /* api_latin1.c */
 #ifndef LIBUTF8_NO_INLINE

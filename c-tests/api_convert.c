@@ -23,9 +23,9 @@ struct converter {
 
 enum { TO16, TO32, FROM16, FROM32 };
 static const struct converter converters[] = {
-    { "utf8_to_utf16", conv_8_16, 1, 2, UTF8_REPLACE | UTF8_WTF8 },
+    { "utf8_to_utf16", conv_8_16, 1, 2, UTF8_REPLACE | UTF8_WTF8 | UTF8_UTF16LE | UTF8_UTF16BE },
     { "utf8_to_utf32", conv_8_32, 1, 4, UTF8_REPLACE },
-    { "utf16_to_utf8", conv_16_8, 2, 1, UTF8_REPLACE | UTF8_WTF8 },
+    { "utf16_to_utf8", conv_16_8, 2, 1, UTF8_REPLACE | UTF8_WTF8 | UTF8_UTF16LE | UTF8_UTF16BE },
     { "utf32_to_utf8", conv_32_8, 4, 1, UTF8_REPLACE },
 };
 
@@ -104,7 +104,8 @@ void test_conversions(void)
     static const uint16_t u16_overlong[] = { 0x002F, 0xFFFD, 0xFFFD, 0x002E, 0x002F };
     static const uint32_t u32_ff[] = { 0x0041, 0xFFFD, 0x0042 };
     static const uint16_t u16_d800[] = { 0xD800 };
-    static const uint32_t bad_flags[] = { 8, 0x80000000u, UTF8_WTF8 };
+    static const uint32_t bad_flags[] = { 0x100, 0x80000000u, UTF8_WTF8, UTF8_UTF16LE,
+                                          UTF8_UTF16BE };
     size_t i, j, k;
     uint32_t flags;
 
@@ -368,4 +369,57 @@ void test_more(void)
               "WTF-8 pair in 3-byte halves, a byte at a time: %s at %lu, %lu units",
               utf8_status_str(st), (unsigned long)at, (unsigned long)n);
     }
+}
+
+/*
+ * UTF8_UTF16LE and UTF8_UTF16BE (since 1.3): RFC 3629's last example, U+FEFF U+233B4, is the
+ * units FEFF D84C DFB4 (RFC 2781 section 2.1 gives how U+233B4 becomes its pair); RFC 2781
+ * section 3.1 writes each unit high byte first in UTF-16BE and low byte first in UTF-16LE.
+ */
+void test_byte_order(void)
+{
+    static const char be[] = "\xFE\xFF\xD8\x4C\xDF\xB4";
+    static const char le[] = "\xFF\xFE\x4C\xD8\xB4\xDF";
+    static const char utf8[] = "\xEF\xBB\xBF\xF0\xA3\x8E\xB4";
+    /* The same with a lone trail surrogate (DC00) before the pair, and U+FFFD for it. */
+    static const char be_lone[] = "\xDC\x00\xD8\x4C\xDF\xB4";
+    static const char le_lone[] = "\x00\xDC\x4C\xD8\xB4\xDF";
+    static const char fffd_utf8[] = "\xEF\xBF\xBD\xF0\xA3\x8E\xB4";
+    /* UTF-8 with an ill-formed byte (FF) before U+233B4: U+FFFD is FFFD. */
+    static const char be_fffd[] = "\xFF\xFD\xD8\x4C\xDF\xB4";
+    static const char le_fffd[] = "\xFD\xFF\x4C\xD8\xB4\xDF";
+    static const char *const units[2] = { le, be };
+    static const char *const units_lone[2] = { le_lone, be_lone };
+    static const char *const units_fffd[2] = { le_fffd, be_fffd };
+    static const uint32_t order[2] = { UTF8_UTF16LE, UTF8_UTF16BE };
+    uint16_t aligned[3];
+    size_t o;
+
+    for (o = 0; o < 2; o++) {
+        uint32_t f = order[o];
+        EXPECT_CONVERT(TO16, utf8, 7, f, 3, OK, 7, units[o], 3);
+        EXPECT_CONVERT(TO16, utf8, 7, f | UTF8_REPLACE | UTF8_MORE, 3, OK, 7, units[o], 3);
+        /* The pair does not fit: the BOM alone, in that order. */
+        EXPECT_CONVERT(TO16, utf8, 7, f, 2, ERR_BUFFER_TOO_SMALL, 3, units[o], 1);
+        /* The input ends inside U+233B4: carried over with UTF8_MORE. */
+        EXPECT_CONVERT(TO16, utf8, 6, f | UTF8_MORE, 3, ERR_TRUNCATED, 3, units[o], 1);
+        EXPECT_CONVERT(TO16, "\xFF\xF0\xA3\x8E\xB4", 5, f | UTF8_REPLACE, 3, OK, 5,
+                       units_fffd[o], 3);
+        EXPECT_CONVERT(TO16, "\xFF\xF0\xA3\x8E\xB4", 5, f, 3, ERR_INVALID_BYTE, 0, "", 0);
+
+        memcpy(aligned, units[o], sizeof aligned);
+        EXPECT_CONVERT(FROM16, aligned, 3, f, 7, OK, 3, utf8, 7);
+        /* A high surrogate that ends the input, read in that order. */
+        EXPECT_CONVERT(FROM16, aligned, 2, f, 7, ERR_TRUNCATED, 1, utf8, 3);
+        EXPECT_CONVERT(FROM16, aligned, 2, f | UTF8_MORE | UTF8_REPLACE, 7, ERR_TRUNCATED, 1,
+                       utf8, 3);
+        memcpy(aligned, units_lone[o], sizeof aligned);
+        EXPECT_CONVERT(FROM16, aligned, 3, f, 7, ERR_SURROGATE, 0, "", 0);
+        EXPECT_CONVERT(FROM16, aligned, 3, f | UTF8_REPLACE, 7, OK, 3, fffd_utf8, 7);
+    }
+    /* Both orders at once: refused. */
+    EXPECT_CONVERT(TO16, utf8, 7, UTF8_UTF16LE | UTF8_UTF16BE, 3, ERR_INVALID_ARGUMENT, 0, "", 0);
+    memcpy(aligned, be, sizeof aligned);
+    EXPECT_CONVERT(FROM16, aligned, 3, UTF8_UTF16LE | UTF8_UTF16BE, 7, ERR_INVALID_ARGUMENT, 0,
+                   "", 0);
 }

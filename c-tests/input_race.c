@@ -157,8 +157,11 @@ static int is_status(int s) {
  * buffers of `cap` units or bytes. */
 static void call_all(const unsigned char *in, size_t len, size_t cap) {
   const char *s = (const char *)in;
-  static const uint32_t utf16_flags[] = {0, UTF8_REPLACE, UTF8_WTF8, UTF8_REPLACE | UTF8_WTF8};
-  for (size_t f = 0; f < 4; f++) {
+  /* The first two are the UTF-32 converters' too; the last two swap on either machine. */
+  static const uint32_t utf16_flags[] = {0,         UTF8_REPLACE,
+                                         UTF8_WTF8, UTF8_REPLACE | UTF8_WTF8,
+                                         UTF8_UTF16BE | UTF8_REPLACE, UTF8_UTF16LE};
+  for (size_t f = 0; f < sizeof utf16_flags / sizeof utf16_flags[0]; f++) {
     current = "utf8_to_utf16";
     uint16_t *out16 = output(cap * sizeof *out16);
     struct utf8_result r = utf8_to_utf16(s, len, out16, cap, utf16_flags[f]);

@@ -177,6 +177,11 @@ static void run_from_utf8(const char *s, size_t len) {
     for (flags = 0; flags <= (UTF8_REPLACE | UTF8_WTF8); flags++) {
         utf8_result r = utf8_to_utf16(s, len, out16, sizeof out16 / sizeof out16[0], flags);
         sink += r.read + r.written;
+        /* The other byte order than the machine's (either one swaps on some machine). */
+        r = utf8_to_utf16(s, len, out16, sizeof out16 / sizeof out16[0], flags | UTF8_UTF16BE);
+        sink += r.read + r.written;
+        r = utf8_to_utf16(s, len, out16, sizeof out16 / sizeof out16[0], flags | UTF8_UTF16LE);
+        sink += r.read + r.written;
         if (flags & UTF8_WTF8) continue; /* UTF-16 only */
         r = utf8_to_utf32(s, len, out32, sizeof out32 / sizeof out32[0], flags);
         sink += r.read + r.written;
@@ -203,6 +208,10 @@ static void run_to_utf8(const char *unused, size_t unused_len) {
         for (n = 0; n <= utf16_len; n = next_length(n, utf16_len)) {
             for (flags = 0; flags <= (UTF8_REPLACE | UTF8_WTF8); flags++) {
                 utf8_result r = utf16_to_utf8(w16[t], n, out8, sizeof out8, flags);
+                sink += r.read + r.written;
+                r = utf16_to_utf8(w16[t], n, out8, sizeof out8, flags | UTF8_UTF16BE);
+                sink += r.read + r.written;
+                r = utf16_to_utf8(w16[t], n, out8, sizeof out8, flags | UTF8_UTF16LE);
                 sink += r.read + r.written;
             }
             sink += utf8_length_from_utf16(w16[t], n);

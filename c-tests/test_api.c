@@ -67,6 +67,7 @@ int main(int argc, char **argv)
     test_text();
     test_conversions();
     test_more();
+    test_byte_order();
     test_detect();
     test_latin1();
 #ifndef LIBUTF8_NO_INLINE
