@@ -14,7 +14,9 @@
 //! library picks; the same checks then run each implementation the CPU supports
 //! (`utf8::internals::Isa`), so that every kernel is fuzzed on a machine that has it. Last, with
 //! every flag combination, the input converted in chunks (UTF8_MORE on all but the last, the
-//! units a UTF8_ERR_TRUNCATED result leaves carried over) must give what one call gives.
+//! units a UTF8_ERR_TRUNCATED result leaves carried over) must give what one call gives. The
+//! UTF-16 converters also run with UTF8_UTF16BE and UTF8_UTF16LE, against the oracle's units
+//! put in that byte order by `u16::to_be` and `u16::to_le`.
 
 #![no_main]
 
@@ -23,9 +25,9 @@ use libfuzzer_sys::fuzz_target;
 use utf8::ErrorKind;
 use utf8::ffi::utf8_status::{self, *};
 use utf8::ffi::{
-    UTF8_MORE, UTF8_REPLACE, UTF8_WTF8, utf8_length_from_utf16, utf8_length_from_utf32,
-    utf8_result, utf8_to_utf16, utf8_to_utf32, utf16_length_from_utf8, utf16_to_utf8,
-    utf32_length_from_utf8, utf32_to_utf8,
+    UTF8_MORE, UTF8_REPLACE, UTF8_UTF16BE, UTF8_UTF16LE, UTF8_WTF8, utf8_length_from_utf16,
+    utf8_length_from_utf32, utf8_result, utf8_to_utf16, utf8_to_utf32, utf16_length_from_utf8,
+    utf16_to_utf8, utf32_length_from_utf8, utf32_to_utf8,
 };
 use utf8::internals::Isa;
 use utf8::transcode::{Mode, Progress};
@@ -118,10 +120,17 @@ fn from_utf8(s: &[u8], cap: usize) {
             }
         },
     );
+    to_utf16_in_each_order(s, &to16);
     chunked_equals_whole(
         s,
         cap,
-        &[0, UTF8_REPLACE, UTF8_WTF8, UTF8_REPLACE | UTF8_WTF8],
+        &[
+            0,
+            UTF8_REPLACE,
+            UTF8_WTF8,
+            UTF8_REPLACE | UTF8_WTF8,
+            UTF8_UTF16BE | UTF8_REPLACE,
+        ],
         |src, out: &mut [u16], flags| {
             // SAFETY: `src` and `out` are live buffers of the lengths passed.
             unsafe {
@@ -221,6 +230,7 @@ fn from_utf16(bytes: &[u8], cap: usize) {
         },
     );
     wtf8_round_trip(&units, len);
+    from_utf16_in_each_order(&units, &want);
     let flags = [0, UTF8_REPLACE, UTF8_WTF8, UTF8_REPLACE | UTF8_WTF8];
     chunked_equals_whole(&units, cap, &flags, |src, out: &mut [u8], flags| {
         // SAFETY: `src` and `out` are live buffers of the lengths passed.
@@ -234,6 +244,70 @@ fn from_utf16(bytes: &[u8], cap: usize) {
             )
         }
     });
+}
+
+/// The byte-order flags of the UTF-16 converters, and how the standard library puts a native
+/// unit in that order.
+const ORDERS: [(u32, fn(u16) -> u16); 2] = [(UTF8_UTF16BE, u16::to_be), (UTF8_UTF16LE, u16::to_le)];
+
+/// utf8_to_utf16 with UTF8_UTF16BE and UTF8_UTF16LE, strict and with UTF8_REPLACE, into
+/// exactly the lossy size: the oracle's units, each put in that order by the standard library.
+fn to_utf16_in_each_order(s: &[u8], want: &Expected<u16>) {
+    for (order, put) in ORDERS {
+        for (flags, units, stop) in [
+            (order, &want.strict, (want.status, want.read)),
+            (order | UTF8_REPLACE, &want.lossy, (UTF8_OK, s.len())),
+        ] {
+            let mut out = vec![0u16; want.lossy.len()].into_boxed_slice();
+            // SAFETY: `s` and `out` are live buffers of the lengths passed.
+            let r = unsafe {
+                utf8_to_utf16(
+                    s.as_ptr().cast(),
+                    s.len(),
+                    out.as_mut_ptr(),
+                    out.len(),
+                    flags,
+                )
+            };
+            let ordered: Vec<u16> = units.iter().map(|&u| put(u)).collect();
+            assert_eq!(
+                (r.status, r.read, &out[..r.written.min(out.len())]),
+                (stop.0, stop.1, &ordered[..]),
+                "utf8_to_utf16 flags {flags:#x} of {}",
+                hex(s)
+            );
+        }
+    }
+}
+
+/// utf16_to_utf8 of `units` put in each byte order by the standard library, with that order's
+/// flag, strict and with UTF8_REPLACE, into exactly the lossy size: what the machine's order
+/// gives.
+fn from_utf16_in_each_order(units: &[u16], want: &Expected<u8>) {
+    for (order, put) in ORDERS {
+        let ordered: Vec<u16> = units.iter().map(|&u| put(u)).collect();
+        for (flags, bytes, stop) in [
+            (order, &want.strict, (want.status, want.read)),
+            (order | UTF8_REPLACE, &want.lossy, (UTF8_OK, units.len())),
+        ] {
+            let mut out = vec![0u8; want.lossy.len()].into_boxed_slice();
+            // SAFETY: `ordered` and `out` are live buffers of the lengths passed.
+            let r = unsafe {
+                utf16_to_utf8(
+                    ordered.as_ptr(),
+                    ordered.len(),
+                    out.as_mut_ptr().cast(),
+                    out.len(),
+                    flags,
+                )
+            };
+            assert_eq!(
+                (r.status, r.read, &out[..r.written.min(out.len())]),
+                (stop.0, stop.1, &bytes[..]),
+                "utf16_to_utf8 flags {flags:#x} of {units:X?}"
+            );
+        }
+    }
 }
 
 /// UTF-16 to WTF-8 (a lone surrogate in its three bytes, 1110xxxx 10xxxxxx 10xxxxxx, as Simon

@@ -39,10 +39,10 @@ pub use self::text::{
     utf8_unescape,
 };
 pub use self::transcode::{
-    UTF8_MORE, UTF8_REPLACE, UTF8_WTF8, cp1252_to_utf8, latin1_length_from_utf8, latin1_to_utf8,
-    utf8_length_from_cp1252, utf8_length_from_latin1, utf8_length_from_utf16,
-    utf8_length_from_utf32, utf8_result, utf8_to_latin1, utf8_to_utf16, utf8_to_utf32,
-    utf16_length_from_utf8, utf16_to_utf8, utf32_length_from_utf8, utf32_to_utf8,
+    UTF8_MORE, UTF8_REPLACE, UTF8_UTF16BE, UTF8_UTF16LE, UTF8_WTF8, cp1252_to_utf8,
+    latin1_length_from_utf8, latin1_to_utf8, utf8_length_from_cp1252, utf8_length_from_latin1,
+    utf8_length_from_utf16, utf8_length_from_utf32, utf8_result, utf8_to_latin1, utf8_to_utf16,
+    utf8_to_utf32, utf16_length_from_utf8, utf16_to_utf8, utf32_length_from_utf8, utf32_to_utf8,
 };
 
 use core::ffi::{CStr, c_char, c_int};
