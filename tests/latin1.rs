@@ -10,7 +10,6 @@ mod common;
 
 use common::{Rng, iterations, oracle, sweep_step};
 use utf8::ErrorKind;
-use utf8::internals::Isa;
 use utf8::transcode::latin1::{
     cp1252_to_utf8, latin1_length_from_utf8, latin1_to_utf8, utf8_length_from_cp1252,
     utf8_length_from_latin1, utf8_to_latin1,
@@ -175,7 +174,8 @@ fn errors_at_every_offset_around_the_blocks() {
         b"\xFF",
         "€".as_bytes(),
     ];
-    let max = common::or_under_miri(140, 10);
+    // Under Miri, a few short inputs, each error at a third of the offsets.
+    let max = common::or_under_miri(140, 5);
     for len in 0..max {
         let latin = around_blocks(&mut rng, len);
         // As Latin-1 and Windows-1252 input: every byte is a character.
@@ -183,7 +183,11 @@ fn errors_at_every_offset_around_the_blocks() {
         let text = testkit::latin1_to_utf8(&latin);
         check(&text);
         for at in (0..=text.len()).filter(|&i| i == text.len() || text[i] & 0xC0 != 0x80) {
-            for err in bad {
+            for err in bad
+                .iter()
+                .skip(common::or_under_miri(0, at % 3))
+                .step_by(common::or_under_miri(1, 3))
+            {
                 let mut s = text[..at].to_vec();
                 s.extend_from_slice(err);
                 s.extend_from_slice(&text[at..]);
@@ -219,7 +223,7 @@ fn resumed(convert: Convert, s: &[u8], cap: usize, mode: Mode) -> (Vec<u8>, Opti
 fn every_capacity_below_the_needed_one() {
     let mut rng = Rng::new(0xCA9);
     for _ in 0..iterations(300) {
-        let len = rng.below(100);
+        let len = rng.below(common::or_under_miri(100, 30));
         let mut s = if rng.below(2) == 0 {
             around_blocks(&mut rng, len)
         } else {
@@ -233,8 +237,10 @@ fn every_capacity_below_the_needed_one() {
             (cp1252_to_utf8, testkit::windows_1252_to_utf8(&s), STRICT),
             (utf8_to_latin1, testkit::utf8_to_latin1_lossy(&s), REPLACE),
         ];
+        // Under Miri, a sample of the capacities: resuming from each is quadratic.
+        let step = common::or_under_miri(1, 7);
         for (convert, want, mode) in cases {
-            for cap in 0..want.len() {
+            for cap in (0..want.len()).step_by(step) {
                 let (p, out) = run(convert, &s, cap, mode);
                 assert_eq!(p.stop, Some(Stop::OutputFull), "{s:02X?} cap {cap}");
                 assert_eq!(out[..], want[..p.written], "{s:02X?} cap {cap}");
@@ -248,7 +254,7 @@ fn every_capacity_below_the_needed_one() {
         }
         // Strict into Latin-1: a full buffer before the first error, then the error itself.
         let (want, stop) = strict_latin1(&s);
-        for cap in 0..=want.len() {
+        for cap in (0..=want.len()).step_by(step) {
             let (all, got, read) = resumed(utf8_to_latin1, &s, cap, STRICT);
             assert_eq!(all, want, "{s:02X?} cap {cap}");
             assert_eq!(stop, got.map(|why| (read, why)), "{s:02X?} cap {cap}");
@@ -310,7 +316,7 @@ fn chunks_cut_everywhere_give_one_call() {
 fn every_implementation_converts_from_latin1_and_cp1252() {
     let mut rng = Rng::new(0x1A7);
     let max = common::or_under_miri(120, 20);
-    for len in 0..max {
+    for len in (0..max).step_by(common::or_under_miri(1, 5)) {
         for kind in 0..4 {
             let mut s: Vec<u8> = (0..len)
                 .map(|_| match (kind, rng.below(8)) {
@@ -326,8 +332,8 @@ fn every_implementation_converts_from_latin1_and_cp1252() {
             }
             let latin1 = testkit::latin1_to_utf8(&s);
             let cp1252 = testkit::windows_1252_to_utf8(&s);
-            let step = common::or_under_miri(1, 11);
-            for isa in Isa::supported() {
+            let step = common::or_under_miri(1, 23);
+            for isa in common::implementations() {
                 let cases = [(&latin1, false), (&cp1252, true)];
                 for (want, cp) in cases {
                     let convert = |s: &[u8], d: &mut [u8]| {
@@ -398,7 +404,7 @@ fn every_implementation_converts_into_latin1() {
         let lossy = testkit::utf8_to_latin1_lossy(&s);
         let (strict_out, strict_stop) = strict_latin1(&s);
         let step = common::or_under_miri(1, 9);
-        for isa in Isa::supported() {
+        for isa in common::implementations() {
             let name = isa.name();
             for cap in (0..lossy.len() + 40).step_by(step) {
                 let convert = |s: &[u8], d: &mut [u8]| isa.utf8_to_latin1(s, d, REPLACE).unwrap();
@@ -441,7 +447,7 @@ fn every_implementation_counts_the_latin1_length() {
         rng.mutate(&mut s);
         let want = testkit::utf8_to_latin1_lossy(&s).len();
         assert_eq!(latin1_length_from_utf8(&s), want);
-        for isa in Isa::supported() {
+        for isa in common::implementations() {
             assert_eq!(isa.count_chars(&s), Some(want), "{}", isa.name());
         }
     }
