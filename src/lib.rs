@@ -71,7 +71,7 @@ pub use boundary::{char_start, truncate};
 pub use count::count_chars;
 pub use detect::{Encoding, bom, encodings};
 pub use escape::{EscapeStyle, escape, unescape};
-pub use lossy::replace_invalid;
+pub use lossy::{replace_invalid, replace_invalid_with};
 pub use scalar::decode::decode_next;
 pub use scalar::encode::{Encoded, encode};
 pub use scalar::error::{ErrorKind, Malformed, Utf8Error};

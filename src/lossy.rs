@@ -1,5 +1,8 @@
-//! Lossy copies: ill-formed sequences replaced by U+FFFD.
+//! Lossy copies: ill-formed sequences replaced by U+FFFD, or byte for byte by a fallback
+//! encoding's characters.
 
+use crate::scalar::encode::encode;
+use crate::scalar::replacement::Replacement;
 use crate::sink::Sink;
 use crate::validate::validate;
 
@@ -11,6 +14,18 @@ pub const REPLACEMENT_UTF8: [u8; 3] = [0xEF, 0xBF, 0xBD];
 /// `String::from_utf8_lossy` do. Well-formed stretches, found by the fast validator, are
 /// copied whole.
 pub fn replace_invalid(s: &[u8], out: &mut Sink<'_, u8>) {
+    replace_invalid_with(s, Replacement::Fffd, out);
+}
+
+/// Writes `s` to `out` with its ill-formed sequences replaced under `replacement` (since 1.3):
+/// as [`replace_invalid`] for [`Replacement::Fffd`]; with [`Replacement::Latin1`] or
+/// [`Replacement::Cp1252`], each byte of an ill-formed sequence becomes the UTF-8 of its
+/// character in that encoding (2 bytes, or 3 for some of Windows-1252's), so that the output is
+/// valid UTF-8 whose text is that of a file mostly in UTF-8 with stray legacy bytes.
+/// [`Replacement::Escape`]'s lone surrogates have no UTF-8: it is taken as
+/// [`Replacement::Fffd`] here (the C function refuses it).
+pub fn replace_invalid_with(s: &[u8], replacement: Replacement, out: &mut Sink<'_, u8>) {
+    let per_byte = matches!(replacement, Replacement::Latin1 | Replacement::Cp1252);
     let mut rest = s;
     loop {
         match validate(rest) {
@@ -21,10 +36,29 @@ pub fn replace_invalid(s: &[u8], out: &mut Sink<'_, u8>) {
             Err(e) => {
                 let (good, bad) = rest.split_at(e.valid_up_to.min(rest.len()));
                 out.push(good);
-                out.push(&REPLACEMENT_UTF8);
                 // A maximal subpart is at least one byte long.
-                rest = bad.get(e.error_len.max(1)..).unwrap_or_default();
+                let (ill, after) = bad.split_at(e.error_len.max(1).min(bad.len()));
+                if per_byte {
+                    push_fallback(ill, replacement, out);
+                } else {
+                    out.push(&REPLACEMENT_UTF8);
+                }
+                rest = after;
             }
+        }
+    }
+}
+
+/// Writes the characters of the bytes `ill` under `replacement` in UTF-8. Out of line: the
+/// loop of well-formed input stays as it was.
+#[cold]
+#[inline(never)]
+fn push_fallback(ill: &[u8], replacement: Replacement, out: &mut Sink<'_, u8>) {
+    for &b in ill {
+        let c = replacement.char_of_byte(b).unwrap_or(0xFFFD);
+        match encode(c) {
+            Ok(bytes) => out.push(bytes.as_bytes()),
+            Err(_) => out.push(&REPLACEMENT_UTF8),
         }
     }
 }

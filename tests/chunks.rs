@@ -17,7 +17,7 @@ use utf8::ffi::{
     UTF8_MORE, UTF8_REPLACE, UTF8_WTF8, utf8_to_utf16, utf8_to_utf32, utf16_to_utf8, utf32_to_utf8,
 };
 use utf8::internals::Isa;
-use utf8::transcode::{Mode, Progress, Stop};
+use utf8::transcode::{Mode, Progress, Replacement, Stop};
 
 /// The result of converting a stream: the final status, its offset in the stream (the length
 /// on UTF8_OK) and all the output.
@@ -408,6 +408,7 @@ fn every_implementation_converts_alike_in_chunks() {
                     replace,
                     wtf8,
                     more,
+                    replacement: Replacement::Fffd,
                 };
                 let convert = |src: &[u8], more: bool| {
                     let mut out = vec![0u16; src.len() + 1];

@@ -14,7 +14,7 @@ use utf8::transcode::latin1::{
     cp1252_to_utf8, latin1_length_from_utf8, latin1_to_utf8, utf8_length_from_cp1252,
     utf8_length_from_latin1, utf8_to_latin1,
 };
-use utf8::transcode::{Mode, Progress, Stop};
+use utf8::transcode::{Mode, Progress, Replacement, Stop};
 
 type Convert = fn(&[u8], &mut [u8], Mode) -> Progress;
 
@@ -22,11 +22,13 @@ const STRICT: Mode = Mode {
     replace: false,
     wtf8: false,
     more: false,
+    replacement: Replacement::Fffd,
 };
 const REPLACE: Mode = Mode {
     replace: true,
     wtf8: false,
     more: false,
+    replacement: Replacement::Fffd,
 };
 
 /// The strict conversion of `s` into Latin-1 as the standard library sees it: the bytes of the

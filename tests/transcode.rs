@@ -18,12 +18,13 @@ use utf8::ffi::{
     utf16_to_utf8, utf32_length_from_utf8, utf32_to_utf8,
 };
 use utf8::internals::Isa;
-use utf8::transcode::{Mode, Progress, Stop};
+use utf8::transcode::{Mode, Progress, Replacement, Stop};
 
 const REPLACE: Mode = Mode {
     replace: true,
     wtf8: false,
     more: false,
+    replacement: Replacement::Fffd,
 };
 
 /// One step of a conversion, as the oracle sees it: `read` input units give `out`, the

@@ -30,7 +30,7 @@ use utf8::ffi::{
     utf16_to_utf8, utf32_length_from_utf8, utf32_to_utf8,
 };
 use utf8::internals::Isa;
-use utf8::transcode::{Mode, Progress};
+use utf8::transcode::{Mode, Progress, Replacement};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&control, input)) = data.split_first() else {
@@ -362,6 +362,7 @@ fn wtf8_round_trip(units: &[u16], len: usize) {
         replace: false,
         wtf8: true,
         more: false,
+        replacement: Replacement::Fffd,
     };
     for isa in Isa::supported() {
         wtf8_check(
@@ -512,6 +513,7 @@ fn check<S: core::fmt::Debug, T: Copy + Default + PartialEq + core::fmt::Debug>(
                 replace: flags & UTF8_REPLACE != 0,
                 wtf8: false,
                 more: false,
+                replacement: Replacement::Fffd,
             };
             by_isa(isa, src, out, mode).expect("supported").into()
         });

@@ -26,6 +26,7 @@ pub(crate) mod utf32;
 use core::mem::MaybeUninit;
 
 use crate::scalar::error::{ErrorKind, Malformed, REPLACEMENT};
+pub use crate::scalar::replacement::Replacement;
 use crate::sink::write_units;
 
 /// How a conversion treats ill-formed input, and the end of its input.
@@ -45,6 +46,15 @@ pub struct Mode {
     /// again followed by the next input gives what one conversion of the whole gives. Without
     /// it, the end of the input is the end of the stream. Nothing changes from UTF-32.
     pub more: bool,
+    /// What ill-formed input becomes. [`Replacement::Fffd`] (the default): U+FFFD with
+    /// [`Mode::replace`], else the conversion stops. Any other, from UTF-8 into UTF-16 or
+    /// UTF-32: each byte of an ill-formed sequence becomes one unit, its character under that
+    /// strategy, and the conversion never stops on bad input, whatever [`Mode::replace`]. Into
+    /// UTF-8, [`Replacement::Escape`] turns each lone U+DC80..U+DCFF back into its byte, every
+    /// other error being treated as with [`Replacement::Fffd`]; the fallbacks, which have no
+    /// byte to fall back from there, change nothing (the C functions refuse them), nor does any
+    /// strategy into Latin-1. With [`Mode::wtf8`] the C functions refuse them all.
+    pub replacement: Replacement,
 }
 
 /// Why a conversion stopped before the end of its input.
@@ -76,6 +86,13 @@ pub(crate) trait CodeUnit: Copy {
     fn value(self) -> u32;
     /// The unit holding the ASCII value `b`.
     fn from_ascii(b: u8) -> Self;
+    /// The unit holding `v`, which the caller knows fits (a replacement unit).
+    fn from_value(v: u32) -> Self;
+    /// The one unit of the other side of the conversion that this unit of an ill-formed
+    /// sequence becomes under `r`, if `r` replaces it so: as a source unit of UTF-8, its
+    /// character ([`Replacement::char_of_byte`], one unit of UTF-16 or UTF-32); of UTF-16 or
+    /// UTF-32, its byte ([`Replacement::byte_of_unit`], one byte of UTF-8).
+    fn replaced(self, r: Replacement) -> Option<u32>;
 }
 
 impl CodeUnit for u8 {
@@ -86,6 +103,14 @@ impl CodeUnit for u8 {
     #[inline(always)]
     fn from_ascii(b: u8) -> Self {
         b
+    }
+    #[inline(always)]
+    fn from_value(v: u32) -> Self {
+        v as u8
+    }
+    #[inline(always)]
+    fn replaced(self, r: Replacement) -> Option<u32> {
+        r.char_of_byte(self)
     }
 }
 
@@ -98,6 +123,14 @@ impl CodeUnit for u16 {
     fn from_ascii(b: u8) -> Self {
         u16::from(b)
     }
+    #[inline(always)]
+    fn from_value(v: u32) -> Self {
+        v as u16
+    }
+    #[inline(always)]
+    fn replaced(self, r: Replacement) -> Option<u32> {
+        r.byte_of_unit(self.value()).map(u32::from)
+    }
 }
 
 impl CodeUnit for u32 {
@@ -108,6 +141,14 @@ impl CodeUnit for u32 {
     #[inline(always)]
     fn from_ascii(b: u8) -> Self {
         u32::from(b)
+    }
+    #[inline(always)]
+    fn from_value(v: u32) -> Self {
+        v
+    }
+    #[inline(always)]
+    fn replaced(self, r: Replacement) -> Option<u32> {
+        r.byte_of_unit(self).map(u32::from)
     }
 }
 
@@ -151,6 +192,18 @@ pub(super) fn convert_until<S: CodeUnit, T: CodeUnit>(
         }
         let (value, len) = match decode(rest) {
             Ok(decoded) => decoded,
+            Err(m) if mode.replacement != Replacement::Fffd => {
+                match replace_units(rest, m, mode.replacement, out) {
+                    Replaced::Units(n) => {
+                        read += n;
+                        written += n;
+                        continue;
+                    }
+                    Replaced::Full => return stop(read, written, Stop::OutputFull),
+                    Replaced::Not if mode.replace => (REPLACEMENT, m.len.max(1)),
+                    Replaced::Not => return stop(read, written, Stop::Malformed(m.kind)),
+                }
+            }
             // A maximal subpart is at least one unit long where there is input.
             Err(m) if mode.replace => (REPLACEMENT, m.len.max(1)),
             Err(m) => return stop(read, written, Stop::Malformed(m.kind)),
@@ -166,6 +219,44 @@ pub(super) fn convert_until<S: CodeUnit, T: CodeUnit>(
         written,
         stop: None,
     }
+}
+
+/// What [`replace_units`] did with an ill-formed sequence.
+pub(super) enum Replaced {
+    /// The strategy does not replace it: the conversion treats it as with
+    /// [`Replacement::Fffd`].
+    Not,
+    /// Replaced unit for unit: as many units read as written.
+    Units(usize),
+    /// Its replacement does not fit in the room left; nothing written.
+    Full,
+}
+
+/// Writes the replacement of the ill-formed sequence `m` at the start of `rest` into `out` under
+/// `r` (not [`Replacement::Fffd`]): one unit per unit of the sequence (see
+/// [`CodeUnit::replaced`]), all of them or none, so that an output too short stops before the
+/// sequence, as before a character. Out of line and cold, so that the loops of well-formed
+/// input stay as they are.
+#[cold]
+#[inline(never)]
+pub(super) fn replace_units<S: CodeUnit, T: CodeUnit>(
+    rest: &[S],
+    m: Malformed,
+    r: Replacement,
+    out: &mut [MaybeUninit<T>],
+) -> Replaced {
+    // A maximal subpart is at least one unit long where there is input.
+    let ill = rest.get(..m.len.max(1)).unwrap_or(rest);
+    if ill.iter().any(|u| u.replaced(r).is_none()) {
+        return Replaced::Not;
+    }
+    let Some(out) = out.get_mut(..ill.len()) else {
+        return Replaced::Full;
+    };
+    for (o, u) in out.iter_mut().zip(ill) {
+        o.write(T::from_value(u.replaced(r).unwrap_or(0xFFFD)));
+    }
+    Replaced::Units(ill.len())
 }
 
 /// The bytes at a time that the `fast` converters of [`convert_from_utf8`] take (the SIMD

@@ -3,7 +3,8 @@
 //! forms ([`form`]) and the scalar validator ([`validate`]), which every SIMD kernel must
 //! agree with and which locates and classifies the errors the kernels find; and the UTF-16 and
 //! UTF-32 checks of encoding detection ([`detect`]); the single-byte encodings Latin-1 and
-//! Windows-1252 ([`latin1`]). Nothing here imports a module of another
+//! Windows-1252 ([`latin1`]); what a lossy conversion replaces ill-formed input with
+//! ([`replacement`]). Nothing here imports a module of another
 //! layer but `crate::chunks` and `crate::sink`.
 
 pub mod decode;
@@ -12,4 +13,5 @@ pub mod encode;
 pub mod error;
 pub mod form;
 pub mod latin1;
+pub mod replacement;
 pub mod validate;

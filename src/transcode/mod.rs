@@ -5,7 +5,8 @@
 //!
 //! The length functions give the exact size of the lossy output (each maximal subpart of
 //! ill-formed UTF-8, each lone surrogate, each invalid UTF-32 value replaced with one U+FFFD),
-//! which is also the size of the strict output of well-formed input.
+//! which is also the size of the strict output of well-formed input; those ending in `_with`,
+//! that of the lossy output under a [`Replacement`] strategy.
 //!
 //! The converters write into units that may be uninitialised (a C caller's fresh buffer; see
 //! [`crate::sink`]), and read none of them but bytes they store back unchanged; the public
@@ -16,16 +17,21 @@ pub mod latin1;
 pub mod utf16;
 pub mod utf32;
 
-pub use crate::engine::{Mode, Progress, Stop};
+pub use crate::engine::{Mode, Progress, Replacement, Stop};
 
 /// The number of units of the lossy conversion of `s` from UTF-8, where each character of
 /// `s` gives `units_of(lead)` units (`lead` being its first byte) and each maximal subpart of an
-/// ill-formed sequence gives one.
+/// ill-formed sequence gives one ([`Replacement::Fffd`]) or, under the other strategies, one per
+/// byte.
 ///
 /// Well-formed stretches are found by [`crate::validate::validate`] (a SIMD kernel) and measured by
 /// their bytes alone: a character is one byte that is not a continuation byte.
 #[inline(always)]
-pub(super) fn units_from_utf8(s: &[u8], units_of: impl Fn(u8) -> usize) -> usize {
+pub(super) fn units_from_utf8(
+    s: &[u8],
+    units_of: impl Fn(u8) -> usize,
+    replacement: Replacement,
+) -> usize {
     let mut total = 0usize;
     let mut rest = s;
     loop {
@@ -44,7 +50,12 @@ pub(super) fn units_from_utf8(s: &[u8], units_of: impl Fn(u8) -> usize) -> usize
         let Some(error_len) = error_len else {
             return total;
         };
-        total += 1;
-        rest = &rest[(good + error_len.max(1)).min(rest.len())..];
+        // A maximal subpart is at least one byte long, and within `rest`.
+        let error_len = error_len.max(1).min(rest.len() - good);
+        total += match replacement {
+            Replacement::Fffd => 1,
+            _ => error_len,
+        };
+        rest = &rest[good + error_len..];
     }
 }

@@ -6,7 +6,7 @@ use core::mem::MaybeUninit;
 
 use super::units_from_utf8;
 use crate::dispatch;
-use crate::engine::{Mode, Progress, Stop};
+use crate::engine::{Mode, Progress, Replacement, Stop};
 use crate::scalar::error::ErrorKind;
 use crate::sink::as_uninit;
 
@@ -39,7 +39,16 @@ pub fn utf16_to_utf8_uninit(src: &[u16], dst: &mut [MaybeUninit<u8>], mode: Mode
 ///
 /// At most `s.len()`: every unit comes from at least one byte of `s`.
 pub fn utf16_length_from_utf8(s: &[u8]) -> usize {
-    units_from_utf8(s, |lead| 1 + usize::from(lead >= 0xF0))
+    utf16_length_from_utf8_with(s, Replacement::Fffd)
+}
+
+/// The length in UTF-16 units of the lossy conversion of `s` under `replacement` (since 1.3): as
+/// [`utf16_length_from_utf8`] for [`Replacement::Fffd`]; under the others, one unit per byte of
+/// each ill-formed sequence.
+///
+/// At most `s.len()`.
+pub fn utf16_length_from_utf8_with(s: &[u8], replacement: Replacement) -> usize {
+    units_from_utf8(s, |lead| 1 + usize::from(lead >= 0xF0), replacement)
 }
 
 /// The length in bytes of the lossy conversion of `s` into UTF-8: 1, 2 or 3 bytes per unit
@@ -76,6 +85,32 @@ fn utf8_length_of(s: &[u16], native: impl Fn(u16) -> u16) -> usize {
     // it between the two passes (a unit read as ASCII by the first and as half of a pair by the
     // second), so that the result stays within its bound, 3 * s.len().
     bytes.saturating_sub(2 * pairs)
+}
+
+/// The length in bytes of the lossy conversion of `s` into UTF-8 under `replacement` (since
+/// 1.3): as [`utf8_length_from_utf16`], but with [`Replacement::Escape`], 1 byte instead of 3
+/// for each lone surrogate U+DC80..U+DCFF (one not after a high surrogate). The fallbacks
+/// change nothing into UTF-8.
+///
+/// At most `3 * s.len()`.
+pub fn utf8_length_from_utf16_with(s: &[u16], replacement: Replacement) -> usize {
+    let bytes = utf8_length_from_utf16(s);
+    if replacement != Replacement::Escape {
+        return bytes;
+    }
+    let escapes = s
+        .iter()
+        .enumerate()
+        .filter(|&(i, &u)| {
+            let after_high = i
+                .checked_sub(1)
+                .and_then(|k| s.get(k))
+                .is_some_and(|h| (0xD800..=0xDBFF).contains(h));
+            (0xDC80..=0xDCFF).contains(&u) && !after_high
+        })
+        .count();
+    // Saturating for input that another thread changes between the passes, as above.
+    bytes.saturating_sub(2 * escapes)
 }
 
 /// Input bytes converted at a time by [`utf8_to_utf16_swapped_uninit`]: their units are

@@ -4,7 +4,7 @@
 use core::mem::MaybeUninit;
 
 use crate::dispatch;
-use crate::engine::{Mode, Progress};
+use crate::engine::{Mode, Progress, Replacement};
 use crate::sink::as_uninit;
 
 /// Converts UTF-8 to UTF-32 with the implementation in use (see [`crate::dispatch`]).
@@ -39,6 +39,18 @@ pub fn utf32_length_from_utf8(s: &[u8]) -> usize {
     crate::count::count_chars(s)
 }
 
+/// The length in UTF-32 units of the lossy conversion of `s` under `replacement` (since 1.3): as
+/// [`utf32_length_from_utf8`] for [`Replacement::Fffd`]; under the others, one unit per byte of
+/// each ill-formed sequence.
+///
+/// At most `s.len()`.
+pub fn utf32_length_from_utf8_with(s: &[u8], replacement: Replacement) -> usize {
+    match replacement {
+        Replacement::Fffd => utf32_length_from_utf8(s),
+        _ => super::units_from_utf8(s, |_| 1, replacement),
+    }
+}
+
 /// The length in bytes of the lossy conversion of `s` into UTF-8: 1 to 4 bytes per scalar value,
 /// 3 (U+FFFD) per surrogate or value above 0x10FFFF.
 ///
@@ -50,6 +62,25 @@ pub fn utf8_length_from_utf32(s: &[u32]) -> usize {
             1 + usize::from(v >= 0x80)
                 + usize::from(v >= 0x800)
                 + usize::from((0x1_0000..=0x10_FFFF).contains(&v))
+        })
+        .sum()
+}
+
+/// The length in bytes of the lossy conversion of `s` into UTF-8 under `replacement` (since
+/// 1.3): as [`utf8_length_from_utf32`], but with [`Replacement::Escape`], 1 byte instead of 3
+/// for each U+DC80..U+DCFF. The fallbacks change nothing into UTF-8.
+///
+/// At most `4 * s.len()`.
+pub fn utf8_length_from_utf32_with(s: &[u32], replacement: Replacement) -> usize {
+    let escape = replacement == Replacement::Escape;
+    s.iter()
+        .map(|&v| match v {
+            0xDC80..=0xDCFF if escape => 1,
+            _ => {
+                1 + usize::from(v >= 0x80)
+                    + usize::from(v >= 0x800)
+                    + usize::from((0x1_0000..=0x10_FFFF).contains(&v))
+            }
         })
         .sum()
 }
