@@ -92,6 +92,42 @@
 #define UTF8_UTF16BE 16
 
 /**
+ * Flag of utf8_to_utf16, utf8_to_utf32, utf16_to_utf8 and utf32_to_utf8 (since 1.3): UTF-8B,
+ * Python's `errors='surrogateescape'` (PEP 383), a lossless way to carry any byte string
+ * (a Unix file name, say) through UTF-16 or UTF-32. From UTF-8, each byte of an ill-formed
+ * sequence (every byte of each maximal subpart) becomes the lone surrogate U+DC80 + (byte -
+ * 0x80), one unit per byte, exactly as `b.decode('utf-8', 'surrogateescape')`, and the
+ * conversion never stops on bad input (UTF8_REPLACE beside it changes nothing). Into UTF-8,
+ * each lone U+DC80..U+DCFF becomes its byte 0x80..0xFF again; any other lone surrogate (or
+ * UTF-32 value above 0x10FFFF) is treated as without the flag: an error, or U+FFFD with
+ * UTF8_REPLACE. So every byte string comes back unchanged from UTF-16 or UTF-32, the output
+ * into UTF-8 being then not always valid UTF-8. UTF-8 cannot hold a lone surrogate: the lossy
+ * copy (utf8_replace_invalid_flags) refuses the flag, as do UTF8_WTF8 beside it (its
+ * surrogates and the escapes would be the same) and another strategy flag:
+ * UTF8_ERR_INVALID_ARGUMENT.
+ */
+#define UTF8_SURROGATEESCAPE 32
+
+/**
+ * Flag of utf8_to_utf16, utf8_to_utf32 and utf8_replace_invalid_flags (since 1.3): each byte of
+ * an ill-formed sequence becomes its character in ISO-8859-1 (Latin-1), U+0080..U+00FF, one
+ * character per byte, and the conversion never stops on bad input: the fallback of converters
+ * that read text which is mostly UTF-8 with stray Latin-1. The converters into UTF-8 (which
+ * have no byte to fall back from), UTF8_WTF8 beside it and another strategy flag give
+ * UTF8_ERR_INVALID_ARGUMENT.
+ */
+#define UTF8_FALLBACK_LATIN1 64
+
+/**
+ * Flag of utf8_to_utf16, utf8_to_utf32 and utf8_replace_invalid_flags (since 1.3): as
+ * UTF8_FALLBACK_LATIN1, each byte of an ill-formed sequence becoming its character in
+ * Windows-1252 as the WHATWG Encoding Standard's index-windows-1252 defines it (as for
+ * cp1252_to_utf8: 0x80 is U+20AC, 0x9F U+0178, and 0x81, 0x8D, 0x8F, 0x90, 0x9D are U+0081,
+ * U+008D, U+008F, U+0090, U+009D).
+ */
+#define UTF8_FALLBACK_CP1252 128
+
+/**
  * Result of every libutf8 function that can fail.
  *
  * The first ill-formed sequence in the input is classified by its first one or two bytes,
@@ -637,6 +673,39 @@ enum utf8_status utf8_replace_invalid(const char *in,
                                       size_t *out_len);
 
 /**
+ * Copies the `len` bytes at `in` to `out` with the ill-formed sequences replaced as `flags`
+ * says (since 1.3): the repair of a file that is mostly UTF-8.
+ *
+ * With `flags` 0 or UTF8_REPLACE, exactly utf8_replace_invalid: each maximal subpart of an
+ * ill-formed sequence becomes one U+FFFD. With UTF8_FALLBACK_LATIN1, each byte of an ill-formed
+ * sequence becomes the UTF-8 of its character in ISO-8859-1 (two bytes, C2 or C3 then
+ * `0x80 | (b & 0x3F)`); with UTF8_FALLBACK_CP1252, of its character in Windows-1252 as
+ * cp1252_to_utf8 reads it (two bytes, or three for the characters from U+0800 of 0x80..0x9F,
+ * such as 0x80, U+20AC, E2 82 AC). UTF8_REPLACE beside a fallback changes nothing. The output is
+ * always valid UTF-8, and valid input is copied unchanged.
+ *
+ * The size needed is at most 3 * `len` with U+FFFD, 2 * `len` with UTF8_FALLBACK_LATIN1 and
+ * 3 * `len` with UTF8_FALLBACK_CP1252. UTF8_SURROGATEESCAPE gives UTF8_ERR_INVALID_ARGUMENT:
+ * UTF-8 cannot hold the lone surrogates it writes (use utf8_to_utf16 or utf8_to_utf32); so do
+ * two fallbacks together and any other bit (UTF8_WTF8 and UTF8_MORE among them), and
+ * `*out_len` is then not written. Otherwise as utf8_replace_invalid: UTF8_OK whenever the
+ * whole output fits, with `*out_len` its length; UTF8_ERR_BUFFER_TOO_SMALL with `*out_len` the
+ * size needed, and nothing promised in `out`, so `(NULL, 0)` is a size query; a NULL `in`
+ * with `len > 0` or a NULL `out` with `cap > 0` gives UTF8_ERR_NULL_POINTER, `*out_len` not
+ * written. The output is not NUL-terminated.
+ *
+ * # Safety
+ * `in` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
+ * bytes that do not overlap the input; `out_len` is NULL or writable.
+ */
+enum utf8_status utf8_replace_invalid_flags(const char *in,
+                                            size_t len,
+                                            char *out,
+                                            size_t cap,
+                                            uint32_t flags,
+                                            size_t *out_len);
+
+/**
  * The start of the character that holds byte `i` of the `len` bytes at `s` (since 1.2): the
  * largest character boundary at or before `i`; `len` if `i >= len`; 0 for `(NULL, any)`.
  *
@@ -702,8 +771,17 @@ size_t utf8_truncate(const char *s, size_t len, size_t max);
  * order (as for a file or a network protocol), otherwise in the machine's; everything else is
  * the same, and `written` still counts units.
  *
- * Other flag bits, both UTF8_UTF16LE and UTF8_UTF16BE, and an `out` with `cap > 0` not
- * aligned for uint16_t, give
+ * With UTF8_SURROGATEESCAPE, UTF8_FALLBACK_LATIN1 or UTF8_FALLBACK_CP1252 in `flags` (since
+ * 1.3; at most one of them, and not with UTF8_WTF8), each byte of an ill-formed sequence
+ * becomes one unit: the lone surrogate U+DC80 + (byte - 0x80), as Python's `surrogateescape`;
+ * or its character in ISO-8859-1; or in Windows-1252, as cp1252_to_utf8 reads it. The
+ * conversion never stops on bad input, UTF8_REPLACE beside them changes nothing, UTF8_MORE
+ * holds back a cut sequence as with UTF8_REPLACE, and an output too short for all the units of
+ * an ill-formed sequence stops before it (UTF8_ERR_BUFFER_TOO_SMALL).
+ * utf16_length_from_utf8_flags gives the size needed.
+ *
+ * Other flag bits, two strategy flags, a strategy flag with UTF8_WTF8, both UTF8_UTF16LE and
+ * UTF8_UTF16BE, and an `out` with `cap > 0` not aligned for uint16_t, give
  * UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
  * UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
  *
@@ -720,8 +798,10 @@ struct utf8_result utf8_to_utf16(const char *src,
 /**
  * Converts the `len` bytes of UTF-8 at `src` into UTF-32 at `out`, which has room for `cap`
  * units: as utf8_to_utf16, one unit per character (utf32_length_from_utf8 gives the size
- * needed), `out` aligned for uint32_t, UTF8_REPLACE and UTF8_MORE as there. UTF8_WTF8 is not
- * accepted here (UTF8_ERR_INVALID_ARGUMENT).
+ * needed), `out` aligned for uint32_t, UTF8_REPLACE and UTF8_MORE as there, and
+ * UTF8_SURROGATEESCAPE, UTF8_FALLBACK_LATIN1 and UTF8_FALLBACK_CP1252 as there (one unit per
+ * byte of an ill-formed sequence; utf32_length_from_utf8_flags gives the size needed).
+ * UTF8_WTF8 is not accepted here (UTF8_ERR_INVALID_ARGUMENT).
  *
  * # Safety
  * `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
@@ -763,11 +843,17 @@ struct utf8_result utf8_to_utf32(const char *src,
  *
  * With UTF8_UTF16LE or UTF8_UTF16BE in `flags` (since 1.3), the units are read in that byte
  * order (as from a file or a network protocol), otherwise in the machine's; offsets and
- * statuses are the same. utf8_length_from_utf16 reads the machine's order only: for the other
- * one, swap the units first or convert in pieces (see UTF8_ERR_BUFFER_TOO_SMALL above).
+ * statuses are the same (utf8_length_from_utf16_flags takes the same flag).
  *
- * Other flag bits, both UTF8_UTF16LE and UTF8_UTF16BE, and a `src` with `len > 0` not aligned
- * for uint16_t, give
+ * With UTF8_SURROGATEESCAPE in `flags` (since 1.3), each lone U+DC80..U+DCFF becomes the one
+ * byte 0x80..0xFF it escapes (see UTF8_SURROGATEESCAPE), so that what utf8_to_utf16 wrote with
+ * that flag comes back byte for byte, whatever the bytes were; any other lone surrogate is as
+ * without it (UTF8_ERR_SURROGATE, or U+FFFD with UTF8_REPLACE), and UTF8_MORE still holds back
+ * a high surrogate at the end. utf8_length_from_utf16_flags gives the size needed.
+ *
+ * Other flag bits (UTF8_FALLBACK_LATIN1 and UTF8_FALLBACK_CP1252 among them: there is no byte
+ * to fall back from), UTF8_SURROGATEESCAPE with UTF8_WTF8, both UTF8_UTF16LE and
+ * UTF8_UTF16BE, and a `src` with `len > 0` not aligned for uint16_t, give
  * UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
  * UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
  *
@@ -788,8 +874,10 @@ struct utf8_result utf16_to_utf8(const uint16_t *src,
  * As utf16_to_utf8, where a surrogate value gives UTF8_ERR_SURROGATE and a value above
  * 0x10FFFF UTF8_ERR_TOO_LARGE, as for utf8_encode (each one U+FFFD with UTF8_REPLACE);
  * utf8_length_from_utf32 gives the size needed; `src` aligned for uint32_t. UTF8_MORE is
- * accepted and changes nothing: a unit of UTF-32 is complete. UTF8_WTF8 is not accepted here
- * (UTF8_ERR_INVALID_ARGUMENT).
+ * accepted and changes nothing: a unit of UTF-32 is complete. With UTF8_SURROGATEESCAPE (since
+ * 1.3), each U+DC80..U+DCFF becomes its byte 0x80..0xFF, as for utf16_to_utf8
+ * (utf8_length_from_utf32_flags gives the size needed). UTF8_WTF8, UTF8_FALLBACK_LATIN1 and
+ * UTF8_FALLBACK_CP1252 are not accepted here (UTF8_ERR_INVALID_ARGUMENT).
  *
  * # Safety
  * `src` is NULL or points to `len` readable units; `out` is NULL or points to `cap` writable
@@ -959,6 +1047,59 @@ size_t utf8_length_from_cp1252(const char *src, size_t len);
  * `src` is NULL or points to `len` readable bytes.
  */
 size_t latin1_length_from_utf8(const char *src, size_t len);
+
+/**
+ * The number of UTF-16 units utf8_to_utf16 writes for the whole of the `len` bytes at `src`
+ * with `flags` (since 1.3), no strategy flag counting as UTF8_REPLACE: as
+ * utf16_length_from_utf8 (which equals this with `flags` 0); with UTF8_SURROGATEESCAPE,
+ * UTF8_FALLBACK_LATIN1 or UTF8_FALLBACK_CP1252, one unit per byte of each ill-formed sequence
+ * instead of one per maximal subpart. Exact for any input, and so the size to allocate; with
+ * UTF8_WTF8, an upper bound, as utf16_length_from_utf8 is. UTF8_MORE is ignored (the length of
+ * the whole input). Flags utf8_to_utf16 refuses (an unknown bit, two strategies, a strategy
+ * with UTF8_WTF8) give 0. At most `len`. 0 for `(NULL, any)`.
+ *
+ * # Safety
+ * `src` is NULL or points to `len` readable bytes.
+ */
+size_t utf16_length_from_utf8_flags(const char *src, size_t len, uint32_t flags);
+
+/**
+ * The number of UTF-32 units utf8_to_utf32 writes for the whole of the `len` bytes at `src`
+ * with `flags` (since 1.3): as utf16_length_from_utf8_flags, one unit per character, and one
+ * per maximal subpart of an ill-formed sequence or, with a strategy flag, per byte of it.
+ * Exact for any input. UTF8_MORE is ignored; flags utf8_to_utf32 refuses (UTF8_WTF8 among
+ * them) give 0. At most `len`. 0 for `(NULL, any)`.
+ *
+ * # Safety
+ * `src` is NULL or points to `len` readable bytes.
+ */
+size_t utf32_length_from_utf8_flags(const char *src, size_t len, uint32_t flags);
+
+/**
+ * The number of bytes utf16_to_utf8 writes for the whole of the `len` units at `src` with
+ * `flags` (since 1.3), no strategy flag counting as UTF8_REPLACE: as utf8_length_from_utf16
+ * (which equals this with `flags` 0, and with UTF8_WTF8, exact too); with
+ * UTF8_SURROGATEESCAPE, one byte instead of three for each lone U+DC80..U+DCFF. Exact for any
+ * input. UTF8_MORE is ignored (a high surrogate at the end counts as lone, 3 bytes); flags
+ * utf16_to_utf8 refuses (the fallback flags among them) give 0. At most `3 * len`. 0 for
+ * `(NULL, any)` and for a `src` not aligned for uint16_t.
+ *
+ * # Safety
+ * `src` is NULL or points to `len` readable units.
+ */
+size_t utf8_length_from_utf16_flags(const uint16_t *src, size_t len, uint32_t flags);
+
+/**
+ * The number of bytes utf32_to_utf8 writes for the whole of the `len` units at `src` with
+ * `flags` (since 1.3), no strategy flag counting as UTF8_REPLACE: as utf8_length_from_utf32
+ * (which equals this with `flags` 0); with UTF8_SURROGATEESCAPE, one byte instead of three for
+ * each U+DC80..U+DCFF. Exact for any input. UTF8_MORE is ignored; flags utf32_to_utf8 refuses
+ * give 0. At most `4 * len`. 0 for `(NULL, any)` and for a `src` not aligned for uint32_t.
+ *
+ * # Safety
+ * `src` is NULL or points to `len` readable units.
+ */
+size_t utf8_length_from_utf32_flags(const uint32_t *src, size_t len, uint32_t flags);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -35,14 +35,17 @@ pub use self::form::{
 };
 pub use self::text::{
     EscapeStyleArg, utf8_char_start, utf8_escape, utf8_escape_style, utf8_replace_invalid,
-    utf8_stream, utf8_stream_feed, utf8_stream_finish, utf8_stream_init, utf8_truncate,
-    utf8_unescape,
+    utf8_replace_invalid_flags, utf8_stream, utf8_stream_feed, utf8_stream_finish,
+    utf8_stream_init, utf8_truncate, utf8_unescape,
 };
 pub use self::transcode::{
-    UTF8_MORE, UTF8_REPLACE, UTF8_UTF16BE, UTF8_UTF16LE, UTF8_WTF8, cp1252_to_utf8,
-    latin1_length_from_utf8, latin1_to_utf8, utf8_length_from_cp1252, utf8_length_from_latin1,
-    utf8_length_from_utf16, utf8_length_from_utf32, utf8_result, utf8_to_latin1, utf8_to_utf16,
-    utf8_to_utf32, utf16_length_from_utf8, utf16_to_utf8, utf32_length_from_utf8, utf32_to_utf8,
+    UTF8_FALLBACK_CP1252, UTF8_FALLBACK_LATIN1, UTF8_MORE, UTF8_REPLACE, UTF8_SURROGATEESCAPE,
+    UTF8_UTF16BE, UTF8_UTF16LE, UTF8_WTF8, cp1252_to_utf8, latin1_length_from_utf8, latin1_to_utf8,
+    utf8_length_from_cp1252, utf8_length_from_latin1, utf8_length_from_utf16,
+    utf8_length_from_utf16_flags, utf8_length_from_utf32, utf8_length_from_utf32_flags,
+    utf8_result, utf8_to_latin1, utf8_to_utf16, utf8_to_utf32, utf16_length_from_utf8,
+    utf16_length_from_utf8_flags, utf16_to_utf8, utf32_length_from_utf8,
+    utf32_length_from_utf8_flags, utf32_to_utf8,
 };
 
 use core::ffi::{CStr, c_char, c_int};

@@ -3,6 +3,7 @@
 
 use core::ffi::{c_char, c_int};
 
+use super::transcode::{UTF8_FALLBACK_CP1252, UTF8_FALLBACK_LATIN1, UTF8_REPLACE, mode_of};
 use super::utf8_status::{self, *};
 use super::{input, output, put, written};
 use crate::escape::{self, EscapeStyle};
@@ -295,6 +296,57 @@ pub unsafe extern "C" fn utf8_replace_invalid(
     };
     let mut sink = Sink::new_uninit(buf);
     crate::lossy::replace_invalid(bytes, &mut sink);
+    let (status, n) = written(&sink);
+    // SAFETY: `out_len` is NULL or writable, by the caller's contract.
+    unsafe { put(out_len, n) };
+    status
+}
+
+/// Copies the `len` bytes at `in` to `out` with the ill-formed sequences replaced as `flags`
+/// says (since 1.3): the repair of a file that is mostly UTF-8.
+///
+/// With `flags` 0 or UTF8_REPLACE, exactly utf8_replace_invalid: each maximal subpart of an
+/// ill-formed sequence becomes one U+FFFD. With UTF8_FALLBACK_LATIN1, each byte of an ill-formed
+/// sequence becomes the UTF-8 of its character in ISO-8859-1 (two bytes, C2 or C3 then
+/// `0x80 | (b & 0x3F)`); with UTF8_FALLBACK_CP1252, of its character in Windows-1252 as
+/// cp1252_to_utf8 reads it (two bytes, or three for the characters from U+0800 of 0x80..0x9F,
+/// such as 0x80, U+20AC, E2 82 AC). UTF8_REPLACE beside a fallback changes nothing. The output is
+/// always valid UTF-8, and valid input is copied unchanged.
+///
+/// The size needed is at most 3 * `len` with U+FFFD, 2 * `len` with UTF8_FALLBACK_LATIN1 and
+/// 3 * `len` with UTF8_FALLBACK_CP1252. UTF8_SURROGATEESCAPE gives UTF8_ERR_INVALID_ARGUMENT:
+/// UTF-8 cannot hold the lone surrogates it writes (use utf8_to_utf16 or utf8_to_utf32); so do
+/// two fallbacks together and any other bit (UTF8_WTF8 and UTF8_MORE among them), and
+/// `*out_len` is then not written. Otherwise as utf8_replace_invalid: UTF8_OK whenever the
+/// whole output fits, with `*out_len` its length; UTF8_ERR_BUFFER_TOO_SMALL with `*out_len` the
+/// size needed, and nothing promised in `out`, so `(NULL, 0)` is a size query; a NULL `in`
+/// with `len > 0` or a NULL `out` with `cap > 0` gives UTF8_ERR_NULL_POINTER, `*out_len` not
+/// written. The output is not NUL-terminated.
+///
+/// # Safety
+/// `in` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
+/// bytes that do not overlap the input; `out_len` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn utf8_replace_invalid_flags(
+    r#in: *const c_char,
+    len: usize,
+    out: *mut c_char,
+    cap: usize,
+    flags: u32,
+    out_len: *mut usize,
+) -> utf8_status {
+    let known = UTF8_REPLACE | UTF8_FALLBACK_LATIN1 | UTF8_FALLBACK_CP1252;
+    let Some(mode) = mode_of(flags, known) else {
+        return UTF8_ERR_INVALID_ARGUMENT;
+    };
+    // SAFETY: the caller's contract for `in`, `len`, `out` and `cap` is the one `input` and
+    // `output` need.
+    let (Some(bytes), Some(buf)) = (unsafe { (input(r#in, len), output(out.cast::<u8>(), cap)) })
+    else {
+        return UTF8_ERR_NULL_POINTER;
+    };
+    let mut sink = Sink::new_uninit(buf);
+    crate::lossy::replace_invalid_with(bytes, mode.replacement, &mut sink);
     let (status, n) = written(&sink);
     // SAFETY: `out_len` is NULL or writable, by the caller's contract.
     unsafe { put(out_len, n) };

@@ -6,7 +6,7 @@ use core::mem::MaybeUninit;
 
 use super::utf8_status::{self, *};
 use super::{input, output, units};
-use crate::transcode::{Mode, Progress, Stop, latin1, utf16, utf32};
+use crate::transcode::{Mode, Progress, Replacement, Stop, latin1, utf16, utf32};
 
 /// Flag of the conversion functions: replace each ill-formed sequence of the input with U+FFFD
 /// and go on, instead of stopping there.
@@ -51,6 +51,71 @@ const fn swapped(flags: u32) -> bool {
     };
     flags & BYTE_ORDER == foreign
 }
+
+/// Flag of utf8_to_utf16, utf8_to_utf32, utf16_to_utf8 and utf32_to_utf8 (since 1.3): UTF-8B,
+/// Python's `errors='surrogateescape'` (PEP 383), a lossless way to carry any byte string
+/// (a Unix file name, say) through UTF-16 or UTF-32. From UTF-8, each byte of an ill-formed
+/// sequence (every byte of each maximal subpart) becomes the lone surrogate U+DC80 + (byte -
+/// 0x80), one unit per byte, exactly as `b.decode('utf-8', 'surrogateescape')`, and the
+/// conversion never stops on bad input (UTF8_REPLACE beside it changes nothing). Into UTF-8,
+/// each lone U+DC80..U+DCFF becomes its byte 0x80..0xFF again; any other lone surrogate (or
+/// UTF-32 value above 0x10FFFF) is treated as without the flag: an error, or U+FFFD with
+/// UTF8_REPLACE. So every byte string comes back unchanged from UTF-16 or UTF-32, the output
+/// into UTF-8 being then not always valid UTF-8. UTF-8 cannot hold a lone surrogate: the lossy
+/// copy (utf8_replace_invalid_flags) refuses the flag, as do UTF8_WTF8 beside it (its
+/// surrogates and the escapes would be the same) and another strategy flag:
+/// UTF8_ERR_INVALID_ARGUMENT.
+pub const UTF8_SURROGATEESCAPE: u32 = 32;
+
+/// Flag of utf8_to_utf16, utf8_to_utf32 and utf8_replace_invalid_flags (since 1.3): each byte of
+/// an ill-formed sequence becomes its character in ISO-8859-1 (Latin-1), U+0080..U+00FF, one
+/// character per byte, and the conversion never stops on bad input: the fallback of converters
+/// that read text which is mostly UTF-8 with stray Latin-1. The converters into UTF-8 (which
+/// have no byte to fall back from), UTF8_WTF8 beside it and another strategy flag give
+/// UTF8_ERR_INVALID_ARGUMENT.
+pub const UTF8_FALLBACK_LATIN1: u32 = 64;
+
+/// Flag of utf8_to_utf16, utf8_to_utf32 and utf8_replace_invalid_flags (since 1.3): as
+/// UTF8_FALLBACK_LATIN1, each byte of an ill-formed sequence becoming its character in
+/// Windows-1252 as the WHATWG Encoding Standard's index-windows-1252 defines it (as for
+/// cp1252_to_utf8: 0x80 is U+20AC, 0x9F U+0178, and 0x81, 0x8D, 0x8F, 0x90, 0x9D are U+0081,
+/// U+008D, U+008F, U+0090, U+009D).
+pub const UTF8_FALLBACK_CP1252: u32 = 128;
+
+/// The strategy flags: at most one of them in a call.
+const STRATEGIES: u32 = UTF8_SURROGATEESCAPE | UTF8_FALLBACK_LATIN1 | UTF8_FALLBACK_CP1252;
+
+/// The mode of `flags`, or `None` if a converter whose flags are `known_flags` refuses them:
+/// a bit outside them, two strategy flags, one with UTF8_WTF8, or both byte orders.
+pub(super) fn mode_of(flags: u32, known_flags: u32) -> Option<Mode> {
+    let strategy = flags & STRATEGIES;
+    let refused = flags & !known_flags != 0
+        || flags & BYTE_ORDER == BYTE_ORDER
+        || strategy & strategy.wrapping_sub(1) != 0
+        || (strategy != 0 && flags & UTF8_WTF8 != 0);
+    if refused {
+        return None;
+    }
+    let replacement = match strategy {
+        UTF8_SURROGATEESCAPE => Replacement::Escape,
+        UTF8_FALLBACK_LATIN1 => Replacement::Latin1,
+        UTF8_FALLBACK_CP1252 => Replacement::Cp1252,
+        _ => Replacement::Fffd,
+    };
+    Some(Mode {
+        replace: flags & UTF8_REPLACE != 0,
+        wtf8: flags & UTF8_WTF8 != 0,
+        more: flags & UTF8_MORE != 0,
+        replacement,
+    })
+}
+
+/// The flags of utf8_to_utf16, of utf16_to_utf8, of utf8_to_utf32 and of utf32_to_utf8.
+const FROM_UTF8_TO_UTF16: u32 = UTF8_REPLACE | UTF8_WTF8 | UTF8_MORE | STRATEGIES | BYTE_ORDER;
+const TO_UTF8_FROM_UTF16: u32 =
+    UTF8_REPLACE | UTF8_WTF8 | UTF8_MORE | UTF8_SURROGATEESCAPE | BYTE_ORDER;
+const FROM_UTF8_TO_UTF32: u32 = UTF8_REPLACE | UTF8_MORE | STRATEGIES;
+const TO_UTF8_FROM_UTF32: u32 = UTF8_REPLACE | UTF8_MORE | UTF8_SURROGATEESCAPE;
 
 /// How far a conversion function got.
 ///
@@ -102,8 +167,8 @@ impl From<Progress> for utf8_result {
 }
 
 /// Runs `convert` on `[src, src + len)` and `[out, out + cap)` after checking the flags
-/// (those outside `known_flags` are refused) and the pointers (NULL, or misaligned for their
-/// units, with a non-zero length).
+/// (those outside `known_flags` are refused, and the combinations [`mode_of`] refuses) and the
+/// pointers (NULL, or misaligned for their units, with a non-zero length).
 ///
 /// # Safety
 /// `src` is NULL or points to `len` readable units; `out` is NULL or points to `cap` writable
@@ -122,18 +187,13 @@ unsafe fn run<S, T>(
     // A misaligned uint16_t or uint32_t pointer, which C does not allow either, cannot be a
     // slice.
     let misaligned = (len > 0 && !src.is_aligned()) || (cap > 0 && !out.is_aligned());
-    if flags & !known_flags != 0 || flags & BYTE_ORDER == BYTE_ORDER || misaligned {
+    let Some(mode) = mode_of(flags, known_flags).filter(|_| !misaligned) else {
         return utf8_result::refused(UTF8_ERR_INVALID_ARGUMENT);
-    }
+    };
     // SAFETY: the caller's contract for `src`, `len`, `out` and `cap` is the one `units` and
     // `output` need.
     let (Some(src), Some(dst)) = (unsafe { units(src, len) }, unsafe { output(out, cap) }) else {
         return utf8_result::refused(UTF8_ERR_NULL_POINTER);
-    };
-    let mode = Mode {
-        replace: flags & UTF8_REPLACE != 0,
-        wtf8: flags & UTF8_WTF8 != 0,
-        more: flags & UTF8_MORE != 0,
     };
     convert(src, dst, mode).into()
 }
@@ -191,8 +251,17 @@ unsafe fn run_swapped<S, T>(
 /// order (as for a file or a network protocol), otherwise in the machine's; everything else is
 /// the same, and `written` still counts units.
 ///
-/// Other flag bits, both UTF8_UTF16LE and UTF8_UTF16BE, and an `out` with `cap > 0` not
-/// aligned for uint16_t, give
+/// With UTF8_SURROGATEESCAPE, UTF8_FALLBACK_LATIN1 or UTF8_FALLBACK_CP1252 in `flags` (since
+/// 1.3; at most one of them, and not with UTF8_WTF8), each byte of an ill-formed sequence
+/// becomes one unit: the lone surrogate U+DC80 + (byte - 0x80), as Python's `surrogateescape`;
+/// or its character in ISO-8859-1; or in Windows-1252, as cp1252_to_utf8 reads it. The
+/// conversion never stops on bad input, UTF8_REPLACE beside them changes nothing, UTF8_MORE
+/// holds back a cut sequence as with UTF8_REPLACE, and an output too short for all the units of
+/// an ill-formed sequence stops before it (UTF8_ERR_BUFFER_TOO_SMALL).
+/// utf16_length_from_utf8_flags gives the size needed.
+///
+/// Other flag bits, two strategy flags, a strategy flag with UTF8_WTF8, both UTF8_UTF16LE and
+/// UTF8_UTF16BE, and an `out` with `cap > 0` not aligned for uint16_t, give
 /// UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
 /// UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
 ///
@@ -207,7 +276,6 @@ pub unsafe extern "C" fn utf8_to_utf16(
     cap: usize,
     flags: u32,
 ) -> utf8_result {
-    let known = UTF8_REPLACE | UTF8_WTF8 | UTF8_MORE | BYTE_ORDER;
     // SAFETY: the caller's contract is passed on unchanged.
     unsafe {
         if swapped(flags) {
@@ -216,7 +284,7 @@ pub unsafe extern "C" fn utf8_to_utf16(
                 len,
                 out,
                 cap,
-                (flags, known),
+                (flags, FROM_UTF8_TO_UTF16),
                 utf16::utf8_to_utf16_swapped_uninit,
             )
         } else {
@@ -225,7 +293,7 @@ pub unsafe extern "C" fn utf8_to_utf16(
                 len,
                 out,
                 cap,
-                (flags, known),
+                (flags, FROM_UTF8_TO_UTF16),
                 utf16::utf8_to_utf16_uninit,
             )
         }
@@ -234,8 +302,10 @@ pub unsafe extern "C" fn utf8_to_utf16(
 
 /// Converts the `len` bytes of UTF-8 at `src` into UTF-32 at `out`, which has room for `cap`
 /// units: as utf8_to_utf16, one unit per character (utf32_length_from_utf8 gives the size
-/// needed), `out` aligned for uint32_t, UTF8_REPLACE and UTF8_MORE as there. UTF8_WTF8 is not
-/// accepted here (UTF8_ERR_INVALID_ARGUMENT).
+/// needed), `out` aligned for uint32_t, UTF8_REPLACE and UTF8_MORE as there, and
+/// UTF8_SURROGATEESCAPE, UTF8_FALLBACK_LATIN1 and UTF8_FALLBACK_CP1252 as there (one unit per
+/// byte of an ill-formed sequence; utf32_length_from_utf8_flags gives the size needed).
+/// UTF8_WTF8 is not accepted here (UTF8_ERR_INVALID_ARGUMENT).
 ///
 /// # Safety
 /// `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
@@ -255,7 +325,7 @@ pub unsafe extern "C" fn utf8_to_utf32(
             len,
             out,
             cap,
-            (flags, UTF8_REPLACE | UTF8_MORE),
+            (flags, FROM_UTF8_TO_UTF32),
             utf32::utf8_to_utf32_uninit,
         )
     }
@@ -290,11 +360,17 @@ pub unsafe extern "C" fn utf8_to_utf32(
 ///
 /// With UTF8_UTF16LE or UTF8_UTF16BE in `flags` (since 1.3), the units are read in that byte
 /// order (as from a file or a network protocol), otherwise in the machine's; offsets and
-/// statuses are the same. utf8_length_from_utf16 reads the machine's order only: for the other
-/// one, swap the units first or convert in pieces (see UTF8_ERR_BUFFER_TOO_SMALL above).
+/// statuses are the same (utf8_length_from_utf16_flags takes the same flag).
 ///
-/// Other flag bits, both UTF8_UTF16LE and UTF8_UTF16BE, and a `src` with `len > 0` not aligned
-/// for uint16_t, give
+/// With UTF8_SURROGATEESCAPE in `flags` (since 1.3), each lone U+DC80..U+DCFF becomes the one
+/// byte 0x80..0xFF it escapes (see UTF8_SURROGATEESCAPE), so that what utf8_to_utf16 wrote with
+/// that flag comes back byte for byte, whatever the bytes were; any other lone surrogate is as
+/// without it (UTF8_ERR_SURROGATE, or U+FFFD with UTF8_REPLACE), and UTF8_MORE still holds back
+/// a high surrogate at the end. utf8_length_from_utf16_flags gives the size needed.
+///
+/// Other flag bits (UTF8_FALLBACK_LATIN1 and UTF8_FALLBACK_CP1252 among them: there is no byte
+/// to fall back from), UTF8_SURROGATEESCAPE with UTF8_WTF8, both UTF8_UTF16LE and
+/// UTF8_UTF16BE, and a `src` with `len > 0` not aligned for uint16_t, give
 /// UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
 /// UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
 ///
@@ -309,7 +385,6 @@ pub unsafe extern "C" fn utf16_to_utf8(
     cap: usize,
     flags: u32,
 ) -> utf8_result {
-    let known = UTF8_REPLACE | UTF8_WTF8 | UTF8_MORE | BYTE_ORDER;
     // SAFETY: the caller's contract is passed on unchanged.
     unsafe {
         if swapped(flags) {
@@ -318,7 +393,7 @@ pub unsafe extern "C" fn utf16_to_utf8(
                 len,
                 out.cast::<u8>(),
                 cap,
-                (flags, known),
+                (flags, TO_UTF8_FROM_UTF16),
                 utf16::utf16_swapped_to_utf8_uninit,
             )
         } else {
@@ -327,7 +402,7 @@ pub unsafe extern "C" fn utf16_to_utf8(
                 len,
                 out.cast::<u8>(),
                 cap,
-                (flags, known),
+                (flags, TO_UTF8_FROM_UTF16),
                 utf16::utf16_to_utf8_uninit,
             )
         }
@@ -340,8 +415,10 @@ pub unsafe extern "C" fn utf16_to_utf8(
 /// As utf16_to_utf8, where a surrogate value gives UTF8_ERR_SURROGATE and a value above
 /// 0x10FFFF UTF8_ERR_TOO_LARGE, as for utf8_encode (each one U+FFFD with UTF8_REPLACE);
 /// utf8_length_from_utf32 gives the size needed; `src` aligned for uint32_t. UTF8_MORE is
-/// accepted and changes nothing: a unit of UTF-32 is complete. UTF8_WTF8 is not accepted here
-/// (UTF8_ERR_INVALID_ARGUMENT).
+/// accepted and changes nothing: a unit of UTF-32 is complete. With UTF8_SURROGATEESCAPE (since
+/// 1.3), each U+DC80..U+DCFF becomes its byte 0x80..0xFF, as for utf16_to_utf8
+/// (utf8_length_from_utf32_flags gives the size needed). UTF8_WTF8, UTF8_FALLBACK_LATIN1 and
+/// UTF8_FALLBACK_CP1252 are not accepted here (UTF8_ERR_INVALID_ARGUMENT).
 ///
 /// # Safety
 /// `src` is NULL or points to `len` readable units; `out` is NULL or points to `cap` writable
@@ -361,7 +438,7 @@ pub unsafe extern "C" fn utf32_to_utf8(
             len,
             out.cast::<u8>(),
             cap,
-            (flags, UTF8_REPLACE | UTF8_MORE),
+            (flags, TO_UTF8_FROM_UTF32),
             utf32::utf32_to_utf8_uninit,
         )
     }
@@ -577,4 +654,101 @@ pub unsafe extern "C" fn utf8_length_from_cp1252(src: *const c_char, len: usize)
 pub unsafe extern "C" fn latin1_length_from_utf8(src: *const c_char, len: usize) -> usize {
     // SAFETY: the caller's contract for `src` and `len` is the one `input` needs.
     unsafe { input(src, len) }.map_or(0, latin1::latin1_length_from_utf8)
+}
+
+/// The number of UTF-16 units utf8_to_utf16 writes for the whole of the `len` bytes at `src`
+/// with `flags` (since 1.3), no strategy flag counting as UTF8_REPLACE: as
+/// utf16_length_from_utf8 (which equals this with `flags` 0); with UTF8_SURROGATEESCAPE,
+/// UTF8_FALLBACK_LATIN1 or UTF8_FALLBACK_CP1252, one unit per byte of each ill-formed sequence
+/// instead of one per maximal subpart. Exact for any input, and so the size to allocate; with
+/// UTF8_WTF8, an upper bound, as utf16_length_from_utf8 is. UTF8_MORE is ignored (the length of
+/// the whole input). Flags utf8_to_utf16 refuses (an unknown bit, two strategies, a strategy
+/// with UTF8_WTF8) give 0. At most `len`. 0 for `(NULL, any)`.
+///
+/// # Safety
+/// `src` is NULL or points to `len` readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn utf16_length_from_utf8_flags(
+    src: *const c_char,
+    len: usize,
+    flags: u32,
+) -> usize {
+    let Some(mode) = mode_of(flags, FROM_UTF8_TO_UTF16) else {
+        return 0;
+    };
+    // SAFETY: the caller's contract for `src` and `len` is the one `input` needs.
+    unsafe { input(src, len) }.map_or(0, |s| {
+        utf16::utf16_length_from_utf8_with(s, mode.replacement)
+    })
+}
+
+/// The number of UTF-32 units utf8_to_utf32 writes for the whole of the `len` bytes at `src`
+/// with `flags` (since 1.3): as utf16_length_from_utf8_flags, one unit per character, and one
+/// per maximal subpart of an ill-formed sequence or, with a strategy flag, per byte of it.
+/// Exact for any input. UTF8_MORE is ignored; flags utf8_to_utf32 refuses (UTF8_WTF8 among
+/// them) give 0. At most `len`. 0 for `(NULL, any)`.
+///
+/// # Safety
+/// `src` is NULL or points to `len` readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn utf32_length_from_utf8_flags(
+    src: *const c_char,
+    len: usize,
+    flags: u32,
+) -> usize {
+    let Some(mode) = mode_of(flags, FROM_UTF8_TO_UTF32) else {
+        return 0;
+    };
+    // SAFETY: the caller's contract for `src` and `len` is the one `input` needs.
+    unsafe { input(src, len) }.map_or(0, |s| {
+        utf32::utf32_length_from_utf8_with(s, mode.replacement)
+    })
+}
+
+/// The number of bytes utf16_to_utf8 writes for the whole of the `len` units at `src` with
+/// `flags` (since 1.3), no strategy flag counting as UTF8_REPLACE: as utf8_length_from_utf16
+/// (which equals this with `flags` 0, and with UTF8_WTF8, exact too); with
+/// UTF8_SURROGATEESCAPE, one byte instead of three for each lone U+DC80..U+DCFF. Exact for any
+/// input. UTF8_MORE is ignored (a high surrogate at the end counts as lone, 3 bytes); flags
+/// utf16_to_utf8 refuses (the fallback flags among them) give 0. At most `3 * len`. 0 for
+/// `(NULL, any)` and for a `src` not aligned for uint16_t.
+///
+/// # Safety
+/// `src` is NULL or points to `len` readable units.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn utf8_length_from_utf16_flags(
+    src: *const u16,
+    len: usize,
+    flags: u32,
+) -> usize {
+    let Some(mode) = mode_of(flags, TO_UTF8_FROM_UTF16) else {
+        return 0;
+    };
+    // SAFETY: the caller's contract for `src` and `len` is the one `units` needs.
+    unsafe { units(src, len) }.map_or(0, |s| {
+        utf16::utf8_length_from_utf16_with(s, mode.replacement)
+    })
+}
+
+/// The number of bytes utf32_to_utf8 writes for the whole of the `len` units at `src` with
+/// `flags` (since 1.3), no strategy flag counting as UTF8_REPLACE: as utf8_length_from_utf32
+/// (which equals this with `flags` 0); with UTF8_SURROGATEESCAPE, one byte instead of three for
+/// each U+DC80..U+DCFF. Exact for any input. UTF8_MORE is ignored; flags utf32_to_utf8 refuses
+/// give 0. At most `4 * len`. 0 for `(NULL, any)` and for a `src` not aligned for uint32_t.
+///
+/// # Safety
+/// `src` is NULL or points to `len` readable units.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn utf8_length_from_utf32_flags(
+    src: *const u32,
+    len: usize,
+    flags: u32,
+) -> usize {
+    let Some(mode) = mode_of(flags, TO_UTF8_FROM_UTF32) else {
+        return 0;
+    };
+    // SAFETY: the caller's contract for `src` and `len` is the one `units` needs.
+    unsafe { units(src, len) }.map_or(0, |s| {
+        utf32::utf8_length_from_utf32_with(s, mode.replacement)
+    })
 }
