@@ -51,11 +51,12 @@ pub(super) fn units_from_utf8(
             return total;
         };
         // A maximal subpart is at least one byte long, and within `rest`.
-        let error_len = error_len.max(1).min(rest.len() - good);
+        let after = rest.get(good..).unwrap_or_default();
+        let error_len = error_len.max(1).min(after.len());
         total += match replacement {
             Replacement::Fffd => 1,
             _ => error_len,
         };
-        rest = &rest[good + error_len..];
+        rest = after.get(error_len..).unwrap_or_default();
     }
 }
