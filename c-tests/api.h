@@ -67,6 +67,7 @@ void test_more(void);
 void test_byte_order(void);
 void test_detect(void);         /* api_detect.c */
 void test_latin1(void);         /* api_latin1.c */
+void test_strategies(void);     /* api_strategies.c */
 #ifndef LIBUTF8_NO_INLINE
 void test_inline_decode_next(void); /* api_decode.c */
 #endif

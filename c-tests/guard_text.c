@@ -4,8 +4,11 @@
  * utf8_truncate at the offsets of the single calls; utf8_replace_invalid, utf8_escape (both
  * styles) and utf8_unescape (on the escape's output), and the single-byte converters (since
  * 1.3: latin1_to_utf8, cp1252_to_utf8, utf8_to_latin1 with UTF8_REPLACE, sized by their length
- * functions), each writing exactly the size it asked for against one guard page, the input
- * against the other, then the other way round.
+ * functions), and the replacement strategies (since 1.3: utf8_replace_invalid_flags with each
+ * fallback; utf8_to_utf16 and utf8_to_utf32 with each strategy and utf16_to_utf8 with
+ * UTF8_SURROGATEESCAPE on their output, sized by the _flags length functions), each writing
+ * exactly the size it asked for against one guard page, the input against the other, then the
+ * other way round.
  */
 
 #include "guard.h"
@@ -81,6 +84,49 @@ static utf8_status call_single_byte(const char *in, size_t len, int style, char 
     return r.status;
 }
 
+/* The strategies as output functions, `style` choosing one and the target: the lossy copy
+ * with a fallback, the converters from UTF-8 (their units as bytes in native order), and
+ * utf16_to_utf8 with UTF8_SURROGATEESCAPE reading its input's bytes as units. */
+enum { ST_COPY_LATIN1, ST_COPY_CP1252, ST_16_ESC, ST_16_LATIN1, ST_16_CP1252, ST_32_ESC,
+       ST_32_LATIN1, ST_32_CP1252, ST_BACK_16, N_ST };
+
+static const uint32_t strategy_flags[N_ST] = {
+    UTF8_FALLBACK_LATIN1, UTF8_FALLBACK_CP1252, UTF8_SURROGATEESCAPE, UTF8_FALLBACK_LATIN1,
+    UTF8_FALLBACK_CP1252, UTF8_SURROGATEESCAPE, UTF8_FALLBACK_LATIN1, UTF8_FALLBACK_CP1252,
+    UTF8_SURROGATEESCAPE,
+};
+
+static utf8_status call_strategy(const char *in, size_t len, int style, char *out, size_t cap,
+                                 size_t *out_len)
+{
+    uint32_t flags = strategy_flags[style];
+    size_t need, unit;
+    utf8_result r;
+
+    if (style <= ST_COPY_CP1252)
+        return utf8_replace_invalid_flags(in, len, out, cap, flags, out_len);
+    if (style == ST_BACK_16) {
+        /* The input's buffer is aligned for its units at both guards (an even length). */
+        const uint16_t *units = (const uint16_t *)(const void *)in;
+        need = utf8_length_from_utf16_flags(units, len / 2, flags);
+        r = utf16_to_utf8(units, len / 2, out, cap, flags);
+        unit = 1;
+    } else if (style <= ST_16_CP1252) {
+        unit = 2;
+        need = unit * utf16_length_from_utf8_flags(in, len, flags);
+        r = utf8_to_utf16(in, len, (uint16_t *)(void *)out, cap / unit, flags);
+    } else {
+        unit = 4;
+        need = unit * utf32_length_from_utf8_flags(in, len, flags);
+        r = utf8_to_utf32(in, len, (uint32_t *)(void *)out, cap / unit, flags);
+    }
+    if (r.read > len || r.written * unit > cap)
+        return UTF8_ERR_INVALID_ARGUMENT; /* reported as a failure by the caller */
+    *out_len = r.status == UTF8_OK ? r.written * unit : need;
+    return r.status == UTF8_ERR_BUFFER_TOO_SMALL || r.status == UTF8_OK ? r.status
+                                                                        : UTF8_ERR_INVALID_ARGUMENT;
+}
+
 /* Windows-1252's 0x80..0x9F by the WHATWG index, written again here. */
 static const uint16_t cp1252_c1[32] = {
     0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
@@ -107,6 +153,49 @@ static size_t single_byte_reference(int style, const unsigned char *in, size_t l
         if (style == SB_CP1252 && cp >= 0x80 && cp < 0xA0)
             cp = cp1252_c1[cp - 0x80];
         w += reference_encode(cp, want + w);
+    }
+    return w;
+}
+
+/* What the strategy `style` (not ST_BACK_16) writes for in[0..len), by the reference codec:
+ * each character, and for each byte of an ill-formed sequence its escape or its character. */
+static size_t strategy_reference(int style, const unsigned char *in, size_t len,
+                                 unsigned char *want)
+{
+    size_t off, n, i, w = 0;
+    uint32_t cp;
+    uint32_t flags = strategy_flags[style];
+
+    for (off = 0; off < len; off += n) {
+        utf8_status st = ref_decode(in + off, len - off, &cp, &n);
+        for (i = 0; i < (st == UTF8_OK ? 1 : n); i++) {
+            uint32_t c = cp;
+            if (st != UTF8_OK) {
+                c = in[off + i];
+                if (flags == UTF8_SURROGATEESCAPE)
+                    c = 0xDC00 + c;
+                else if (flags == UTF8_FALLBACK_CP1252 && c >= 0x80 && c < 0xA0)
+                    c = cp1252_c1[c - 0x80];
+            }
+            if (style <= ST_COPY_CP1252) {
+                w += reference_encode(c, want + w);
+            } else if (style <= ST_16_CP1252) {
+                uint16_t u[2];
+                size_t k = 1;
+                if (c >= 0x10000) {
+                    u[0] = (uint16_t)(0xD800 + ((c - 0x10000) >> 10));
+                    u[1] = (uint16_t)(0xDC00 + ((c - 0x10000) & 0x3FF));
+                    k = 2;
+                } else {
+                    u[0] = (uint16_t)c;
+                }
+                memcpy(want + w, u, 2 * k);
+                w += 2 * k;
+            } else {
+                memcpy(want + w, &c, 4);
+                w += 4;
+            }
+        }
     }
     return w;
 }
@@ -251,6 +340,34 @@ void text_functions(struct group *g, unsigned char *const at[2], const unsigned 
         if (got_len != (size_t)-1 && (got_len != sb_len || memcmp(got, back, sb_len) != 0))
             group_fail(g, "%s [%s]: %lu bytes, want %lu (the reference's)", names[style],
                        around(in, len, 0), (unsigned long)got_len, (unsigned long)sb_len);
+    }
+    for (style = 0; style < ST_BACK_16; style++) {
+        static const char *const names[ST_BACK_16] = {
+            "utf8_replace_invalid_flags (UTF8_FALLBACK_LATIN1)",
+            "utf8_replace_invalid_flags (UTF8_FALLBACK_CP1252)",
+            "utf8_to_utf16 (UTF8_SURROGATEESCAPE)", "utf8_to_utf16 (UTF8_FALLBACK_LATIN1)",
+            "utf8_to_utf16 (UTF8_FALLBACK_CP1252)", "utf8_to_utf32 (UTF8_SURROGATEESCAPE)",
+            "utf8_to_utf32 (UTF8_FALLBACK_LATIN1)", "utf8_to_utf32 (UTF8_FALLBACK_CP1252)"
+        };
+        size_t st_len = strategy_reference(style, in, len, back);
+
+        got_len = guarded_output(g, names[style], call_strategy, style, in, len, got);
+        if (got_len == (size_t)-1)
+            continue;
+        if (got_len != st_len || memcmp(got, back, st_len) != 0) {
+            group_fail(g, "%s [%s]: %lu bytes, want %lu (the reference's)", names[style],
+                       around(in, len, 0), (unsigned long)got_len, (unsigned long)st_len);
+            continue;
+        }
+        if (style != ST_16_ESC)
+            continue;
+        /* The escapes back into the bytes, reading the UTF-16 against the guards. */
+        memcpy(want, got, got_len);
+        back_len = guarded_output(g, "utf16_to_utf8 (UTF8_SURROGATEESCAPE)", call_strategy,
+                                  ST_BACK_16, want, got_len, back);
+        if (back_len != (size_t)-1 && (back_len != len || memcmp(back, in, len) != 0))
+            group_fail(g, "utf16_to_utf8(utf8_to_utf16(x, ESC), ESC) [%s]: %lu bytes, not x",
+                       around(in, len, 0), (unsigned long)back_len);
     }
     memcpy(at[0], in, len);
     memcpy(at[1], in, len);

@@ -196,6 +196,59 @@ static void call_all(const unsigned char *in, size_t len, size_t cap) {
     }
   }
 
+  /* The replacement strategies (since 1.3), each alone and with UTF8_REPLACE. */
+  static const uint32_t strategies[] = {UTF8_SURROGATEESCAPE, UTF8_FALLBACK_LATIN1,
+                                        UTF8_FALLBACK_CP1252,
+                                        UTF8_SURROGATEESCAPE | UTF8_REPLACE | UTF8_MORE};
+  for (size_t f = 0; f < 4; f++) {
+    uint32_t flags = strategies[f];
+    current = "utf8_to_utf16 (strategy)";
+    uint16_t *out16 = output(cap * sizeof *out16);
+    struct utf8_result r = utf8_to_utf16(s, len, out16, cap, flags);
+    check(r.read <= len && r.written <= cap && is_status(r.status), "utf8_to_utf16 counts", len,
+          r.read);
+    check_canary(out16, "utf8_to_utf16 (strategy) canary");
+    current = "utf8_to_utf32 (strategy)";
+    uint32_t *out32 = output(cap * sizeof *out32);
+    r = utf8_to_utf32(s, len, out32, cap, flags);
+    check(r.read <= len && r.written <= cap && is_status(r.status), "utf8_to_utf32 counts", len,
+          r.read);
+    check_canary(out32, "utf8_to_utf32 (strategy) canary");
+    size_t n16 = utf16_length_from_utf8_flags(s, len, flags);
+    check(n16 <= len, "utf16_length_from_utf8_flags <= len", len, n16);
+    n16 = utf32_length_from_utf8_flags(s, len, flags);
+    check(n16 <= len, "utf32_length_from_utf8_flags <= len", len, n16);
+    if (flags & UTF8_SURROGATEESCAPE) {
+      size_t len16 = len / 2, len32 = len / 4;
+      const uint16_t *in16 = (const uint16_t *)(const void *)(in + len % 2);
+      const uint32_t *in32 = (const uint32_t *)(const void *)(in + len % 4);
+      current = "utf16_to_utf8 (UTF8_SURROGATEESCAPE)";
+      char *out8 = output(cap);
+      r = utf16_to_utf8(in16, len16, out8, cap, flags);
+      check(r.read <= len16 && r.written <= cap && is_status(r.status), "utf16_to_utf8 counts",
+            len16, r.read);
+      check_canary(out8, "utf16_to_utf8 (UTF8_SURROGATEESCAPE) canary");
+      current = "utf32_to_utf8 (UTF8_SURROGATEESCAPE)";
+      out8 = output(cap);
+      r = utf32_to_utf8(in32, len32, out8, cap, flags);
+      check(r.read <= len32 && r.written <= cap && is_status(r.status), "utf32_to_utf8 counts",
+            len32, r.read);
+      check_canary(out8, "utf32_to_utf8 (UTF8_SURROGATEESCAPE) canary");
+      size_t n8 = utf8_length_from_utf16_flags(in16, len16, flags);
+      check(n8 <= 3 * len16, "utf8_length_from_utf16_flags <= 3 len", len16, n8);
+      n8 = utf8_length_from_utf32_flags(in32, len32, flags);
+      check(n8 <= 4 * len32, "utf8_length_from_utf32_flags <= 4 len", len32, n8);
+    } else {
+      size_t out_len = 0;
+      current = "utf8_replace_invalid_flags";
+      char *out8 = output(cap);
+      int st = utf8_replace_invalid_flags(s, len, out8, cap, flags, &out_len);
+      check(is_status(st) && (st != UTF8_OK || out_len <= cap),
+            "utf8_replace_invalid_flags out_len", len, out_len);
+      check_canary(out8, "utf8_replace_invalid_flags canary");
+    }
+  }
+
   for (size_t f = 0; f < 2; f++) {
     current = "utf8_to_latin1";
     char *out8 = output(cap);

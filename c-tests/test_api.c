@@ -70,6 +70,7 @@ int main(int argc, char **argv)
     test_byte_order();
     test_detect();
     test_latin1();
+    test_strategies();
 #ifndef LIBUTF8_NO_INLINE
     test_inline_decode_next();
 #endif

@@ -35,7 +35,8 @@ TEST_CC = $(CC) $(CPPFLAGS) $(CFLAGS) $(CSTD_FLAGS)
 # which both share.
 C_SHARED_SRC := c-tests/check.c c-tests/reference.c c-tests/calls.c
 TEST_API_SRC := $(addprefix c-tests/,test_api.c api_decode.c api_encode.c api_args.c \
-  api_forms.c api_text.c api_convert.c api_kuhn.c api_detect.c api_latin1.c) $(C_SHARED_SRC)
+  api_forms.c api_text.c api_convert.c api_kuhn.c api_detect.c api_latin1.c \
+  api_strategies.c) $(C_SHARED_SRC)
 GUARD_PAGES_SRC := $(addprefix c-tests/,guard_pages.c guard_arena.c guard_inputs.c guard_run.c \
   guard_text.c guard_validate.c guard_encode.c guard_forms.c guard_convert.c \
   guard_convert_build.c guard_convert_spare.c) $(C_SHARED_SRC)
