@@ -1,7 +1,6 @@
 //! Lossy copies: ill-formed sequences replaced by U+FFFD, or byte for byte by a fallback
 //! encoding's characters.
 
-use crate::scalar::encode::encode;
 use crate::scalar::replacement::Replacement;
 use crate::sink::Sink;
 use crate::validate::validate;
@@ -49,16 +48,23 @@ pub fn replace_invalid_with(s: &[u8], replacement: Replacement, out: &mut Sink<'
     }
 }
 
-/// Writes the characters of the bytes `ill` under `replacement` in UTF-8. Out of line: the
-/// loop of well-formed input stays as it was.
+/// Writes the characters of the bytes `ill` under `replacement` in UTF-8: all of them are
+/// below U+10000 (2 bytes from U+0080, 3 from U+0800; an ASCII byte, which an ill-formed
+/// sequence never holds, stays itself), each pushed as an array of its length, which the
+/// compiler stores without a call to `memcpy`. Out of line: the loop of well-formed input stays
+/// as it was.
 #[cold]
 #[inline(never)]
 fn push_fallback(ill: &[u8], replacement: Replacement, out: &mut Sink<'_, u8>) {
     for &b in ill {
         let c = replacement.char_of_byte(b).unwrap_or(0xFFFD);
-        match encode(c) {
-            Ok(bytes) => out.push(bytes.as_bytes()),
-            Err(_) => out.push(&REPLACEMENT_UTF8),
+        let tail = 0x80 | (c & 0x3F) as u8;
+        if c < 0x80 {
+            out.push(&[c as u8]);
+        } else if c < 0x800 {
+            out.push(&[0xC0 | (c >> 6) as u8, tail]);
+        } else {
+            out.push(&[0xE0 | (c >> 12) as u8, 0x80 | ((c >> 6) & 0x3F) as u8, tail]);
         }
     }
 }

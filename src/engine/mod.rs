@@ -245,9 +245,11 @@ pub(super) fn replace_units<S: CodeUnit, T: CodeUnit>(
     r: Replacement,
     out: &mut [MaybeUninit<T>],
 ) -> Replaced {
-    // A maximal subpart is at least one unit long where there is input.
+    // A maximal subpart is at least one unit long where there is input. The strategies
+    // replace every byte of ill-formed UTF-8, or not at all the one unit of an error of UTF-16
+    // or UTF-32: the first unit tells.
     let ill = rest.get(..m.len.max(1)).unwrap_or(rest);
-    if ill.iter().any(|u| u.replaced(r).is_none()) {
+    if ill.first().is_some_and(|u| u.replaced(r).is_none()) {
         return Replaced::Not;
     }
     let Some(out) = out.get_mut(..ill.len()) else {
