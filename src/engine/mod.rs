@@ -174,6 +174,77 @@ pub(super) fn convert_until<S: CodeUnit, T: CodeUnit>(
     decode: &impl Fn(&[S]) -> Result<(u32, usize), Malformed>,
     encode: &impl Fn(u32, &mut [MaybeUninit<T>]) -> Option<usize>,
 ) -> Progress {
+    let mut at = at;
+    loop {
+        let error_len;
+        (at, error_len) = exact_until(src, dst, mode, at, limit, decode, encode);
+        let Some(Stop::Malformed(kind)) = at.stop else {
+            return at;
+        };
+        if mode.replacement == Replacement::Fffd {
+            return at;
+        }
+        let m = Malformed {
+            kind,
+            len: error_len,
+        };
+        at = replace_one(src, dst, mode, at, m, encode);
+        if at.stop.is_some() || at.read >= limit || at.read >= src.len() {
+            return at;
+        }
+    }
+}
+
+/// Under a strategy other than [`Replacement::Fffd`], the ill-formed sequence `m` at `at`,
+/// where [`exact_until`] stopped, replaced by [`replace_units`] (or, if the strategy does not replace
+/// it, as [`Mode::replace`] says): how far the conversion got, with no stop if it goes on.
+/// Out of line and cold: the loop of [`exact_until`], which well-formed input and U+FFFD
+/// replacement run, stays as it was, with no call in it.
+#[cold]
+#[inline(never)]
+fn replace_one<S: CodeUnit, T: CodeUnit>(
+    src: &[S],
+    dst: &mut [MaybeUninit<T>],
+    mode: Mode,
+    at: Progress,
+    m: Malformed,
+    encode: &impl Fn(u32, &mut [MaybeUninit<T>]) -> Option<usize>,
+) -> Progress {
+    let rest = src.get(at.read..).unwrap_or_default();
+    let out = dst.get_mut(at.written..).unwrap_or_default();
+    let full = Progress {
+        stop: Some(Stop::OutputFull),
+        ..at
+    };
+    let (read, written) = match replace_units(rest, m, mode.replacement, out) {
+        Replaced::Units(n) => (n, n),
+        Replaced::Full => return full,
+        Replaced::Not if mode.replace => match encode(REPLACEMENT, out) {
+            Some(n) => (m.len.max(1), n),
+            None => return full,
+        },
+        Replaced::Not => return at,
+    };
+    Progress {
+        read: at.read + read,
+        written: at.written + written,
+        stop: None,
+    }
+}
+
+/// The loop of [`convert_until`]: every character, and every ill-formed sequence replaced with
+/// U+FFFD ([`Mode::replace`] with [`Replacement::Fffd`]) or stopped at; with the length of the
+/// ill-formed sequence it stopped at (else 0).
+#[inline(always)]
+fn exact_until<S: CodeUnit, T: CodeUnit>(
+    src: &[S],
+    dst: &mut [MaybeUninit<T>],
+    mode: Mode,
+    at: Progress,
+    limit: usize,
+    decode: &impl Fn(&[S]) -> Result<(u32, usize), Malformed>,
+    encode: &impl Fn(u32, &mut [MaybeUninit<T>]) -> Option<usize>,
+) -> (Progress, usize) {
     let (mut read, mut written) = (at.read, at.written);
     let stop = |read, written, stop| Progress {
         read,
@@ -192,33 +263,25 @@ pub(super) fn convert_until<S: CodeUnit, T: CodeUnit>(
         }
         let (value, len) = match decode(rest) {
             Ok(decoded) => decoded,
-            Err(m) if mode.replacement != Replacement::Fffd => {
-                match replace_units(rest, m, mode.replacement, out) {
-                    Replaced::Units(n) => {
-                        read += n;
-                        written += n;
-                        continue;
-                    }
-                    Replaced::Full => return stop(read, written, Stop::OutputFull),
-                    Replaced::Not if mode.replace => (REPLACEMENT, m.len.max(1)),
-                    Replaced::Not => return stop(read, written, Stop::Malformed(m.kind)),
-                }
-            }
             // A maximal subpart is at least one unit long where there is input.
-            Err(m) if mode.replace => (REPLACEMENT, m.len.max(1)),
-            Err(m) => return stop(read, written, Stop::Malformed(m.kind)),
+            Err(m) if mode.replace && mode.replacement == Replacement::Fffd => {
+                (REPLACEMENT, m.len.max(1))
+            }
+            // Under another strategy, the caller replaces it (see `convert_until`).
+            Err(m) => return (stop(read, written, Stop::Malformed(m.kind)), m.len),
         };
         let Some(units) = encode(value, out) else {
-            return stop(read, written, Stop::OutputFull);
+            return (stop(read, written, Stop::OutputFull), 0);
         };
         read += len;
         written += units;
     }
-    Progress {
+    let done = Progress {
         read,
         written,
         stop: None,
-    }
+    };
+    (done, 0)
 }
 
 /// What [`replace_units`] did with an ill-formed sequence.
@@ -235,8 +298,7 @@ pub(super) enum Replaced {
 /// Writes the replacement of the ill-formed sequence `m` at the start of `rest` into `out` under
 /// `r` (not [`Replacement::Fffd`]): one unit per unit of the sequence (see
 /// [`CodeUnit::replaced`]), all of them or none, so that an output too short stops before the
-/// sequence, as before a character. Out of line and cold, so that the loops of well-formed
-/// input stay as they are.
+/// sequence, as before a character. Out of line and cold, as its caller [`replace_one`].
 #[cold]
 #[inline(never)]
 pub(super) fn replace_units<S: CodeUnit, T: CodeUnit>(
