@@ -632,6 +632,55 @@ def kernels_section(res, meta, corpus, short):
 HAND_WRITTEN = "## Measurements behind design choices"
 
 
+def strategies_section(results_dir):
+    """The replacement strategies against UTF8_REPLACE on corpus text with errors
+    (bench/c/strategies.c, `strategies.csv`): per function and error density, each strategy's
+    speed and its time over UTF8_REPLACE's, geometric mean over the files and the worst file,
+    with the goal's verdict (within 10%, judged on the geometric mean). [] without the file."""
+    path = os.path.join(results_dir, "strategies.csv")
+    try:
+        with open(path, encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+    except OSError:
+        return []
+    times = {}
+    for r in rows:
+        key = (r["function"], int(r["density"]), r["strategy"])
+        times.setdefault(key, {})[r["input"]] = (float(r["median_ns"]), int(r["bytes"]),
+                                                 float(r["min_ns"]))
+    out = ["## Replacement strategies\n",
+           "`utf8_to_utf16`, `utf8_to_utf32` and the lossy copy (`utf8_replace_invalid_flags`) on "
+           "each corpus file with the top bit of one byte flipped in every 64 bytes, and in every "
+           "1,024 (`bench/c/strategies.c`, C, linked against `libutf8.a`): each strategy's "
+           "samples interleaved with `UTF8_REPLACE`'s. GB/s of UTF-8 input, geometric mean over "
+           "the files; *time ÷ REPLACE* the strategy's median time over `UTF8_REPLACE`'s, "
+           "geometric mean and worst file, and the same of the fastest samples (less moved by "
+           "other processes). The goal: each strategy within 10% of `UTF8_REPLACE` (a ratio of "
+           "at most 1.10×, on the geometric mean of the medians).\n"]
+    body = []
+    for (function, density, strategy), files in sorted(times.items()):
+        if strategy == "UTF8_REPLACE":
+            continue
+        base = times.get((function, density, "UTF8_REPLACE"), {})
+        names = [n for n in files if n in base]
+        if not names:
+            continue
+        ratios = [files[n][0] / base[n][0] for n in names]
+        speed = geomean([files[n][1] / files[n][0] for n in names])
+        base_speed = geomean([base[n][1] / base[n][0] for n in names])
+        g, worst_ratio = geomean(ratios), max(ratios)
+        fastest = geomean([files[n][2] / base[n][2] for n in names])
+        body.append([f"`{function}`", f"1 in {density:,}", f"`{strategy}`",
+                     f"{base_speed:.2f}", f"{speed:.2f}", f"{g:.2f}×",
+                     f"{worst_ratio:.2f}×", f"{fastest:.2f}×", "met" if g <= 1.10 else "not met"])
+    if not body:
+        return []
+    out.append(table(["function", "errors", "strategy", "GB/s, REPLACE", "GB/s, strategy",
+                      "time ÷ REPLACE", "worst file", "fastest ÷ fastest", "verdict"], body)
+               + "\n")
+    return out
+
+
 def hand_written(path):
     """The hand-written last section of the report at `path`, or "" if there is none."""
     try:
@@ -842,6 +891,8 @@ def main():
 
         if res.kernels:
             md.extend(kernels_section(res, meta, corpus, short))
+
+        md.extend(strategies_section(results_dir))
 
         w("## Validation and physical references (C harness)\n")
         w("GB/s. *memchr* looks for a byte that is absent (0xFF), so it reads the whole input: "

@@ -80,6 +80,8 @@ run "$CC" -std=c11 -O2 -falign-functions=64 -falign-loops=64 -Wall -Wextra -Werr
   -Iinclude $("$PKG_CONFIG" --cflags libutf8proc glib-2.0) bench/c/bench.c \
   "$lib" $("$PKG_CONFIG" --libs libutf8proc glib-2.0) \
   $(cat build/native-static-libs) -o bench/target/c-bench
+run "$CC" -std=c11 -O2 -Wall -Wextra -Werror -pedantic -Iinclude bench/c/strategies.c "$lib" \
+  $(cat build/native-static-libs) -o bench/target/c-strategies
 phase build_s "$t"
 
 # --- Inputs -----------------------------------------------------------------------------------
@@ -132,6 +134,11 @@ for k in $(seq "$processes"); do
     "$results/c-meta.txt"
 done
 phase c_s "$t"
+# The replacement strategies against UTF8_REPLACE on the corpus with errors (bench/c/strategies.c).
+t=$EPOCHREALTIME
+run sh -c 'bench/target/c-strategies "$1" > "$2"' strategies "$data/manifest.tsv" \
+  "$results/strategies.csv"
+phase strategies_s "$t"
 
 # --- Report -----------------------------------------------------------------------------------
 {
