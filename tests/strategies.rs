@@ -513,10 +513,8 @@ fn only_lone_escapes_become_bytes() {
     let (r, out) = c_into_utf8(utf16_to_utf8, &pair, 8, esc);
     assert_eq!((r, &out[..]), (ok(2, 4), "\u{10080}".as_bytes()));
     // SAFETY: `pair` is live.
-    assert_eq!(
-        unsafe { utf8_length_from_utf16_flags(pair.as_ptr(), 2, esc) },
-        4
-    );
+    let n = unsafe { utf8_length_from_utf16_flags(pair.as_ptr(), 2, esc) };
+    assert_eq!(n, 4);
     // A high surrogate at the end: held back with UTF8_MORE, else an error or U+FFFD.
     let src = [0xDC80u16, 0xD800];
     let (r, out) = c_into_utf8(utf16_to_utf8, &src, 8, esc | UTF8_MORE);
@@ -721,7 +719,7 @@ fn refused_flags() {
         let mut s = rng.text_of_len(len);
         rng.mutate(&mut s);
         let u16s: Vec<u16> = (0..len)
-            .map(|_| rng.next() as u16 | 0xD800 * (rng.below(2) as u16))
+            .map(|_| rng.next() as u16 | (0xD800 * (rng.below(2) as u16)))
             .collect();
         let u32s: Vec<u32> = u16s
             .iter()
