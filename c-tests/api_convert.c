@@ -416,10 +416,20 @@ void test_byte_order(void)
         memcpy(aligned, units_lone[o], sizeof aligned);
         EXPECT_CONVERT(FROM16, aligned, 3, f, 7, ERR_SURROGATE, 0, "", 0);
         EXPECT_CONVERT(FROM16, aligned, 3, f | UTF8_REPLACE, 7, OK, 3, fffd_utf8, 7);
+        CHECK_SIZE("utf8_length_from_utf16_flags", utf8_length_from_utf16_flags(aligned, 3, f), 7,
+                   "[DC00 D84C DFB4] in that order");
+        CHECK_SIZE("utf16_length_from_utf8_flags", utf16_length_from_utf8_flags(utf8, 7, f), 3,
+                   "BOM then U+233B4");
+        memcpy(aligned, units[o], sizeof aligned);
+        CHECK_SIZE("utf8_length_from_utf16_flags", utf8_length_from_utf16_flags(aligned, 3, f), 7,
+                   "[FEFF D84C DFB4] in that order");
     }
     /* Both orders at once: refused. */
     EXPECT_CONVERT(TO16, utf8, 7, UTF8_UTF16LE | UTF8_UTF16BE, 3, ERR_INVALID_ARGUMENT, 0, "", 0);
     memcpy(aligned, be, sizeof aligned);
     EXPECT_CONVERT(FROM16, aligned, 3, UTF8_UTF16LE | UTF8_UTF16BE, 7, ERR_INVALID_ARGUMENT, 0,
                    "", 0);
+    CHECK_SIZE("utf8_length_from_utf16_flags",
+               utf8_length_from_utf16_flags(aligned, 3, UTF8_UTF16LE | UTF8_UTF16BE), 0,
+               "both orders");
 }

@@ -1055,8 +1055,9 @@ size_t latin1_length_from_utf8(const char *src, size_t len);
  * UTF8_FALLBACK_LATIN1 or UTF8_FALLBACK_CP1252, one unit per byte of each ill-formed sequence
  * instead of one per maximal subpart. Exact for any input, and so the size to allocate; with
  * UTF8_WTF8, an upper bound, as utf16_length_from_utf8 is. UTF8_MORE is ignored (the length of
- * the whole input). Flags utf8_to_utf16 refuses (an unknown bit, two strategies, a strategy
- * with UTF8_WTF8) give 0. At most `len`. 0 for `(NULL, any)`.
+ * the whole input), and so are UTF8_UTF16LE and UTF8_UTF16BE (a unit is a unit in either
+ * order). Flags utf8_to_utf16 refuses (an unknown bit, two strategies, a strategy with
+ * UTF8_WTF8, both byte orders) give 0. At most `len`. 0 for `(NULL, any)`.
  *
  * # Safety
  * `src` is NULL or points to `len` readable bytes.
@@ -1079,8 +1080,9 @@ size_t utf32_length_from_utf8_flags(const char *src, size_t len, uint32_t flags)
  * The number of bytes utf16_to_utf8 writes for the whole of the `len` units at `src` with
  * `flags` (since 1.3), no strategy flag counting as UTF8_REPLACE: as utf8_length_from_utf16
  * (which equals this with `flags` 0, and with UTF8_WTF8, exact too); with
- * UTF8_SURROGATEESCAPE, one byte instead of three for each lone U+DC80..U+DCFF. Exact for any
- * input. UTF8_MORE is ignored (a high surrogate at the end counts as lone, 3 bytes); flags
+ * UTF8_SURROGATEESCAPE, one byte instead of three for each lone U+DC80..U+DCFF; with
+ * UTF8_UTF16LE or UTF8_UTF16BE, of the units read in that byte order. Exact for any input.
+ * UTF8_MORE is ignored (a high surrogate at the end counts as lone, 3 bytes); flags
  * utf16_to_utf8 refuses (the fallback flags among them) give 0. At most `3 * len`. 0 for
  * `(NULL, any)` and for a `src` not aligned for uint16_t.
  *

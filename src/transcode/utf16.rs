@@ -57,18 +57,13 @@ pub fn utf16_length_from_utf8_with(s: &[u8], replacement: Replacement) -> usize 
 /// At most `3 * s.len()`, which does not overflow: `s` is in memory, so its `2 * s.len()` bytes
 /// are at most `isize::MAX`.
 pub fn utf8_length_from_utf16(s: &[u16]) -> usize {
-    utf8_length_of(s, |u| u)
+    utf8_length_of_fffd(s, |u| u)
 }
 
-/// [`utf8_length_from_utf16`] of UTF-16 in the other byte order than the machine's.
-pub fn utf8_length_from_utf16_swapped(s: &[u16]) -> usize {
-    utf8_length_of(s, u16::swap_bytes)
-}
-
-/// The length in bytes of the lossy conversion into UTF-8 of the units of `s`, each one read
-/// through `native` (which puts it in the machine's byte order).
+/// [`utf8_length_from_utf16`] of the units of `s`, each one read through `native` (which puts
+/// it in the machine's byte order).
 #[inline(always)]
-fn utf8_length_of(s: &[u16], native: impl Fn(u16) -> u16) -> usize {
+fn utf8_length_of_fffd(s: &[u16], native: impl Fn(u16) -> u16) -> usize {
     // Three bytes per surrogate, less one for each that is half of a pair.
     let bytes: usize = s
         .iter()
@@ -94,7 +89,19 @@ fn utf8_length_of(s: &[u16], native: impl Fn(u16) -> u16) -> usize {
 ///
 /// At most `3 * s.len()`.
 pub fn utf8_length_from_utf16_with(s: &[u16], replacement: Replacement) -> usize {
-    let bytes = utf8_length_from_utf16(s);
+    utf8_length_of(s, replacement, |u| u)
+}
+
+/// [`utf8_length_from_utf16_with`] of UTF-16 in the other byte order than the machine's.
+pub fn utf8_length_from_utf16_swapped_with(s: &[u16], replacement: Replacement) -> usize {
+    utf8_length_of(s, replacement, u16::swap_bytes)
+}
+
+/// [`utf8_length_from_utf16_with`] of the units of `s`, each one read through `native` (which
+/// puts it in the machine's byte order).
+#[inline(always)]
+fn utf8_length_of(s: &[u16], replacement: Replacement, native: impl Fn(u16) -> u16) -> usize {
+    let bytes = utf8_length_of_fffd(s, &native);
     if replacement != Replacement::Escape {
         return bytes;
     }
@@ -105,11 +112,11 @@ pub fn utf8_length_from_utf16_with(s: &[u16], replacement: Replacement) -> usize
             let after_high = i
                 .checked_sub(1)
                 .and_then(|k| s.get(k))
-                .is_some_and(|h| (0xD800..=0xDBFF).contains(h));
-            (0xDC80..=0xDCFF).contains(&u) && !after_high
+                .is_some_and(|&h| (0xD800..=0xDBFF).contains(&native(h)));
+            (0xDC80..=0xDCFF).contains(&native(u)) && !after_high
         })
         .count();
-    // Saturating for input that another thread changes between the passes, as above.
+    // Saturating for input that another thread changes between the passes, as below.
     bytes.saturating_sub(2 * escapes)
 }
 
