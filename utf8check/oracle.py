@@ -6,8 +6,9 @@ an ill-formed sequence, as the Unicode Standard recommends), from RFC 3629's gra
 status table of libutf8(3) classifies it, and from Python's str operations: never from libutf8.
 
 usage: oracle.py gen DIR          write the test inputs, each CASE with CASE.report (the expected
-                                  report after "NAME: ", empty if valid), CASE.replaced and
-                                  CASE.escaped
+                                  report after "NAME: ", empty if valid), CASE.replaced,
+                                  CASE.escaped (-e: newlines and tabs kept) and
+                                  CASE.escaped-one-line (-e --one-line)
        oracle.py replace FILE...  print the files, each decoded with errors='replace', encoded
        oracle.py escape           print standard input escaped as UTF8_ESCAPE_C
        oracle.py report FILE [OFFSET]
@@ -112,14 +113,19 @@ def _escape_table():
 
 
 ESCAPES = _escape_table()
+# utf8check -e without --one-line: the same, but a newline and a tab stay as they are, as
+# `cat -v` keeps them.
+ESCAPES_KEEPING_LINES = {cp: e for cp, e in ESCAPES.items() if cp not in (0x09, 0x0A)}
 
 
-def escaped(data):
+def escaped(data, keep_lines=False):
     """`data` escaped as libutf8(3) documents UTF8_ESCAPE_C: \\\\ for a backslash; \\n, \\t, \\r,
     \\a, \\b, \\f, \\v; \\xHH for other C0 controls, DEL and each byte of an ill-formed sequence;
     \\u{HHHH} for C1 controls and the bidirectional controls U+202A..U+202E, U+2066..U+2069;
-    hexadecimal digits in lower case; everything else as it is."""
-    return data.decode("utf-8", "surrogateescape").translate(ESCAPES).encode("utf-8")
+    hexadecimal digits in lower case; everything else as it is. With `keep_lines`, newlines
+    and tabs as they are (utf8check -e)."""
+    table = ESCAPES_KEEPING_LINES if keep_lines else ESCAPES
+    return data.decode("utf-8", "surrogateescape").translate(table).encode("utf-8")
 
 
 def mixed(rng, size, newlines=True):
@@ -208,6 +214,16 @@ def cases():
         for _ in range(50):
             data[rng.randrange(len(data))] = rng.randrange(256)
         yield "noise-%d" % i, bytes(data)
+    # For -e, which keeps newlines and tabs: a tab, an ill-formed sequence, a newline, a cut
+    # 4-byte sequence and another tab, each cut by a read boundary in turn (their own generator,
+    # so that the inputs above stay as they were).
+    tabs_rng = random.Random(5)
+    for boundary in BOUNDARIES:
+        for shift in range(-7, 2):
+            at = boundary + shift
+            head = mixed(tabs_rng, at - 2000) + mixed(tabs_rng, 2000, newlines=False)
+            yield "tabs-%d%+d" % (boundary, shift), (
+                head + b"\t\xe2\x82\n\xf0\x9f\x98\t\xc3\xa9\r\n\t")
 
 
 def main():
@@ -223,6 +239,8 @@ def main():
             with open(os.path.join(directory, name + ".replaced"), "wb") as f:
                 f.write(replaced(data))
             with open(os.path.join(directory, name + ".escaped"), "wb") as f:
+                f.write(escaped(data, keep_lines=True))
+            with open(os.path.join(directory, name + ".escaped-one-line"), "wb") as f:
                 f.write(escaped(data))
     elif cmd == "replace":
         for path in args:

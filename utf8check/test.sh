@@ -2,8 +2,9 @@
 # End-to-end test of utf8check, run from a staged installation (make check-utf8check): reports,
 # exit statuses, standard input (a pipe and a redirected file), UTF-16 and UTF-32 byte-order
 # marks, a hostile file name, missing and unreadable inputs, an input that is the output file,
-# and the --replace and --escape copies byte for byte. Every expected value
-# comes from Python's UTF-8 codec (utf8check/oracle.py), never from libutf8.
+# and the --replace and --escape copies byte for byte (with newlines and tabs kept, and with
+# --one-line), and the escaped copies read back by utf8_unescape. Every expected value comes
+# from Python's UTF-8 codec (utf8check/oracle.py), never from libutf8.
 #
 # The library is found through LD_LIBRARY_PATH, pointing at the staged lib directory: the
 # command has no rpath (see mk/build.mk), as a program using an installed library should not.
@@ -67,7 +68,8 @@ run "$tool" --help
   fail "--help"
 run "$tool" -h
 cmp -s "$work/out" <("$tool" --help) || fail "-h differs from --help"
-for bad in -x --frobnicate "-r -e" "--replace -e" "-q -l" "-lq" "--quiet --list"; do
+for bad in -x --frobnicate "-r -e" "--replace -e" "-q -l" "-lq" "--quiet --list" --one-line \
+  "-r --one-line" "--one-line -q"; do
   # shellcheck disable=SC2086 # split on purpose
   run "$tool" $bad /dev/null
   [ "$rc" = 2 ] && [ ! -s "$work/out" ] && grep -q "Try 'utf8check --help'" "$work/err" ||
@@ -76,6 +78,7 @@ done
 
 echo "== utf8check: every case, as a file, a redirected file and a pipe"
 cases=$work/cases
+mkdir -p "$work/escaped"
 "$python" "$here/oracle.py" gen "$cases"
 cd "$cases"
 for input in $(ls | grep -v '\.'); do
@@ -95,12 +98,41 @@ for input in $(ls | grep -v '\.'); do
   expect "-r $input" $status "$input.replaced" <(report "$input" "$input")
   run_piped "$input" "$tool" --replace
   expect "--replace $input through a pipe" $status "$input.replaced" "$work/expected"
-  # The escaped copy.
+  # The escaped copy, its lines and tabs kept, then on one line.
   run "$tool" -e "$input"
   expect "-e $input" $status "$input.escaped" <(report "$input" "$input")
+  cp "$work/out" "$work/escaped/$input"
   run_piped "$input" "$tool" --escape
   expect "--escape $input through a pipe" $status "$input.escaped" "$work/expected"
+  run "$tool" -e --one-line "$input"
+  expect "-e --one-line $input" $status "$input.escaped-one-line" <(report "$input" "$input")
+  run_piped "$input" "$tool" --one-line --escape
+  expect "--one-line --escape $input through a pipe" $status "$input.escaped-one-line" \
+    "$work/expected"
 done
+
+echo "== utf8check: -e read back by utf8_unescape"
+# Every escaped copy above, newlines and tabs as they are, gives back its input.
+"$python" - "$stage$libdir/libutf8.so.1" "$work/escaped" "$cases" <<'EOF' || fail "utf8_unescape"
+import ctypes, os, sys
+lib = ctypes.CDLL(sys.argv[1])
+lib.utf8_unescape.restype = ctypes.c_int
+lib.utf8_unescape.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
+                              ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]
+bad = 0
+for name in sorted(os.listdir(sys.argv[2])):
+    with open(os.path.join(sys.argv[2], name), "rb") as f:
+        escaped = f.read()
+    with open(os.path.join(sys.argv[3], name), "rb") as f:
+        original = f.read()
+    out = ctypes.create_string_buffer(len(escaped) + 1)
+    n = ctypes.c_size_t(0)
+    status = lib.utf8_unescape(escaped, len(escaped), out, len(escaped), ctypes.byref(n))
+    if status != 0 or out.raw[:n.value] != original:
+        print("FAIL: utf8_unescape of -e %s: status %d" % (name, status))
+        bad += 1
+sys.exit(1 if bad else 0)
+EOF
 
 echo "== utf8check: standard input open at an offset"
 # The input starts where the caller's file offset is, not at a page boundary of the file.

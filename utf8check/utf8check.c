@@ -58,8 +58,9 @@ static const char *const usage_text =
     "  -r, --replace   write the inputs to standard output, each error replaced\n"
     "                  with U+FFFD; reports go to standard error\n"
     "  -e, --escape    write the inputs to standard output with control\n"
-    "                  characters and errors escaped as in C; reports go to\n"
-    "                  standard error\n"
+    "                  characters and errors escaped as in C, but for newlines\n"
+    "                  and tabs, kept as they are; reports go to standard error\n"
+    "      --one-line  with -e, escape newlines and tabs too (\\n, \\t)\n"
     "  -h, --help      print this help and exit\n"
     "      --version   print the version and exit\n"
     "\n"
@@ -73,6 +74,7 @@ struct options {
   enum mode mode;
   int quiet;
   int list;
+  int one_line; /* -e escapes newlines and tabs too */
   /* With -r and -e, whether standard output is a regular file, and which: an input that is
    * that file would be read while it grows, without end. */
   int out_regular;
@@ -138,17 +140,51 @@ static void write_out(const char *s, size_t len) {
   }
 }
 
-/* Writes the `len` bytes at `s`, whole characters, transformed as `mode` says. */
-static void copy_out(enum mode mode, const char *s, size_t len) {
-  size_t n = 0;
-  utf8_status st = mode == MODE_REPLACE
-                       ? utf8_replace_invalid(s, len, out_buf, sizeof out_buf, &n)
-                       : utf8_escape(s, len, UTF8_ESCAPE_C, out_buf, sizeof out_buf, &n);
+/* Exits on a failed copy into out_buf, which holds the longest output of a chunk: this is a
+ * bug in libutf8 or here. */
+static void check_copy(utf8_status st) {
   if (st != UTF8_OK) {
-    /* out_buf holds the longest output of a chunk: this is a bug in libutf8 or here. */
     fprintf(stderr, "utf8check: internal error: %s\n", utf8_status_str(st));
     exit(EXIT_TROUBLE);
   }
+}
+
+/* The offset of the first byte `c` in `s[from..len)`, or `len`. */
+static size_t find_byte(const char *s, size_t len, size_t from, char c) {
+  const char *at = memchr(s + from, c, len - from);
+  return at != NULL ? (size_t)(at - s) : len;
+}
+
+/* Escapes the `len` bytes at `s` into out_buf as utf8_escape does with UTF8_ESCAPE_C, but for
+ * newlines and tabs, which are copied. Returns the output's length. Each stretch between them
+ * is escaped on its own: neither byte can be part of a character or of an ill-formed
+ * sequence, and the C style escapes each character and each byte of an error by itself, so
+ * this is the escape of the whole with "\n" and "\t" written as the bytes they stand for,
+ * which utf8_unescape copies back. */
+static size_t escape_keeping_lines(const char *s, size_t len) {
+  size_t at = 0, n = 0;
+  size_t nl = find_byte(s, len, 0, '\n'), tab = find_byte(s, len, 0, '\t');
+  for (;;) {
+    size_t stop = nl < tab ? nl : tab, w = 0;
+    check_copy(utf8_escape(s + at, stop - at, UTF8_ESCAPE_C, out_buf + n, sizeof out_buf - n, &w));
+    n += w;
+    if (stop == len) return n;
+    out_buf[n++] = s[stop];
+    at = stop + 1;
+    if (stop == nl) nl = find_byte(s, len, at, '\n');
+    else tab = find_byte(s, len, at, '\t');
+  }
+}
+
+/* Writes the `len` bytes at `s`, whole characters, transformed as the options say. */
+static void copy_out(const struct options *o, const char *s, size_t len) {
+  size_t n = 0;
+  if (o->mode == MODE_REPLACE)
+    check_copy(utf8_replace_invalid(s, len, out_buf, sizeof out_buf, &n));
+  else if (o->one_line)
+    check_copy(utf8_escape(s, len, UTF8_ESCAPE_C, out_buf, sizeof out_buf, &n));
+  else
+    n = escape_keeping_lines(s, len);
   write_out(out_buf, n);
 }
 
@@ -314,7 +350,7 @@ static int check_regular(int fd, const char *name, off_t start, off_t size,
 /* Reads (and copies, in MODE_REPLACE and MODE_ESCAPE) the input `fd`, shown as `name`, following
  * its lines if `track`. Returns its exit status; `*err` and `*pos` describe the error of an
  * invalid one (`*pos` only if `track`). */
-static int scan_stream(enum mode mode, int fd, const char *name, int track,
+static int scan_stream(const struct options *o, int fd, const char *name, int track,
                        struct error_report *err, struct position *pos) {
   utf8_stream stream;
   utf8_stream_init(&stream);
@@ -346,14 +382,14 @@ static int scan_stream(enum mode mode, int fd, const char *name, int track,
         note_error(err, st, valid, in_buf + done, len - done);
       }
       if (track) advance(pos, in_buf, done);
-      if (failed && mode == MODE_CHECK) {
+      if (failed && o->mode == MODE_CHECK) {
         if (err->offset < HEAD) fill_head(fd, err);
         return EXIT_INVALID;
       }
     }
-    if (mode != MODE_CHECK) {
+    if (o->mode != MODE_CHECK) {
       done = complete_prefix(in_buf, len);
-      copy_out(mode, in_buf, done);
+      copy_out(o, in_buf, done);
     }
     carry = len - done;
     memmove(in_buf, in_buf + done, carry);
@@ -368,7 +404,7 @@ static int scan_stream(enum mode mode, int fd, const char *name, int track,
     }
   }
   /* The end of the input: an incomplete character is copied as the error it is. */
-  if (mode != MODE_CHECK && carry > 0) copy_out(mode, in_buf, carry);
+  if (o->mode != MODE_CHECK && carry > 0) copy_out(o, in_buf, carry);
   return failed ? EXIT_INVALID : EXIT_VALID;
 }
 
@@ -401,7 +437,7 @@ static int check_input(const struct options *o, int fd, const char *name) {
   } else {
     if (regular) posix_fadvise(fd, start, 0, POSIX_FADV_SEQUENTIAL);
     /* Lines are followed only where they cannot be found afterwards, and are reported. */
-    result = scan_stream(o->mode, fd, name, !regular && !o->quiet && !o->list, &err, &pos);
+    result = scan_stream(o, fd, name, !regular && !o->quiet && !o->list, &err, &pos);
   }
   if (result != EXIT_INVALID || o->quiet) return result;
 
@@ -479,6 +515,7 @@ static int parse_options(int argc, char **argv, struct options *o) {
       else if (strcmp(a, "--list") == 0) set_report(o, 0);
       else if (strcmp(a, "--replace") == 0) set_mode(o, MODE_REPLACE);
       else if (strcmp(a, "--escape") == 0) set_mode(o, MODE_ESCAPE);
+      else if (strcmp(a, "--one-line") == 0) o->one_line = 1;
       else if (strcmp(a, "--help") == 0) print_and_exit(usage_text);
       else if (strcmp(a, "--version") == 0) {
         printf("utf8check (libutf8) %s", utf8_version());
@@ -500,11 +537,12 @@ static int parse_options(int argc, char **argv, struct options *o) {
       }
     }
   }
+  if (o->one_line && o->mode != MODE_ESCAPE) usage_error("%s", "--one-line needs -e (--escape)");
   return nfiles;
 }
 
 int main(int argc, char **argv) {
-  struct options o = {MODE_CHECK, 0, 0, 0, 0, 0};
+  struct options o = {MODE_CHECK, 0, 0, 0, 0, 0, 0};
   char stdin_name[] = "-";
   char *stdin_only[] = {stdin_name};
   int nfiles = parse_options(argc, argv, &o);
