@@ -3,17 +3,22 @@
 
 Every expected value comes from Python's own UTF-8 codec (which reports the maximal subpart of
 an ill-formed sequence, as the Unicode Standard recommends), from RFC 3629's grammar as the
-status table of libutf8(3) classifies it, and from Python's str operations: never from libutf8.
+status table of libutf8(3) classifies it, from Python's latin-1 and cp1252 codecs (cp1252
+completed as the WHATWG Encoding Standard completes it) and from Python's str operations: never
+from libutf8.
 
 usage: oracle.py gen DIR          write the test inputs, each CASE with CASE.report (the expected
                                   report after "NAME: ", empty if valid), CASE.replaced,
                                   CASE.escaped (-e: newlines and tabs kept) and
-                                  CASE.escaped-one-line (-e --one-line)
+                                  CASE.escaped-one-line (-e --one-line), CASE.latin1 and
+                                  CASE.cp1252 (-r --legacy=)
        oracle.py replace FILE...  print the files, each decoded with errors='replace', encoded
        oracle.py escape           print standard input escaped as UTF8_ESCAPE_C
        oracle.py report FILE [OFFSET]
                                   print the expected report of FILE from byte OFFSET (after
                                   "NAME: ")
+       oracle.py legacy ENCODING FILE [OFFSET]
+                                  print FILE from byte OFFSET as -r --legacy=ENCODING copies it
 """
 
 import codecs
@@ -128,6 +133,33 @@ def escaped(data, keep_lines=False):
     return data.decode("utf-8", "surrogateescape").translate(table).encode("utf-8")
 
 
+# Windows-1252 as the WHATWG Encoding Standard defines it (index-windows-1252): Python's cp1252,
+# which leaves five bytes undefined, completed with the C1 controls of their values.
+WHATWG_C1 = (0x81, 0x8D, 0x8F, 0x90, 0x9D)
+
+
+def _whatwg_c1(exc):
+    undefined = exc.object[exc.start:exc.end]
+    assert all(b in WHATWG_C1 for b in undefined), undefined
+    return "".join(chr(b) for b in undefined), exc.end
+
+
+codecs.register_error("whatwg-c1", _whatwg_c1)
+
+
+def legacy(data, encoding):
+    """-r --legacy=ENCODING: `data` as it is if it is UTF-8, else all of it decoded as Latin-1
+    or as WHATWG's Windows-1252."""
+    try:
+        data.decode("utf-8")
+        return data
+    except UnicodeDecodeError:
+        pass
+    if encoding == "latin1":
+        return data.decode("latin-1").encode("utf-8")
+    return data.decode("cp1252", "whatwg-c1").encode("utf-8")
+
+
 def mixed(rng, size, newlines=True):
     """Exactly `size` bytes of valid text mixing characters of 1 to 4 bytes: a random stretch
     of a text made once, cut at character boundaries and padded with ASCII."""
@@ -224,6 +256,11 @@ def cases():
             head = mixed(tabs_rng, at - 2000) + mixed(tabs_rng, 2000, newlines=False)
             yield "tabs-%d%+d" % (boundary, shift), (
                 head + b"\t\xe2\x82\n\xf0\x9f\x98\t\xc3\xa9\r\n\t")
+    # For --legacy and --fallback: every byte, and text in Windows-1252 (which no UTF-8
+    # decoder takes: its letters are lone bytes of 80..FF).
+    yield "legacy-bytes", bytes(range(256)) * 2 + b"\n"
+    yield "legacy-text", ("Caf\u00e9 na\u00efve \u2014 \u201cquoted\u201d \u20ac5 "
+                          "\u0160\u017e\u0178\n").encode("cp1252") * 3
 
 
 def main():
@@ -242,12 +279,19 @@ def main():
                 f.write(escaped(data, keep_lines=True))
             with open(os.path.join(directory, name + ".escaped-one-line"), "wb") as f:
                 f.write(escaped(data))
+            for encoding in ("latin1", "cp1252"):
+                with open(os.path.join(directory, name + "." + encoding), "wb") as f:
+                    f.write(legacy(data, encoding))
     elif cmd == "replace":
         for path in args:
             with open(path, "rb") as f:
                 sys.stdout.buffer.write(replaced(f.read()))
     elif cmd == "escape":
         sys.stdout.buffer.write(escaped(sys.stdin.buffer.read()))
+    elif cmd == "legacy":
+        with open(args[1], "rb") as f:
+            sys.stdout.buffer.write(legacy(f.read()[int(args[2]) if len(args) > 2 else 0:],
+                                           args[0]))
     elif cmd == "report":
         with open(args[0], "rb") as f:
             sys.stdout.write(report(f.read()[int(args[1]) if len(args) > 1 else 0:]))

@@ -3,8 +3,8 @@
 # exit statuses, standard input (a pipe and a redirected file), UTF-16 and UTF-32 byte-order
 # marks, a hostile file name, missing and unreadable inputs, an input that is the output file,
 # and the --replace and --escape copies byte for byte (with newlines and tabs kept, and with
-# --one-line), and the escaped copies read back by utf8_unescape. Every expected value comes
-# from Python's UTF-8 codec (utf8check/oracle.py), never from libutf8.
+# --one-line), the escaped copies read back by utf8_unescape, and the --legacy copies. Every
+# expected value comes from Python's codecs (utf8check/oracle.py), never from libutf8.
 #
 # The library is found through LD_LIBRARY_PATH, pointing at the staged lib directory: the
 # command has no rpath (see mk/build.mk), as a program using an installed library should not.
@@ -69,7 +69,8 @@ run "$tool" --help
 run "$tool" -h
 cmp -s "$work/out" <("$tool" --help) || fail "-h differs from --help"
 for bad in -x --frobnicate "-r -e" "--replace -e" "-q -l" "-lq" "--quiet --list" --one-line \
-  "-r --one-line" "--one-line -q"; do
+  "-r --one-line" "--one-line -q" --legacy=latin1 "-e --legacy=cp1252" "-r --legacy=koi8-r" \
+  "-r --legacy=" "-r --legacy" "-r --legacy=LATIN1"; do
   # shellcheck disable=SC2086 # split on purpose
   run "$tool" $bad /dev/null
   [ "$rc" = 2 ] && [ ! -s "$work/out" ] && grep -q "Try 'utf8check --help'" "$work/err" ||
@@ -109,6 +110,12 @@ for input in $(ls | grep -v '\.'); do
   run_piped "$input" "$tool" --one-line --escape
   expect "--one-line --escape $input through a pipe" $status "$input.escaped-one-line" \
     "$work/expected"
+  # UTF-8 copied as it is, anything else converted whole: a file read twice, a pipe held.
+  run "$tool" -r --legacy=latin1 "$input"
+  expect "-r --legacy=latin1 $input" $status "$input.latin1" <(report "$input" "$input")
+  run_piped "$input" "$tool" --legacy=cp1252 --replace
+  expect "--legacy=cp1252 --replace $input through a pipe" $status "$input.cp1252" \
+    "$work/expected"
 done
 
 echo "== utf8check: -e read back by utf8_unescape"
@@ -144,6 +151,30 @@ for input in windows cut-131072-1 truncated-3; do
     expect "$input from byte $offset" 1 "$work/expected"
   done
 done
+
+echo "== utf8check: --legacy"
+# The other encoding each way; standard input opened at an offset (the input starts there);
+# several inputs, each converted or copied on its own.
+for input in legacy-bytes legacy-text noise-1 mixed bom-utf16le; do
+  status=0
+  if [ -s "$input.report" ]; then status=1; fi
+  run "$tool" -r --legacy=cp1252 "$input"
+  expect "-r --legacy=cp1252 $input" $status "$input.cp1252" <(report "$input" "$input")
+  run_piped "$input" "$tool" -r --legacy=latin1
+  expect "-r --legacy=latin1 $input through a pipe" $status "$input.latin1" \
+    <(report "(standard input)" "$input")
+done
+for offset in 1 40; do
+  run "$python" -c 'import os, sys; os.lseek(0, int(sys.argv[1]), 0); os.execv(sys.argv[2], sys.argv[2:])' \
+    $offset "$tool" -r --legacy=cp1252 < legacy-text
+  "$python" "$here/oracle.py" legacy cp1252 legacy-text $offset > "$work/expected"
+  expect "-r --legacy=cp1252 from byte $offset" 1 "$work/expected" \
+    <(printf '(standard input): '; "$python" "$here/oracle.py" report legacy-text $offset)
+done
+run "$tool" -r --legacy=latin1 mixed legacy-text ascii noise-2 empty
+cat mixed.latin1 legacy-text.latin1 ascii.latin1 noise-2.latin1 > "$work/expected"
+[ "$rc" = 1 ] && cmp -s "$work/out" "$work/expected" && [ "$(wc -l < "$work/err")" = 2 ] ||
+  fail "-r --legacy=latin1 of five files"
 
 echo "== utf8check: byte-order marks"
 # A UTF-16 or UTF-32 mark is named instead of the first error, whose place means nothing in

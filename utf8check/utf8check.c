@@ -61,6 +61,10 @@ static const char *const usage_text =
     "                  characters and errors escaped as in C, but for newlines\n"
     "                  and tabs, kept as they are; reports go to standard error\n"
     "      --one-line  with -e, escape newlines and tabs too (\\n, \\t)\n"
+    "      --legacy=ENCODING\n"
+    "                  with -r, copy an input that is UTF-8 unchanged, and convert\n"
+    "                  one that is not from ENCODING, latin1 (ISO-8859-1) or\n"
+    "                  cp1252 (Windows-1252), whole\n"
     "  -h, --help      print this help and exit\n"
     "      --version   print the version and exit\n"
     "\n"
@@ -70,11 +74,16 @@ static const char *const usage_text =
 
 enum mode { MODE_CHECK, MODE_REPLACE, MODE_ESCAPE };
 
+/* The encoding of --legacy and --fallback. */
+enum legacy { LEGACY_NONE, LEGACY_LATIN1, LEGACY_CP1252 };
+
 struct options {
   enum mode mode;
   int quiet;
   int list;
   int one_line; /* -e escapes newlines and tabs too */
+  /* --legacy: with -r, an input that is not UTF-8 is converted whole from this encoding. */
+  enum legacy legacy;
   /* With -r and -e, whether standard output is a regular file, and which: an input that is
    * that file would be read while it grows, without end. */
   int out_regular;
@@ -186,6 +195,60 @@ static void copy_out(const struct options *o, const char *s, size_t len) {
   else
     n = escape_keeping_lines(s, len);
   write_out(out_buf, n);
+}
+
+/* Writes the `len` bytes at `s` converted from the legacy encoding of --legacy: each byte is a
+ * character, so any piece converts on its own. */
+static void convert_out(const struct options *o, const char *s, size_t len) {
+  while (len > 0) {
+    /* out_buf holds the longest conversion of a chunk, 3 bytes per byte. */
+    size_t n = len < CHUNK ? len : CHUNK;
+    utf8_result r = o->legacy == LEGACY_LATIN1 ? latin1_to_utf8(s, n, out_buf, sizeof out_buf, 0)
+                                               : cp1252_to_utf8(s, n, out_buf, sizeof out_buf, 0);
+    check_copy(r.status);
+    write_out(out_buf, r.written);
+    s += n;
+    len -= n;
+  }
+}
+
+/* With --legacy, the start of an input that cannot be read twice, held until the input proves
+ * to be UTF-8 (then copied as it is) or not (then converted): all of it that is valid. */
+static char *held;
+static size_t held_len, held_cap;
+
+static void hold(const char *s, size_t len) {
+  if (len > held_cap - held_len) {
+    size_t cap = held_cap > 0 ? held_cap : CHUNK;
+    while (len > cap - held_len) {
+      if (cap > SIZE_MAX / 2) {
+        errno = ENOMEM;
+        fatal("input held for --legacy");
+      }
+      cap *= 2;
+    }
+    char *grown = realloc(held, cap);
+    if (grown == NULL) fatal("input held for --legacy");
+    held = grown;
+    held_cap = cap;
+  }
+  memcpy(held + held_len, s, len);
+  held_len += len;
+}
+
+/* Writes the `len` bytes at `s`, whole characters, of an input being copied: as copy_out does,
+ * or with --legacy held while the input `failed` no check, then converted with what was held
+ * before them. */
+static void put(const struct options *o, const char *s, size_t len, int failed) {
+  if (o->legacy == LEGACY_NONE) {
+    copy_out(o, s, len);
+  } else if (!failed) {
+    hold(s, len);
+  } else {
+    convert_out(o, held, held_len);
+    held_len = 0;
+    convert_out(o, s, len);
+  }
 }
 
 /* Records the error `status` at `offset`, whose bytes start at `s` (`avail` bytes there). */
@@ -389,7 +452,7 @@ static int scan_stream(const struct options *o, int fd, const char *name, int tr
     }
     if (o->mode != MODE_CHECK) {
       done = complete_prefix(in_buf, len);
-      copy_out(o, in_buf, done);
+      put(o, in_buf, done, failed);
     }
     carry = len - done;
     memmove(in_buf, in_buf + done, carry);
@@ -404,8 +467,40 @@ static int scan_stream(const struct options *o, int fd, const char *name, int tr
     }
   }
   /* The end of the input: an incomplete character is copied as the error it is. */
-  if (o->mode != MODE_CHECK && carry > 0) copy_out(o, in_buf, carry);
+  if (o->mode != MODE_CHECK && carry > 0) put(o, in_buf, carry, failed);
+  /* With --legacy, an input that proved to be UTF-8 is held whole, and copied as it is. */
+  if (held_len > 0) write_out(held, held_len);
+  held_len = 0;
   return failed ? EXIT_INVALID : EXIT_VALID;
+}
+
+/* Copies the regular file `fd`, shown as `name`, from `start` to standard output, after it was
+ * checked: converted from the legacy encoding if `convert`, else through utf8_replace_invalid,
+ * which copies UTF-8 as it is, and keeps the copy UTF-8 should the file have changed since.
+ * Returns EXIT_VALID, or EXIT_TROUBLE on a read error. */
+static int copy_regular(const struct options *o, int fd, const char *name, off_t start,
+                        int convert) {
+  size_t carry = 0;
+  int failed = lseek(fd, start, SEEK_SET) < 0;
+  while (!failed) {
+    ssize_t got = read(fd, in_buf + carry, CHUNK);
+    if (got == 0) break;
+    if (got < 0) {
+      failed = errno != EINTR;
+      continue;
+    }
+    size_t len = carry + (size_t)got, done = convert ? len : complete_prefix(in_buf, len);
+    if (convert) convert_out(o, in_buf, done);
+    else copy_out(o, in_buf, done);
+    carry = len - done;
+    memmove(in_buf, in_buf + done, carry);
+  }
+  if (failed) {
+    fprintf(stderr, "utf8check: %s: %s\n", name, strerror(errno));
+    return EXIT_TROUBLE;
+  }
+  if (carry > 0) copy_out(o, in_buf, carry);
+  return EXIT_VALID;
 }
 
 /* Checks (and copies, in MODE_REPLACE and MODE_ESCAPE) the input `fd`, shown as `name`, and
@@ -428,11 +523,18 @@ static int check_input(const struct options *o, int fd, const char *name) {
   struct position pos = {0, 0};
   int result;
   err.head_len = 0;
-  if (regular && o->mode == MODE_CHECK) {
+  /* A regular file is checked first, also with --legacy, which then reads it again to copy or
+   * convert it; anything else that --legacy copies is held until it is known (put). */
+  if (regular && (o->mode == MODE_CHECK || o->legacy != LEGACY_NONE)) {
     result = check_regular(fd, name, start, sb.st_size, &err);
     if (result == EXIT_INVALID && err.offset < HEAD) {
       ssize_t got = pread(fd, err.head, HEAD, start);
       err.head_len = got > 0 ? (size_t)got : 0;
+    }
+    if (result != EXIT_TROUBLE && o->mode != MODE_CHECK) {
+      posix_fadvise(fd, start, 0, POSIX_FADV_SEQUENTIAL);
+      if (copy_regular(o, fd, name, start, result == EXIT_INVALID) != EXIT_VALID)
+        return EXIT_TROUBLE;
     }
   } else {
     if (regular) posix_fadvise(fd, start, 0, POSIX_FADV_SEQUENTIAL);
@@ -487,6 +589,15 @@ static void print_and_exit(const char *text) {
   exit(EXIT_VALID);
 }
 
+/* The encoding `name` given to an option: latin1 or cp1252, else a usage error `unknown`,
+ * which shows the name. */
+static enum legacy encoding(const char *name, const char *unknown) {
+  if (strcmp(name, "latin1") == 0) return LEGACY_LATIN1;
+  if (strcmp(name, "cp1252") == 0) return LEGACY_CP1252;
+  usage_error(unknown, escape_name(name));
+  return LEGACY_NONE;
+}
+
 static void set_mode(struct options *o, enum mode mode) {
   if (o->mode != MODE_CHECK && o->mode != mode)
     usage_error("%s", "-r (--replace) and -e (--escape) exclude each other");
@@ -516,6 +627,8 @@ static int parse_options(int argc, char **argv, struct options *o) {
       else if (strcmp(a, "--replace") == 0) set_mode(o, MODE_REPLACE);
       else if (strcmp(a, "--escape") == 0) set_mode(o, MODE_ESCAPE);
       else if (strcmp(a, "--one-line") == 0) o->one_line = 1;
+      else if (strncmp(a, "--legacy=", 9) == 0)
+        o->legacy = encoding(a + 9, "unknown encoding '%s' for --legacy (latin1 or cp1252)");
       else if (strcmp(a, "--help") == 0) print_and_exit(usage_text);
       else if (strcmp(a, "--version") == 0) {
         printf("utf8check (libutf8) %s", utf8_version());
@@ -538,11 +651,13 @@ static int parse_options(int argc, char **argv, struct options *o) {
     }
   }
   if (o->one_line && o->mode != MODE_ESCAPE) usage_error("%s", "--one-line needs -e (--escape)");
+  if (o->legacy != LEGACY_NONE && o->mode != MODE_REPLACE)
+    usage_error("%s", "--legacy needs -r (--replace)");
   return nfiles;
 }
 
 int main(int argc, char **argv) {
-  struct options o = {MODE_CHECK, 0, 0, 0, 0, 0, 0};
+  struct options o = {MODE_CHECK, 0, 0, 0, LEGACY_NONE, 0, 0, 0};
   char stdin_name[] = "-";
   char *stdin_only[] = {stdin_name};
   int nfiles = parse_options(argc, argv, &o);
