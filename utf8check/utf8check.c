@@ -1,13 +1,16 @@
 /*
  * utf8check: checks that files are UTF-8, locating the first error of each; or copies them
- * with errors replaced or escaped. See man/utf8check.1.
+ * with errors replaced or escaped, or converted from a legacy encoding. See man/utf8check.1.
  *
  * Every input goes in fixed-size pieces through libutf8's stream validator, so memory use does
  * not depend on the input, and the tool itself does no work per byte. A regular file being
  * checked is mapped a window at a time, so that the validator reads the page cache with no
  * copy, and its line and column are found only after an error. Anything else is read in
  * chunks; a character split across two chunks is carried, at most three bytes, to the front of
- * the next, so that the line tracking and the copies only ever see whole characters.
+ * the next, so that the line tracking and the copies only ever see whole characters. The one
+ * exception is --legacy, whose choice between copying and converting needs the input's first
+ * error or end: a regular file is checked, then read again; anything else is held in memory up
+ * to that point.
  */
 #define _POSIX_C_SOURCE 200809L
 #define _FILE_OFFSET_BITS 64 /* files above 2 GiB on 32-bit systems */
