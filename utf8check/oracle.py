@@ -11,7 +11,8 @@ usage: oracle.py gen DIR          write the test inputs, each CASE with CASE.rep
                                   report after "NAME: ", empty if valid), CASE.replaced,
                                   CASE.escaped (-e: newlines and tabs kept) and
                                   CASE.escaped-one-line (-e --one-line), CASE.latin1 and
-                                  CASE.cp1252 (-r --legacy=)
+                                  CASE.cp1252 (-r --legacy=), CASE.fallback-latin1 and
+                                  CASE.fallback-cp1252 (-r --fallback=)
        oracle.py replace FILE...  print the files, each decoded with errors='replace', encoded
        oracle.py escape           print standard input escaped as UTF8_ESCAPE_C
        oracle.py report FILE [OFFSET]
@@ -160,6 +161,27 @@ def legacy(data, encoding):
     return data.decode("cp1252", "whatwg-c1").encode("utf-8")
 
 
+def _fallback(encoding):
+    """An error handler of the UTF-8 decoder that decodes each byte of the ill-formed sequence
+    it is given as `encoding` (latin1, or cp1252 as WHATWG completes it)."""
+    def handler(exc):
+        bad = exc.object[exc.start:exc.end]
+        if encoding == "latin1":
+            return bad.decode("latin-1"), exc.end
+        return bad.decode("cp1252", "whatwg-c1"), exc.end
+    return handler
+
+
+for _encoding in ("latin1", "cp1252"):
+    codecs.register_error("fallback-" + _encoding, _fallback(_encoding))
+
+
+def fallback(data, encoding):
+    """-r --fallback=ENCODING: `data` decoded as UTF-8, each byte of each error as its
+    character in `encoding`."""
+    return data.decode("utf-8", "fallback-" + encoding).encode("utf-8")
+
+
 def mixed(rng, size, newlines=True):
     """Exactly `size` bytes of valid text mixing characters of 1 to 4 bytes: a random stretch
     of a text made once, cut at character boundaries and padded with ASCII."""
@@ -282,6 +304,8 @@ def main():
             for encoding in ("latin1", "cp1252"):
                 with open(os.path.join(directory, name + "." + encoding), "wb") as f:
                     f.write(legacy(data, encoding))
+                with open(os.path.join(directory, name + ".fallback-" + encoding), "wb") as f:
+                    f.write(fallback(data, encoding))
     elif cmd == "replace":
         for path in args:
             with open(path, "rb") as f:

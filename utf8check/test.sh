@@ -3,7 +3,8 @@
 # exit statuses, standard input (a pipe and a redirected file), UTF-16 and UTF-32 byte-order
 # marks, a hostile file name, missing and unreadable inputs, an input that is the output file,
 # and the --replace and --escape copies byte for byte (with newlines and tabs kept, and with
-# --one-line), the escaped copies read back by utf8_unescape, and the --legacy copies. Every
+# --one-line), the escaped copies read back by utf8_unescape, and the --legacy and --fallback
+# copies. Every
 # expected value comes from Python's codecs (utf8check/oracle.py), never from libutf8.
 #
 # The library is found through LD_LIBRARY_PATH, pointing at the staged lib directory: the
@@ -70,7 +71,9 @@ run "$tool" -h
 cmp -s "$work/out" <("$tool" --help) || fail "-h differs from --help"
 for bad in -x --frobnicate "-r -e" "--replace -e" "-q -l" "-lq" "--quiet --list" --one-line \
   "-r --one-line" "--one-line -q" --legacy=latin1 "-e --legacy=cp1252" "-r --legacy=koi8-r" \
-  "-r --legacy=" "-r --legacy" "-r --legacy=LATIN1"; do
+  "-r --legacy=" "-r --legacy" "-r --legacy=LATIN1" --fallback=latin1 "-e --fallback=cp1252" \
+  "-r --fallback=ascii" "-r --fallback=latin1 --legacy=latin1" \
+  "--legacy=cp1252 -r --fallback=cp1252"; do
   # shellcheck disable=SC2086 # split on purpose
   run "$tool" $bad /dev/null
   [ "$rc" = 2 ] && [ ! -s "$work/out" ] && grep -q "Try 'utf8check --help'" "$work/err" ||
@@ -115,6 +118,12 @@ for input in $(ls | grep -v '\.'); do
   expect "-r --legacy=latin1 $input" $status "$input.latin1" <(report "$input" "$input")
   run_piped "$input" "$tool" --legacy=cp1252 --replace
   expect "--legacy=cp1252 --replace $input through a pipe" $status "$input.cp1252" \
+    "$work/expected"
+  # Each byte of each error as its character in Windows-1252 or Latin-1.
+  run "$tool" -r --fallback=cp1252 "$input"
+  expect "-r --fallback=cp1252 $input" $status "$input.fallback-cp1252" <(report "$input" "$input")
+  run_piped "$input" "$tool" --fallback=latin1 --replace
+  expect "--fallback=latin1 --replace $input through a pipe" $status "$input.fallback-latin1" \
     "$work/expected"
 done
 

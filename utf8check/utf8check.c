@@ -43,8 +43,9 @@ enum { EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_TROUBLE = 2 };
 #define CARRY_MAX (UTF8_MAX_BYTES - 1)
 /* The longest byte-order mark, UTF-32's. */
 #define HEAD 4
-/* The longest output for one input byte, from either copy: utf8_escape writes at most four
- * bytes per input byte (\xNN), utf8_replace_invalid at most three (U+FFFD). */
+/* The longest output for one input byte, of every copy: utf8_escape writes at most four bytes
+ * per input byte (\xNN); utf8_replace_invalid at most three (U+FFFD), and so do --fallback and
+ * --legacy (Windows-1252's 80 is U+20AC). */
 #define MAX_EXPANSION 4
 
 static char in_buf[CARRY_MAX + CHUNK];
@@ -60,14 +61,18 @@ static const char *const usage_text =
     "  -l, --list      print only the names of the invalid inputs\n"
     "  -r, --replace   write the inputs to standard output, each error replaced\n"
     "                  with U+FFFD; reports go to standard error\n"
-    "  -e, --escape    write the inputs to standard output with control\n"
-    "                  characters and errors escaped as in C, but for newlines\n"
-    "                  and tabs, kept as they are; reports go to standard error\n"
-    "      --one-line  with -e, escape newlines and tabs too (\\n, \\t)\n"
+    "      --fallback=ENCODING\n"
+    "                  with -r, replace each byte of each error with its\n"
+    "                  character in ENCODING, latin1 (ISO-8859-1) or cp1252\n"
+    "                  (Windows-1252), instead of U+FFFD\n"
     "      --legacy=ENCODING\n"
     "                  with -r, copy an input that is UTF-8 unchanged, and convert\n"
     "                  one that is not from ENCODING, latin1 (ISO-8859-1) or\n"
     "                  cp1252 (Windows-1252), whole\n"
+    "  -e, --escape    write the inputs to standard output with control\n"
+    "                  characters and errors escaped as in C, but for newlines\n"
+    "                  and tabs, kept as they are; reports go to standard error\n"
+    "      --one-line  with -e, escape newlines and tabs too (\\n, \\t)\n"
     "  -h, --help      print this help and exit\n"
     "      --version   print the version and exit\n"
     "\n"
@@ -87,6 +92,8 @@ struct options {
   int one_line; /* -e escapes newlines and tabs too */
   /* --legacy: with -r, an input that is not UTF-8 is converted whole from this encoding. */
   enum legacy legacy;
+  /* --fallback: with -r, each byte of each error becomes its character in this encoding. */
+  enum legacy fallback;
   /* With -r and -e, whether standard output is a regular file, and which: an input that is
    * that file would be read while it grows, without end. */
   int out_regular;
@@ -191,7 +198,11 @@ static size_t escape_keeping_lines(const char *s, size_t len) {
 /* Writes the `len` bytes at `s`, whole characters, transformed as the options say. */
 static void copy_out(const struct options *o, const char *s, size_t len) {
   size_t n = 0;
-  if (o->mode == MODE_REPLACE)
+  if (o->mode == MODE_REPLACE && o->fallback != LEGACY_NONE)
+    check_copy(utf8_replace_invalid_flags(
+        s, len, out_buf, sizeof out_buf,
+        o->fallback == LEGACY_LATIN1 ? UTF8_FALLBACK_LATIN1 : UTF8_FALLBACK_CP1252, &n));
+  else if (o->mode == MODE_REPLACE)
     check_copy(utf8_replace_invalid(s, len, out_buf, sizeof out_buf, &n));
   else if (o->one_line)
     check_copy(utf8_escape(s, len, UTF8_ESCAPE_C, out_buf, sizeof out_buf, &n));
@@ -632,6 +643,8 @@ static int parse_options(int argc, char **argv, struct options *o) {
       else if (strcmp(a, "--one-line") == 0) o->one_line = 1;
       else if (strncmp(a, "--legacy=", 9) == 0)
         o->legacy = encoding(a + 9, "unknown encoding '%s' for --legacy (latin1 or cp1252)");
+      else if (strncmp(a, "--fallback=", 11) == 0)
+        o->fallback = encoding(a + 11, "unknown encoding '%s' for --fallback (latin1 or cp1252)");
       else if (strcmp(a, "--help") == 0) print_and_exit(usage_text);
       else if (strcmp(a, "--version") == 0) {
         printf("utf8check (libutf8) %s", utf8_version());
@@ -656,11 +669,15 @@ static int parse_options(int argc, char **argv, struct options *o) {
   if (o->one_line && o->mode != MODE_ESCAPE) usage_error("%s", "--one-line needs -e (--escape)");
   if (o->legacy != LEGACY_NONE && o->mode != MODE_REPLACE)
     usage_error("%s", "--legacy needs -r (--replace)");
+  if (o->fallback != LEGACY_NONE && o->mode != MODE_REPLACE)
+    usage_error("%s", "--fallback needs -r (--replace)");
+  if (o->fallback != LEGACY_NONE && o->legacy != LEGACY_NONE)
+    usage_error("%s", "--fallback and --legacy exclude each other");
   return nfiles;
 }
 
 int main(int argc, char **argv) {
-  struct options o = {MODE_CHECK, 0, 0, 0, LEGACY_NONE, 0, 0, 0};
+  struct options o = {MODE_CHECK, 0, 0, 0, LEGACY_NONE, LEGACY_NONE, 0, 0, 0};
   char stdin_name[] = "-";
   char *stdin_only[] = {stdin_name};
   int nfiles = parse_options(argc, argv, &o);
