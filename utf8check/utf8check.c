@@ -250,9 +250,9 @@ static void hold(const char *s, size_t len) {
   held_len += len;
 }
 
-/* Writes the `len` bytes at `s`, whole characters, of an input being copied: as copy_out does,
- * or with --legacy held while the input `failed` no check, then converted with what was held
- * before them. */
+/* Writes the `len` bytes at `s`, whole characters, of an input being copied: as copy_out does;
+ * or, with --legacy, held while the input has shown no error (`failed` is 0), and after its
+ * first error converted, what was held first. */
 static void put(const struct options *o, const char *s, size_t len, int failed) {
   if (o->legacy == LEGACY_NONE) {
     copy_out(o, s, len);
@@ -482,8 +482,13 @@ static int scan_stream(const struct options *o, int fd, const char *name, int tr
   }
   /* The end of the input: an incomplete character is copied as the error it is. */
   if (o->mode != MODE_CHECK && carry > 0) put(o, in_buf, carry, failed);
-  /* With --legacy, an input that proved to be UTF-8 is held whole, and copied as it is. */
-  if (held_len > 0) write_out(held, held_len);
+  /* With --legacy, what is still held is all of an input that proved to be UTF-8, copied as it
+   * is (put converted that of an input with an error at its first error; should the final
+   * check be the first to fail, it is converted here). */
+  if (held_len > 0) {
+    if (failed) convert_out(o, held, held_len);
+    else write_out(held, held_len);
+  }
   held_len = 0;
   return failed ? EXIT_INVALID : EXIT_VALID;
 }
