@@ -119,6 +119,17 @@ enum Group {
     FromUtf16,
     /// UTF-32 (the input, converted beforehand) to UTF-8: the result is the bytes written.
     FromUtf32,
+    // The groups of `encodings`, each on its own inputs: the result is the units written.
+    /// Latin-1 text made from the corpus to UTF-8.
+    Latin1ToUtf8,
+    /// The same text read as Windows-1252, to UTF-8.
+    Cp1252ToUtf8,
+    /// That text in UTF-8, to Latin-1 (strict, validating).
+    Utf8ToLatin1,
+    /// UTF-8 to UTF-16BE, and to UTF-16 in the machine's order (strict, validating).
+    ToUtf16Be,
+    /// UTF-16BE (the input, converted beforehand) to UTF-8, and UTF-16 in the machine's order.
+    FromUtf16Be,
 }
 
 impl Group {
@@ -131,6 +142,11 @@ impl Group {
             Group::ToUtf32 => "utf8_to_utf32",
             Group::FromUtf16 => "utf16_to_utf8",
             Group::FromUtf32 => "utf32_to_utf8",
+            Group::Latin1ToUtf8 => "latin1_to_utf8",
+            Group::Cp1252ToUtf8 => "cp1252_to_utf8",
+            Group::Utf8ToLatin1 => "utf8_to_latin1",
+            Group::ToUtf16Be => "utf8_to_utf16be",
+            Group::FromUtf16Be => "utf16be_to_utf8",
         }
     }
 }
@@ -179,7 +195,11 @@ macro_rules! entry {
     }};
 }
 
-/// Every implementation measured by this harness. Adding one is adding one entry here.
+// Latin-1, Windows-1252 and UTF-16BE: their inputs, implementations and checks.
+mod encodings;
+
+/// Every implementation measured by this harness. Adding one is adding one entry here (or in
+/// `encodings`, for its groups).
 fn entries() -> Vec<Entry> {
     use Group::*;
     vec![
@@ -675,6 +695,7 @@ fn generate(data: &Path, corpus: Option<&Path>) -> Result<(), String> {
                 );
             }
             let mut fresh = String::new();
+            let mut latin1 = String::new();
             for path in files {
                 let file = path
                     .file_name()
@@ -692,6 +713,7 @@ fn generate(data: &Path, corpus: Option<&Path>) -> Result<(), String> {
                 if let Some(&(_, label)) = SNIPPET_FILES.iter().find(|(file, _)| *file == name) {
                     snippet_texts.push((label, String::from_utf8_lossy(&text).into_owned()));
                 }
+                encodings::latin1_inputs(data, name, &text, &mut latin1)?;
                 let pool = shuffled_copies(&text, name);
                 let pool_path = write(&format!("fresh-{name}.pool"), &pool)?;
                 writeln!(
@@ -702,6 +724,7 @@ fn generate(data: &Path, corpus: Option<&Path>) -> Result<(), String> {
                 .unwrap();
             }
             manifest.push_str(&fresh);
+            manifest.push_str(&latin1);
         }
         _ => eprintln!(
             "bench: corpus folder {} not found (set LIBUTF8_CORPUS to point at it): the corpus rows \
@@ -899,6 +922,9 @@ impl Settings {
 /// What the first call of an implementation must return on `input`, or None when the
 /// implementation does not apply to that input.
 fn expected(group: Group, input: &Input, bytes: &[u8]) -> Option<u64> {
+    if let Some(want) = encodings::expected(group, input, bytes) {
+        return want;
+    }
     let short = input.kind == "short";
     let text = core::str::from_utf8(bytes).ok()?;
     match group {
@@ -955,6 +981,7 @@ fn measure(manifest: &Path, out: &Path) -> Result<(), String> {
     let only = env::var("LIBUTF8_BENCH_GROUPS").unwrap_or_default();
     let entries: Vec<Entry> = entries()
         .into_iter()
+        .chain(encodings::entries())
         .filter(|e| only.is_empty() || only.split(',').any(|g| g == e.group.name()))
         .collect();
     let mut csv = String::from(
@@ -965,6 +992,7 @@ fn measure(manifest: &Path, out: &Path) -> Result<(), String> {
         let loaded = Loaded::read(input)?;
         let bytes = loaded.bytes();
         Scratch::with(|b| b.prepare(bytes, input.call_len));
+        encodings::prepare(input, bytes);
         let calls_per_iter = (bytes.len() / input.call_len) as u64;
         // The implementations that apply, each checked on a first call, then calibrated.
         let mut plan: Vec<(&Entry, u64)> = Vec::new();
@@ -978,6 +1006,11 @@ fn measure(manifest: &Path, out: &Path) -> Result<(), String> {
                     "bench: {} on {} returned {got}, expected {want}: not measured",
                     e.name, input.name
                 );
+                failed = true;
+                continue;
+            }
+            if let Err(msg) = encodings::check_output(e, input, bytes, got) {
+                eprintln!("bench: {msg}: not measured");
                 failed = true;
                 continue;
             }
