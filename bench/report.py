@@ -278,7 +278,8 @@ def goals(res):
               for row, fresh_row in zip(corpus_goals(res, res.names("corpus")), fresh)]
     others = [row + ("—", "—") for row in other_goals(res)]
     validation = [row for row in corpus if row[0].startswith("Validation")]
-    return validation + others + corpus[len(validation):]
+    encodings = [row + ("—", "—") for row in encoding_goals(res)]
+    return validation + others + corpus[len(validation):] + encodings
 
 
 def verdict_of(ok, complete=True, needs=None):
@@ -407,6 +408,174 @@ def other_goals(res):
                     "the faster simdutf validator's", "≤ 1.00×",
                     f"{ours[0]:.1f} ns vs {best:.1f} ns = {ours[0] / best:.2f}×",
                     verdict(ours[0] <= best)))
+    return out
+
+
+# --- Latin-1, Windows-1252 and UTF-16BE (bench/src/encodings.rs) ----------------------------
+
+# The manifest's kinds of the Latin-1 text made from each corpus file and of its UTF-8 form.
+LATIN1, LATIN1_UTF8 = "latin1", "latin1-utf8"
+LIB_LATIN1_TO_UTF8 = "libutf8 latin1_to_utf8"
+SIMDUTF_LATIN1_TO_UTF8 = "simdutf convert_latin1_to_utf8"
+LIB_CP1252_TO_UTF8 = "libutf8 cp1252_to_utf8"
+ENCODING_RS_CP1252 = "encoding_rs windows-1252 decode_to_utf8"
+LIB_UTF8_TO_LATIN1 = "libutf8 utf8_to_latin1"
+SIMDUTF_UTF8_TO_LATIN1 = "simdutf convert_utf8_to_latin1"
+# Per direction of UTF-16BE: (label, libutf8 big-endian, libutf8 in the machine's order, simdutf).
+UTF16BE = [
+    ("UTF-8 to UTF-16BE", "libutf8 utf8_to_utf16 UTF8_UTF16BE",
+     "libutf8 utf8_to_utf16 (native order)", "simdutf convert_utf8_to_utf16be"),
+    ("UTF-16BE to UTF-8", "libutf8 utf16_to_utf8 UTF8_UTF16BE",
+     "libutf8 utf16_to_utf8 (native order)", "simdutf convert_utf16be_to_utf8"),
+]
+# The most time a big-endian conversion may take, as a multiple of the native order's.
+BE_TARGET = 1.10
+
+
+def latin1_names(res):
+    """[(corpus file, its Latin-1 input, its UTF-8 input)] of the files that have them."""
+    utf8 = set(res.names(LATIN1_UTF8))
+    out = [(n.removeprefix("latin1-"), n, "latin1-utf8-" + n.removeprefix("latin1-"))
+           for n in res.names(LATIN1)]
+    out += [(n.removeprefix("latin1-utf8-"), "latin1-" + n.removeprefix("latin1-utf8-"), n)
+            for n in res.names(LATIN1_UTF8) if "latin1-" + n.removeprefix("latin1-utf8-")
+            not in res.names(LATIN1)]
+    return [(f, a, b if b in utf8 else None) for f, a, b in out]
+
+
+def utf8_gbps(res, inp, impl, utf8_bytes):
+    """(median, low, high) in GB/s of `utf8_bytes` bytes of UTF-8 per call, or None."""
+    r = res.get("rust", inp, impl)
+    if r is None or r["median_ns"] <= 0 or utf8_bytes is None:
+        return None
+    return (utf8_bytes / r["median_ns"], utf8_bytes / r["max_ns"], utf8_bytes / r["min_ns"])
+
+
+def bytes_of(res, inp):
+    return next((b for _, m, b in res.inputs if m == inp), None)
+
+
+def slowdown(res, inp, be, native):
+    """The big-endian conversion's median time over the native order's, or None."""
+    a, b = res.ns("rust", inp, be), res.ns("rust", inp, native)
+    return None if a is None or b is None or b[0] <= 0 else a[0] / b[0]
+
+
+def encoding_goals(res):
+    """[(goal, target, measured, verdict)] of the goals of the Latin-1 and UTF-16BE
+    conversions: at least simdutf's speed on every Latin-1 input, and UTF-16BE within 10% of
+    the machine's own order on every corpus file."""
+    out = []
+    files = latin1_names(res)
+    for goal, ours, peer, pick in (
+            ("Latin-1 to UTF-8 at least as fast as simdutf on every Latin-1 input",
+             LIB_LATIN1_TO_UTF8, SIMDUTF_LATIN1_TO_UTF8, lambda a, b: a),
+            ("UTF-8 to Latin-1 at least as fast as simdutf, every Latin-1 input in UTF-8",
+             LIB_UTF8_TO_LATIN1, SIMDUTF_UTF8_TO_LATIN1, lambda a, b: b)):
+        pairs = [(f, res.ratio("rust", pick(a, b), ours, peer)) for f, a, b in files if pick(a, b)]
+        w, wn = worst(pairs)
+        g = geomean([r for _, r in pairs])
+        below = sum(1 for _, r in pairs if r is not None and r < 1)
+        if not pairs:
+            verdict = NOT_EVAL + " (no Latin-1 input measured)"
+        else:
+            verdict = verdict_of(None if w is None else w >= 1, all(r for _, r in pairs))
+        out.append((f"{goal}: libutf8 ÷ simdutf, each file", "≥ 1.00× on each",
+                    "—" if w is None else f"slowest {w:.2f}× ({wn}), geometric mean {g:.2f}×; "
+                    f"{below} of {len(pairs)} inputs below", verdict))
+    corpus = res.names("corpus")
+    for label, be, native, _ in UTF16BE:
+        pairs = [(n, slowdown(res, n, be, native)) for n in corpus]
+        known = [(r, n) for n, r in pairs if r is not None]
+        most = max(known) if known else (None, None)
+        g = geomean([r for r, _ in known])
+        above = sum(1 for r, _ in known if r > BE_TARGET)
+        if not corpus:
+            verdict = NOT_EVAL + " (corpus absent)"
+        else:
+            verdict = verdict_of(None if most[0] is None else most[0] <= BE_TARGET,
+                                 len(known) == len(pairs))
+        out.append((f"UTF-16BE conversions within 10% of the native-order ones: {label}, time "
+                    "with `UTF8_UTF16BE` ÷ time in the machine's order, every corpus file",
+                    f"≤ {BE_TARGET:.2f}× on each", "—" if most[0] is None else
+                    f"largest {most[0]:.2f}× ({most[1]}), geometric mean {g:.2f}×; "
+                    f"{above} of {len(known)} files above", verdict))
+    return out
+
+
+def encodings_section(res):
+    """The tables of the Latin-1, Windows-1252 and UTF-16BE conversions (Rust harness)."""
+    files, corpus = latin1_names(res), res.names("corpus")
+    be_measured = any(res.get("rust", n, UTF16BE[0][1]) or res.get("rust", n, UTF16BE[1][1])
+                      for n in corpus)
+    if not files and not be_measured:
+        return []
+    out = ["## Latin-1, Windows-1252 and UTF-16BE (Rust harness)\n"]
+    if files:
+        have = {f for f, _, _ in files}
+        skipped = [n for n in corpus if n not in have]
+        out.append(
+            "The Latin-1 inputs are made from the corpus: each file with every character above "
+            "U+00FF removed, in Latin-1 (one byte per character; the input of `latin1_to_utf8`, "
+            "of `cp1252_to_utf8` and of their peers) and in UTF-8 (the input of "
+            "`utf8_to_latin1`), for the files where at least 4 KiB remain"
+            + (f" (not {', '.join(skipped)})" if skipped else "")
+            + ". Text of other scripts keeps only its spaces, digits, punctuation and Latin "
+            "words, so most of these inputs are ASCII, or nearly. GB/s of UTF-8 (the output, or "
+            "the input of `utf8_to_latin1`), median (slowest–fastest sample). libutf8 runs "
+            "strict (no flag); simdutf's `convert_utf8_to_latin1` validates; encoding_rs decodes "
+            "Windows-1252 (WHATWG) into a buffer as large as its own bound for any output "
+            "(simdutf has no Windows-1252). Each implementation's first output is compared with "
+            "the standard library's, byte for byte.\n")
+
+        def rows(ours, peer, latin1_input):
+            body = []
+            for f, a, b in files:
+                inp = a if latin1_input else b
+                if inp is None:
+                    continue
+                size = bytes_of(res, b) if b else None
+                body.append([f, f"{bytes_of(res, inp):,}",
+                             cell(utf8_gbps(res, inp, ours, size)),
+                             cell(utf8_gbps(res, inp, peer, size)),
+                             times(res.ratio("rust", inp, ours, peer))])
+            body.append([f"**geometric mean ({len(body)} inputs)**", "", "", "", "**" + times(
+                geomean([res.ratio("rust", a if latin1_input else b, ours, peer)
+                         for _, a, b in files if (a if latin1_input else b)])) + "**"])
+            return body
+
+        for title, ours, peer, head, latin1_input in (
+                ("Latin-1 to UTF-8", LIB_LATIN1_TO_UTF8, SIMDUTF_LATIN1_TO_UTF8, "simdutf", True),
+                ("Windows-1252 to UTF-8", LIB_CP1252_TO_UTF8, ENCODING_RS_CP1252, "encoding_rs",
+                 True),
+                ("UTF-8 to Latin-1", LIB_UTF8_TO_LATIN1, SIMDUTF_UTF8_TO_LATIN1, "simdutf",
+                 False)):
+            out.append(f"### {title}\n")
+            out.append(table(["corpus file", "input bytes", "libutf8", head,
+                              f"libutf8 ÷ {head}"], rows(ours, peer, latin1_input)) + "\n")
+    if be_measured:
+        out.append("### UTF-16BE\n")
+        out.append(
+            "The corpus files, converted to and from UTF-16 in big-endian order "
+            "(`UTF8_UTF16BE`), libutf8 strict against simdutf's validating `convert_utf8_to_"
+            "utf16be` and `convert_utf16be_to_utf8`, and libutf8 in the machine's order on the "
+            "same samples (*native*). The UTF-16 inputs are the UTF-8 files converted "
+            "beforehand. GB/s of UTF-8, median; *BE ÷ native* is the big-endian conversion's "
+            f"time over the native one's (the goal: at most {BE_TARGET:.2f}×). Each "
+            "implementation's first output is compared with the standard library's "
+            "(`str::encode_utf16`, `u16::to_be`).\n")
+        for label, be, native, peer in UTF16BE:
+            body = [[n, median(res.gbps("rust", n, be)), median(res.gbps("rust", n, native)),
+                     median(res.gbps("rust", n, peer)), times(res.ratio("rust", n, be, peer)),
+                     times(slowdown(res, n, be, native))] for n in corpus]
+            body.append([f"**geometric mean ({len(corpus)} files)**", "", "", "",
+                         "**" + times(geomean([res.ratio("rust", n, be, peer)
+                                               for n in corpus])) + "**",
+                         "**" + times(geomean([slowdown(res, n, be, native)
+                                               for n in corpus])) + "**"])
+            out.append(f"#### {label}\n")
+            out.append(table(["input", "libutf8 BE", "libutf8 native", "simdutf BE",
+                              "libutf8 BE ÷ simdutf BE", "BE ÷ native (time)"], body) + "\n")
     return out
 
 
@@ -970,6 +1139,8 @@ def main():
                     [[n[6:]] + [ns_pair(n, o, p) for _, o, p in TRANSCODERS]
                      + [times(res.ratio("rust", n, o, p)) for _, o, p in TRANSCODERS]
                      for n in short]) + "\n")
+
+    md.extend(encodings_section(res))
 
     # Fresh text.
     fresh = res.names("fresh")
