@@ -165,7 +165,7 @@ macro_rules! transcoders {
         ) -> Progress {
             crate::engine::latin1::latin1_to_utf8_with(src, dst, |s, d| {
                 // SAFETY: the instruction set has SSSE3, which the CPU has by our contract.
-                unsafe { crate::kernels::x86::shared::latin1_blocks::<false>(s, d) }
+                unsafe { crate::kernels::x86::shared::latin1_blocks::<$registers, false>(s, d) }
             })
         }
 
@@ -181,7 +181,7 @@ macro_rules! transcoders {
         ) -> Progress {
             crate::engine::latin1::cp1252_to_utf8_with(src, dst, |s, d| {
                 // SAFETY: as above.
-                unsafe { crate::kernels::x86::shared::latin1_blocks::<true>(s, d) }
+                unsafe { crate::kernels::x86::shared::latin1_blocks::<$registers, true>(s, d) }
             })
         }
 
@@ -199,7 +199,7 @@ macro_rules! transcoders {
             crate::engine::latin1::utf8_to_latin1_with(src, dst, mode, |s, d| {
                 // SAFETY: the instruction set has SSE4.1 and SSSE3, which the CPU has by our
                 // contract.
-                unsafe { crate::kernels::x86::shared::utf8_to_latin1_blocks(s, d) }
+                unsafe { crate::kernels::x86::shared::utf8_to_latin1_blocks::<$registers>(s, d) }
             })
         }
     };

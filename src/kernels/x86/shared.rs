@@ -530,12 +530,55 @@ const fn latin1_shuffles() -> [[u8; 16]; 256] {
     table
 }
 
-/// Bytes of input a block of [`latin1_blocks`] takes.
+/// Bytes of a run of ASCII that [`copy_ascii_run`] tests and copies at a time.
+const ASCII_RUN: usize = 64;
+
+/// Copies the run of ASCII at the start of `src` into `dst`, as far as both allow, 64 bytes at
+/// a time, then `V::LANES` at a time: the number of bytes copied (it stops at the first such
+/// piece that is not all ASCII, so bytes of ASCII may follow). Its stores are exactly the
+/// bytes copied.
+///
+/// # Safety
+/// The CPU has `V`'s instruction set.
+#[inline(always)]
+unsafe fn copy_ascii_run<V: Vector>(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> usize {
+    let n = src.len().min(dst.len());
+    let (from, to) = (src.as_ptr(), dst.as_mut_ptr().cast::<u8>());
+    let mut i = 0;
+    // SAFETY: each piece of `ASCII_RUN` or `V::LANES` bytes at `i` ends at most at `n`, inside
+    // both buffers, which are distinct; `V`'s instruction set by the caller.
+    unsafe {
+        let ascii = |at: usize, len: usize| {
+            let mut any = V::load(core::slice::from_raw_parts(from.add(at), V::LANES));
+            let mut k = V::LANES;
+            while k < len {
+                any = any.or(V::load(core::slice::from_raw_parts(
+                    from.add(at + k),
+                    V::LANES,
+                )));
+                k += V::LANES;
+            }
+            !any.any_high_bit()
+        };
+        while n - i >= ASCII_RUN && ascii(i, ASCII_RUN) {
+            core::ptr::copy_nonoverlapping(from.add(i), to.add(i), ASCII_RUN);
+            i += ASCII_RUN;
+        }
+        while n - i >= V::LANES && ascii(i, V::LANES) {
+            core::ptr::copy_nonoverlapping(from.add(i), to.add(i), V::LANES);
+            i += V::LANES;
+        }
+    }
+    i
+}
+
+/// Bytes of input a block of [`latin1_blocks`] and [`utf8_to_latin1_blocks`] takes.
 const LATIN1_BLOCK: usize = 16;
 
-/// Converts Latin-1 into UTF-8 16 bytes at a time, as far as blocks go (with `CP1252`, up to
-/// a block holding a byte of 0x80..0x9F, whose characters differ from Latin-1's): the bytes
-/// read and written. A block of ASCII is copied; in any other, each byte `b` from 0x80 becomes
+/// Converts Latin-1 into UTF-8 as far as blocks go (with `CP1252`, up to a block of 16 bytes
+/// holding a byte of 0x80..0x9F, whose characters differ from Latin-1's): the bytes read and
+/// written. Runs of ASCII are copied ([`copy_ascii_run`]); after each, the next 64 bytes are
+/// converted 16 bytes at a time, with no test for ASCII: each byte `b` from 0x80 becomes
 /// `0xC0 | (b >> 6)` and `0x80 | (b & 0x3F)`, built for all 16 bytes in two registers of
 /// interleaved pairs, from which a shuffle chosen by the mask of the non-ASCII bytes keeps, for
 /// each 8 of them, the pairs of the non-ASCII bytes and the second byte of the others (as
@@ -547,75 +590,61 @@ const LATIN1_BLOCK: usize = 16;
 /// bytes, each of which the conversion's later steps turn into at least one byte of output
 /// (from Latin-1 and Windows-1252 they stop only where the output is full), and its stores end
 /// 2 bytes before the end of `dst`, which a character of up to 3 bytes that does not fit
-/// leaves at most: so every byte stored is part of the final output, and none after it changes.
+/// leaves at most: so every byte stored is part of the final output, and none after it
+/// changes.
 ///
 /// # Safety
-/// The CPU has SSSE3.
+/// The CPU has SSSE3 and `V`'s instruction set.
 #[inline(always)]
-pub(crate) unsafe fn latin1_blocks<const CP1252: bool>(
+pub(crate) unsafe fn latin1_blocks<V: Vector, const CP1252: bool>(
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
 ) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
-    // After a block of ASCII, runs of ASCII are tested and copied 64 bytes at a time.
-    let mut ascii = false;
-    // SAFETY: SSSE3 by the caller; every load reads 16 bytes of `src` at `read` (64 in a run
-    // of ASCII), which the loop conditions keep inside it, and every store 16 bytes of `dst` at
-    // most 16 past `written` (64 in a run of ASCII), which they keep 34 bytes (98) from its end.
+    // SAFETY: SSSE3 and `V`'s instruction set by the caller; a block's load reads 16 bytes of
+    // `src` at `read` and its stores 32 bytes of `dst` from `written` at most, which the
+    // block's condition keeps inside them (8 and 2 bytes from their ends); `read` and
+    // `written` stay within `src` and `dst` in a run of ASCII.
     unsafe {
-        while src.len().saturating_sub(read) >= LATIN1_BLOCK + 8
-            && dst.len().saturating_sub(written) >= 2 * LATIN1_BLOCK + 2
-        {
-            if ascii
-                && src.len() - read >= 4 * LATIN1_BLOCK
-                && dst.len() - written >= 4 * LATIN1_BLOCK + 2 * LATIN1_BLOCK + 2
-            {
-                let at = src.as_ptr().add(read).cast::<__m128i>();
-                let v = [0, 1, 2, 3].map(|k| _mm_loadu_si128(at.add(k)));
-                let any = _mm_or_si128(_mm_or_si128(v[0], v[1]), _mm_or_si128(v[2], v[3]));
-                if _mm_movemask_epi8(any) == 0 {
-                    let out = dst.as_mut_ptr().add(written).cast::<__m128i>();
-                    for (k, v) in v.into_iter().enumerate() {
-                        _mm_storeu_si128(out.add(k), v);
-                    }
-                    read += 4 * LATIN1_BLOCK;
-                    written += 4 * LATIN1_BLOCK;
-                    continue;
-                }
-            }
-            let v = _mm_loadu_si128(src.as_ptr().add(read).cast());
-            let high = _mm_movemask_epi8(v) as u32;
-            let out = dst.as_mut_ptr().add(written).cast::<__m128i>();
-            ascii = high == 0;
-            if ascii {
-                _mm_storeu_si128(out, v);
-                read += LATIN1_BLOCK;
-                written += LATIN1_BLOCK;
-                continue;
-            }
-            // 0x80..0x9F are the bytes below 0xA0 as signed bytes (-128..-97).
-            if CP1252 && _mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(-96))) != 0 {
-                break;
-            }
-            let non_ascii = _mm_cmplt_epi8(v, _mm_setzero_si128());
-            // C2 or C3: bits 6 and 7 of each byte below 0xC0 (the 16-bit shift carries bits of
-            // the next byte into bits 2 to 7, which the mask clears).
-            let lead = _mm_or_si128(
-                _mm_and_si128(_mm_srli_epi16(v, 6), _mm_set1_epi8(0x03)),
-                _mm_set1_epi8(0xC0u8 as i8),
+        'runs: loop {
+            let n = copy_ascii_run::<V>(
+                src.get(read..).unwrap_or_default(),
+                dst.get_mut(written..).unwrap_or_default(),
             );
-            // `0x80 | (b & 0x3F)` is `b` without bit 6 where bit 7 is set; ASCII stays itself.
-            let tail = _mm_andnot_si128(_mm_and_si128(non_ascii, _mm_set1_epi8(0x40)), v);
-            let pairs = [_mm_unpacklo_epi8(lead, tail), _mm_unpackhi_epi8(lead, tail)];
-            let mut at = out.cast::<u8>();
-            for (half, pairs) in pairs.into_iter().enumerate() {
-                let mask = ((high >> (8 * half)) & 0xFF) as usize;
-                let shuffle = _mm_loadu_si128(LATIN1_SHUFFLES[mask].as_ptr().cast());
-                _mm_storeu_si128(at.cast(), _mm_shuffle_epi8(pairs, shuffle));
-                at = at.add(8 + mask.count_ones() as usize);
+            read += n;
+            written += n;
+            for _ in 0..V::LANES / LATIN1_BLOCK {
+                if src.len() - read < LATIN1_BLOCK + 8 || dst.len() - written < 2 * LATIN1_BLOCK + 2
+                {
+                    break 'runs;
+                }
+                let v = _mm_loadu_si128(src.as_ptr().add(read).cast());
+                // 0x80..0x9F are the bytes below 0xA0 as signed bytes (-128..-97).
+                if CP1252 && _mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(-96))) != 0 {
+                    break 'runs;
+                }
+                let high = _mm_movemask_epi8(v) as u32;
+                let non_ascii = _mm_cmplt_epi8(v, _mm_setzero_si128());
+                // C2 or C3: bits 6 and 7 of each byte below 0xC0 (the 16-bit shift carries
+                // bits of the next byte into bits 2 to 7, which the mask clears).
+                let lead = _mm_or_si128(
+                    _mm_and_si128(_mm_srli_epi16(v, 6), _mm_set1_epi8(0x03)),
+                    _mm_set1_epi8(0xC0u8 as i8),
+                );
+                // `0x80 | (b & 0x3F)` is `b` without bit 6 where bit 7 is set; ASCII stays
+                // itself.
+                let tail = _mm_andnot_si128(_mm_and_si128(non_ascii, _mm_set1_epi8(0x40)), v);
+                let pairs = [_mm_unpacklo_epi8(lead, tail), _mm_unpackhi_epi8(lead, tail)];
+                let mut at = dst.as_mut_ptr().add(written).cast::<u8>();
+                for (half, pairs) in pairs.into_iter().enumerate() {
+                    let mask = ((high >> (8 * half)) & 0xFF) as usize;
+                    let shuffle = _mm_loadu_si128(LATIN1_SHUFFLES[mask].as_ptr().cast());
+                    _mm_storeu_si128(at.cast(), _mm_shuffle_epi8(pairs, shuffle));
+                    at = at.add(8 + mask.count_ones() as usize);
+                }
+                read += LATIN1_BLOCK;
+                written += LATIN1_BLOCK + high.count_ones() as usize;
             }
-            read += LATIN1_BLOCK;
-            written += LATIN1_BLOCK + high.count_ones() as usize;
         }
     }
     (read, written)
@@ -655,23 +684,34 @@ static SHIFT_UP: [u8; 32] = {
     t
 };
 
-/// The Latin-1 of the 16 bytes at the start of `src` if they are ASCII and whole 2-byte
-/// characters of U+0080..U+00FF (a lead C2 or C3 followed by a continuation byte, none cut at
-/// either end): its bytes at the start of a register, and how many.
+/// The indices 0..16 then zeros (index 0x80): 16 bytes read from `k` shuffle a register's
+/// bytes `k` lanes down.
+static SHIFT_DOWN: [u8; 32] = {
+    let mut t = [0x80u8; 32];
+    let mut i = 0;
+    while i < 16 {
+        t[i] = i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The Latin-1 of the characters that start in the 16 bytes at the start of `src` if they are
+/// ASCII and 2-byte characters of U+0080..U+00FF (a lead C2 or C3 followed by a continuation
+/// byte; a lead in the last byte, whose continuation is past the block, is left for the next
+/// step): its bytes at the start of a register, how many (8 to 16), and the bytes of input
+/// they take (15 or 16).
 ///
 /// # Safety
 /// The CPU has SSE4.1 and SSSE3; `src` holds 16 bytes.
 #[inline(always)]
-unsafe fn latin1_of_block(src: &[u8]) -> Option<(__m128i, usize)> {
+unsafe fn latin1_of_block(src: &[u8]) -> Option<(__m128i, usize, usize)> {
     debug_assert!(src.len() >= LATIN1_BLOCK);
     // SAFETY: SSE4.1 and SSSE3 by the caller; the loads read 16 bytes of `src` or of the
     // tables, which hold them from the offsets taken.
     unsafe {
         let v = _mm_loadu_si128(src.as_ptr().cast());
         let high = _mm_movemask_epi8(v) as u32;
-        if high == 0 {
-            return Some((v, LATIN1_BLOCK));
-        }
         let lead = _mm_cmpeq_epi8(
             _mm_and_si128(v, _mm_set1_epi8(0xFEu8 as i8)),
             _mm_set1_epi8(0xC2u8 as i8),
@@ -685,12 +725,16 @@ unsafe fn latin1_of_block(src: &[u8]) -> Option<(__m128i, usize)> {
             _mm_movemask_epi8(cont) as u32,
         );
         // Every non-ASCII byte a lead or a continuation, each continuation right after a lead
-        // and each lead right before one (so none in the last byte).
-        if leads | conts != high || conts != (leads << 1) & 0xFFFF || leads & 0x8000 != 0 {
+        // and each lead right before one (or in the last byte, then not taken: a continuation
+        // in the first byte is not one of this block's characters, whose first byte starts
+        // one, so none may be there).
+        if leads | conts != high || conts != (leads << 1) & 0xFFFF {
             return None;
         }
+        let cut = (leads >> 15) as usize;
         // At a lead: the value `(lead & 3) << 6 | (next & 0x3F)` (the 16-bit shift moves no
-        // bit across bytes: the masked value is below 4); elsewhere the byte itself.
+        // bit across bytes: the masked value is below 4); elsewhere the byte itself. (A lead
+        // in the last byte gets a value from the zero shifted in, past the bytes returned.)
         let next = _mm_srli_si128::<1>(v);
         let value = _mm_or_si128(
             _mm_slli_epi16(_mm_and_si128(v, _mm_set1_epi8(0x03)), 6),
@@ -709,47 +753,66 @@ unsafe fn latin1_of_block(src: &[u8]) -> Option<(__m128i, usize)> {
             _mm_shuffle_epi8(merged, keep_lo),
             _mm_shuffle_epi8(_mm_shuffle_epi8(merged, keep_hi), up),
         );
-        Some((bytes, LATIN1_BLOCK - conts.count_ones() as usize))
+        Some((
+            bytes,
+            LATIN1_BLOCK - conts.count_ones() as usize - cut,
+            LATIN1_BLOCK - cut,
+        ))
     }
 }
 
-/// Converts UTF-8 into Latin-1 16 bytes at a time, as far as blocks of ASCII and whole 2-byte
-/// characters up to U+00FF go ([`latin1_of_block`]): the bytes read and written. Each block's
-/// characters are validated and decoded in one register, whose continuation bytes a shuffle
-/// per 8 bytes removes, then stored whole.
+/// Converts UTF-8 into Latin-1 as far as runs of ASCII and blocks of ASCII and 2-byte
+/// characters up to U+00FF go: the bytes read and written. Runs of ASCII are copied as they
+/// are ([`copy_ascii_run`]); the `V::LANES` bytes after each (where the run stopped) are
+/// validated and decoded 16 bytes at a time in one register ([`latin1_of_block`]), whose
+/// continuation bytes a shuffle per 8 bytes removes (compressing out the lead bytes' partners,
+/// as simdutf's `utf8_to_latin1` does after Lemire and Muła, "Transcoding billions of Unicode
+/// characters per second with SIMD instructions", 2022). Anything else (a character above
+/// U+00FF, an error, a character cut at the end of the input) stops it, for the exact path.
 ///
-/// The 16-byte store reaches up to 8 bytes past a block's output. A block is only converted
-/// where the next block is one too, whose 8 or more bytes of output the conversion writes next
-/// (the exact path, if this stops before it: its characters are well-formed, in Latin-1, and
-/// fit in `dst`, kept 32 bytes from its end), over those bytes: so every byte stored is part of
-/// the final output, and none after it changes.
+/// Every store writes exactly the block's output, 8 to 16 bytes, as two 8-byte stores (the
+/// second one over the last 8 of them): nothing past the output is ever written.
 ///
 /// # Safety
-/// The CPU has SSE4.1 and SSSE3.
+/// The CPU has SSE4.1 and SSSE3, and `V`'s instruction set.
 #[inline(always)]
-pub(crate) unsafe fn utf8_to_latin1_blocks(
+pub(crate) unsafe fn utf8_to_latin1_blocks<V: Vector>(
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
 ) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
-    let block = |at: usize| match src.get(at..) {
-        // SAFETY: the caller's CPU; the block holds 16 bytes.
-        Some(s) if s.len() >= LATIN1_BLOCK => unsafe { latin1_of_block(s) },
-        _ => None,
-    };
-    let mut this = block(0);
-    while let Some((bytes, len)) = this {
-        if dst.len().saturating_sub(written) < 2 * LATIN1_BLOCK {
-            break;
-        }
-        let Some(next) = block(read + LATIN1_BLOCK) else {
-            break;
+    loop {
+        // SAFETY: `V`'s instruction set by the caller.
+        let n = unsafe {
+            copy_ascii_run::<V>(
+                src.get(read..).unwrap_or_default(),
+                dst.get_mut(written..).unwrap_or_default(),
+            )
         };
-        // SAFETY: 16 bytes from `written`, which is at least 32 bytes from the end of `dst`.
-        unsafe { _mm_storeu_si128(dst.as_mut_ptr().add(written).cast(), bytes) };
-        read += LATIN1_BLOCK;
-        written += len;
-        this = Some(next);
+        read += n;
+        written += n;
+        for _ in 0..V::LANES / LATIN1_BLOCK {
+            let (Some(s), Some(d)) = (
+                src.get(read..read + LATIN1_BLOCK),
+                dst.get_mut(written..written + LATIN1_BLOCK),
+            ) else {
+                return (read, written);
+            };
+            // SAFETY: the caller's CPU; `s` holds 16 bytes.
+            let Some((bytes, len, taken)) = (unsafe { latin1_of_block(s) }) else {
+                return (read, written);
+            };
+            // SAFETY: `d` holds 16 bytes, `len` is 8 to 16: the stores write its bytes 0..8
+            // and `len - 8..len`; SHIFT_DOWN holds 16 bytes from `len - 8`. SSSE3 by the
+            // caller.
+            unsafe {
+                let at = d.as_mut_ptr().cast::<u8>();
+                _mm_storel_epi64(at.cast(), bytes);
+                let down = _mm_loadu_si128(SHIFT_DOWN[len - 8..].as_ptr().cast());
+                _mm_storel_epi64(at.add(len - 8).cast(), _mm_shuffle_epi8(bytes, down));
+            }
+            read += taken;
+            written += len;
+        }
     }
-    (read, written)
 }
