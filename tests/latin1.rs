@@ -310,7 +310,8 @@ fn chunks_cut_everywhere_give_one_call() {
 }
 
 /// Each implementation's converters from Latin-1 and Windows-1252 (the SIMD ones take blocks of
-/// 16 bytes with 8 more after them, and 34 bytes of room, runs of ASCII 64 bytes at a time):
+/// 16 bytes with 8 more after them, and 34 bytes of room, runs of ASCII 64 and 16 or 32 bytes
+/// at a time):
 /// text of every length up to a few blocks, mostly ASCII, mostly Latin-1, with the bytes
 /// 0x80..0x9F, or ASCII but for one byte, into every capacity from
 /// none to the size needed and more, against the oracles, with nothing changed past the output.
@@ -392,8 +393,9 @@ fn latin1_text(rng: &mut Rng, len: usize, odd_one_in: usize) -> Vec<u8> {
     s
 }
 
-/// Each implementation's converter into Latin-1 (the SIMD ones take blocks of 16 bytes of
-/// ASCII and 2-byte characters, each followed by another such block, with 32 bytes of room),
+/// Each implementation's converter into Latin-1 (the SIMD ones take runs of ASCII, and blocks
+/// of 16 bytes of ASCII and 2-byte characters, a lead in the last byte left for the next, with
+/// 16 bytes of room),
 /// strict and with replacement, into every capacity, against the oracles, with nothing
 /// changed past the output.
 #[test]
@@ -451,6 +453,68 @@ fn every_implementation_counts_the_latin1_length() {
         assert_eq!(latin1_length_from_utf8(&s), want);
         for isa in common::implementations() {
             assert_eq!(isa.count_chars(&s), Some(want), "{}", isa.name());
+        }
+    }
+}
+
+/// Each implementation's converters where the SIMD ones change paths: runs of ASCII around the
+/// 16-, 32- and 64-byte pieces that they test and copy, with one or two other characters at
+/// every offset (a Latin-1 byte from 0x80; into Latin-1 a 2-byte character, which may be cut by
+/// a block's end, or one above U+00FF), into the size needed and every capacity up to 20
+/// bytes below it, with nothing changed past the output.
+#[test]
+fn every_implementation_around_runs_of_ascii() {
+    let mut rng = Rng::new(0xA5C1);
+    let lens = common::or_under_miri(
+        &[15, 16, 17, 31, 32, 33, 63, 64, 65, 97, 128, 130, 160][..],
+        &[40, 70][..],
+    );
+    for &len in lens {
+        for at in 0..len {
+            let mut s: Vec<u8> = (0..len).map(|_| b' ' + rng.below(0x5F) as u8).collect();
+            s[at] = 0x80 + rng.below(0x80) as u8;
+            if rng.below(2) == 0 {
+                let other = rng.below(len);
+                s[other] = 0x80 + rng.below(0x80) as u8;
+            }
+            let text = testkit::latin1_to_utf8(&s);
+            let mut above = text.clone();
+            // The first character from U+0080, after ASCII: at the same offset in both.
+            let i = text.iter().position(|&b| b >= 0x80).unwrap();
+            above.splice(i..i + 2, "€".bytes());
+            let latin1_out = testkit::utf8_to_latin1_lossy(&above);
+            for isa in common::implementations() {
+                let name = isa.name();
+                for cap in text.len().saturating_sub(20)..=text.len() {
+                    let (p, out) = run_with(|s, d| isa.latin1_to_utf8(s, d).unwrap(), &s, cap);
+                    assert_eq!(out[..], text[..p.written], "{name} {s:02X?} cap {cap}");
+                    let done = (p.read == s.len()) == (cap == text.len());
+                    assert!(done, "{name} {s:02X?} cap {cap} {p:?}");
+                }
+                for cap in s.len().saturating_sub(20)..=s.len() {
+                    let convert =
+                        |s: &[u8], d: &mut [u8]| isa.utf8_to_latin1(s, d, STRICT).unwrap();
+                    let (p, out) = run_with(convert, &text, cap);
+                    assert_eq!(out[..], s[..p.written], "{name} {text:02X?} cap {cap}");
+                    let done = (p.read == text.len()) == (cap == s.len());
+                    assert!(done, "{name} {text:02X?} cap {cap} {p:?}");
+                    let convert =
+                        |s: &[u8], d: &mut [u8]| isa.utf8_to_latin1(s, d, REPLACE).unwrap();
+                    let (p, out) = run_with(convert, &above, cap);
+                    assert_eq!(
+                        out[..],
+                        latin1_out[..p.written],
+                        "{name} {above:02X?} cap {cap}"
+                    );
+                }
+                let convert = |s: &[u8], d: &mut [u8]| isa.utf8_to_latin1(s, d, STRICT).unwrap();
+                let (p, out) = run_with(convert, &above, s.len());
+                assert_eq!(
+                    (out, p.read, p.stop),
+                    (s[..i].to_vec(), i, Some(Stop::Unrepresentable)),
+                    "{name} {above:02X?}"
+                );
+            }
         }
     }
 }
