@@ -803,12 +803,13 @@ pub(crate) unsafe fn utf8_to_latin1_blocks<V: Vector>(
                 return (read, written);
             };
             // SAFETY: `d` holds 16 bytes, `len` is 8 to 16: the stores write its bytes 0..8
-            // and `len - 8..len`; SHIFT_DOWN holds 16 bytes from `len - 8`. SSSE3 by the
-            // caller.
+            // and `len - 8..len`; SHIFT_DOWN holds 16 bytes from `len - 8` (0 to 8: a pointer,
+            // not an index, which would bring a panic path the compiler cannot rule out).
+            // SSSE3 by the caller.
             unsafe {
                 let at = d.as_mut_ptr().cast::<u8>();
                 _mm_storel_epi64(at.cast(), bytes);
-                let down = _mm_loadu_si128(SHIFT_DOWN[len - 8..].as_ptr().cast());
+                let down = _mm_loadu_si128(SHIFT_DOWN.as_ptr().add(len - 8).cast());
                 _mm_storel_epi64(at.add(len - 8).cast(), _mm_shuffle_epi8(bytes, down));
             }
             read += taken;
