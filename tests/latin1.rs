@@ -469,8 +469,9 @@ fn every_implementation_around_runs_of_ascii() {
         &[15, 16, 17, 31, 32, 33, 63, 64, 65, 97, 128, 130, 160][..],
         &[40, 70][..],
     );
+    // Under Miri, every ninth offset: each one converts into 21 capacities per implementation.
     for &len in lens {
-        for at in 0..len {
+        for at in (0..len).step_by(common::or_under_miri(1, 9)) {
             let mut s: Vec<u8> = (0..len).map(|_| b' ' + rng.below(0x5F) as u8).collect();
             s[at] = 0x80 + rng.below(0x80) as u8;
             if rng.below(2) == 0 {
