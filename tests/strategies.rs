@@ -38,51 +38,16 @@ fn mode(replacement: Replacement) -> Mode {
     }
 }
 
-/// The character the ill-formed byte `b` becomes, by the strategy's rule.
-fn char_of(b: u8, r: Replacement) -> u32 {
-    assert!(b >= 0x80, "an ill-formed sequence holds no ASCII");
-    match r {
-        Replacement::Escape => 0xDC80 + u32::from(b - 0x80),
-        Replacement::Latin1 => u32::from(char::from(b)),
-        Replacement::Cp1252 => u32::from(testkit::windows_1252(b)),
-        Replacement::Fffd => unreachable!(),
-    }
-}
-
-/// The code points (lone surrogates included) the strategy makes of `s`: its text, walked
-/// with `from_utf8`, each byte of each maximal subpart mapped by [`char_of`].
+/// The code points (lone surrogates included) that strategy `r` makes of `s`, by testkit's
+/// oracle: the standard library's maximal subparts, each byte mapped by the strategy's rule.
 fn oracle(s: &[u8], r: Replacement) -> Vec<u32> {
-    let mut out = Vec::new();
-    let mut rest = s;
-    loop {
-        match core::str::from_utf8(rest) {
-            Ok(text) => {
-                out.extend(text.chars().map(u32::from));
-                return out;
-            }
-            Err(e) => {
-                let (good, bad) = rest.split_at(e.valid_up_to());
-                let text = core::str::from_utf8(good).unwrap();
-                out.extend(text.chars().map(u32::from));
-                // No error length: the input ends inside the sequence, all of it the subpart.
-                let n = e.error_len().unwrap_or(bad.len());
-                out.extend(bad[..n].iter().map(|&b| char_of(b, r)));
-                rest = &bad[n..];
-            }
-        }
-    }
-}
-
-/// UTF-16 of code points that may be lone surrogates.
-fn utf16_of(cps: &[u32]) -> Vec<u16> {
-    let mut out = Vec::new();
-    for &cp in cps {
-        match char::from_u32(cp) {
-            Some(c) => out.extend_from_slice(c.encode_utf16(&mut [0; 2])),
-            None => out.push(u16::try_from(cp).unwrap()),
-        }
-    }
-    out
+    let fallback = match r {
+        Replacement::Escape => testkit::Fallback::Escape,
+        Replacement::Latin1 => testkit::Fallback::Latin1,
+        Replacement::Cp1252 => testkit::Fallback::Cp1252,
+        Replacement::Fffd => unreachable!("U+FFFD is no strategy of these tests"),
+    };
+    testkit::fallback_code_points(s, fallback)
 }
 
 /// UTF-8 of scalar values.
@@ -196,7 +161,7 @@ fn replace_flags(s: &[u8], flags: u32) -> Vec<u8> {
 fn check(s: &[u8]) {
     for (r, flag) in STRATEGIES {
         let cps = oracle(s, r);
-        let want16 = utf16_of(&cps);
+        let want16 = testkit::utf16_of_code_points(&cps);
         let want32 = cps.clone();
         // SAFETY: `s` is live.
         let (len16, len32) = unsafe {
@@ -295,7 +260,7 @@ fn every_input_of_one_to_three_bytes() {
 fn check_isa(isa: Isa, s: &[u8]) {
     for (r, _) in STRATEGIES {
         let cps = oracle(s, r);
-        let want16 = utf16_of(&cps);
+        let want16 = testkit::utf16_of_code_points(&cps);
         let mut out16 = vec![PATTERN16; want16.len() + 8];
         let p = isa
             .utf8_to_utf16(s, &mut out16[..want16.len()], mode(r))
@@ -571,7 +536,7 @@ fn every_capacity_below_the_needed_one() {
         for isa in implementations() {
             for (r, _) in STRATEGIES {
                 let cps = oracle(&s, r);
-                let want16 = utf16_of(&cps);
+                let want16 = testkit::utf16_of_code_points(&cps);
                 let to16 =
                     |src: &[u8], out: &mut [u16]| isa.utf8_to_utf16(src, out, mode(r)).unwrap();
                 let to32 =
@@ -614,7 +579,7 @@ fn chunks_cut_everywhere_give_one_call() {
         let mut s = rng.text_of_len(len);
         rng.mutate(&mut s);
         for (r, flag) in STRATEGIES {
-            let want = utf16_of(&oracle(&s, r));
+            let want = testkit::utf16_of_code_points(&oracle(&s, r));
             for cut in 0..=s.len() {
                 let (p, mut out) =
                     c_from_utf8(utf8_to_utf16, &s[..cut], cut, flag | UTF8_MORE, 0u16);

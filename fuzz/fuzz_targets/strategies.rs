@@ -36,44 +36,16 @@ fuzz_target!(|data: &[u8]| {
     }
 });
 
-fn char_of(b: u8, r: Replacement) -> u32 {
-    match r {
-        Replacement::Escape => 0xDC00 + u32::from(b),
-        Replacement::Latin1 => u32::from(b),
-        _ => u32::from(testkit::windows_1252(b)),
-    }
-}
-
-/// The code points, lone surrogates included, that `r` makes of `s`.
+/// The code points (lone surrogates included) that strategy `r` makes of `s`, by testkit's
+/// oracle: the standard library's maximal subparts, each byte mapped by the strategy's rule.
 fn oracle(s: &[u8], r: Replacement) -> Vec<u32> {
-    let mut out = Vec::new();
-    let mut rest = s;
-    loop {
-        match core::str::from_utf8(rest) {
-            Ok(t) => {
-                out.extend(t.chars().map(u32::from));
-                return out;
-            }
-            Err(e) => {
-                let (good, bad) = rest.split_at(e.valid_up_to());
-                out.extend(core::str::from_utf8(good).unwrap().chars().map(u32::from));
-                let n = e.error_len().unwrap_or(bad.len());
-                out.extend(bad[..n].iter().map(|&b| char_of(b, r)));
-                rest = &bad[n..];
-            }
-        }
-    }
-}
-
-fn utf16_of(cps: &[u32]) -> Vec<u16> {
-    let mut out = Vec::new();
-    for &cp in cps {
-        match char::from_u32(cp) {
-            Some(c) => out.extend_from_slice(c.encode_utf16(&mut [0; 2])),
-            None => out.push(cp as u16),
-        }
-    }
-    out
+    let fallback = match r {
+        Replacement::Escape => testkit::Fallback::Escape,
+        Replacement::Latin1 => testkit::Fallback::Latin1,
+        Replacement::Cp1252 => testkit::Fallback::Cp1252,
+        Replacement::Fffd => unreachable!("U+FFFD is no strategy of these tests"),
+    };
+    testkit::fallback_code_points(s, fallback)
 }
 
 /// The whole output of `convert` resumed through buffers of `cap` units (one more when not
@@ -101,7 +73,7 @@ fn resumed<T: Copy + Default>(
 
 fn check(s: &[u8], r: Replacement, flag: u32, cap: usize) {
     let cps = oracle(s, r);
-    let want16 = utf16_of(&cps);
+    let want16 = testkit::utf16_of_code_points(&cps);
     // SAFETY: `s` is live.
     let (len16, len32) = unsafe {
         (

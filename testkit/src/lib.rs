@@ -163,3 +163,64 @@ pub fn utf8_to_latin1_lossy(s: &[u8]) -> Vec<u8> {
         .map(|c| u8::try_from(c).unwrap_or(b'?'))
         .collect()
 }
+
+/// The rules of libutf8's replacement strategies for an ill-formed byte (always >= 0x80):
+/// PEP 383's surrogateescape, and the byte read as ISO-8859-1 or as windows-1252.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fallback {
+    /// U+DC80 + (b - 0x80), a lone low surrogate (Python's `surrogateescape`).
+    Escape,
+    /// `b as char`.
+    Latin1,
+    /// [`windows_1252`].
+    Cp1252,
+}
+
+impl Fallback {
+    /// The code point that the ill-formed byte `b` becomes.
+    pub fn code_point(self, b: u8) -> u32 {
+        assert!(b >= 0x80, "an ill-formed sequence holds no ASCII");
+        match self {
+            Fallback::Escape => 0xDC80 + u32::from(b - 0x80),
+            Fallback::Latin1 => u32::from(char::from(b)),
+            Fallback::Cp1252 => u32::from(windows_1252(b)),
+        }
+    }
+}
+
+/// The code points (lone surrogates included, under [`Fallback::Escape`]) that `fallback` makes
+/// of `s`: its text, walked with `core::str::from_utf8` (whose `valid_up_to` and `error_len` give
+/// the maximal subparts), each byte of each maximal subpart mapped by [`Fallback::code_point`].
+pub fn fallback_code_points(s: &[u8], fallback: Fallback) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut rest = s;
+    loop {
+        match core::str::from_utf8(rest) {
+            Ok(text) => {
+                out.extend(text.chars().map(u32::from));
+                return out;
+            }
+            Err(e) => {
+                let (good, bad) = rest.split_at(e.valid_up_to());
+                let text = core::str::from_utf8(good).expect("valid up to here");
+                out.extend(text.chars().map(u32::from));
+                // No error length: the input ends inside the sequence, all of it the subpart.
+                let n = e.error_len().unwrap_or(bad.len());
+                out.extend(bad[..n].iter().map(|&b| fallback.code_point(b)));
+                rest = &bad[n..];
+            }
+        }
+    }
+}
+
+/// UTF-16 of code points that may be lone surrogates (each then one unit).
+pub fn utf16_of_code_points(cps: &[u32]) -> Vec<u16> {
+    let mut out = Vec::new();
+    for &cp in cps {
+        match char::from_u32(cp) {
+            Some(c) => out.extend_from_slice(c.encode_utf16(&mut [0; 2])),
+            None => out.push(u16::try_from(cp).expect("a code point below U+10000")),
+        }
+    }
+    out
+}
