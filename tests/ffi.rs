@@ -188,6 +188,10 @@ fn header_define(name: &str) -> &'static str {
 /// utf8_version() is what the header's LIBUTF8_VERSION_* macros say, as libutf8(3) tells C
 /// programs to check: a header not regenerated after a version bump fails here.
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "reads the whole header: slow interpreted, and no unsafe code beyond a static string"
+)]
 fn version_is_the_headers_version() {
     let [major, minor, patch] = ["MAJOR", "MINOR", "PATCH"].map(|part| {
         let value = header_define(&format!("LIBUTF8_VERSION_{part}"));
