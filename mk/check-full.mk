@@ -45,7 +45,7 @@ check-miri:
 # Needs that toolchain, which .ci/run installs: rustup toolchain install $(MSRV) --profile
 # minimal.
 MSRV := $(shell sed -n 's/^rust-version *= *"\([^"]*\)".*/\1/p' Cargo.toml)
-MSRV_SWEEP_STEP ?= 16
+MSRV_SWEEP_STEP ?= 64
 check-msrv:
 	@$(call begin,msrv)
 	@scripts/check-msrv.sh $(RESULTS)/msrv "$(CARGO)" $(MSRV) $(BUILD)/msrv $(MSRV_SWEEP_STEP)
@@ -53,7 +53,7 @@ check-msrv:
 # Under emulation a test runs about 50 times slower than natively: the QEMU runs sample the
 # exhaustive sweeps and the randomized tests (every QEMU_SWEEP_STEP-th input, a
 # QEMU_SWEEP_STEP-th of the iterations; check-rust runs them in full).
-QEMU_SWEEP_STEP ?= 4
+QEMU_SWEEP_STEP ?= 8
 
 # Clippy for aarch64, and Rust tests built for aarch64 and run under QEMU (scripts/
 # check-aarch64.sh): the NEON kernel and the portable code, on a machine that is not aarch64.
