@@ -530,8 +530,9 @@ const fn latin1_shuffles() -> [[u8; 16]; 256] {
     table
 }
 
-/// Bytes of a run of ASCII that [`copy_ascii_run`] tests and copies at a time.
-const ASCII_RUN: usize = 64;
+/// Bytes of a run of ASCII that [`copy_ascii_run`] tests and copies at a time: 4 registers of
+/// AVX2, 8 of SSE, whose loads and stores the loop's test and branch are spread over.
+const ASCII_RUN: usize = 128;
 
 /// A register that [`copy_ascii_run`] copies through: the bytes it tested are stored from it,
 /// not loaded again.
@@ -557,10 +558,12 @@ unsafe impl StoreRegister for Avx2 {
     }
 }
 
-/// Copies the run of ASCII at the start of `src` into `dst`, as far as both allow, 64 bytes at
-/// a time, then `V::LANES` at a time: the number of bytes copied (it stops at the first such
-/// piece that is not all ASCII, so bytes of ASCII may follow). Each piece is loaded once, into
-/// the registers that are tested and then stored. Its stores are exactly the bytes copied.
+/// Copies the run of ASCII at the start of `src` into `dst`, as far as both allow: its first
+/// `V::LANES` bytes, then from where the stores are aligned (no store then crosses a cache
+/// line) [`ASCII_RUN`] bytes at a time, then `V::LANES` at a time. The number of bytes copied:
+/// it stops at the first such piece that is not all ASCII, so bytes of ASCII may follow. Each
+/// piece is loaded once, into the registers that are tested and then stored. Its stores are
+/// the bytes copied (the aligned pieces store some of the first `V::LANES` again).
 ///
 /// # Safety
 /// The CPU has `V`'s instruction set.
@@ -568,12 +571,21 @@ unsafe impl StoreRegister for Avx2 {
 unsafe fn copy_ascii_run<V: StoreRegister>(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> usize {
     let n = src.len().min(dst.len());
     let (from, to) = (src.as_ptr(), dst.as_mut_ptr().cast::<u8>());
-    let mut i = 0;
-    // SAFETY: each piece of `ASCII_RUN` or `V::LANES` bytes at `i` ends at most at `n`, inside
+    if n < V::LANES {
+        return 0;
+    }
+    // SAFETY: each piece of `V::LANES` or `ASCII_RUN` bytes at `i` ends at most at `n`, inside
     // both buffers, which are distinct; `V`'s instruction set by the caller.
     unsafe {
         let load = |at: usize| V::load(core::slice::from_raw_parts(from.add(at), V::LANES));
-        // The registers of a piece: 2 of AVX2, 4 of SSE (`V::LANES` is at least 16).
+        let first = load(0);
+        if first.any_high_bit() {
+            return 0;
+        }
+        first.store(to);
+        // 1 to `V::LANES` bytes on, all copied.
+        let mut i = V::LANES - (to as usize) % V::LANES;
+        // The registers of a piece (`V::LANES` is at least 16).
         let count = ASCII_RUN / V::LANES;
         while n - i >= ASCII_RUN {
             let mut piece = [V::splat(0); ASCII_RUN / 16];
@@ -600,8 +612,8 @@ unsafe fn copy_ascii_run<V: StoreRegister>(src: &[u8], dst: &mut [MaybeUninit<u8
             v.store(to.add(i));
             i += V::LANES;
         }
+        i
     }
-    i
 }
 
 /// Bytes of input a block of [`latin1_blocks`] and [`utf8_to_latin1_blocks`] takes.
