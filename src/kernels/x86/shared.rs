@@ -612,7 +612,8 @@ unsafe fn copy_ascii_run<V: StoreRegister>(src: &[u8], dst: &mut [MaybeUninit<u8
             v.store(to.add(i));
             i += V::LANES;
         }
-        i
+        // At least the first `V::LANES` bytes, copied before the aligned pieces.
+        i.max(V::LANES)
     }
 }
 
@@ -647,8 +648,9 @@ pub(crate) unsafe fn latin1_blocks<V: StoreRegister, const CP1252: bool>(
     let (mut read, mut written) = (0, 0);
     // SAFETY: SSSE3 and `V`'s instruction set by the caller; a block's load reads 16 bytes of
     // `src` at `read` and its stores 32 bytes of `dst` from `written` at most, which the
-    // block's condition keeps inside them (8 and 2 bytes from their ends); `read` and
-    // `written` stay within `src` and `dst` in a run of ASCII.
+    // condition before the register's blocks keeps inside them for each (8 and 2 bytes from
+    // their ends for the last); `read` and `written` stay within `src` and `dst` in a run of
+    // ASCII.
     unsafe {
         'runs: loop {
             let n = copy_ascii_run::<V>(
@@ -657,11 +659,11 @@ pub(crate) unsafe fn latin1_blocks<V: StoreRegister, const CP1252: bool>(
             );
             read += n;
             written += n;
+            // The condition of the register's blocks at once: of the last of them.
+            if src.len() - read < V::LANES + 8 || dst.len() - written < 2 * V::LANES + 2 {
+                break 'runs;
+            }
             for _ in 0..V::LANES / LATIN1_BLOCK {
-                if src.len() - read < LATIN1_BLOCK + 8 || dst.len() - written < 2 * LATIN1_BLOCK + 2
-                {
-                    break 'runs;
-                }
                 let v = _mm_loadu_si128(src.as_ptr().add(read).cast());
                 // 0x80..0x9F are the bytes below 0xA0 as signed bytes (-128..-97).
                 if CP1252 && _mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(-96))) != 0 {
