@@ -38,7 +38,12 @@ pub fn replace_invalid_with(s: &[u8], replacement: Replacement, out: &mut Sink<'
                 // A maximal subpart is at least one byte long.
                 let (ill, after) = bad.split_at(e.error_len.max(1).min(bad.len()));
                 if per_byte {
-                    push_fallback(ill, replacement, out);
+                    match ill {
+                        // A byte alone from 0xA0 (nearly every error of text that is mostly
+                        // UTF-8) is the same character in Latin-1 and Windows-1252, of 2 bytes.
+                        &[b] if b >= 0xA0 => out.push(&[0xC0 | (b >> 6), 0x80 | (b & 0x3F)]),
+                        _ => push_fallback(ill, replacement, out),
+                    }
                 } else {
                     out.push(&REPLACEMENT_UTF8);
                 }

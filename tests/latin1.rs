@@ -62,15 +62,29 @@ fn run_with(
     s: &[u8],
     cap: usize,
 ) -> (Progress, Vec<u8>) {
-    let mut buf = vec![0xA5u8; cap + 16];
-    let p = convert(s, &mut buf[..cap]);
+    run_at(convert, s, cap, 0)
+}
+
+/// [`run_with`] into a buffer that starts `offset` bytes into an allocation (the SIMD
+/// converters align their stores of runs of ASCII to the output).
+fn run_at(
+    convert: impl Fn(&[u8], &mut [u8]) -> Progress,
+    s: &[u8],
+    cap: usize,
+    offset: usize,
+) -> (Progress, Vec<u8>) {
+    let mut buf = vec![0xA5u8; offset + cap + 16];
+    let p = convert(s, &mut buf[offset..offset + cap]);
     assert!(p.read <= s.len() && p.written <= cap, "{p:?}");
     assert!(
-        buf[p.written..].iter().all(|&b| b == 0xA5),
+        buf[..offset].iter().all(|&b| b == 0xA5),
+        "changed bytes before its output: {s:02X?} cap {cap} {p:?}"
+    );
+    assert!(
+        buf[offset + p.written..].iter().all(|&b| b == 0xA5),
         "changed bytes past its output: {s:02X?} cap {cap} {p:?}"
     );
-    buf.truncate(p.written);
-    (p, buf)
+    (p, buf[offset..offset + p.written].to_vec())
 }
 
 /// Checks every converter and length function on `s` against the oracles.
@@ -458,22 +472,28 @@ fn every_implementation_counts_the_latin1_length() {
 }
 
 /// Each implementation's converters where the SIMD ones change paths: runs of ASCII around the
-/// 16-, 32- and 64-byte pieces that they test and copy, with one or two other characters at
+/// 16-, 32- and 128-byte pieces that they test and copy, with one or two other characters at
 /// every offset (a Latin-1 byte from 0x80; into Latin-1 a 2-byte character, which may be cut by
 /// a block's end, or one above U+00FF), into the size needed and every capacity up to 20
 /// bytes below it (under Miri, every fifth from the size needed), with nothing changed past
-/// the output.
+/// the output, which starts at offsets from 0 to 31 of an allocation (the pieces are copied
+/// from where their stores are aligned).
 #[test]
 fn every_implementation_around_runs_of_ascii() {
     let mut rng = Rng::new(0xA5C1);
     let lens = common::or_under_miri(
-        &[15, 16, 17, 31, 32, 33, 63, 64, 65, 97, 128, 130, 160][..],
-        &[40, 70][..],
+        &[
+            15, 16, 17, 31, 32, 33, 63, 64, 65, 97, 128, 130, 160, 161, 200, 290, 300,
+        ][..],
+        &[40, 70, 170][..],
     );
-    // Under Miri, every ninth offset and every fifth capacity.
+    // Under Miri, every ninth offset, and past the first piece of 128 bytes the first offset
+    // alone (before a run that reaches the pieces); every fifth capacity.
     let cap_step = common::or_under_miri(1, 5);
     for &len in lens {
-        for at in (0..len).step_by(common::or_under_miri(1, 9)) {
+        let step = common::or_under_miri(1, if len > 128 { len } else { 9 });
+        for at in (0..len).step_by(step) {
+            let offset = (at * 7 + len) % 32;
             let mut s: Vec<u8> = (0..len).map(|_| b' ' + rng.below(0x5F) as u8).collect();
             s[at] = 0x80 + rng.below(0x80) as u8;
             if rng.below(2) == 0 {
@@ -492,7 +512,8 @@ fn every_implementation_around_runs_of_ascii() {
                     .rev()
                     .step_by(cap_step)
                 {
-                    let (p, out) = run_with(|s, d| isa.latin1_to_utf8(s, d).unwrap(), &s, cap);
+                    let (p, out) =
+                        run_at(|s, d| isa.latin1_to_utf8(s, d).unwrap(), &s, cap, offset);
                     assert_eq!(out[..], text[..p.written], "{name} {s:02X?} cap {cap}");
                     let done = (p.read == s.len()) == (cap == text.len());
                     assert!(done, "{name} {s:02X?} cap {cap} {p:?}");
@@ -503,13 +524,13 @@ fn every_implementation_around_runs_of_ascii() {
                 {
                     let convert =
                         |s: &[u8], d: &mut [u8]| isa.utf8_to_latin1(s, d, STRICT).unwrap();
-                    let (p, out) = run_with(convert, &text, cap);
+                    let (p, out) = run_at(convert, &text, cap, offset);
                     assert_eq!(out[..], s[..p.written], "{name} {text:02X?} cap {cap}");
                     let done = (p.read == text.len()) == (cap == s.len());
                     assert!(done, "{name} {text:02X?} cap {cap} {p:?}");
                     let convert =
                         |s: &[u8], d: &mut [u8]| isa.utf8_to_latin1(s, d, REPLACE).unwrap();
-                    let (p, out) = run_with(convert, &above, cap);
+                    let (p, out) = run_at(convert, &above, cap, offset);
                     assert_eq!(
                         out[..],
                         latin1_out[..p.written],
@@ -517,7 +538,7 @@ fn every_implementation_around_runs_of_ascii() {
                     );
                 }
                 let convert = |s: &[u8], d: &mut [u8]| isa.utf8_to_latin1(s, d, STRICT).unwrap();
-                let (p, out) = run_with(convert, &above, s.len());
+                let (p, out) = run_at(convert, &above, s.len(), offset);
                 assert_eq!(
                     (out, p.read, p.stop),
                     (s[..i].to_vec(), i, Some(Stop::Unrepresentable)),

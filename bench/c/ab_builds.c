@@ -18,8 +18,9 @@
  *   grep ^short bench/target/data/manifest.tsv > short.tsv
  *   ./ab_builds utf8_validate short.tsv before/libutf8.so after/libutf8.so ...
  *
- * The function is utf8_validate, utf8_count_chars, utf8_to_utf16, utf8_to_utf32, utf16_to_utf8
- * or utf32_to_utf8. Prints, per input, the speed of builds 2, 3, ... relative to the first (its
+ * The function is utf8_validate, utf8_count_chars, utf8_to_utf16, utf8_to_utf32, utf16_to_utf8,
+ * utf32_to_utf8, utf8_to_latin1 or latin1_to_utf8 (the last two on text that Latin-1 holds, the
+ * `latin1-utf8` lines of the manifest: the UTF-8, whose Latin-1 the first build makes). Prints, per input, the speed of builds 2, 3, ... relative to the first (its
  * time over theirs: above 1.00x they are faster), the first build's time per call and its GB/s
  * of UTF-8, and the placement spread; a ratio within that spread of 1.00x is no difference.
  * Every copy's result is checked first: the input is valid, its characters counted right, and a
@@ -46,7 +47,7 @@
 
 enum { SAMPLES = 5, COPIES = 3, MAX_BUILDS = 8 };
 
-/* One build's function: one of the six pointers is set. */
+/* One build's function: one of the eight pointers is set. */
 struct build {
   utf8_status (*validate)(const char *, size_t, size_t *);
   size_t (*count)(const char *, size_t);
@@ -54,6 +55,8 @@ struct build {
   utf8_result (*to32)(const char *, size_t, uint32_t *, size_t, uint32_t);
   utf8_result (*from16)(const uint16_t *, size_t, char *, size_t, uint32_t);
   utf8_result (*from32)(const uint32_t *, size_t, char *, size_t, uint32_t);
+  utf8_result (*to_latin1)(const char *, size_t, char *, size_t, uint32_t);
+  utf8_result (*from_latin1)(const char *, size_t, char *, size_t, uint32_t);
 };
 
 /* `name` from the library at `path`, into the function pointer at `fn` (ISO C has no cast from
@@ -101,13 +104,14 @@ static int by_value(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* One input: its strings of UTF-8 (one, or a pool's copies) and their UTF-16 or UTF-32 forms. */
+/* One input: its strings of UTF-8 (one, or a pool's copies) and their UTF-16, UTF-32 or Latin-1
+ * forms. */
 struct input {
   char *utf8;
   size_t len, count;   /* bytes per string, strings */
   void *units;         /* the other form, strings back to back */
   size_t *starts;      /* where each string's units start, and the end */
-  size_t unit;         /* 2 or 4 */
+  size_t unit;         /* 2 or 4, or 1 (Latin-1) */
   void *out;           /* room for any one string's output */
 };
 
@@ -133,6 +137,8 @@ static utf8_result run(const struct build *b, const struct input *in, size_t k) 
   }
   if (b->to16) return b->to16(text, in->len, (uint16_t *)in->out, in->len, 0);
   if (b->to32) return b->to32(text, in->len, (uint32_t *)in->out, in->len, 0);
+  if (b->to_latin1) return b->to_latin1(text, in->len, in->out, in->len, 0);
+  if (b->from_latin1) return b->from_latin1(units, count, in->out, in->len, 0);
   if (b->from16)
     return b->from16((const uint16_t *)(const void *)units, count, in->out, in->len, 0);
   return b->from32((const uint32_t *)(const void *)units, count, in->out, in->len, 0);
@@ -156,6 +162,8 @@ static void choose_isa(const struct build *b, const char *isa) {
   if (b->to32) b->to32(e_acute, 2, out, 2, 0);
   if (b->from16) b->from16(e_acute16, 1, (char *)out, 2, 0);
   if (b->from32) b->from32(e_acute32, 1, (char *)out, 2, 0);
+  if (b->to_latin1) b->to_latin1(e_acute, 2, (char *)out, 2, 0);
+  if (b->from_latin1) b->from_latin1("\xE9", 1, (char *)out, 2, 0);
   if (saved) {
     setenv("LIBUTF8_FORCE_ISA", saved, 1);
     free(saved);
@@ -166,7 +174,8 @@ static void choose_isa(const struct build *b, const char *isa) {
 
 int main(int argc, char **argv) {
   static const char *const functions[] = {"utf8_to_utf16", "utf8_to_utf32", "utf16_to_utf8",
-                                          "utf32_to_utf8", "utf8_validate", "utf8_count_chars"};
+                                          "utf32_to_utf8", "utf8_validate", "utf8_count_chars",
+                                          "utf8_to_latin1", "latin1_to_utf8"};
   static struct build build[MAX_BUILDS][COPIES];
   struct build first = {0};
   int builds = argc - 3, from8, which = -1, b, c;
@@ -174,22 +183,22 @@ int main(int argc, char **argv) {
   char kind[32], name[128], path[4096];
   size_t call_len;
   FILE *manifest;
-  for (b = 0; b < 6 && argc > 1; b++)
+  for (b = 0; b < 8 && argc > 1; b++)
     if (strcmp(argv[1], functions[b]) == 0) which = b;
   if (argc < 5 || builds > MAX_BUILDS || which < 0) {
     fprintf(stderr, "usage: %s FUNCTION MANIFEST LIBUTF8_SO[@ISA] LIBUTF8_SO[@ISA]...\n", argv[0]);
     return 2;
   }
-  from8 = which < 2;
+  from8 = which < 2 || which == 6;
   /* utf8_validate needs no other form (its units are UTF-16, made and unused); the number of
    * UTF-32 units is the number of characters utf8_count_chars must give. */
-  unit = which % 2 == 0 ? 2 : 4;
+  unit = which >= 6 ? 1 : which % 2 == 0 ? 2 : 4;
   for (b = 0; b < builds; b++) {
     char *isa = strrchr(argv[3 + b], '@');
     if (isa != NULL) *isa++ = '\0'; /* argv[3 + b] is the path now */
     for (c = 0; c < COPIES; c++) {
       struct build *copy = &build[b][c];
-      void *fn[6] = {0};
+      void *fn[8] = {0};
       load_copy(argv[3 + b], argv[1], &fn[which]);
       memcpy(&copy->to16, &fn[0], sizeof fn[0]);
       memcpy(&copy->to32, &fn[1], sizeof fn[1]);
@@ -197,11 +206,15 @@ int main(int argc, char **argv) {
       memcpy(&copy->from32, &fn[3], sizeof fn[3]);
       memcpy(&copy->validate, &fn[4], sizeof fn[4]);
       memcpy(&copy->count, &fn[5], sizeof fn[5]);
+      memcpy(&copy->to_latin1, &fn[6], sizeof fn[6]);
+      memcpy(&copy->from_latin1, &fn[7], sizeof fn[7]);
       if (isa != NULL) choose_isa(copy, isa);
     }
   }
   /* The other form of the text, made by the first build. */
-  if (unit == 2)
+  if (unit == 1)
+    load(argv[3], "utf8_to_latin1", &first.to_latin1);
+  else if (unit == 2)
     load(argv[3], "utf8_to_utf16", &first.to16);
   else
     load(argv[3], "utf8_to_utf32", &first.to32);
@@ -237,8 +250,9 @@ int main(int argc, char **argv) {
     for (k = 0; k < in.count; k++) {
       const char *text = in.utf8 + k * in.len;
       void *units = (char *)in.units + in.starts[k] * unit;
-      utf8_result got = unit == 2 ? first.to16(text, in.len, (uint16_t *)units, in.len, 0)
-                                  : first.to32(text, in.len, (uint32_t *)units, in.len, 0);
+      utf8_result got = unit == 1   ? first.to_latin1(text, in.len, (char *)units, in.len, 0)
+                        : unit == 2 ? first.to16(text, in.len, (uint16_t *)units, in.len, 0)
+                                    : first.to32(text, in.len, (uint32_t *)units, in.len, 0);
       in.starts[k + 1] = in.starts[k] + got.written;
     }
     /* Every build must accept the text, and give back the text (to UTF-8) or its units (from

@@ -233,8 +233,9 @@ fn replace_one<S: CodeUnit, T: CodeUnit>(
 }
 
 /// The loop of [`convert_until`]: every character, and every ill-formed sequence replaced with
-/// U+FFFD ([`Mode::replace`] with [`Replacement::Fffd`]) or stopped at; with the length of the
-/// ill-formed sequence it stopped at (else 0).
+/// U+FFFD ([`Mode::replace`] with [`Replacement::Fffd`]) or stopped at; under another strategy,
+/// every ill-formed sequence of one unit that it replaces, replaced, and any other stopped at;
+/// with the length of the ill-formed sequence it stopped at (else 0).
 #[inline(always)]
 fn exact_until<S: CodeUnit, T: CodeUnit>(
     src: &[S],
@@ -267,8 +268,24 @@ fn exact_until<S: CodeUnit, T: CodeUnit>(
             Err(m) if mode.replace && mode.replacement == Replacement::Fffd => {
                 (REPLACEMENT, m.len.max(1))
             }
-            // Under another strategy, the caller replaces it (see `convert_until`).
-            Err(m) => return (stop(read, written, Stop::Malformed(m.kind)), m.len),
+            Err(m) => {
+                // Under another strategy, an ill-formed sequence of one unit that it replaces
+                // becomes its one unit here, as `replace_units` would write it (the errors of
+                // text that is mostly well-formed are nearly all of one byte); any other, the
+                // caller replaces (see `convert_until`).
+                if mode.replacement != Replacement::Fffd && m.len <= 1 {
+                    if let Some(v) = rest.first().and_then(|u| u.replaced(mode.replacement)) {
+                        let Some(o) = out.first_mut() else {
+                            return (stop(read, written, Stop::OutputFull), 0);
+                        };
+                        o.write(T::from_value(v));
+                        read += 1;
+                        written += 1;
+                        continue;
+                    }
+                }
+                return (stop(read, written, Stop::Malformed(m.kind)), m.len);
+            }
         };
         let Some(units) = encode(value, out) else {
             return (stop(read, written, Stop::OutputFull), 0);

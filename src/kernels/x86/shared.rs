@@ -530,46 +530,91 @@ const fn latin1_shuffles() -> [[u8; 16]; 256] {
     table
 }
 
-/// Bytes of a run of ASCII that [`copy_ascii_run`] tests and copies at a time.
-const ASCII_RUN: usize = 64;
+/// Bytes of a run of ASCII that [`copy_ascii_run`] tests and copies at a time: 4 registers of
+/// AVX2, 8 of SSE, whose loads and stores the loop's test and branch are spread over.
+const ASCII_RUN: usize = 128;
 
-/// Copies the run of ASCII at the start of `src` into `dst`, as far as both allow, 64 bytes at
-/// a time, then `V::LANES` at a time: the number of bytes copied (it stops at the first such
-/// piece that is not all ASCII, so bytes of ASCII may follow). Its stores are exactly the
-/// bytes copied.
+/// A register that [`copy_ascii_run`] copies through: the bytes it tested are stored from it,
+/// not loaded again.
+///
+/// # Safety
+/// As for [`Vector`]: the method uses the instruction set's instructions only, and may only run
+/// on a CPU that has it.
+pub(crate) unsafe trait StoreRegister: Vector {
+    /// Stores the register's `LANES` bytes at `dst`, which may have any alignment.
+    ///
+    /// # Safety
+    /// `dst` is valid for writes of `LANES` bytes; the CPU has the instruction set.
+    unsafe fn store(self, dst: *mut u8);
+}
+
+// SAFETY: AVX2 instructions only.
+unsafe impl StoreRegister for Avx2 {
+    #[inline(always)]
+    unsafe fn store(self, dst: *mut u8) {
+        // SAFETY: 32 writable bytes at `dst` and AVX2 by the caller; storeu has no alignment
+        // requirement.
+        unsafe { _mm256_storeu_si256(dst.cast(), self.0) }
+    }
+}
+
+/// Copies the run of ASCII at the start of `src` into `dst`, as far as both allow: its first
+/// `V::LANES` bytes, then from where the stores are aligned (no store then crosses a cache
+/// line) [`ASCII_RUN`] bytes at a time, then `V::LANES` at a time. The number of bytes copied:
+/// it stops at the first such piece that is not all ASCII, so bytes of ASCII may follow. Each
+/// piece is loaded once, into the registers that are tested and then stored. Its stores are
+/// the bytes copied (the aligned pieces store some of the first `V::LANES` again).
 ///
 /// # Safety
 /// The CPU has `V`'s instruction set.
 #[inline(always)]
-unsafe fn copy_ascii_run<V: Vector>(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> usize {
+unsafe fn copy_ascii_run<V: StoreRegister>(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> usize {
     let n = src.len().min(dst.len());
     let (from, to) = (src.as_ptr(), dst.as_mut_ptr().cast::<u8>());
-    let mut i = 0;
-    // SAFETY: each piece of `ASCII_RUN` or `V::LANES` bytes at `i` ends at most at `n`, inside
+    if n < V::LANES {
+        return 0;
+    }
+    // SAFETY: each piece of `V::LANES` or `ASCII_RUN` bytes at `i` ends at most at `n`, inside
     // both buffers, which are distinct; `V`'s instruction set by the caller.
     unsafe {
-        let ascii = |at: usize, len: usize| {
-            let mut any = V::load(core::slice::from_raw_parts(from.add(at), V::LANES));
-            let mut k = V::LANES;
-            while k < len {
-                any = any.or(V::load(core::slice::from_raw_parts(
-                    from.add(at + k),
-                    V::LANES,
-                )));
-                k += V::LANES;
+        let load = |at: usize| V::load(core::slice::from_raw_parts(from.add(at), V::LANES));
+        let first = load(0);
+        if first.any_high_bit() {
+            return 0;
+        }
+        first.store(to);
+        // 1 to `V::LANES` bytes on, all copied.
+        let mut i = V::LANES - (to as usize) % V::LANES;
+        // The registers of a piece (`V::LANES` is at least 16).
+        let count = ASCII_RUN / V::LANES;
+        while n - i >= ASCII_RUN {
+            let mut piece = [V::splat(0); ASCII_RUN / 16];
+            for (k, r) in piece.iter_mut().take(count).enumerate() {
+                *r = load(i + k * V::LANES);
             }
-            !any.any_high_bit()
-        };
-        while n - i >= ASCII_RUN && ascii(i, ASCII_RUN) {
-            core::ptr::copy_nonoverlapping(from.add(i), to.add(i), ASCII_RUN);
+            let any = piece
+                .iter()
+                .take(count)
+                .fold(V::splat(0), |any, &r| any.or(r));
+            if any.any_high_bit() {
+                break;
+            }
+            for (k, r) in piece.iter().take(count).enumerate() {
+                r.store(to.add(i + k * V::LANES));
+            }
             i += ASCII_RUN;
         }
-        while n - i >= V::LANES && ascii(i, V::LANES) {
-            core::ptr::copy_nonoverlapping(from.add(i), to.add(i), V::LANES);
+        while n - i >= V::LANES {
+            let v = load(i);
+            if v.any_high_bit() {
+                break;
+            }
+            v.store(to.add(i));
             i += V::LANES;
         }
+        // At least the first `V::LANES` bytes, copied before the aligned pieces.
+        i.max(V::LANES)
     }
-    i
 }
 
 /// Bytes of input a block of [`latin1_blocks`] and [`utf8_to_latin1_blocks`] takes.
@@ -596,15 +641,16 @@ const LATIN1_BLOCK: usize = 16;
 /// # Safety
 /// The CPU has SSSE3 and `V`'s instruction set.
 #[inline(always)]
-pub(crate) unsafe fn latin1_blocks<V: Vector, const CP1252: bool>(
+pub(crate) unsafe fn latin1_blocks<V: StoreRegister, const CP1252: bool>(
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
 ) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     // SAFETY: SSSE3 and `V`'s instruction set by the caller; a block's load reads 16 bytes of
     // `src` at `read` and its stores 32 bytes of `dst` from `written` at most, which the
-    // block's condition keeps inside them (8 and 2 bytes from their ends); `read` and
-    // `written` stay within `src` and `dst` in a run of ASCII.
+    // condition before the register's blocks keeps inside them for each (8 and 2 bytes from
+    // their ends for the last); `read` and `written` stay within `src` and `dst` in a run of
+    // ASCII.
     unsafe {
         'runs: loop {
             let n = copy_ascii_run::<V>(
@@ -613,11 +659,11 @@ pub(crate) unsafe fn latin1_blocks<V: Vector, const CP1252: bool>(
             );
             read += n;
             written += n;
+            // The condition of the register's blocks at once: of the last of them.
+            if src.len() - read < V::LANES + 8 || dst.len() - written < 2 * V::LANES + 2 {
+                break 'runs;
+            }
             for _ in 0..V::LANES / LATIN1_BLOCK {
-                if src.len() - read < LATIN1_BLOCK + 8 || dst.len() - written < 2 * LATIN1_BLOCK + 2
-                {
-                    break 'runs;
-                }
                 let v = _mm_loadu_si128(src.as_ptr().add(read).cast());
                 // 0x80..0x9F are the bytes below 0xA0 as signed bytes (-128..-97).
                 if CP1252 && _mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(-96))) != 0 {
@@ -776,7 +822,7 @@ unsafe fn latin1_of_block(src: &[u8]) -> Option<(__m128i, usize, usize)> {
 /// # Safety
 /// The CPU has SSE4.1 and SSSE3, and `V`'s instruction set.
 #[inline(always)]
-pub(crate) unsafe fn utf8_to_latin1_blocks<V: Vector>(
+pub(crate) unsafe fn utf8_to_latin1_blocks<V: StoreRegister>(
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
 ) -> (usize, usize) {

@@ -2,12 +2,22 @@
 
 use core::arch::x86_64::*;
 
-use super::shared::shift_to_end;
+use super::shared::{StoreRegister, shift_to_end};
 use crate::algorithms::lookup::{self, Vector};
 use crate::algorithms::to_utf8::StepRegister;
 
 #[derive(Clone, Copy)]
 pub(crate) struct Sse42(__m128i);
+
+// SAFETY: SSE2 instructions only.
+unsafe impl StoreRegister for Sse42 {
+    #[inline(always)]
+    unsafe fn store(self, dst: *mut u8) {
+        // SAFETY: 16 writable bytes at `dst` and SSE2 by the caller; storeu has no alignment
+        // requirement.
+        unsafe { _mm_storeu_si128(dst.cast(), self.0) }
+    }
+}
 
 // SAFETY: every method uses SSE4.2 (and earlier SSE) instructions only, and the trait's
 // contract makes callers guarantee that the CPU has them.
