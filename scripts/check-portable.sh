@@ -6,7 +6,9 @@
 # s390x (which .ci/run installs: `rustup target add i686-unknown-linux-gnu
 # s390x-unknown-linux-gnu`, `apt-get install qemu-user gcc-s390x-linux-gnu
 # libc6-dev-s390x-cross`), and records in RESULTS that it skipped where one is absent.
-# LIBUTF8_TEST_SWEEP_STEP from the environment, passed on to the tests, samples them.
+# LIBUTF8_TEST_SWEEP_STEP from the environment, passed on to the tests, samples them. Then
+# the UTF-16 byte-order tests of tests/transcode.rs: on s390x, UTF8_UTF16LE is the order
+# swapped.
 #
 # usage: check-portable.sh RESULTS CARGO [TEST-ARG...]
 set -euo pipefail
@@ -28,10 +30,14 @@ for t in "${targets[@]}"; do
   # shellcheck disable=SC2086 # CARGO may hold arguments
   $cargo clippy --target "$t" --all-targets -- -D warnings
 done
+cargo_test() {
+  # shellcheck disable=SC2086 # CARGO may hold arguments
+  CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+  CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_LINKER=s390x-linux-gnu-gcc \
+  CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_RUNNER="qemu-s390x -L /usr/s390x-linux-gnu" \
+    $cargo test --release --target $s390x "$@"
+}
 echo "${LIBUTF8_TEST_SWEEP_STEP:+LIBUTF8_TEST_SWEEP_STEP=$LIBUTF8_TEST_SWEEP_STEP }$cargo test --release --target $s390x $*"
-# Optimised, without the release profile's LTO into one codegen unit (as check-aarch64.sh).
-# shellcheck disable=SC2086 # CARGO may hold arguments
-CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
-CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_LINKER=s390x-linux-gnu-gcc \
-CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_RUNNER="qemu-s390x -L /usr/s390x-linux-gnu" \
-  $cargo test --release --target $s390x "$@"
+cargo_test "$@"
+echo "${LIBUTF8_TEST_SWEEP_STEP:+LIBUTF8_TEST_SWEEP_STEP=$LIBUTF8_TEST_SWEEP_STEP }$cargo test --release --target $s390x --test transcode -- other_byte_order"
+cargo_test --test transcode -- other_byte_order
