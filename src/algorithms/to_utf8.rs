@@ -366,6 +366,11 @@ pub(crate) unsafe trait Utf16Source: Utf16Unit {
     /// `W::ascii_ahead` apply only then.
     const COMPRESSED: bool;
 
+    /// The bits of a unit as loaded, before [`Utf16Source::order`], that are not ASCII's: runs of
+    /// ASCII are looked for in the units as loaded, so that the test does not wait for the swap
+    /// (nor swaps the units after the step's, which the next step loads again).
+    const NOT_ASCII: u16;
+
     /// [`CompressSteps::utf16`] of `W` on these units, where it takes them, else (0, 0, _).
     ///
     /// # Safety
@@ -389,6 +394,7 @@ pub(crate) unsafe trait Utf16Source: Utf16Unit {
 // SAFETY: `u16` itself.
 unsafe impl Utf16Source for u16 {
     const COMPRESSED: bool = true;
+    const NOT_ASCII: u16 = 0xFF80;
 
     #[inline(always)]
     unsafe fn order<U: StepRegister>(loaded: U) -> U {
@@ -419,6 +425,7 @@ unsafe impl Utf16Source for U16Swapped {
     /// Not taken: the instruction sets that have such steps (AVX-512) convert this byte order
     /// with AVX2's converter (see `crate::dispatch`).
     const COMPRESSED: bool = false;
+    const NOT_ASCII: u16 = 0xFF80u16.swap_bytes();
 
     #[inline(always)]
     unsafe fn order<U: StepRegister>(loaded: U) -> U {
@@ -1064,19 +1071,20 @@ pub(crate) unsafe fn utf16_to_utf8<U: StepRegister, W: CompressSteps, S: Utf16So
             // the output has room for them (see `input_limit`).
             let units = unsafe {
                 let at = src.as_ptr().add(read);
-                let mut v = load::<U, S>(at);
+                // `S` is a `u16` (see `Utf16Source`), tested for ASCII as loaded.
+                let loaded = U::load(at.cast());
                 let run = if W::LONG_ASCII_RUNS && S::COMPRESSED {
                     test_ascii = !test_ascii;
-                    // `S` is `u16` (see `Utf16Source`), which `W`'s steps take.
                     test_ascii && W::ascii_ahead(at.cast(), limit - read)
                 } else {
                     let units = if W::ASCII_RUN_UNITS > STEP {
-                        v.or(load::<U, S>(at.add(STEP)))
+                        loaded.or(U::load(at.add(STEP).cast()))
                     } else {
-                        v
+                        loaded
                     };
-                    units.none(U::splat(0xFF80))
+                    units.none(U::splat(S::NOT_ASCII))
                 };
+                let mut v = S::order(loaded);
                 if run {
                     // A run of ASCII: these 16 units, then 32 at a time, as far as they fit.
                     let ascii_limit = ascii_limit(read, src.len(), room - out.len());
@@ -1087,12 +1095,12 @@ pub(crate) unsafe fn utf16_to_utf8<U: StepRegister, W: CompressSteps, S: Utf16So
                             break;
                         }
                         let at = src.as_ptr().add(read);
-                        let next;
-                        (v, next) = (load::<U, S>(at), load::<U, S>(at.add(STEP)));
-                        if !v.or(next).none(U::splat(0xFF80)) {
+                        let (loaded, next) = (U::load(at.cast()), U::load(at.add(STEP).cast()));
+                        v = S::order(loaded);
+                        if !loaded.or(next).none(U::splat(S::NOT_ASCII)) {
                             break;
                         }
-                        out.ascii(v, next);
+                        out.ascii(v, S::order(next));
                         read += 2 * STEP;
                     }
                     out.end_ascii();
