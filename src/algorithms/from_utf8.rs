@@ -1437,6 +1437,7 @@ mod untrusted_input {
             unsafe {
                 check::<u16>(sse42, sse42_tail);
                 check::<u32>(sse42, sse42_tail);
+                check::<U16Swapped>(sse42, sse42_tail);
             }
         }
         if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt") {
@@ -1444,6 +1445,7 @@ mod untrusted_input {
             unsafe {
                 check::<u16>(avx2, avx2_tail);
                 check::<u32>(avx2, avx2_tail);
+                check::<U16Swapped>(avx2, avx2_tail);
             }
         }
     }

@@ -198,6 +198,14 @@ impl CodeUnit for U16Swapped {
     }
 }
 
+/// For the unit tests' canaries: the unit holding `b`.
+#[cfg(test)]
+impl From<u8> for U16Swapped {
+    fn from(b: u8) -> Self {
+        U16Swapped(u16::from(b))
+    }
+}
+
 /// A unit of UTF-16, in the machine's byte order (`u16`) or in the other ([`U16Swapped`]): the
 /// units that the UTF-16 loops of [`utf16`] read and write.
 pub(crate) trait Utf16Unit: CodeUnit {}
