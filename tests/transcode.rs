@@ -1031,9 +1031,10 @@ fn short_inputs_in_the_other_byte_order() {
     }
 }
 
-/// The swapped converters take the input in pieces (4096 bytes of UTF-8, 256 units of UTF-16):
-/// each character width, error class and lone surrogate at every offset around the first
-/// pieces' ends, so that characters, pairs and errors are cut by them.
+/// The swapped converters took the input in pieces (4096 bytes of UTF-8, 256 units of UTF-16)
+/// before they swapped in their registers: each character width, error class and lone
+/// surrogate at every offset around those pieces' ends, where characters, pairs and errors
+/// were cut by them (and around 8 KiB, the end of the first validated stretch).
 #[test]
 #[cfg_attr(
     miri,
