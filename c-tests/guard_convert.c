@@ -2,7 +2,8 @@
  * guard_convert.c: the converters (utf8_to_utf16, utf8_to_utf32, utf16_to_utf8,
  * utf32_to_utf8) and their length functions against the guard pages: inputs against either
  * guard page, outputs of exactly the size needed against the other one, or one unit smaller,
- * on text of every width with and without a bad tail.
+ * on text of every width with and without a bad tail; UTF-16 also in the other byte order than
+ * the machine's (UTF8_UTF16BE or UTF8_UTF16LE), whose converters swap in their registers.
  */
 
 #include "guard.h"
@@ -83,21 +84,56 @@ static size_t put_bad_tail(enum form f, unsigned char *p, utf8_status *status)
     }
 }
 
+/* Swaps the two bytes of each of the `units` units of UTF-16 at p. */
+static void swap_units(unsigned char *p, size_t units)
+{
+    size_t i;
+    unsigned char b;
+
+    for (i = 0; i < units; i++) {
+        b = p[2 * i];
+        p[2 * i] = p[2 * i + 1];
+        p[2 * i + 1] = b;
+    }
+}
+
+/* The flag of the other byte order than the machine's. */
+static uint32_t other_order(void)
+{
+    const uint16_t one = 1;
+    unsigned char low;
+
+    memcpy(&low, &one, 1);
+    return low ? UTF8_UTF16BE : UTF8_UTF16LE;
+}
+
+/* The length of the conversion of `len` units of UTF-16 in the other byte order into UTF-8. */
+static size_t len_16x_8(const void *in, size_t len)
+{
+    return utf8_length_from_utf16_flags((const uint16_t *)in, len, UTF8_REPLACE | other_order());
+}
+
 void test_transcode(void)
 {
     static unsigned char in_buf[4 * 400], want[4 * 400 + 16];
-    size_t max_chars = exhaustive ? 300 : 150, di, n, i, at_end, bmp;
+    size_t max_chars = exhaustive ? 300 : 150, di, n, i, at_end, bmp, swapped;
     struct group g;
 
     section_begin("the converters: inputs and outputs of exactly their size at guard pages");
-    for (di = 0; di < COUNT(directions); di++) {
-        const struct direction *d = &directions[di];
+    for (di = 0; di < 2 * COUNT(directions); di++) {
+        const struct direction *d = &directions[di % COUNT(directions)];
         size_t ius = unit_size[d->from], ous = unit_size[d->to];
+        /* The second time round, UTF-16 in the other byte order. */
+        int other = di >= COUNT(directions);
+        uint32_t order = other ? other_order() : 0;
+        size_t (*length)(const void *, size_t) = other && d->from == UTF16 ? len_16x_8 : d->length;
 
+        if (other && d->from != UTF16 && d->to != UTF16)
+            continue;
         GROUP_BEGIN(&g,
-                    "%s of 0..%lu characters, of all widths and below U+10000, with and "
+                    "%s%s of 0..%lu characters, of all widths and below U+10000, with and "
                     "without a bad tail",
-                    d->name, (unsigned long)max_chars);
+                    d->name, other ? " in the other byte order" : "", (unsigned long)max_chars);
         for (bmp = 0; bmp < 2; bmp++) {
             for (n = 0; n <= max_chars; n++) {
                 size_t in_len = 0, out_len = 0, last_in = 0, last_out = 0, tail_len;
@@ -114,6 +150,8 @@ void test_transcode(void)
                     in_len += last_in;
                     out_len += last_out;
                 }
+                if (other)
+                    swap_units(d->from == UTF16 ? in_buf : want, d->from == UTF16 ? in_len : out_len);
                 for (at_end = 0; at_end < 2; at_end++) {
                     /* the input against one guard page, the output against the other */
                     in = at_end ? arena_hi - in_len * ius : arena_lo;
@@ -121,42 +159,47 @@ void test_transcode(void)
                     r.status = UTF8_OK;
                     r.read = in_len;
                     r.written = out_len;
-                    convert_one(&g, d, in, in_len, at_end, out_len, 0, r, want);
-                    convert_one(&g, d, in, in_len, at_end, out_len, UTF8_REPLACE, r, want);
+                    convert_one(&g, d, in, in_len, at_end, out_len, order, r, want);
+                    convert_one(&g, d, in, in_len, at_end, out_len, UTF8_REPLACE | order, r, want);
                     g.inputs++;
-                    if (d->length(in, in_len) != out_len)
+                    if (length(in, in_len) != out_len)
                         group_fail(&g, "length of %lu units: %lu, want %lu", (unsigned long)in_len,
-                                   (unsigned long)d->length(in, in_len), (unsigned long)out_len);
+                                   (unsigned long)length(in, in_len), (unsigned long)out_len);
                     if (n > 0) { /* one unit short: the last character does not fit */
                         r.status = UTF8_ERR_BUFFER_TOO_SMALL;
                         r.read = in_len - last_in;
                         r.written = out_len - last_out;
-                        convert_one(&g, d, in, in_len, at_end, out_len - 1, 0, r, want);
+                        convert_one(&g, d, in, in_len, at_end, out_len - 1, order, r, want);
                     }
                     memset(in, POISON, in_len * ius);
                 }
 
                 /* the same text and a bad tail, which ends at the trailing guard page */
                 tail_len = put_bad_tail(d->from, in_buf + in_len * ius, &tail_status);
+                if (other && d->from == UTF16)
+                    swap_units(in_buf + in_len * ius, tail_len);
                 in = arena_hi - (in_len + tail_len) * ius;
                 memcpy(in, in_buf, (in_len + tail_len) * ius);
                 r.status = tail_status;
                 r.read = in_len;
                 r.written = out_len;
-                convert_one(&g, d, in, in_len + tail_len, 1, out_len + 4, 0, r, want);
+                convert_one(&g, d, in, in_len + tail_len, 1, out_len + 4, order, r, want);
                 /* replaced: one U+FFFD, in an output of exactly the size the length function
                  * gives */
-                put_units(d->to, REPLACEMENT, want + out_len * ous);
+                swapped = put_units(d->to, REPLACEMENT, want + out_len * ous);
+                if (other && d->to == UTF16)
+                    swap_units(want + out_len * ous, swapped);
                 r.status = UTF8_OK;
                 r.read = in_len + tail_len;
                 r.written = out_len + (d->to == UTF8 ? 3 : 1);
                 g.inputs++;
-                if (d->length(in, in_len + tail_len) != r.written)
+                if (length(in, in_len + tail_len) != r.written)
                     group_fail(&g, "length of %lu units and a bad tail: %lu, want %lu",
                                (unsigned long)in_len,
-                               (unsigned long)d->length(in, in_len + tail_len),
+                               (unsigned long)length(in, in_len + tail_len),
                                (unsigned long)r.written);
-                convert_one(&g, d, in, in_len + tail_len, 1, r.written, UTF8_REPLACE, r, want);
+                convert_one(&g, d, in, in_len + tail_len, 1, r.written, UTF8_REPLACE | order, r,
+                            want);
                 memset(in, POISON, (in_len + tail_len) * ius);
             }
         }

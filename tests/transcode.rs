@@ -961,14 +961,13 @@ fn adversarial_utf8() {
 // ---------------------------------------------------------------------------------------------
 // UTF-16 in the other byte order than the machine's (UTF8_UTF16BE on a little-endian machine)
 
-/// The converters of UTF-16 in the other byte order. They wrap the implementation in use (see
-/// `utf8::transcode::utf16`), whatever `isa`: what they add is cutting the input into pieces and
-/// swapping, the same for every implementation, which the C harness runs one at a time.
-fn to_utf16_swapped(_: Isa, s: &[u8], d: &mut [u16], m: Mode) -> Option<Progress> {
-    Some(utf8::transcode::utf16::utf8_to_utf16_swapped(s, d, m))
+/// The converters of UTF-16 in the other byte order, each implementation's (its kernels swap
+/// the bytes in their registers).
+fn to_utf16_swapped(isa: Isa, s: &[u8], d: &mut [u16], m: Mode) -> Option<Progress> {
+    isa.utf8_to_utf16_swapped(s, d, m)
 }
-fn from_utf16_swapped(_: Isa, s: &[u16], d: &mut [u8], m: Mode) -> Option<Progress> {
-    Some(utf8::transcode::utf16::utf16_swapped_to_utf8(s, d, m))
+fn from_utf16_swapped(isa: Isa, s: &[u16], d: &mut [u8], m: Mode) -> Option<Progress> {
+    isa.utf16_swapped_to_utf8(s, d, m)
 }
 
 /// UTF-8 input into swapped UTF-16: the oracle's units with their bytes swapped by
@@ -1032,9 +1031,10 @@ fn short_inputs_in_the_other_byte_order() {
     }
 }
 
-/// The swapped converters take the input in pieces (4096 bytes of UTF-8, 256 units of UTF-16):
-/// each character width, error class and lone surrogate at every offset around the first
-/// pieces' ends, so that characters, pairs and errors are cut by them.
+/// The swapped converters took the input in pieces (4096 bytes of UTF-8, 256 units of UTF-16)
+/// before they swapped in their registers: each character width, error class and lone
+/// surrogate at every offset around those pieces' ends, where characters, pairs and errors
+/// were cut by them (and around 8 KiB, the end of the first validated stretch).
 #[test]
 #[cfg_attr(
     miri,
@@ -1069,6 +1069,142 @@ fn pieces_of_the_other_byte_order() {
                 with_lone.extend("bc".encode_utf16());
                 check_utf16_swapped(&with_lone);
             }
+        }
+    }
+}
+
+/// The public functions of the other byte order run the implementation in use.
+#[test]
+fn the_other_byte_order_through_the_public_functions() {
+    let text = "a\u{E9}\u{20AC}\u{1F600}".repeat(common::or_under_miri(40, 3));
+    let want: Vec<u16> = text.encode_utf16().map(u16::swap_bytes).collect();
+    let mut out = vec![0u16; want.len()];
+    let p = utf8::transcode::utf16::utf8_to_utf16_swapped(text.as_bytes(), &mut out, REPLACE);
+    assert_eq!((p.read, p.written, p.stop), (text.len(), want.len(), None));
+    assert_eq!(out, want);
+    let mut back = vec![0u8; text.len()];
+    let p = utf8::transcode::utf16::utf16_swapped_to_utf8(&want, &mut back, REPLACE);
+    assert_eq!((p.read, p.written, p.stop), (want.len(), text.len(), None));
+    assert_eq!(back, text.as_bytes());
+}
+
+/// Each error class at every offset of the first blocks, after runs of each width, with text
+/// after it, into the other byte order (as `every_error_at_every_offset_of_the_first_blocks`):
+/// each kernel's swapped stores of every kind of block and step.
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "hundreds of inputs, each with every capacity: too slow interpreted; see short_inputs_in_the_other_byte_order"
+)]
+fn every_error_at_every_offset_of_the_first_blocks_in_the_other_byte_order() {
+    let step = common::sweep_step();
+    for width in 1..=4 {
+        for len in 0..=100 {
+            for bad in BAD.iter().skip(len % step).step_by(step) {
+                let mut s = run_of(width, len);
+                s.extend_from_slice(bad);
+                check_utf8_swapped(&s);
+                s.extend_from_slice("x\u{E9}\u{20AC}\u{1F600}".as_bytes());
+                s.extend(run_of(1, 40));
+                check_utf8_swapped(&s);
+            }
+        }
+    }
+}
+
+/// Blocks of 2- and 3-byte characters, validated as they are converted, into the other byte
+/// order: each error class at every offset of the first three blocks of words (under Miri, a
+/// block that fails, then blocks that pass).
+#[test]
+fn every_error_at_every_offset_of_blocks_of_words_in_the_other_byte_order() {
+    let text = words_of(common::or_under_miri(260, 150));
+    for at in (0..=192).step_by(common::or_under_miri(1, 200)) {
+        let bads = BAD.iter().step_by(common::or_under_miri(1, 8));
+        for bad in bads.take(common::or_under_miri(BAD.len(), 1)) {
+            let mut s = text[..at].to_vec();
+            s.extend_from_slice(bad);
+            s.extend_from_slice(&text[at..]);
+            check_utf8_swapped(&s);
+        }
+    }
+}
+
+/// Lone surrogates at every offset of the first blocks of UTF-16 in the other byte order, after
+/// runs of each width, with text after them: each kernel's swapped loads, of whole steps and of
+/// the short ones at the end.
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "hundreds of inputs, each with every capacity: too slow interpreted; see short_inputs_in_the_other_byte_order"
+)]
+fn every_bad_unit_at_every_offset_of_the_first_blocks_in_the_other_byte_order() {
+    for width in 1..=4 {
+        for len in 0..=100 {
+            let text = String::from_utf8(run_of(width, len)).unwrap();
+            for bad in [0xD800u16, 0xDBFF, 0xDC00, 0xDFFF] {
+                let mut s: Vec<u16> = text.encode_utf16().collect();
+                s.push(bad);
+                check_utf16_swapped(&s);
+                s.extend("x\u{E9}\u{20AC}\u{1F600}".encode_utf16());
+                s.extend(std::iter::repeat_n(u16::from(b'a'), 40));
+                check_utf16_swapped(&s);
+            }
+        }
+    }
+}
+
+/// A long run of blocks of ASCII into the other byte order, into an output at every offset of
+/// a 64-byte line (see `ascii_blocks_into_outputs_at_every_offset`).
+#[test]
+fn ascii_blocks_into_outputs_at_every_offset_in_the_other_byte_order() {
+    let mut s = vec![b'a'; 64 * 6 + 5];
+    s.extend_from_slice("\u{E9}\u{20AC}".as_bytes());
+    s.extend(run_of(1, 64 * 3));
+    let text = core::str::from_utf8(&s).unwrap();
+    let want: Vec<u16> = text.encode_utf16().map(u16::swap_bytes).collect();
+    for isa in common::implementations() {
+        for offset in (0..32).step_by(common::or_under_miri(1, 7)) {
+            let mut buffer = vec![u16::UNTOUCHED; want.len() + 32];
+            let dst = &mut buffer[offset..offset + want.len()];
+            let got = to_utf16_swapped(isa, &s, dst, Mode::default()).expect("supported");
+            assert_eq!(
+                (got.read, got.written),
+                (s.len(), want.len()),
+                "{}",
+                isa.name()
+            );
+            assert_eq!(&buffer[offset..offset + want.len()], &want[..]);
+            assert!(buffer[..offset].iter().all(|&u| u == u16::UNTOUCHED));
+            assert!(
+                buffer[offset + want.len()..]
+                    .iter()
+                    .all(|&u| u == u16::UNTOUCHED)
+            );
+        }
+    }
+}
+
+/// All scalar values in one buffer, both ways in the other byte order, with every
+/// implementation.
+#[test]
+#[cfg_attr(miri, ignore = "1.1 million values: too slow interpreted")]
+fn all_scalar_values_in_one_buffer_in_the_other_byte_order() {
+    let text: String = (0..=0x10_FFFF).filter_map(char::from_u32).collect();
+    let units: Vec<u16> = text.encode_utf16().map(u16::swap_bytes).collect();
+    for mode in [Mode::default(), REPLACE] {
+        for isa in common::implementations() {
+            let mut out = vec![0u16; units.len()];
+            let p = to_utf16_swapped(isa, text.as_bytes(), &mut out, mode).unwrap();
+            assert_eq!((p.read, p.written, p.stop), (text.len(), units.len(), None));
+            assert!(out == units, "{} utf8_to_utf16 swapped", isa.name());
+            let mut back = vec![0u8; text.len()];
+            let p = from_utf16_swapped(isa, &units, &mut back, mode).unwrap();
+            assert_eq!((p.read, p.written, p.stop), (units.len(), text.len(), None));
+            assert!(
+                back == text.as_bytes(),
+                "{} utf16_to_utf8 swapped",
+                isa.name()
+            );
         }
     }
 }

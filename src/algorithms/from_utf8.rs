@@ -43,7 +43,7 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use super::lookup::Vector;
-use crate::engine::CodeUnit;
+use crate::engine::{CodeUnit, U16Swapped, Utf16Unit};
 
 /// Bytes of UTF-8 looked at at a time: the width of the end-of-character mask.
 pub(crate) const BLOCK: usize = 64;
@@ -327,6 +327,12 @@ pub(crate) unsafe trait OutputUnit: CodeUnit {
     /// # Safety
     /// 8 units writable at `dst`, SSE4.1 and `W`'s instructions.
     unsafe fn store_16<W: WideningRegister>(values: __m128i, dst: *mut Self);
+    /// Writes the values of the eight 16-bit lanes of `values` (below U+10000) whose bit of
+    /// `mask` is set, packed together, then others up to 8 units, with `W`'s registers.
+    ///
+    /// # Safety
+    /// 8 units writable at `dst`, SSE4.1 and `W`'s instructions.
+    unsafe fn store_packed<W: WideningRegister>(values: __m128i, mask: u8, dst: *mut Self);
     /// Writes four values below U+10000 in 32-bit lanes.
     ///
     /// # Safety
@@ -489,11 +495,12 @@ pub(crate) unsafe trait WideningRegister: Vector {
     /// # Safety
     /// 8 units writable at `dst`, the CPU has the instructions.
     unsafe fn words_to_utf32(words: __m128i, dst: *mut u32);
-    /// If the 64 bytes at `src` are all ASCII, writes them as 64 units of UTF-16 at `dst`.
+    /// If the 64 bytes at `src` are all ASCII, writes them as 64 units of UTF-16 at `dst`, in
+    /// the other byte order than the machine's if `SWAP` (the zero byte first).
     ///
     /// # Safety
     /// 64 bytes readable at `src`, 64 units writable at `dst`, the CPU has the instructions.
-    unsafe fn widen_to_utf16(src: *const u8, dst: *mut u16) -> bool;
+    unsafe fn widen_to_utf16<const SWAP: bool>(src: *const u8, dst: *mut u16) -> bool;
     /// If the 64 bytes at `src` are all ASCII, writes them as 64 units of UTF-32 at `dst`.
     ///
     /// # Safety
@@ -503,8 +510,9 @@ pub(crate) unsafe trait WideningRegister: Vector {
 
 /// For each mask of supplementary lanes among four (bit j: lane j holds a surrogate pair, high
 /// surrogate in its low half), the shuffle that packs the lanes' UTF-16 units together: the
-/// low half of each lane, then its high half if it is a pair.
-static PACK_PAIRS: [[u8; 16]; 16] = {
+/// low half of each lane, then its high half if it is a pair; each unit's two bytes in the
+/// other order if `swap`.
+const fn pack_pairs(swap: bool) -> [[u8; 16]; 16] {
     let mut table = [[ZERO; 16]; 16];
     let mut mask = 0;
     while mask < 16 {
@@ -514,8 +522,10 @@ static PACK_PAIRS: [[u8; 16]; 16] = {
             let halves = if mask & (1 << lane) != 0 { 2 } else { 1 };
             let mut h = 0;
             while h < halves {
-                table[mask][2 * out] = (4 * lane + 2 * h) as u8;
-                table[mask][2 * out + 1] = (4 * lane + 2 * h + 1) as u8;
+                let (low, high) = ((4 * lane + 2 * h) as u8, (4 * lane + 2 * h + 1) as u8);
+                let (first, second) = if swap { (high, low) } else { (low, high) };
+                table[mask][2 * out] = first;
+                table[mask][2 * out + 1] = second;
                 out += 1;
                 h += 1;
             }
@@ -524,7 +534,45 @@ static PACK_PAIRS: [[u8; 16]; 16] = {
         mask += 1;
     }
     table
-};
+}
+
+/// [`pack_pairs`] for each byte order: the machine's, the other.
+static PACK_PAIRS: [[[u8; 16]; 16]; 2] = [pack_pairs(false), pack_pairs(true)];
+
+/// The shuffle that swaps the two bytes of each 16-bit lane.
+static SWAP_BYTES: [u8; 16] = [1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14];
+
+/// The shuffle that takes the low 16 bits of each 32-bit lane, below U+10000, into the low
+/// eight bytes, their two bytes in the other order.
+static SWAPPED_LOW_HALVES: [u8; 16] = [
+    1, 0, 5, 4, 9, 8, 13, 12, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO,
+];
+
+/// Writes the first `n` (3 or 4) of four scalar values in 32-bit lanes as UTF-16, in the
+/// machine's byte order or, if `SWAP`, in the other: returns the units written.
+///
+/// # Safety
+/// 8 units writable at `dst`, SSE4.1.
+#[inline(always)]
+unsafe fn store_any_utf16<const SWAP: bool>(values: __m128i, n: usize, dst: *mut u16) -> usize {
+    // SAFETY: 8 units at `dst` by the caller, which three or four pairs fill at most.
+    unsafe {
+        let supplementary = _mm_cmpgt_epi32(values, _mm_set1_epi32(0xFFFF));
+        // U+10000 + (high - D800) * 2^10 + (low - DC00) (Unicode Standard, section 3.9).
+        let v = _mm_sub_epi32(values, _mm_set1_epi32(0x1_0000));
+        let high = _mm_add_epi32(_mm_srli_epi32::<10>(v), _mm_set1_epi32(0xD800));
+        let low = _mm_add_epi32(
+            _mm_and_si128(v, _mm_set1_epi32(0x3FF)),
+            _mm_set1_epi32(0xDC00),
+        );
+        let pairs = _mm_or_si128(high, _mm_slli_epi32::<16>(low));
+        let units = _mm_blendv_epi8(values, pairs, supplementary);
+        let mask = _mm_movemask_ps(_mm_castsi128_ps(supplementary)) as usize & 0xF;
+        let pack = table(&PACK_PAIRS[usize::from(SWAP)][mask]);
+        _mm_storeu_si128(dst.cast(), _mm_shuffle_epi8(units, pack));
+        n + mask.count_ones() as usize
+    }
+}
 
 // SAFETY: SSE2 and SSE4.1 instructions; stores within the bounds the methods document.
 unsafe impl OutputUnit for u16 {
@@ -534,7 +582,7 @@ unsafe impl OutputUnit for u16 {
     #[inline(always)]
     unsafe fn widen_block<W: WideningRegister>(src: *const u8, dst: *mut Self) -> bool {
         // SAFETY: by the caller.
-        unsafe { W::widen_to_utf16(src, dst) }
+        unsafe { W::widen_to_utf16::<false>(src, dst) }
     }
 
     #[inline(always)]
@@ -555,6 +603,15 @@ unsafe impl OutputUnit for u16 {
     }
 
     #[inline(always)]
+    unsafe fn store_packed<W: WideningRegister>(values: __m128i, mask: u8, dst: *mut Self) {
+        // SAFETY: 8 units at `dst` by the caller.
+        unsafe {
+            let packed = _mm_shuffle_epi8(values, table(&PACK_LANES[0][usize::from(mask)]));
+            _mm_storeu_si128(dst.cast(), packed);
+        }
+    }
+
+    #[inline(always)]
     unsafe fn store_32(values: __m128i, dst: *mut Self) {
         // SAFETY: 4 units at `dst` by the caller; the values fit 16 bits unsaturated.
         unsafe { _mm_storel_epi64(dst.cast(), _mm_packus_epi32(values, values)) }
@@ -562,23 +619,8 @@ unsafe impl OutputUnit for u16 {
 
     #[inline(always)]
     unsafe fn store_any(values: __m128i, n: usize, dst: *mut Self) -> usize {
-        // SAFETY: 8 units at `dst` by the caller, which three or four pairs fill at most.
-        unsafe {
-            let supplementary = _mm_cmpgt_epi32(values, _mm_set1_epi32(0xFFFF));
-            // U+10000 + (high - D800) * 2^10 + (low - DC00) (Unicode Standard, section 3.9).
-            let v = _mm_sub_epi32(values, _mm_set1_epi32(0x1_0000));
-            let high = _mm_add_epi32(_mm_srli_epi32::<10>(v), _mm_set1_epi32(0xD800));
-            let low = _mm_add_epi32(
-                _mm_and_si128(v, _mm_set1_epi32(0x3FF)),
-                _mm_set1_epi32(0xDC00),
-            );
-            let pairs = _mm_or_si128(high, _mm_slli_epi32::<16>(low));
-            let units = _mm_blendv_epi8(values, pairs, supplementary);
-            let mask = _mm_movemask_ps(_mm_castsi128_ps(supplementary)) as usize & 0xF;
-            let pack = table(&PACK_PAIRS[mask]);
-            _mm_storeu_si128(dst.cast(), _mm_shuffle_epi8(units, pack));
-            n + mask.count_ones() as usize
-        }
+        // SAFETY: by the caller.
+        unsafe { store_any_utf16::<false>(values, n, dst) }
     }
 
     #[inline(always)]
@@ -625,6 +667,15 @@ unsafe impl OutputUnit for u32 {
     }
 
     #[inline(always)]
+    unsafe fn store_packed<W: WideningRegister>(values: __m128i, mask: u8, dst: *mut Self) {
+        // SAFETY: 8 units at `dst` and `W`'s instructions by the caller.
+        unsafe {
+            let packed = _mm_shuffle_epi8(values, table(&PACK_LANES[0][usize::from(mask)]));
+            W::words_to_utf32(packed, dst);
+        }
+    }
+
+    #[inline(always)]
     unsafe fn store_32(values: __m128i, dst: *mut Self) {
         // SAFETY: 4 units at `dst` by the caller.
         unsafe { _mm_storeu_si128(dst.cast(), values) }
@@ -655,6 +706,84 @@ unsafe impl OutputUnit for u32 {
         unsafe { B::narrow_run_utf32(src, dst) }
     }
 }
+
+// SAFETY: SSE2, SSSE3 and SSE4.1 instructions; stores within the bounds the methods document,
+// those of `u16`'s with the bytes of each unit swapped in the register before the store.
+unsafe impl OutputUnit for U16Swapped {
+    const SPARE: usize = <u16 as OutputUnit>::SPARE;
+
+    #[inline(always)]
+    unsafe fn widen_block<W: WideningRegister>(src: *const u8, dst: *mut Self) -> bool {
+        // SAFETY: by the caller; `U16Swapped` is a `u16`.
+        unsafe { W::widen_to_utf16::<true>(src, dst.cast()) }
+    }
+
+    #[inline(always)]
+    unsafe fn store_ascii<W: WideningRegister>(bytes: __m128i, dst: *mut Self) {
+        // SAFETY: 16 units at `dst` by the caller. The zero byte first: the operands of the
+        // unpacks in the other order.
+        unsafe {
+            let zero = _mm_setzero_si128();
+            _mm_storeu_si128(dst.cast(), _mm_unpacklo_epi8(zero, bytes));
+            _mm_storeu_si128(dst.add(8).cast(), _mm_unpackhi_epi8(zero, bytes));
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store_16<W: WideningRegister>(values: __m128i, dst: *mut Self) {
+        // SAFETY: 8 units at `dst` by the caller.
+        unsafe { _mm_storeu_si128(dst.cast(), _mm_shuffle_epi8(values, table(&SWAP_BYTES))) }
+    }
+
+    #[inline(always)]
+    unsafe fn store_packed<W: WideningRegister>(values: __m128i, mask: u8, dst: *mut Self) {
+        // SAFETY: 8 units at `dst` by the caller. The packing shuffle swaps the bytes too.
+        unsafe {
+            let packed = _mm_shuffle_epi8(values, table(&PACK_LANES[1][usize::from(mask)]));
+            _mm_storeu_si128(dst.cast(), packed);
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store_32(values: __m128i, dst: *mut Self) {
+        // SAFETY: 4 units at `dst` by the caller; the values fit 16 bits. One shuffle narrows
+        // and swaps, as `u16`'s pack narrows.
+        unsafe {
+            let units = _mm_shuffle_epi8(values, table(&SWAPPED_LOW_HALVES));
+            _mm_storel_epi64(dst.cast(), units);
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store_any(values: __m128i, n: usize, dst: *mut Self) -> usize {
+        // SAFETY: by the caller; `U16Swapped` is a `u16`.
+        unsafe { store_any_utf16::<true>(values, n, dst.cast()) }
+    }
+
+    /// None: the block converters (AVX-512's) write the machine's byte order.
+    #[inline(always)]
+    unsafe fn mixed_block_by<B: BlockConverter>(
+        _: *const u8,
+        _: *mut Self,
+    ) -> Option<(usize, usize)> {
+        None
+    }
+
+    /// None, as [`OutputUnit::mixed_block_by`].
+    #[inline(always)]
+    unsafe fn narrow_run_by<B: BlockConverter>(
+        _: &[u8],
+        _: &mut [MaybeUninit<Self>],
+    ) -> Option<(usize, usize)> {
+        None
+    }
+}
+
+/// A unit of UTF-16 of either byte order that the converter writes: what the converters into
+/// UTF-16 of `crate::kernels` are generic over.
+pub(crate) trait Utf16Output: OutputUnit + Utf16Unit {}
+
+impl<T: OutputUnit + Utf16Unit> Utf16Output for T {}
 
 /// [`convert`], its first [`LONG_RUN`] blocks of ASCII at most converted here and the rest by
 /// `convert_rest` (the instruction set's [`convert`], a function of its own). Inlined,
@@ -1118,8 +1247,9 @@ unsafe fn narrow_block<W: WideningRegister, T: OutputUnit>(
     }
 }
 
-/// For each mask of 8 bits, the shuffle that packs together the 16-bit lanes whose bit is set.
-static PACK_LANES: [[u8; 16]; 256] = {
+/// For each mask of 8 bits, the shuffle that packs together the 16-bit lanes whose bit is set,
+/// each lane's two bytes in the other order if `swap`.
+const fn pack_lanes(swap: bool) -> [[u8; 16]; 256] {
     let mut table = [[ZERO; 16]; 256];
     let mut mask = 0;
     while mask < 256 {
@@ -1127,8 +1257,10 @@ static PACK_LANES: [[u8; 16]; 256] = {
         let mut lane = 0;
         while lane < 8 {
             if mask & (1 << lane) != 0 {
-                table[mask][2 * out] = (2 * lane) as u8;
-                table[mask][2 * out + 1] = (2 * lane + 1) as u8;
+                let (low, high) = ((2 * lane) as u8, (2 * lane + 1) as u8);
+                let (first, second) = if swap { (high, low) } else { (low, high) };
+                table[mask][2 * out] = first;
+                table[mask][2 * out + 1] = second;
                 out += 1;
             }
             lane += 1;
@@ -1136,7 +1268,10 @@ static PACK_LANES: [[u8; 16]; 256] = {
         mask += 1;
     }
     table
-};
+}
+
+/// [`pack_lanes`] for each byte order: the machine's, the other.
+static PACK_LANES: [[[u8; 16]; 256]; 2] = [pack_lanes(false), pack_lanes(true)];
 
 /// Converts a block of 64 bytes, in `W`'s `registers` (the first `BLOCK / W::LANES`), of
 /// characters of 1 to 3 bytes only (all scripts but emoji and rare ideographs) with no table
@@ -1229,8 +1364,7 @@ unsafe fn convert_narrow_block<
             for g in 0..W::LANES / 8 {
                 let values = W::group(first, second, g);
                 let mask = (ends >> (k * W::LANES + 8 * g)) as u8;
-                let packed = _mm_shuffle_epi8(values, table(&PACK_LANES[usize::from(mask)]));
-                T::store_16::<W>(packed, out.add(units));
+                T::store_packed::<W>(values, mask, out.add(units));
                 units += mask.count_ones() as usize;
             }
         }
@@ -1303,6 +1437,7 @@ mod untrusted_input {
             unsafe {
                 check::<u16>(sse42, sse42_tail);
                 check::<u32>(sse42, sse42_tail);
+                check::<U16Swapped>(sse42, sse42_tail);
             }
         }
         if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt") {
@@ -1310,6 +1445,7 @@ mod untrusted_input {
             unsafe {
                 check::<u16>(avx2, avx2_tail);
                 check::<u32>(avx2, avx2_tail);
+                check::<U16Swapped>(avx2, avx2_tail);
             }
         }
     }

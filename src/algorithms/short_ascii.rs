@@ -13,9 +13,9 @@
 use core::mem::MaybeUninit;
 
 use super::ascii::{SHORT_ASCII, is_short_ascii};
-use crate::engine::{CodeUnit, Progress};
+use crate::engine::{CodeUnit, Progress, U16Swapped};
 
-/// A unit of UTF-16 or UTF-32 as short strings of ASCII are converted from it into UTF-8: 16 of
+/// A unit of UTF-16 (of either byte order) or UTF-32 as short strings of ASCII are converted from it into UTF-8: 16 of
 /// them into 16 bytes of ASCII.
 pub(crate) trait ShortAsciiUnit: CodeUnit {
     /// The OR of the 16 units in a register, in lanes of the unit's width.
@@ -76,6 +76,33 @@ impl ShortAsciiUnit for u16 {
 }
 
 #[cfg(target_arch = "x86_64")]
+impl ShortAsciiUnit for U16Swapped {
+    #[inline(always)]
+    fn or(units: &[U16Swapped; 16]) -> core::arch::x86_64::__m128i {
+        use core::arch::x86_64::*;
+        let p = units.as_ptr().cast::<u8>();
+        // SAFETY: as for `u16`.
+        unsafe { _mm_or_si128(sse2::load(p), sse2::load(p.add(16))) }
+    }
+
+    #[inline(always)]
+    fn narrow(units: &[U16Swapped; 16]) -> core::arch::x86_64::__m128i {
+        use core::arch::x86_64::*;
+        let p = units.as_ptr().cast::<u8>();
+        // SAFETY: as for `u16`; each unit's ASCII byte is its high byte, moved down.
+        unsafe {
+            let low = _mm_srli_epi16::<8>(sse2::load(p));
+            let high = _mm_srli_epi16::<8>(sse2::load(p.add(16)));
+            _mm_packus_epi16(low, high)
+        }
+    }
+
+    // SAFETY: as for `u16`: 0xFF80 with its bytes swapped.
+    const NOT_ASCII: core::arch::x86_64::__m128i =
+        unsafe { core::mem::transmute::<[u16; 8], _>([0xFF80u16.swap_bytes(); 8]) };
+}
+
+#[cfg(target_arch = "x86_64")]
 impl ShortAsciiUnit for u32 {
     #[inline(always)]
     fn or(units: &[u32; 16]) -> core::arch::x86_64::__m128i {
@@ -109,6 +136,8 @@ fn quarters(units: &[u32; 16]) -> [core::arch::x86_64::__m128i; 4] {
 
 #[cfg(not(target_arch = "x86_64"))]
 impl ShortAsciiUnit for u16 {}
+#[cfg(not(target_arch = "x86_64"))]
+impl ShortAsciiUnit for U16Swapped {}
 #[cfg(not(target_arch = "x86_64"))]
 impl ShortAsciiUnit for u32 {}
 

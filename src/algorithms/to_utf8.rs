@@ -34,6 +34,8 @@ use core::arch::x86_64::*;
 use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 
+use crate::engine::{U16Swapped, Utf16Unit};
+
 /// Units per step.
 pub(crate) const STEP: usize = 16;
 
@@ -342,6 +344,118 @@ pub(crate) unsafe trait StepRegister: Copy {
     /// Stores the low bytes of the lanes of `self` then `next`, units all below 0x100, at
     /// `dst`, which must have room for 32 bytes.
     unsafe fn store_narrow(self, next: Self, dst: *mut u8);
+    /// The two bytes of each lane swapped (UTF-16 of the other byte order put in the
+    /// machine's).
+    unsafe fn swap_bytes(self) -> Self;
+}
+
+/// A unit of UTF-16 that the converter reads: in the machine's byte order (`u16`), or in the
+/// other ([`U16Swapped`]), whose bytes are swapped in the register right after each load, so
+/// that the steps, the runs of ASCII and the tail see values as from `u16`.
+///
+/// # Safety
+/// Implementations are `u16` or `repr(transparent)` over it: the loads read them as `u16`.
+pub(crate) unsafe trait Utf16Source: Utf16Unit {
+    /// Units of this type as loaded from memory, put in the machine's byte order.
+    ///
+    /// # Safety
+    /// `U`'s instruction set.
+    unsafe fn order<U: StepRegister>(loaded: U) -> U;
+
+    /// Whether the steps of a [`CompressSteps`] take these units: `W::LONG_ASCII_RUNS` and
+    /// `W::ascii_ahead` apply only then.
+    const COMPRESSED: bool;
+
+    /// The bits of a unit as loaded, before [`Utf16Source::order`], that are not ASCII's: runs of
+    /// ASCII are looked for in the units as loaded, so that the test does not wait for the swap
+    /// (nor swaps the units after the step's, which the next step loads again).
+    const NOT_ASCII: u16;
+
+    /// [`CompressSteps::utf16`] of `W` on these units, where it takes them, else (0, 0, _).
+    ///
+    /// # Safety
+    /// As for [`CompressSteps::utf16`].
+    unsafe fn compress_step<W: CompressSteps>(
+        src: *const Self,
+        dst: *mut u8,
+    ) -> (usize, usize, Saved);
+
+    /// [`CompressSteps::utf16_tail`] of `W` on these units, where it takes them, else
+    /// [`staged_tail`] with `U`'s registers.
+    ///
+    /// # Safety
+    /// The CPU has `U`'s and `W`'s instruction sets.
+    unsafe fn tail<U: StepRegister, W: CompressSteps>(
+        src: &[Self],
+        dst: &mut [MaybeUninit<u8>],
+    ) -> (usize, usize);
+}
+
+// SAFETY: `u16` itself.
+unsafe impl Utf16Source for u16 {
+    const COMPRESSED: bool = true;
+    const NOT_ASCII: u16 = 0xFF80;
+
+    #[inline(always)]
+    unsafe fn order<U: StepRegister>(loaded: U) -> U {
+        loaded
+    }
+
+    #[inline(always)]
+    unsafe fn compress_step<W: CompressSteps>(
+        src: *const u16,
+        dst: *mut u8,
+    ) -> (usize, usize, Saved) {
+        // SAFETY: by the caller.
+        unsafe { W::utf16(src, dst) }
+    }
+
+    #[inline(always)]
+    unsafe fn tail<U: StepRegister, W: CompressSteps>(
+        src: &[u16],
+        dst: &mut [MaybeUninit<u8>],
+    ) -> (usize, usize) {
+        // SAFETY: by the caller.
+        unsafe { W::utf16_tail(src, dst) }
+    }
+}
+
+// SAFETY: `repr(transparent)` over `u16`.
+unsafe impl Utf16Source for U16Swapped {
+    /// Not taken: the instruction sets that have such steps (AVX-512) convert this byte order
+    /// with AVX2's converter (see `crate::dispatch`).
+    const COMPRESSED: bool = false;
+    const NOT_ASCII: u16 = 0xFF80u16.swap_bytes();
+
+    #[inline(always)]
+    unsafe fn order<U: StepRegister>(loaded: U) -> U {
+        // SAFETY: by the caller.
+        unsafe { loaded.swap_bytes() }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_step<W: CompressSteps>(_: *const Self, _: *mut u8) -> (usize, usize, Saved) {
+        (0, 0, Saved::NONE)
+    }
+
+    #[inline(always)]
+    unsafe fn tail<U: StepRegister, W: CompressSteps>(
+        src: &[Self],
+        dst: &mut [MaybeUninit<u8>],
+    ) -> (usize, usize) {
+        // SAFETY: `U`'s instruction set by the caller.
+        unsafe { staged_tail::<U, Self>(src, dst) }
+    }
+}
+
+/// Loads 16 units of UTF-16 from `src`, in the machine's byte order.
+///
+/// # Safety
+/// `U`'s instruction set; `src` has 16 units.
+#[inline(always)]
+unsafe fn load<U: StepRegister, S: Utf16Source>(src: *const S) -> U {
+    // SAFETY: by the caller; `S` is a `u16` (see `Utf16Source`).
+    unsafe { S::order(U::load(src.cast())) }
 }
 
 /// Lanes where `v & mask == value`.
@@ -667,7 +781,7 @@ unsafe impl<U: StepRegister> CompressSteps for NoCompressSteps<U> {
     const ASCII_RUN_UNITS: usize = 2 * STEP;
 }
 
-/// A unit type (UTF-16 or UTF-32) that [`staged_tail`] converts.
+/// A unit type (UTF-16 of either byte order, or UTF-32) that [`staged_tail`] converts.
 trait StagedTailUnit: crate::engine::CodeUnit {
     /// Converts `src`, [`STAGED_MIN`] to 16 units followed by zeros to make 16, as the steps of
     /// the converter's loop do, into `out`, which has room for 80 more bytes: the units
@@ -681,15 +795,33 @@ trait StagedTailUnit: crate::engine::CodeUnit {
 impl StagedTailUnit for u16 {
     #[inline(always)]
     unsafe fn step<U: StepRegister>(src: &[u16], out: &mut Writer) -> usize {
-        // SAFETY: by the caller; `src` has the 16 units `load` reads, or the STAGED_MIN to 15
-        // that `load_short` reads.
-        unsafe {
-            let v = match src.first_chunk::<STEP>() {
-                Some(whole) => U::load(whole.as_ptr()),
-                None => load_short::<U>(src),
-            };
-            utf16_step::<U, true>(v, v.none(U::splat(0xF800)), true, out)
-        }
+        // SAFETY: by the caller.
+        unsafe { staged_utf16_step::<U, u16>(src, out) }
+    }
+}
+
+impl StagedTailUnit for U16Swapped {
+    #[inline(always)]
+    unsafe fn step<U: StepRegister>(src: &[U16Swapped], out: &mut Writer) -> usize {
+        // SAFETY: by the caller.
+        unsafe { staged_utf16_step::<U, U16Swapped>(src, out) }
+    }
+}
+
+/// [`StagedTailUnit::step`] of UTF-16 of either byte order.
+///
+/// # Safety
+/// As for [`StagedTailUnit::step`].
+#[inline(always)]
+unsafe fn staged_utf16_step<U: StepRegister, S: Utf16Source>(src: &[S], out: &mut Writer) -> usize {
+    // SAFETY: by the caller; `src` has the 16 units `load` reads, or the STAGED_MIN to 15
+    // that `load_short` reads.
+    unsafe {
+        let v = match src.first_chunk::<STEP>() {
+            Some(whole) => load::<U, S>(whole.as_ptr()),
+            None => load_short::<U, S>(src),
+        };
+        utf16_step::<U, true>(v, v.none(U::splat(0xF800)), true, out)
     }
 }
 
@@ -738,16 +870,17 @@ pub(crate) const SHIFT_DOWN: [u8; 32] = {
 /// # Safety
 /// `U`'s instruction set (SSSE3 at least); `src` has `STAGED_MIN` to 15 units.
 #[inline(always)]
-unsafe fn load_short<U: StepRegister>(src: &[u16]) -> U {
+unsafe fn load_short<U: StepRegister, S: Utf16Source>(src: &[S]) -> U {
     debug_assert!((STAGED_MIN..STEP).contains(&src.len()) && STAGED_MIN >= 4);
     let n = src.len();
-    let p = src.as_ptr();
+    // `S` is a `u16` (see `Utf16Source`).
+    let p = src.as_ptr().cast::<u16>();
     // SAFETY: the loads read src[..8] and src[n - 8..], or src[..4] and src[n - 4..], inside
     // `src`; SHIFT_DOWN has 16 bytes from 2 * (16 - n) or 2 * (8 - n), at most 16; SSSE3 by
     // the caller.
     unsafe {
         let shift = |by: usize| _mm_loadu_si128(SHIFT_DOWN.as_ptr().add(2 * by).cast());
-        if n >= 8 {
+        let loaded = if n >= 8 {
             let last = _mm_loadu_si128(p.add(n - 8).cast());
             U::from_halves([
                 _mm_loadu_si128(p.cast()),
@@ -758,7 +891,9 @@ unsafe fn load_short<U: StepRegister>(src: &[u16]) -> U {
             let last = _mm_shuffle_epi8(_mm_loadl_epi64(p.add(n - 4).cast()), shift(8 - n));
             let low = _mm_unpacklo_epi64(_mm_loadl_epi64(p.cast()), last);
             U::from_halves([low, _mm_setzero_si128()])
-        }
+        };
+        // Zeros swapped are zeros.
+        S::order(loaded)
     }
 }
 
@@ -900,11 +1035,14 @@ pub(crate) fn copy_staged(src: &[MaybeUninit<u8>], dst: &mut [MaybeUninit<u8>]) 
 /// (see [`CompressSteps::utf16_tail`]): the units read and bytes written. The exact path takes
 /// over from there.
 ///
+/// UTF-16 in the other byte order than the machine's ([`U16Swapped`]) is swapped as it is
+/// loaded, and takes none of `W`'s steps (see [`Utf16Source`]).
+///
 /// # Safety
 /// The CPU has `U`'s and `W`'s instruction sets.
 #[inline(always)]
-pub(crate) unsafe fn utf16_to_utf8<U: StepRegister, W: CompressSteps>(
-    src: &[u16],
+pub(crate) unsafe fn utf16_to_utf8<U: StepRegister, W: CompressSteps, S: Utf16Source>(
+    src: &[S],
     dst: &mut [MaybeUninit<u8>],
 ) -> (usize, usize) {
     let room = dst.len();
@@ -913,7 +1051,7 @@ pub(crate) unsafe fn utf16_to_utf8<U: StepRegister, W: CompressSteps>(
     // strings (see BENCHMARKS.md).
     if !utf16_steps_fit(src.len(), room) {
         // SAFETY: `W`'s instruction set by our caller.
-        return unsafe { W::utf16_tail(src, dst) };
+        return unsafe { S::tail::<U, W>(src, dst) };
     }
     // SAFETY: SSE2.
     let mut out = unsafe { Writer::new(dst) };
@@ -933,18 +1071,20 @@ pub(crate) unsafe fn utf16_to_utf8<U: StepRegister, W: CompressSteps>(
             // the output has room for them (see `input_limit`).
             let units = unsafe {
                 let at = src.as_ptr().add(read);
-                let mut v = U::load(at);
-                let run = if W::LONG_ASCII_RUNS {
+                // `S` is a `u16` (see `Utf16Source`), tested for ASCII as loaded.
+                let loaded = U::load(at.cast());
+                let run = if W::LONG_ASCII_RUNS && S::COMPRESSED {
                     test_ascii = !test_ascii;
-                    test_ascii && W::ascii_ahead(at, limit - read)
+                    test_ascii && W::ascii_ahead(at.cast(), limit - read)
                 } else {
                     let units = if W::ASCII_RUN_UNITS > STEP {
-                        v.or(U::load(at.add(STEP)))
+                        loaded.or(U::load(at.add(STEP).cast()))
                     } else {
-                        v
+                        loaded
                     };
-                    units.none(U::splat(0xFF80))
+                    units.none(U::splat(S::NOT_ASCII))
                 };
+                let mut v = S::order(loaded);
                 if run {
                     // A run of ASCII: these 16 units, then 32 at a time, as far as they fit.
                     let ascii_limit = ascii_limit(read, src.len(), room - out.len());
@@ -955,12 +1095,12 @@ pub(crate) unsafe fn utf16_to_utf8<U: StepRegister, W: CompressSteps>(
                             break;
                         }
                         let at = src.as_ptr().add(read);
-                        let next;
-                        (v, next) = (U::load(at), U::load(at.add(STEP)));
-                        if !v.or(next).none(U::splat(0xFF80)) {
+                        let (loaded, next) = (U::load(at.cast()), U::load(at.add(STEP).cast()));
+                        v = S::order(loaded);
+                        if !loaded.or(next).none(U::splat(S::NOT_ASCII)) {
                             break;
                         }
-                        out.ascii(v, next);
+                        out.ascii(v, S::order(next));
                         read += 2 * STEP;
                     }
                     out.end_ascii();
@@ -972,7 +1112,7 @@ pub(crate) unsafe fn utf16_to_utf8<U: StepRegister, W: CompressSteps>(
                 }
                 // `W`'s contract holds: 32 units at `read`, below `limit`, which leaves room for
                 // 3 bytes each and 16 more.
-                match W::utf16(src.as_ptr().add(read), out.next()) {
+                match S::compress_step::<W>(src.as_ptr().add(read), out.next()) {
                     (0, _, _) => {
                         let one_two = v.none(U::splat(0xF800));
                         utf16_step::<U, true>(v, one_two, true, &mut out)
@@ -994,7 +1134,7 @@ pub(crate) unsafe fn utf16_to_utf8<U: StepRegister, W: CompressSteps>(
     let written = unsafe { out.finish() };
     let (rest, out) = (src.get(read..), dst.get_mut(written..));
     // SAFETY: `W`'s instruction set by our caller.
-    let (r, w) = unsafe { W::utf16_tail(rest.unwrap_or_default(), out.unwrap_or_default()) };
+    let (r, w) = unsafe { S::tail::<U, W>(rest.unwrap_or_default(), out.unwrap_or_default()) };
     (read + r, written + w)
 }
 

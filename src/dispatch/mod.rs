@@ -24,7 +24,7 @@ use core::sync::atomic::{AtomicPtr, Ordering};
 use crate::algorithms::ascii::{SHORT_ASCII, is_short_ascii};
 use crate::algorithms::lookup::Blocks;
 use crate::algorithms::short_ascii;
-use crate::engine::{Mode, Progress};
+use crate::engine::{Mode, Progress, U16Swapped};
 #[cfg(target_arch = "aarch64")]
 use crate::kernels::aarch64::neon;
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
@@ -81,6 +81,9 @@ struct Kernels {
     count: Counter,
     utf8_to_utf16: Converter<u8, u16>,
     utf16_to_utf8: Converter<u16, u8>,
+    /// The two converters of UTF-16 in the other byte order than the machine's.
+    utf8_to_utf16_swapped: Converter<u8, U16Swapped>,
+    utf16_swapped_to_utf8: Converter<U16Swapped, u8>,
     utf8_to_utf32: Converter<u8, u32>,
     utf32_to_utf8: Converter<u32, u8>,
     latin1_to_utf8: SingleByte,
@@ -94,6 +97,8 @@ static SCALAR: Kernels = Kernels {
     count: scalar::no_count,
     utf8_to_utf16: scalar::utf8_to_utf16,
     utf16_to_utf8: scalar::utf16_to_utf8,
+    utf8_to_utf16_swapped: scalar::utf8_to_utf16,
+    utf16_swapped_to_utf8: scalar::utf16_to_utf8,
     utf8_to_utf32: scalar::utf8_to_utf32,
     utf32_to_utf8: scalar::utf32_to_utf8,
     latin1_to_utf8: scalar::latin1_to_utf8,
@@ -108,6 +113,7 @@ static NEON: Kernels = Kernels {
     validate: neon::validate::<true>,
     count: neon::count::<true>,
     utf8_to_utf16: neon::utf8_to_utf16,
+    utf8_to_utf16_swapped: neon::utf8_to_utf16,
     utf8_to_utf32: neon::utf8_to_utf32,
     ..SCALAR
 };
@@ -119,6 +125,8 @@ static SSE42: Kernels = Kernels {
     count: sse42::count::<true>,
     utf8_to_utf16: sse42::utf8_to_utf16,
     utf16_to_utf8: sse42::utf16_to_utf8,
+    utf8_to_utf16_swapped: sse42::utf8_to_utf16,
+    utf16_swapped_to_utf8: sse42::utf16_to_utf8,
     utf8_to_utf32: sse42::utf8_to_utf32,
     utf32_to_utf8: sse42::utf32_to_utf8,
     latin1_to_utf8: sse42::latin1_to_utf8,
@@ -132,6 +140,8 @@ static AVX2: Kernels = Kernels {
     count: avx2::count::<true>,
     utf8_to_utf16: avx2::utf8_to_utf16,
     utf16_to_utf8: avx2::utf16_to_utf8,
+    utf8_to_utf16_swapped: avx2::utf8_to_utf16,
+    utf16_swapped_to_utf8: avx2::utf16_to_utf8,
     utf8_to_utf32: avx2::utf8_to_utf32,
     utf32_to_utf8: avx2::utf32_to_utf8,
     latin1_to_utf8: avx2::latin1_to_utf8,
@@ -155,7 +165,10 @@ static AVX512: Kernels = Kernels {
     utf8_to_utf32: avx512::from_utf8::utf8_to_utf32,
     utf16_to_utf8: avx512::to_utf8::utf16_to_utf8::<true>,
     utf32_to_utf8: avx512::to_utf8::utf32_to_utf8,
-    // AVX2's, which every CPU with these AVX-512 extensions runs.
+    // AVX2's, which every CPU with these AVX-512 extensions runs: AVX-512's own steps and
+    // blocks of UTF-16 write and read the machine's byte order.
+    utf8_to_utf16_swapped: avx2::utf8_to_utf16,
+    utf16_swapped_to_utf8: avx2::utf16_to_utf8,
     latin1_to_utf8: avx2::latin1_to_utf8,
     cp1252_to_utf8: avx2::cp1252_to_utf8,
     utf8_to_latin1: avx2::utf8_to_latin1,
@@ -326,6 +339,37 @@ impl Isa {
         Some(unsafe { (self.kernels()?.utf16_to_utf8)(src, as_uninit(dst), mode) })
     }
 
+    /// Converts UTF-8 to UTF-16 in the other byte order than the machine's with this
+    /// implementation, or `None` if the CPU cannot run it.
+    #[cfg(any(test, feature = "internals"))]
+    pub fn utf8_to_utf16_swapped(
+        self,
+        src: &[u8],
+        dst: &mut [u16],
+        mode: Mode,
+    ) -> Option<Progress> {
+        // SAFETY: `kernels` returns only kernels whose ISA the CPU supports; the converters
+        // write units, and store back only units they read from `dst`.
+        Some(unsafe {
+            let dst = U16Swapped::units_mut(as_uninit(dst));
+            (self.kernels()?.utf8_to_utf16_swapped)(src, dst, mode)
+        })
+    }
+
+    /// Converts UTF-16 in the other byte order than the machine's to UTF-8 with this
+    /// implementation, or `None` if the CPU cannot run it.
+    #[cfg(any(test, feature = "internals"))]
+    pub fn utf16_swapped_to_utf8(
+        self,
+        src: &[u16],
+        dst: &mut [u8],
+        mode: Mode,
+    ) -> Option<Progress> {
+        let src = U16Swapped::units(src);
+        // SAFETY: as for `utf8_to_utf16_swapped`.
+        Some(unsafe { (self.kernels()?.utf16_swapped_to_utf8)(src, as_uninit(dst), mode) })
+    }
+
     /// Converts UTF-8 to UTF-32 with this implementation, or `None` if the CPU cannot run it.
     #[cfg(any(test, feature = "internals"))]
     pub fn utf8_to_utf32(self, src: &[u8], dst: &mut [u32], mode: Mode) -> Option<Progress> {
@@ -448,6 +492,10 @@ static UNCHOSEN: Kernels = Kernels {
     // SAFETY: as above.
     utf16_to_utf8: |s, d, m| unsafe { (choose().utf16_to_utf8)(s, d, m) },
     // SAFETY: as above.
+    utf8_to_utf16_swapped: |s, d, m| unsafe { (choose().utf8_to_utf16_swapped)(s, d, m) },
+    // SAFETY: as above.
+    utf16_swapped_to_utf8: |s, d, m| unsafe { (choose().utf16_swapped_to_utf8)(s, d, m) },
+    // SAFETY: as above.
     utf8_to_utf32: |s, d, m| unsafe { (choose().utf8_to_utf32)(s, d, m) },
     // SAFETY: as above.
     utf32_to_utf8: |s, d, m| unsafe { (choose().utf32_to_utf8)(s, d, m) },
@@ -531,6 +579,36 @@ pub(crate) fn utf16_to_utf8(src: &[u16], dst: &mut [MaybeUninit<u8>], mode: Mode
     }
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
     unsafe { (active().utf16_to_utf8)(src, dst, mode) }
+}
+
+/// Converts UTF-8 to UTF-16 in the other byte order than the machine's with the implementation
+/// in use.
+#[inline]
+pub(crate) fn utf8_to_utf16_swapped(
+    src: &[u8],
+    dst: &mut [MaybeUninit<U16Swapped>],
+    mode: Mode,
+) -> Progress {
+    if let Some(done) = short_ascii::from_utf8(src, dst) {
+        return done;
+    }
+    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+    unsafe { (active().utf8_to_utf16_swapped)(src, dst, mode) }
+}
+
+/// Converts UTF-16 in the other byte order than the machine's to UTF-8 with the implementation
+/// in use.
+#[inline]
+pub(crate) fn utf16_swapped_to_utf8(
+    src: &[U16Swapped],
+    dst: &mut [MaybeUninit<u8>],
+    mode: Mode,
+) -> Progress {
+    if let Some(done) = short_ascii::into_utf8(src, dst) {
+        return done;
+    }
+    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+    unsafe { (active().utf16_swapped_to_utf8)(src, dst, mode) }
 }
 
 /// Converts UTF-8 to UTF-32 with the implementation in use.

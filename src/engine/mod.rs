@@ -152,6 +152,67 @@ impl CodeUnit for u32 {
     }
 }
 
+/// A unit of UTF-16 in the other byte order than the machine's (UTF-16BE on a little-endian
+/// machine): the bytes as they are in memory, read and written by [`CodeUnit`] in the
+/// machine's order, so that the engine's loops, the SIMD converters and the short strings'
+/// paths convert it as they convert `u16`, swapping its bytes where they load or store it.
+/// The public functions take `u16` buffers, seen as these ([`U16Swapped::units`],
+/// [`U16Swapped::units_mut`]).
+#[repr(transparent)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct U16Swapped(u16);
+
+impl U16Swapped {
+    /// `units`, units in the other byte order, as such.
+    #[inline(always)]
+    pub(crate) fn units(units: &[u16]) -> &[U16Swapped] {
+        // SAFETY: `U16Swapped` is `repr(transparent)` over `u16`: the same layout, and any
+        // bits are a value of either.
+        unsafe { core::slice::from_raw_parts(units.as_ptr().cast(), units.len()) }
+    }
+
+    /// `units`, the room for units in the other byte order, as such.
+    #[inline(always)]
+    pub(crate) fn units_mut(units: &mut [MaybeUninit<u16>]) -> &mut [MaybeUninit<U16Swapped>] {
+        // SAFETY: as for `units`; `MaybeUninit<T>` has the layout of `T`.
+        unsafe { core::slice::from_raw_parts_mut(units.as_mut_ptr().cast(), units.len()) }
+    }
+}
+
+impl CodeUnit for U16Swapped {
+    #[inline(always)]
+    fn value(self) -> u32 {
+        u32::from(self.0.swap_bytes())
+    }
+    #[inline(always)]
+    fn from_ascii(b: u8) -> Self {
+        U16Swapped(u16::from(b).swap_bytes())
+    }
+    #[inline(always)]
+    fn from_value(v: u32) -> Self {
+        U16Swapped((v as u16).swap_bytes())
+    }
+    #[inline(always)]
+    fn replaced(self, r: Replacement) -> Option<u32> {
+        r.byte_of_unit(self.value()).map(u32::from)
+    }
+}
+
+/// For the unit tests' canaries: the unit holding `b`.
+#[cfg(test)]
+impl From<u8> for U16Swapped {
+    fn from(b: u8) -> Self {
+        U16Swapped(u16::from(b))
+    }
+}
+
+/// A unit of UTF-16, in the machine's byte order (`u16`) or in the other ([`U16Swapped`]): the
+/// units that the UTF-16 loops of [`utf16`] read and write.
+pub(crate) trait Utf16Unit: CodeUnit {}
+
+impl Utf16Unit for u16 {}
+impl Utf16Unit for U16Swapped {}
+
 /// Units copied at a time in a run of ASCII: enough for the compiler to use whole vector
 /// registers (32 bytes of UTF-8 widen to two AVX2 registers of UTF-16, or one of AVX-512).
 const ASCII_BLOCK: usize = 32;

@@ -127,9 +127,9 @@ pub(super) fn utf8_tail(
 /// Where the units of UTF-16 `s` start whose meaning more input could change: before a high
 /// surrogate that ends `s`, which the next unit may pair; else `s.len()`.
 #[inline(always)]
-pub(super) fn utf16_tail(s: &[u16]) -> usize {
+pub(super) fn utf16_tail<S: CodeUnit>(s: &[S]) -> usize {
     match s.split_last() {
-        Some((0xD800..=0xDBFF, rest)) => rest.len(),
+        Some((last, rest)) if (0xD800..=0xDBFF).contains(&last.value()) => rest.len(),
         _ => s.len(),
     }
 }

@@ -4,7 +4,8 @@ use core::mem::MaybeUninit;
 
 use super::more;
 use super::{
-    Mode, Progress, convert_from_utf8, convert_to_utf8, decode_utf8, encode_blocks, encode_utf8,
+    Mode, Progress, Utf16Unit, convert_from_utf8, convert_to_utf8, decode_utf8, encode_blocks,
+    encode_utf8,
 };
 use crate::scalar::error::{ErrorKind, Malformed};
 use crate::scalar::form::{self, Form};
@@ -12,7 +13,7 @@ use crate::sink::write_units;
 
 /// `crate::transcode::utf16::utf8_to_utf16` as one loop, inlined into each implementation, which passes its
 /// validator as `valid_prefix` and its converters of well-formed input as `fast` and `tail`
-/// (see [`convert_from_utf8`]).
+/// (see [`convert_from_utf8`]); into units `T` of either byte order.
 ///
 /// In WTF-8 mode the UTF-8 is decoded by [`form::decode_next`], which reads a surrogate's
 /// 3-byte sequence as the surrogate; [`encode_utf16`] writes it as one unit. Well-formed UTF-8
@@ -23,13 +24,13 @@ use crate::sink::write_units;
 /// [`Mode::more`], the conversion stops before the end that more input could change (see
 /// [`more::keep`]).
 #[inline(always)]
-pub(crate) fn utf8_to_utf16_with(
+pub(crate) fn utf8_to_utf16_with<T: Utf16Unit>(
     src: &[u8],
-    dst: &mut [MaybeUninit<u16>],
+    dst: &mut [MaybeUninit<T>],
     mode: Mode,
     valid_prefix: impl Fn(&[u8]) -> usize,
-    fast: impl Fn(&[u8], usize, &mut [MaybeUninit<u16>]) -> (usize, usize),
-    tail: impl Fn(&[u8], &mut [MaybeUninit<u16>]) -> (usize, usize),
+    fast: impl Fn(&[u8], usize, &mut [MaybeUninit<T>]) -> (usize, usize),
+    tail: impl Fn(&[u8], &mut [MaybeUninit<T>]) -> (usize, usize),
 ) -> Progress {
     let kernels = (fast, tail);
     if mode.wtf8 {
@@ -66,27 +67,31 @@ fn lead_surrogate_alone(s: &[u8]) -> Result<(u32, usize), Malformed> {
 }
 
 /// `crate::transcode::utf16::utf16_to_utf8` with the scalar implementation's fast path, [`encode_blocks`].
-pub(crate) fn utf16_to_utf8_with(src: &[u16], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
+pub(crate) fn utf16_to_utf8_with<S: Utf16Unit>(
+    src: &[S],
+    dst: &mut [MaybeUninit<u8>],
+    mode: Mode,
+) -> Progress {
     utf16_to_utf8_using(src, dst, mode, encode_blocks)
 }
 
 /// `crate::transcode::utf16::utf16_to_utf8` as one loop, inlined into each implementation, which passes its fast
-/// path as `fast` (see [`convert_to_utf8`]).
+/// path as `fast` (see [`convert_to_utf8`]); from units `S` of either byte order.
 ///
 /// In WTF-8 mode a lone surrogate (one [`decode_utf16`] refuses, a high surrogate that ends
 /// the input included) is a code point of its own, written by [`form::encode`]. The fast path
 /// never converts one (nor anything else that differs between the modes). With [`Mode::more`],
 /// a high surrogate that ends the input is left for the next (see [`more::keep`]).
 #[inline(always)]
-pub(crate) fn utf16_to_utf8_using(
-    src: &[u16],
+pub(crate) fn utf16_to_utf8_using<S: Utf16Unit>(
+    src: &[S],
     dst: &mut [MaybeUninit<u8>],
     mode: Mode,
-    fast: impl Fn(&[u16], &mut [MaybeUninit<u8>]) -> (usize, usize),
+    fast: impl Fn(&[S], &mut [MaybeUninit<u8>]) -> (usize, usize),
 ) -> Progress {
     if mode.wtf8 {
-        let decode = |s: &[u16]| match (decode_utf16(s), s.first()) {
-            (Err(_), Some(&unit)) => Ok((u32::from(unit), 1)),
+        let decode = |s: &[S]| match (decode_utf16(s), s.first()) {
+            (Err(_), Some(&unit)) => Ok((unit.value(), 1)),
             (decoded, _) => decoded,
         };
         let encode = |value, out: &mut [MaybeUninit<u8>]| {
@@ -119,7 +124,7 @@ pub(crate) fn utf16_to_utf8_using(
 /// ends the input, which the next unit could complete: [`ErrorKind::Truncated`], so that a
 /// caller converting a stream can carry it over.
 #[inline(always)]
-pub(crate) fn decode_utf16(s: &[u16]) -> Result<(u32, usize), Malformed> {
+pub(crate) fn decode_utf16<S: Utf16Unit>(s: &[S]) -> Result<(u32, usize), Malformed> {
     let malformed = |kind| Err(Malformed { kind, len: 1 });
     let Some(&unit) = s.first() else {
         return Err(Malformed {
@@ -127,13 +132,12 @@ pub(crate) fn decode_utf16(s: &[u16]) -> Result<(u32, usize), Malformed> {
             len: 0,
         });
     };
-    let high = u32::from(unit);
-    match unit {
-        0xD800..=0xDBFF => match s.get(1) {
-            Some(&low @ 0xDC00..=0xDFFF) => Ok((
-                0x1_0000 + ((high - 0xD800) << 10) + (u32::from(low) - 0xDC00),
-                2,
-            )),
+    let high = unit.value();
+    match high {
+        0xD800..=0xDBFF => match s.get(1).map(|u| u.value()) {
+            Some(low @ 0xDC00..=0xDFFF) => {
+                Ok((0x1_0000 + ((high - 0xD800) << 10) + (low - 0xDC00), 2))
+            }
             Some(_) => malformed(ErrorKind::Surrogate),
             None => malformed(ErrorKind::Truncated),
         },
@@ -142,18 +146,18 @@ pub(crate) fn decode_utf16(s: &[u16]) -> Result<(u32, usize), Malformed> {
     }
 }
 
-/// Writes the UTF-16 encoding of `value` (a scalar value) at the start of `out`: its length, or
-/// `None` if it does not fit.
+/// Writes the UTF-16 encoding of `value` (a scalar value) at the start of `out`, in `T`'s byte
+/// order: its length, or `None` if it does not fit.
 #[inline(always)]
-fn encode_utf16(value: u32, out: &mut [MaybeUninit<u16>]) -> Option<usize> {
+fn encode_utf16<T: Utf16Unit>(value: u32, out: &mut [MaybeUninit<T>]) -> Option<usize> {
     if value < 0x1_0000 {
-        out.first_mut()?.write(value as u16);
+        out.first_mut()?.write(T::from_value(value));
         Some(1)
     } else {
         let v = value - 0x1_0000;
         *out.first_chunk_mut::<2>()? = [
-            MaybeUninit::new(0xD800 | (v >> 10) as u16),
-            MaybeUninit::new(0xDC00 | (v & 0x3FF) as u16),
+            MaybeUninit::new(T::from_value(0xD800 | (v >> 10))),
+            MaybeUninit::new(T::from_value(0xDC00 | (v & 0x3FF))),
         ];
         Some(2)
     }

@@ -19,7 +19,7 @@ pub(crate) mod x86;
 
 use core::mem::MaybeUninit;
 
-use crate::engine::{Mode, Progress, no_tail, utf16, utf32};
+use crate::engine::{Mode, Progress, Utf16Unit, no_tail, utf16, utf32};
 use crate::scalar::error::Utf8Error;
 use crate::scalar::validate::{char_start_at_or_before, scalar_from};
 
@@ -28,15 +28,16 @@ use crate::scalar::validate::{char_start_at_or_before, scalar_from};
 pub(crate) type Validator = unsafe fn(&[u8]) -> Result<(), usize>;
 
 /// [`utf16::utf8_to_utf16_with`] validating with `kernel`, and no SIMD converter: for the
-/// implementations that have a validation kernel and no converter.
+/// implementations that have a validation kernel and no converter; into UTF-16 of either byte
+/// order.
 ///
 /// # Safety
 /// The CPU supports the kernel's instruction set.
 #[inline(always)]
-pub(crate) unsafe fn utf8_to_utf16_validated_by(
+pub(crate) unsafe fn utf8_to_utf16_validated_by<T: Utf16Unit>(
     kernel: Validator,
     src: &[u8],
-    dst: &mut [MaybeUninit<u16>],
+    dst: &mut [MaybeUninit<T>],
     mode: Mode,
 ) -> Progress {
     // SAFETY: by the caller.

@@ -7,7 +7,7 @@ use super::{utf8_to_utf16_validated_by, utf8_to_utf32_validated_by};
 use crate::algorithms::lookup::Blocks;
 pub(crate) use crate::engine::utf16::utf16_to_utf8_with as utf16_to_utf8;
 pub(crate) use crate::engine::utf32::utf32_to_utf8_with as utf32_to_utf8;
-use crate::engine::{Mode, Progress, latin1};
+use crate::engine::{Mode, Progress, Utf16Unit, latin1};
 
 /// The scalar implementation's validating "kernel": it checks nothing.
 pub(crate) fn no_validation(_: &[u8]) -> Result<(), usize> {
@@ -23,8 +23,13 @@ pub(crate) fn no_count(_: &[u8]) -> Blocks {
     }
 }
 
-/// `crate::engine::utf16::utf8_to_utf16_with` validating with the scalar code, and no SIMD converter.
-pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [MaybeUninit<u16>], mode: Mode) -> Progress {
+/// `crate::engine::utf16::utf8_to_utf16_with` validating with the scalar code, and no SIMD
+/// converter; into UTF-16 of either byte order.
+pub(crate) fn utf8_to_utf16<T: Utf16Unit>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<T>],
+    mode: Mode,
+) -> Progress {
     // SAFETY: the scalar "kernel" runs on any CPU.
     unsafe { utf8_to_utf16_validated_by(no_validation, src, dst, mode) }
 }

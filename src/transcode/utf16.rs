@@ -6,8 +6,7 @@ use core::mem::MaybeUninit;
 
 use super::units_from_utf8;
 use crate::dispatch;
-use crate::engine::{Mode, Progress, Replacement, Stop};
-use crate::scalar::error::ErrorKind;
+use crate::engine::{Mode, Progress, Replacement, U16Swapped};
 use crate::sink::as_uninit;
 
 /// Converts UTF-8 to UTF-16 with the implementation in use (see [`crate::dispatch`]).
@@ -120,14 +119,6 @@ fn utf8_length_of(s: &[u16], replacement: Replacement, native: impl Fn(u16) -> u
     bytes.saturating_sub(2 * escapes)
 }
 
-/// Input bytes converted at a time by [`utf8_to_utf16_swapped_uninit`]: their units are
-/// swapped while they are still in the first-level cache.
-const SWAP_INPUT_BYTES: usize = 4096;
-
-/// Units of swapped UTF-16 put in native order at a time by [`utf16_swapped_to_utf8_uninit`],
-/// on the stack: small enough for the converters' bound on stack use (c-tests/stack_use.c).
-const SWAP_STAGE_UNITS: usize = 256;
-
 /// [`utf8_to_utf16`] writing the other byte order than the machine's (UTF-16BE on a
 /// little-endian machine).
 pub fn utf8_to_utf16_swapped(src: &[u8], dst: &mut [u16], mode: Mode) -> Progress {
@@ -142,89 +133,22 @@ pub fn utf16_swapped_to_utf8(src: &[u16], dst: &mut [u8], mode: Mode) -> Progres
 }
 
 /// [`utf8_to_utf16_uninit`] writing the other byte order than the machine's (UTF-16BE on a
-/// little-endian machine): the native conversion a piece of input at a time, each piece's units
-/// swapped after it. Each piece but the last is converted as if more input followed
-/// ([`Mode::more`]), and what it leaves is carried into the next, so that the output and the
-/// stop are those of one native conversion, swapped.
+/// little-endian machine): the same conversion, whose kernels swap the bytes of each unit in
+/// their registers before storing it.
 pub fn utf8_to_utf16_swapped_uninit(
     src: &[u8],
     dst: &mut [MaybeUninit<u16>],
     mode: Mode,
 ) -> Progress {
-    let (mut read, mut written) = (0, 0);
-    loop {
-        let end = src.len().min(read + SWAP_INPUT_BYTES);
-        let last = end == src.len();
-        let piece = Mode {
-            more: mode.more || !last,
-            ..mode
-        };
-        let out = dst.get_mut(written..).unwrap_or_default();
-        let p = utf8_to_utf16_uninit(src.get(read..end).unwrap_or_default(), out, piece);
-        swap_written(out, p.written);
-        read += p.read;
-        written += p.written;
-        match p.stop {
-            // The end of a piece, carried into the next (at most 5 bytes, never the whole piece).
-            Some(Stop::Malformed(ErrorKind::Truncated)) if !last && p.read > 0 => {}
-            None if !last => {}
-            stop => {
-                return Progress {
-                    read,
-                    written,
-                    stop,
-                };
-            }
-        }
-    }
+    dispatch::utf8_to_utf16_swapped(src, U16Swapped::units_mut(dst), mode)
 }
 
-/// [`utf16_to_utf8_uninit`] reading the other byte order than the machine's: a piece of the
-/// input at a time is put in native order on the stack and converted, each piece but the last
-/// as if more input followed ([`Mode::more`]), a high surrogate that ends it carried into the
-/// next, so that the output and the stop are those of one conversion of the swapped input.
+/// [`utf16_to_utf8_uninit`] reading the other byte order than the machine's: the same
+/// conversion, whose kernels swap the bytes of each unit in their registers after loading it.
 pub fn utf16_swapped_to_utf8_uninit(
     src: &[u16],
     dst: &mut [MaybeUninit<u8>],
     mode: Mode,
 ) -> Progress {
-    let mut stage = [0u16; SWAP_STAGE_UNITS];
-    let (mut read, mut written) = (0, 0);
-    loop {
-        let piece_src = src.get(read..).unwrap_or_default();
-        let n = piece_src.len().min(SWAP_STAGE_UNITS);
-        let last = n == piece_src.len();
-        for (s, &u) in stage.iter_mut().zip(piece_src) {
-            *s = u.swap_bytes();
-        }
-        let piece = Mode {
-            more: mode.more || !last,
-            ..mode
-        };
-        let out = dst.get_mut(written..).unwrap_or_default();
-        let p = utf16_to_utf8_uninit(stage.get(..n).unwrap_or_default(), out, piece);
-        read += p.read;
-        written += p.written;
-        match p.stop {
-            // A high surrogate that ends a piece, carried into the next.
-            Some(Stop::Malformed(ErrorKind::Truncated)) if !last && p.read > 0 => {}
-            None if !last => {}
-            stop => {
-                return Progress {
-                    read,
-                    written,
-                    stop,
-                };
-            }
-        }
-    }
-}
-
-/// Swaps the bytes of the first `written` units of `out`, which a converter has just written.
-fn swap_written(out: &mut [MaybeUninit<u16>], written: usize) {
-    for unit in out.iter_mut().take(written) {
-        // SAFETY: the converter initialised the first `written` units of its output.
-        let value = unsafe { unit.assume_init() };
-        unit.write(value.swap_bytes());
-    }
+    dispatch::utf16_swapped_to_utf8(U16Swapped::units(src), dst, mode)
 }

@@ -132,13 +132,14 @@ unsafe impl Vector for Neon {
 
 lookup::block_kernels!("neon", Neon);
 
-/// [`crate::transcode::utf16::utf8_to_utf16`], validating with this kernel.
+/// [`crate::transcode::utf16::utf8_to_utf16`], validating with this kernel; into UTF-16 of
+/// either byte order.
 ///
 /// # Safety
 /// The CPU has NEON.
-pub(crate) unsafe fn utf8_to_utf16(
+pub(crate) unsafe fn utf8_to_utf16<T: crate::engine::Utf16Unit>(
     src: &[u8],
-    dst: &mut [MaybeUninit<u16>],
+    dst: &mut [MaybeUninit<T>],
     mode: Mode,
 ) -> Progress {
     // SAFETY: the kernel needs NEON, which the CPU has by our contract.

@@ -69,14 +69,16 @@ macro_rules! transcoders {
 
         // Tested in `tail`, so that other lengths pay for no call.
         crate::kernels::x86::from_utf8_converter!(
-            /// `crate::transcode::utf16::utf8_to_utf16` compiled for this instruction set.
+            /// `crate::transcode::utf16::utf8_to_utf16` compiled for this instruction set, into
+            /// UTF-16 of the machine's byte order (`u16`) or of the other (`U16Swapped`).
             ///
             /// # Safety
             /// The CPU has the instruction set.
             #[target_feature(enable = $features)]
-            utf8_to_utf16 -> u16, utf16::utf8_to_utf16_with,
+            utf8_to_utf16<T: crate::algorithms::from_utf8::Utf16Output> -> T,
+            utf16::utf8_to_utf16_with,
             kernel: $kernel, registers: $registers, rest: convert_rest, prelude(src, dst) {},
-            tail: |s: &[u8], d: &mut [core::mem::MaybeUninit<u16>]| {
+            tail: |s: &[u8], d: &mut [core::mem::MaybeUninit<T>]| {
                 if crate::algorithms::from_utf8::STAGED_TAIL.contains(&s.len()) {
                     // SAFETY: the instruction set as above; `convert_from_utf8` hands `tail`
                     // well-formed input.
@@ -87,21 +89,23 @@ macro_rules! transcoders {
             }
         );
 
-        /// `crate::transcode::utf16::utf16_to_utf8` compiled for this instruction set.
+        /// `crate::transcode::utf16::utf16_to_utf8` compiled for this instruction set, from
+        /// UTF-16 of the machine's byte order (`u16`) or of the other (`U16Swapped`).
         ///
         /// # Safety
         /// The CPU has the instruction set.
         #[target_feature(enable = $features)]
-        pub(crate) unsafe fn utf16_to_utf8(
-            src: &[u16],
+        pub(crate) unsafe fn utf16_to_utf8<S: crate::algorithms::to_utf8::Utf16Source>(
+            src: &[S],
             dst: &mut [core::mem::MaybeUninit<u8>],
             mode: Mode,
         ) -> Progress {
             // SAFETY: the registers need the instruction set, which the CPU has by our contract.
-            let fast = |s: &[u16], d: &mut [core::mem::MaybeUninit<u8>]| unsafe {
+            let fast = |s: &[S], d: &mut [core::mem::MaybeUninit<u8>]| unsafe {
                 crate::algorithms::to_utf8::utf16_to_utf8::<
                     $units,
                     crate::algorithms::to_utf8::NoCompressSteps<$units>,
+                    S,
                 >(s, d)
             };
             utf16::utf16_to_utf8_using(src, dst, mode, fast)
@@ -206,7 +210,8 @@ macro_rules! transcoders {
 }
 pub(crate) use transcoders;
 
-/// Defines a converter from UTF-8 into UTF-16 or UTF-32 of an x86 implementation: after
+/// Defines a converter from UTF-8 into UTF-16 or UTF-32 of an x86 implementation (generic over
+/// the unit type if given one, as `utf8_to_utf16<T: Utf16Output> -> T`): after
 /// `prelude` (a block that may return early, AVX-512's short strings, given the names of the
 /// input and the output), the engine's loop
 /// (`with`, as `utf16::utf8_to_utf16_with`), validating with `kernel` and converting with
@@ -218,12 +223,12 @@ pub(crate) use transcoders;
 macro_rules! from_utf8_converter {
     (
         $(#[$attr:meta])*
-        $name:ident -> $unit:ty, $with:path,
+        $name:ident $(<$g:ident: $bound:path>)? -> $unit:ty, $with:path,
         kernel: $kernel:expr, registers: $registers:ty, rest: $rest:ident,
         prelude($src:ident, $dst:ident) $prelude:block, tail: $tail:expr
     ) => {
         $(#[$attr])*
-        pub(crate) unsafe fn $name(
+        pub(crate) unsafe fn $name $(<$g: $bound>)? (
             $src: &[u8],
             $dst: &mut [core::mem::MaybeUninit<$unit>],
             mode: crate::engine::Mode,

@@ -264,7 +264,7 @@ unsafe impl crate::algorithms::from_utf8::WideningRegister for Avx2 {
     }
 
     #[inline(always)]
-    unsafe fn widen_to_utf16(src: *const u8, dst: *mut u16) -> bool {
+    unsafe fn widen_to_utf16<const SWAP: bool>(src: *const u8, dst: *mut u16) -> bool {
         // SAFETY: 64 bytes at `src` and 64 units at `dst`, AVX2, by the caller.
         unsafe {
             let halves = [0, 32].map(|at| _mm256_loadu_si256(src.add(at).cast()));
@@ -272,8 +272,22 @@ unsafe impl crate::algorithms::from_utf8::WideningRegister for Avx2 {
                 return false;
             }
             for (k, half) in halves.into_iter().enumerate() {
-                let low = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(half));
-                let high = _mm256_cvtepu8_epi16(_mm256_extracti128_si256::<1>(half));
+                let (low, high) = if SWAP {
+                    // The zero byte first: unpacks (within 128-bit lanes) with the operands in
+                    // the other order, of the quarters ordered 0, 2, 1, 3, so that the low
+                    // unpack takes bytes 0..16 and the high one 16..32.
+                    let zero = _mm256_setzero_si256();
+                    let quarters = _mm256_permute4x64_epi64::<0b11_01_10_00>(half);
+                    (
+                        _mm256_unpacklo_epi8(zero, quarters),
+                        _mm256_unpackhi_epi8(zero, quarters),
+                    )
+                } else {
+                    (
+                        _mm256_cvtepu8_epi16(_mm256_castsi256_si128(half)),
+                        _mm256_cvtepu8_epi16(_mm256_extracti128_si256::<1>(half)),
+                    )
+                };
                 _mm256_storeu_si256(dst.add(32 * k).cast(), low);
                 _mm256_storeu_si256(dst.add(32 * k + 16).cast(), high);
             }
@@ -501,6 +515,18 @@ unsafe impl StepRegister for Avx2StepRegister {
         unsafe {
             let packed = _mm256_packus_epi16(self.0, next.0);
             _mm256_storeu_si256(dst.cast(), _mm256_permute4x64_epi64::<0xD8>(packed));
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn swap_bytes(self) -> Self {
+        // SAFETY: AVX2 by the caller; the shuffle works within 128-bit lanes, as the units do.
+        unsafe {
+            let swap = _mm256_set_epi8(
+                14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9,
+                6, 7, 4, 5, 2, 3, 0, 1,
+            );
+            Avx2StepRegister(_mm256_shuffle_epi8(self.0, swap))
         }
     }
 }

@@ -259,16 +259,25 @@ unsafe impl crate::algorithms::from_utf8::WideningRegister for Sse42 {
     }
 
     #[inline(always)]
-    unsafe fn widen_to_utf16(src: *const u8, dst: *mut u16) -> bool {
+    unsafe fn widen_to_utf16<const SWAP: bool>(src: *const u8, dst: *mut u16) -> bool {
         // SAFETY: 64 bytes at `src` and 64 units at `dst`, SSE4.1, by the caller.
         unsafe {
             let (chunks, ascii) = ascii_block(src);
             if !ascii {
                 return false;
             }
+            let zero = _mm_setzero_si128();
             for (k, chunk) in chunks.into_iter().enumerate() {
-                let high = _mm_unpackhi_epi8(chunk, _mm_setzero_si128());
-                _mm_storeu_si128(dst.add(16 * k).cast(), _mm_cvtepu8_epi16(chunk));
+                // Swapped, the zero byte first: the unpacks' operands in the other order.
+                let (low, high) = if SWAP {
+                    (
+                        _mm_unpacklo_epi8(zero, chunk),
+                        _mm_unpackhi_epi8(zero, chunk),
+                    )
+                } else {
+                    (_mm_cvtepu8_epi16(chunk), _mm_unpackhi_epi8(chunk, zero))
+                };
+                _mm_storeu_si128(dst.add(16 * k).cast(), low);
                 _mm_storeu_si128(dst.add(16 * k + 8).cast(), high);
             }
             true
@@ -489,6 +498,18 @@ unsafe impl StepRegister for Sse42StepRegister {
         unsafe {
             _mm_storeu_si128(dst.cast(), self.narrow());
             _mm_storeu_si128(dst.add(16).cast(), next.narrow());
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn swap_bytes(self) -> Self {
+        // SAFETY: SSSE3 by the caller.
+        unsafe {
+            let swap = _mm_set_epi8(14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1);
+            Sse42StepRegister(
+                _mm_shuffle_epi8(self.0, swap),
+                _mm_shuffle_epi8(self.1, swap),
+            )
         }
     }
 }

@@ -811,7 +811,9 @@ pub(crate) unsafe fn utf16_to_utf8<const LONG_ASCII_RUNS: bool>(
     ) -> (usize, usize) {
         // SAFETY: the registers need the instruction set, which the CPU has.
         unsafe {
-            to_utf8::utf16_to_utf8::<Avx2StepRegister, Avx512CompressSteps<LONG_ASCII_RUNS>>(s, d)
+            to_utf8::utf16_to_utf8::<Avx2StepRegister, Avx512CompressSteps<LONG_ASCII_RUNS>, u16>(
+                s, d,
+            )
         }
     }
     // SAFETY: as for `utf32_to_utf8`.
