@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Clippy for aarch64, and the Rust tests given as TEST-ARGs (cargo test's target selection:
-# none, the whole suite) and the converters' tests of the validated stretches, built for aarch64
-# and run under QEMU's user-mode emulation: the NEON kernel and the portable code, on a machine
-# that is not aarch64. Under emulation a test runs about 50 times slower than natively. Needs
-# the Rust target, QEMU and a cross linker (which .ci/run installs: `rustup target add
-# aarch64-unknown-linux-gnu`, `apt-get install qemu-user gcc-aarch64-linux-gnu
-# libc6-dev-arm64-cross`), and records in RESULTS that it skipped where one is absent.
+# none, the whole suite) and the converters' tests of the validated stretches and of the other
+# UTF-16 byte order, built for aarch64 and run under QEMU's user-mode emulation: the NEON kernel
+# and the portable code, on a machine that is not aarch64. Under emulation a test runs about 50
+# times slower than natively. Needs the Rust target, QEMU and a cross linker (which .ci/run
+# installs: `rustup target add aarch64-unknown-linux-gnu`, `apt-get install qemu-user
+# gcc-aarch64-linux-gnu libc6-dev-arm64-cross`), and records in RESULTS that it skipped where
+# one is absent.
 # LIBUTF8_TEST_SWEEP_STEP from the environment, passed on to the tests, samples them.
 #
 # usage: check-aarch64.sh RESULTS CARGO [TEST-ARG...]
@@ -13,11 +14,15 @@ set -euo pipefail
 results=$1 cargo=$2
 shift 2
 target=aarch64-unknown-linux-gnu
-# The converters' tests of the validated stretches, each through every implementation (a filter
-# after `--` applies to every test file of a run: these run on their own).
+# The converters' tests of the validated stretches and of the other byte order, each through
+# every implementation (a filter after `--` applies to every test file of a run: these run on
+# their own; the first error at every offset of the first blocks also runs in the other byte
+# order, whose test's name it begins).
 transcode_tests=(implementations_are_tested_here a_few_inputs_through_every_implementation
   errors_and_capacities_around_the_validated_stretches
-  every_error_at_every_offset_of_the_first_blocks)
+  every_error_at_every_offset_of_the_first_blocks short_inputs_in_the_other_byte_order
+  ascii_blocks_into_outputs_at_every_offset_in_the_other_byte_order
+  random_text_in_the_other_byte_order)
 
 if ! { rustup target list --installed 2>/dev/null | grep -x "$target" >/dev/null &&
        command -v qemu-aarch64 >/dev/null && command -v aarch64-linux-gnu-gcc >/dev/null; }; then
