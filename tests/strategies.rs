@@ -411,7 +411,8 @@ fn long_text_with_errors() {
 fn random_bytes_round_trip() {
     let mut rng = Rng::new(0xB17E);
     for _ in 0..iterations(2000) {
-        let len = rng.below(300);
+        // Under Miri, shorter: random bytes are mostly errors, each replaced by the cold path.
+        let len = rng.below(or_under_miri(300, 60));
         let s: Vec<u8> = if rng.below(2) == 0 {
             (0..len).map(|_| rng.next() as u8).collect()
         } else {
