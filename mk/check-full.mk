@@ -1,12 +1,13 @@
 # The stages that `make check-full` adds to `make check` (see mk/check.mk): they need the
 # network, nightly Rust, an older Rust or emulators, and each says it skipped where its tools
-# are absent (.ci/run installs them). The longest first, and before those of `make check`: under
-# `make -j`, jobs start in this order.
+# are absent (.ci/run installs them). Under `make -j`, jobs start in the order of check-full's
+# prerequisites: the longest first, Miri, then check-rust (the longest of `make check`, whose
+# last minutes run one test alone: ended last, it left a core idle), then the others.
 FULL_STAGES := miri aarch64 msrv portable fuzz header-fresh
 
 .PHONY: check-full $(FULL_STAGES:%=check-%)
 
-check-full: $(FULL_STAGES:%=check-%) check
+check-full: check-miri check-rust $(filter-out check-miri,$(FULL_STAGES:%=check-%)) check
 	@$(call summary,check-full,$(CHECK_STAGES) $(FULL_STAGES))
 
 # The committed header is what cbindgen generates from the sources now (the generator's crates
