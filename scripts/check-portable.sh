@@ -7,14 +7,16 @@
 # s390x-unknown-linux-gnu`, `apt-get install qemu-user gcc-s390x-linux-gnu
 # libc6-dev-s390x-cross`), and records in RESULTS that it skipped where one is absent.
 # LIBUTF8_TEST_SWEEP_STEP from the environment, passed on to the tests, samples them. Then
-# the UTF-16 byte-order tests of tests/transcode.rs: on s390x, UTF8_UTF16LE is the order
-# swapped.
+# three UTF-16 byte-order tests of tests/transcode.rs: on s390x,
+# UTF8_UTF16LE is the order swapped.
 #
 # usage: check-portable.sh RESULTS CARGO [TEST-ARG...]
 set -euo pipefail
 results=$1 cargo=$2
 shift 2
 targets=(i686-unknown-linux-gnu s390x-unknown-linux-gnu)
+byte_order_tests=(short_inputs_in_the_other_byte_order random_text_in_the_other_byte_order
+  the_other_byte_order_through_the_public_functions)
 s390x=s390x-unknown-linux-gnu
 
 installed=$(rustup target list --installed 2>/dev/null || true)
@@ -39,5 +41,5 @@ cargo_test() {
 }
 echo "${LIBUTF8_TEST_SWEEP_STEP:+LIBUTF8_TEST_SWEEP_STEP=$LIBUTF8_TEST_SWEEP_STEP }$cargo test --release --target $s390x $*"
 cargo_test "$@"
-echo "${LIBUTF8_TEST_SWEEP_STEP:+LIBUTF8_TEST_SWEEP_STEP=$LIBUTF8_TEST_SWEEP_STEP }$cargo test --release --target $s390x --test transcode -- other_byte_order"
-cargo_test --test transcode -- other_byte_order
+echo "${LIBUTF8_TEST_SWEEP_STEP:+LIBUTF8_TEST_SWEEP_STEP=$LIBUTF8_TEST_SWEEP_STEP }$cargo test --release --target $s390x --test transcode -- --exact ${byte_order_tests[*]}"
+cargo_test --test transcode -- --exact "${byte_order_tests[@]}"
