@@ -44,6 +44,13 @@ pub fn sampled_bytes(key: usize) -> impl Iterator<Item = u8> {
     (0..=255u8).skip(key % step).step_by(step)
 }
 
+/// Whether a sweep takes the input its loops' `keys` number: every one, or with a [`sweep_step`]
+/// above 1 those whose keys add up to a multiple of it, so that every value of each key still
+/// comes up, beside some of the others' values.
+pub fn takes(keys: &[usize]) -> bool {
+    keys.iter().sum::<usize>() % sweep_step() == 0
+}
+
 /// `normal`, or the smaller `miri` when interpreted by Miri.
 pub fn or_under_miri<T>(normal: T, miri: T) -> T {
     if cfg!(miri) { miri } else { normal }
