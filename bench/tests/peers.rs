@@ -755,6 +755,11 @@ fn check_utf16(s: &[u8]) {
         ),
     ];
     for (flags, convert) in peers {
+        let order = if flags == ffi::UTF8_UTF16LE {
+            "UTF8_UTF16LE"
+        } else {
+            "UTF8_UTF16BE"
+        };
         let (r, ours) = ours_to_utf16(s, flags);
         let mut theirs = vec![0u16; s.len()];
         // SAFETY: at most one unit per input byte; non-null pointers as above.
@@ -763,19 +768,19 @@ fn check_utf16(s: &[u8]) {
         assert_eq!(
             accepted,
             t.error == ErrorCode::Success,
-            "{flags}, {shown:?}: {r:?}, {t:?}"
+            "{order}, {shown:?}: {r:?}, {t:?}"
         );
         if accepted {
             theirs.truncate(t.count);
             same(
                 &ours,
                 &theirs,
-                format_args!("utf8_to_utf16 ({flags}) of {shown:?}"),
+                format_args!("utf8_to_utf16 ({order}) of {shown:?}"),
             );
         } else {
             assert_eq!(
                 r.read, t.count,
-                "error offset ({flags}), {shown:?}: {r:?}, {t:?}"
+                "error offset ({order}), {shown:?}: {r:?}, {t:?}"
             );
             // Before the error: simdutf's conversion of the well-formed prefix.
             let prefix = &s[..r.read];
@@ -785,7 +790,7 @@ fn check_utf16(s: &[u8]) {
             same(
                 &ours,
                 &theirs[..t.count],
-                format_args!("utf8_to_utf16 ({flags}) of {shown:?}"),
+                format_args!("utf8_to_utf16 ({order}) of {shown:?}"),
             );
         }
     }
@@ -817,5 +822,125 @@ fn utf16_both_orders() {
     }
     for (_, text) in corpus() {
         check_utf16(&text);
+    }
+}
+
+/// `utf16_to_utf8` with UTF8_UTF16LE and UTF8_UTF16BE against simdutf's validating
+/// `convert_utf16le_to_utf8_with_errors` and `convert_utf16be_to_utf8_with_errors`, on the
+/// units as they are in memory: the same inputs accepted, the same bytes, the same offset of
+/// the first lone surrogate and the same output before it.
+fn check_from_utf16(units: &[u16]) {
+    type Convert = unsafe fn(*const u16, usize, *mut u8) -> simdutf::Result;
+    let peers: [(u32, Convert); 2] = [
+        (
+            ffi::UTF8_UTF16LE,
+            simdutf::convert_utf16le_to_utf8_with_errors,
+        ),
+        (
+            ffi::UTF8_UTF16BE,
+            simdutf::convert_utf16be_to_utf8_with_errors,
+        ),
+    ];
+    let shown = format!("{:04X?}", &units[..units.len().min(16)]);
+    for (flags, convert) in peers {
+        let order = if flags == ffi::UTF8_UTF16LE {
+            "UTF8_UTF16LE"
+        } else {
+            "UTF8_UTF16BE"
+        };
+        // At most three bytes per unit.
+        let cap = 3 * units.len();
+        let mut ours = vec![0u8; cap];
+        // SAFETY: `units` is readable for its length, `ours` writable for `cap` bytes.
+        let r = unsafe {
+            ffi::utf16_to_utf8(
+                units.as_ptr(),
+                units.len(),
+                ours.as_mut_ptr().cast(),
+                cap,
+                flags,
+            )
+        };
+        assert!(
+            r.written <= cap && r.read <= units.len(),
+            "{r:?} on {shown}"
+        );
+        ours.truncate(r.written);
+        let mut theirs = vec![0u8; cap];
+        // SAFETY: as above, for simdutf's output; non-null pointers as in `check_latin1`.
+        let t = unsafe { convert(units.as_ptr(), units.len(), theirs.as_mut_ptr()) };
+        let accepted = r.status == utf8_status::UTF8_OK;
+        assert_eq!(
+            accepted,
+            t.error == ErrorCode::Success,
+            "{order}, {shown}: {r:?}, {t:?}"
+        );
+        let upto = if accepted {
+            units.len()
+        } else {
+            assert_eq!(
+                r.read, t.count,
+                "error offset ({order}), {shown}: {r:?}, {t:?}"
+            );
+            r.read
+        };
+        // SAFETY: as above, for the well-formed prefix.
+        let t = unsafe { convert(units.as_ptr(), upto, theirs.as_mut_ptr()) };
+        assert_eq!(t.error, ErrorCode::Success, "the prefix of {shown}");
+        same(
+            &ours,
+            &theirs[..t.count],
+            format_args!("utf16_to_utf8 ({order}) of {shown}"),
+        );
+    }
+}
+
+#[test]
+fn from_utf16_both_orders() {
+    check_from_utf16(&[]);
+    for u in 0..=u16::MAX {
+        check_from_utf16(&[u]);
+    }
+    // Pairs and triples of the units where the rules change, as read in either order.
+    let edges: Vec<u16> = [
+        0x0000, 0x007F, 0x0080, 0x00FF, 0x07FF, 0x0800, 0xD7FF, 0xD800, 0xDBFF, 0xDC00, 0xDFFF,
+        0xE000, 0xFEFF, 0xFFFF,
+    ]
+    .iter()
+    .flat_map(|&u: &u16| [u, u.swap_bytes()])
+    .collect();
+    for &a in &edges {
+        for &b in &edges {
+            check_from_utf16(&[a, b]);
+            for &c in &edges {
+                check_from_utf16(&[a, b, c]);
+            }
+        }
+    }
+    // Text of every width in either order, with and without a lone surrogate.
+    let mut rng = Rng(7);
+    for n in lengths() {
+        for _ in 0..8 {
+            let text: String = (0..n).map(|_| rng.char()).collect();
+            for big in [false, true] {
+                let mut units: Vec<u16> = text
+                    .encode_utf16()
+                    .take(n)
+                    .map(|u| if big { u.to_be() } else { u.to_le() })
+                    .collect();
+                check_from_utf16(&units);
+                if !units.is_empty() {
+                    let i = rng.below(units.len());
+                    let lone = 0xD800 | rng.below(0x800) as u16;
+                    units[i] = if big { lone.to_be() } else { lone.to_le() };
+                    check_from_utf16(&units);
+                }
+            }
+        }
+    }
+    for (_, text) in corpus() {
+        let units: Vec<u16> = String::from_utf8_lossy(&text).encode_utf16().collect();
+        check_from_utf16(&units.iter().map(|u| u.to_le()).collect::<Vec<_>>());
+        check_from_utf16(&units.iter().map(|u| u.to_be()).collect::<Vec<_>>());
     }
 }
