@@ -3,7 +3,7 @@
 # are absent (.ci/run installs them). Under `make -j`, jobs start in the order of check-full's
 # prerequisites: the longest first, Miri, then check-rust (the longest of `make check`, whose
 # last minutes run one test alone: ended last, it left a core idle), then the others.
-FULL_STAGES := miri aarch64 msrv portable fuzz header-fresh
+FULL_STAGES := miri aarch64 msrv portable fuzz peers header-fresh
 
 .PHONY: check-full $(FULL_STAGES:%=check-%)
 
@@ -86,3 +86,13 @@ check-fuzz:
 	else \
 	  $(call skipped,fuzz,brief fuzzing,nightly Rust); \
 	fi
+
+# libutf8 against peers that share no code with it (bench/tests/peers.rs, run by
+# scripts/check-peers.sh): simdutf for Latin-1, UTF-16 in either byte order and the detection
+# of encodings and byte-order marks, encoding_rs for Windows-1252. They are the benchmarks'
+# dependencies (bench/Cargo.toml, its lock file), fetched from crates.io, which the offline
+# `make check` cannot do; skipped where they cannot be fetched or no C++ compiler (for
+# simdutf) is installed. The comparisons on the corpus files need $(SHARED)/corpus.
+check-peers:
+	@$(call begin,peers)
+	@scripts/check-peers.sh $(RESULTS)/peers "$(CARGO)" "$(CXX)" $(SHARED)/corpus
