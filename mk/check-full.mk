@@ -60,8 +60,8 @@ QEMU_SWEEP_STEP ?= 8
 # Clippy for aarch64, and Rust tests built for aarch64 and run under QEMU (scripts/
 # check-aarch64.sh): the NEON kernel and the portable code, on a machine that is not aarch64.
 # AARCH64_TESTS are the kernels' test files, and the script adds the converters' tests of the
-# validated stretches (the whole suite passes too, in several minutes more: `make check-aarch64
-# AARCH64_TESTS= QEMU_SWEEP_STEP=1`).
+# validated stretches and the Latin-1 converters' tests of its blocks (the whole suite passes
+# too, in several minutes more: `make check-aarch64 AARCH64_TESTS= QEMU_SWEEP_STEP=1`).
 check-aarch64:
 	@$(call begin,aarch64)
 	@LIBUTF8_TEST_SWEEP_STEP=$(QEMU_SWEEP_STEP) \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Clippy for aarch64, and the Rust tests given as TEST-ARGs (cargo test's target selection:
-# none, the whole suite) and the converters' tests of the validated stretches and of the other
-# UTF-16 byte order, built for aarch64 and run under QEMU's user-mode emulation: the NEON kernel
+# none, the whole suite), the converters' tests of the validated stretches and of the other
+# UTF-16 byte order, and the Latin-1 converters' tests of the blocks, built for aarch64 and run under QEMU's user-mode emulation: the NEON kernel
 # and the portable code, on a machine that is not aarch64. Under emulation a test runs about 50
 # times slower than natively. Needs the Rust target, QEMU and a cross linker (which .ci/run
 # installs: `rustup target add aarch64-unknown-linux-gnu`, `apt-get install qemu-user
@@ -22,6 +22,13 @@ transcode_tests=(implementations_are_tested_here a_few_inputs_through_every_impl
   every_error_at_every_offset_of_the_first_blocks short_inputs_in_the_other_byte_order
   ascii_blocks_into_outputs_at_every_offset_in_the_other_byte_order
   random_text_in_the_other_byte_order)
+# The Latin-1 and Windows-1252 converters' tests that reach NEON's blocks (all but the sweep of
+# every input of 1 to 3 bytes, too short for a block), by their exact names as above.
+latin1_tests=(examples errors_at_every_offset_around_the_blocks every_capacity_below_the_needed_one
+  chunks_cut_everywhere_give_one_call every_implementation_converts_from_latin1_and_cp1252
+  every_implementation_converts_into_latin1 every_implementation_counts_the_latin1_length
+  every_implementation_around_runs_of_ascii
+  every_implementation_with_every_byte_at_every_offset_of_a_block)
 
 if ! { rustup target list --installed 2>/dev/null | grep -x "$target" >/dev/null &&
        command -v qemu-aarch64 >/dev/null && command -v aarch64-linux-gnu-gcc >/dev/null; }; then
@@ -46,3 +53,5 @@ echo "${LIBUTF8_TEST_SWEEP_STEP:+LIBUTF8_TEST_SWEEP_STEP=$LIBUTF8_TEST_SWEEP_STE
 cargo_test "$@"
 echo "${LIBUTF8_TEST_SWEEP_STEP:+LIBUTF8_TEST_SWEEP_STEP=$LIBUTF8_TEST_SWEEP_STEP }$cargo test --release --target $target --test transcode -- --exact ${transcode_tests[*]}"
 cargo_test --test transcode -- --exact "${transcode_tests[@]}"
+echo "${LIBUTF8_TEST_SWEEP_STEP:+LIBUTF8_TEST_SWEEP_STEP=$LIBUTF8_TEST_SWEEP_STEP }$cargo test --release --target $target --test latin1 -- --exact ${latin1_tests[*]}"
+cargo_test --test latin1 -- --exact "${latin1_tests[@]}"

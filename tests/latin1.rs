@@ -324,8 +324,9 @@ fn chunks_cut_everywhere_give_one_call() {
 }
 
 /// Each implementation's converters from Latin-1 and Windows-1252 (the SIMD ones take blocks of
-/// 16 bytes with 8 more after them, and 34 bytes of room, runs of ASCII 64 and 16 or 32 bytes
-/// at a time):
+/// 16 bytes with 8 more after them, and 34 bytes of room, one or two after a run of ASCII on
+/// x86, with NEON up to one of ASCII; runs of ASCII 128 bytes and 16 or 32 at a time on x86, 64
+/// and 16 with NEON):
 /// text of every length up to a few blocks, mostly ASCII, mostly Latin-1, with the bytes
 /// 0x80..0x9F, or ASCII but for one byte, into every capacity from
 /// none to the size needed and more, against the oracles, with nothing changed past the output.
@@ -409,7 +410,7 @@ fn latin1_text(rng: &mut Rng, len: usize, odd_one_in: usize) -> Vec<u8> {
 
 /// Each implementation's converter into Latin-1 (the SIMD ones take runs of ASCII, and blocks
 /// of 16 bytes of ASCII and 2-byte characters, a lead in the last byte left for the next, with
-/// 16 bytes of room),
+/// 16 bytes of room, one or two after a run on x86, with NEON up to one of ASCII),
 /// strict and with replacement, into every capacity, against the oracles, with nothing
 /// changed past the output.
 #[test]
@@ -472,12 +473,12 @@ fn every_implementation_counts_the_latin1_length() {
 }
 
 /// Each implementation's converters where the SIMD ones change paths: runs of ASCII around the
-/// 16-, 32- and 128-byte pieces that they test and copy, with one or two other characters at
-/// every offset (a Latin-1 byte from 0x80; into Latin-1 a 2-byte character, which may be cut by
-/// a block's end, or one above U+00FF), into the size needed and every capacity up to 20
-/// bytes below it (under Miri, every fifth from the size needed), with nothing changed past
-/// the output, which starts at offsets from 0 to 31 of an allocation (the pieces are copied
-/// from where their stores are aligned).
+/// 16-, 32-, 64- (NEON) and 128-byte (x86) pieces that they test and copy, with one or two
+/// other characters at every offset (a Latin-1 byte from 0x80; into Latin-1 a 2-byte
+/// character, which may be cut by a block's end, or one above U+00FF), into the size needed
+/// and every capacity up to 20 bytes below it (under Miri, every fifth from the size needed),
+/// with nothing changed past the output, which starts at offsets from 0 to 31 of an allocation
+/// (x86 copies the pieces from where their stores are aligned).
 #[test]
 fn every_implementation_around_runs_of_ascii() {
     let mut rng = Rng::new(0xA5C1);
@@ -544,6 +545,74 @@ fn every_implementation_around_runs_of_ascii() {
                     (s[..i].to_vec(), i, Some(Stop::Unrepresentable)),
                     "{name} {above:02X?}"
                 );
+            }
+        }
+    }
+}
+
+/// Each implementation's converters with every byte from 0x80 at every offset of a block and
+/// of the blocks around it: in 64 bytes of ASCII and in 64 of Latin-1 letters, from Latin-1
+/// and Windows-1252 (whose blocks must leave 0x80..0x9F, each of them, to the exact path), and
+/// into Latin-1 as its character (a 2-byte one from U+0080, cut by a block's end at some
+/// offsets), as a byte alone and as a byte followed by a continuation byte (C2 and C3 then
+/// characters, other bytes errors: a lead of another length or an overlong C0 or C1, a
+/// continuation without its lead, a byte no character has), strict and with replacement, into
+/// outputs of the size needed, with nothing changed past them. Not under Miri, whose run of
+/// this file the tests above already fill with the same blocks' loads and stores: what this
+/// adds is byte values, not memory accesses.
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "the same accesses as the tests above, with every byte value"
+)]
+fn every_implementation_with_every_byte_at_every_offset_of_a_block() {
+    for background in [b'a', 0xE9] {
+        for b in 0x80..=0xFFu8 {
+            for at in 0..48 {
+                let mut s = vec![background; 64];
+                s[at] = b;
+                let latin1 = testkit::latin1_to_utf8(&s);
+                let cp1252 = testkit::windows_1252_to_utf8(&s);
+                // Where the character of `b` is in `latin1`: its two bytes.
+                let i = if background < 0x80 { at } else { 2 * at };
+                let odd: [Vec<u8>; 2] = [&[b][..], &[b, 0xAF]].map(|bytes| {
+                    let mut t = latin1.clone();
+                    t.splice(i..i + 2, bytes.iter().copied());
+                    t
+                });
+                for isa in common::implementations() {
+                    let name = isa.name();
+                    let from = |cp: bool| {
+                        move |s: &[u8], d: &mut [u8]| {
+                            if cp {
+                                isa.cp1252_to_utf8(s, d)
+                            } else {
+                                isa.latin1_to_utf8(s, d)
+                            }
+                            .unwrap()
+                        }
+                    };
+                    for (cp, want) in [(false, &latin1), (true, &cp1252)] {
+                        let (p, out) = run_with(from(cp), &s, want.len());
+                        assert_eq!((p.read, p.stop, &out), (64, None, want), "{name} {s:02X?}");
+                    }
+                    let into = |mode| {
+                        move |s: &[u8], d: &mut [u8]| isa.utf8_to_latin1(s, d, mode).unwrap()
+                    };
+                    let (p, out) = run_with(into(STRICT), &latin1, 64);
+                    let whole = (latin1.len(), None, &s);
+                    assert_eq!((p.read, p.stop, &out), whole, "{name} {s:02X?}");
+                    for t in &odd {
+                        let lossy = testkit::utf8_to_latin1_lossy(t);
+                        let (p, out) = run_with(into(REPLACE), t, lossy.len());
+                        let whole = (t.len(), None, &lossy);
+                        assert_eq!((p.read, p.stop, &out), whole, "{name} {t:02X?}");
+                        let (strict, stop) = strict_latin1(t);
+                        let (p, out) = run_with(into(STRICT), t, lossy.len());
+                        let got = p.stop.map(|why| (p.read, why));
+                        assert_eq!((got, &out), (stop, &strict), "{name} {t:02X?}");
+                    }
+                }
             }
         }
     }

@@ -105,8 +105,9 @@ static SCALAR: Kernels = Kernels {
     cp1252_to_utf8: scalar::cp1252_to_utf8,
     utf8_to_latin1: scalar::utf8_to_latin1,
 };
-/// Validation and counting in 16-byte registers; the converters are the scalar loops, those
-/// from UTF-8 validating with this kernel.
+/// Validation and counting in 16-byte registers; the converters of UTF-16 and UTF-32 are the
+/// scalar loops, those from UTF-8 validating with this kernel; those of Latin-1 and
+/// Windows-1252 copy runs of ASCII and convert blocks in the same registers.
 #[cfg(target_arch = "aarch64")]
 static NEON: Kernels = Kernels {
     isa: Isa::Neon,
@@ -115,6 +116,9 @@ static NEON: Kernels = Kernels {
     utf8_to_utf16: neon::utf8_to_utf16,
     utf8_to_utf16_swapped: neon::utf8_to_utf16,
     utf8_to_utf32: neon::utf8_to_utf32,
+    latin1_to_utf8: neon::latin1_to_utf8,
+    cp1252_to_utf8: neon::cp1252_to_utf8,
+    utf8_to_latin1: neon::utf8_to_latin1,
     ..SCALAR
 };
 
