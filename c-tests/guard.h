@@ -107,6 +107,17 @@ struct direction {
 #define N_DIRECTIONS 4
 extern const struct direction directions[N_DIRECTIONS];
 
+/* UTF-16 in the other byte order than the machine's: its flag (UTF8_UTF16BE or UTF8_UTF16LE),
+ * and the swap of the two bytes of each of `units` units at p (guard_convert.c). */
+uint32_t other_order(void);
+void swap_units(unsigned char *p, size_t units);
+#define OTHER_ORDER " in the other byte order" /* in a group's name, after the direction's */
+
+/* The directions, then those with a UTF-16 side again in the other byte order: the i-th of
+ * N_ORDERED, with *swapped set, or NULL for a direction without UTF-16 the second time. */
+#define N_ORDERED (2 * N_DIRECTIONS)
+const struct direction *ordered_direction(size_t i, int *swapped);
+
 /* The code points of the generated texts (guard_convert.c). */
 extern const uint32_t text_cps[16], bmp_cps[13];
 

@@ -84,8 +84,7 @@ static size_t put_bad_tail(enum form f, unsigned char *p, utf8_status *status)
     }
 }
 
-/* Swaps the two bytes of each of the `units` units of UTF-16 at p. */
-static void swap_units(unsigned char *p, size_t units)
+void swap_units(unsigned char *p, size_t units)
 {
     size_t i;
     unsigned char b;
@@ -97,14 +96,21 @@ static void swap_units(unsigned char *p, size_t units)
     }
 }
 
-/* The flag of the other byte order than the machine's. */
-static uint32_t other_order(void)
+uint32_t other_order(void)
 {
     const uint16_t one = 1;
     unsigned char low;
 
     memcpy(&low, &one, 1);
     return low ? UTF8_UTF16BE : UTF8_UTF16LE;
+}
+
+const struct direction *ordered_direction(size_t i, int *swapped)
+{
+    const struct direction *d = &directions[i % N_DIRECTIONS];
+
+    *swapped = i >= N_DIRECTIONS;
+    return *swapped && d->from != UTF16 && d->to != UTF16 ? NULL : d;
 }
 
 /* The length of the conversion of `len` units of UTF-16 in the other byte order into UTF-8. */
@@ -120,20 +126,23 @@ void test_transcode(void)
     struct group g;
 
     section_begin("the converters: inputs and outputs of exactly their size at guard pages");
-    for (di = 0; di < 2 * COUNT(directions); di++) {
-        const struct direction *d = &directions[di % COUNT(directions)];
-        size_t ius = unit_size[d->from], ous = unit_size[d->to];
-        /* The second time round, UTF-16 in the other byte order. */
-        int other = di >= COUNT(directions);
-        uint32_t order = other ? other_order() : 0;
-        size_t (*length)(const void *, size_t) = other && d->from == UTF16 ? len_16x_8 : d->length;
+    for (di = 0; di < N_ORDERED; di++) {
+        int other;
+        const struct direction *d = ordered_direction(di, &other);
+        size_t ius, ous;
+        uint32_t order;
+        size_t (*length)(const void *, size_t);
 
-        if (other && d->from != UTF16 && d->to != UTF16)
+        if (d == NULL)
             continue;
+        ius = unit_size[d->from];
+        ous = unit_size[d->to];
+        order = other ? other_order() : 0;
+        length = other && d->from == UTF16 ? len_16x_8 : d->length;
         GROUP_BEGIN(&g,
                     "%s%s of 0..%lu characters, of all widths and below U+10000, with and "
                     "without a bad tail",
-                    d->name, other ? " in the other byte order" : "", (unsigned long)max_chars);
+                    d->name, other ? OTHER_ORDER : "", (unsigned long)max_chars);
         for (bmp = 0; bmp < 2; bmp++) {
             for (n = 0; n <= max_chars; n++) {
                 size_t in_len = 0, out_len = 0, last_in = 0, last_out = 0, tail_len;

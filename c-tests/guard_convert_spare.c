@@ -2,7 +2,10 @@
  * guard_convert_spare.c: the converters with room to spare (0 to 80 units after the output,
  * whose bytes must be left as they were), ill-formed input in the middle (strict, UTF8_REPLACE,
  * UTF8_WTF8) and inputs past 2,048 and 8,192 bytes, inputs and outputs each in an arena of its
- * own, against the reference conversion.
+ * own, against the reference conversion; each group of the UTF-16 converters again with UTF-16
+ * in the other byte order than the machine's (UTF8_UTF16BE or UTF8_UTF16LE), which their SIMD
+ * kernels swap in registers before the same stores past the output, on the same inputs with
+ * their UTF-16 units swapped.
  */
 
 #include "guard.h"
@@ -102,10 +105,10 @@ static const struct bad_item bad_items[] = {
     { UTF32, 1, { 0xFFFFFFFF }, UTF8_ERR_TOO_LARGE, 1, { F_ }, UTF8_OK, 0, { 0 } },
 };
 
-/* One call: the built input at `in`, flags of mode m, into `cap` units ending at the end of
- * the output arena (or starting at its start); the result, the output, the spare bytes and
- * the watched bytes outside the buffer checked. */
-static void conv_call(struct group *g, const unsigned char *in, int in_at_end, size_t m,
+/* One call: the built input at `in` (UTF-16 units swapped for the other order), with `flags`,
+ * into `cap` units ending at the end of the output arena (or starting at its start); the
+ * result, the output, the spare bytes and the watched bytes outside the buffer checked. */
+static void conv_call(struct group *g, const unsigned char *in, int in_at_end, uint32_t flags,
                       utf8_result want, const unsigned char *want_out, size_t cap,
                       int out_at_start)
 {
@@ -125,7 +128,7 @@ static void conv_call(struct group *g, const unsigned char *in, int in_at_end, s
     now.off = cap;
     for (i = wbytes; i < bytes; i++)
         out[i] = spare_pattern(i);
-    r = d->convert(in, built.len, out, cap, mode_flags[m]);
+    r = d->convert(in, built.len, out, cap, flags);
     for (i = wbytes; i < bytes && bad_spare == (size_t)-1; i++)
         if (out[i] != spare_pattern(i))
             bad_spare = i;
@@ -143,7 +146,7 @@ static void conv_call(struct group *g, const unsigned char *in, int in_at_end, s
                       "spare) at the %s: %s read %lu written %lu%s%s; want %s read %lu "
                       "written %lu",
                    d->name, (unsigned long)built.len, in_at_end ? "end" : "start",
-                   (unsigned long)mode_flags[m], (unsigned long)cap,
+                   (unsigned long)flags, (unsigned long)cap,
                    (unsigned long)(cap - want.written), out_at_start ? "start" : "end",
                    sname(r.status), (unsigned long)r.read, (unsigned long)r.written, what,
                    outside ? ", wrote outside" : "", sname(want.status),
@@ -158,6 +161,14 @@ static size_t next_spare(size_t k, size_t stride)
     return k < 20 ? k + 1 : k + stride;
 }
 
+/* The length function of a direction with UTF-16, with `flags` (the byte order among them). */
+static size_t length_flags(const struct direction *d, const unsigned char *in, size_t len,
+                           uint32_t flags)
+{
+    return d->from == UTF16 ? utf8_length_from_utf16_flags((const uint16_t *)in, len, flags)
+                            : utf16_length_from_utf8_flags((const char *)in, len, flags);
+}
+
 /*
  * Runs the built input in modes [first, end) of its direction (the UTF-16 converters have
  * four, the others two): for each, the construction is checked against the reference; then,
@@ -166,23 +177,36 @@ static size_t next_spare(size_t k, size_t stride)
  * guard page of the output arena; exactly the size needed at the leading one; and one unit
  * short, where the last character does not fit (as the reference says). The length function
  * is checked against the UTF8_REPLACE conversion (and the UTF8_WTF8 one).
+ *
+ * `swapped` (a direction with UTF-16 only): UTF-16 in the other byte order than the machine's.
+ * The construction and the reference stay in the machine's order; the converter reads the
+ * input's units swapped (from UTF-16) or must write the expected units swapped (into UTF-16),
+ * with other_order() in its flags, and the length is that of the _flags function with them.
  */
-static void conv_run(struct group *g, size_t first, size_t end, size_t stride)
+static void conv_run(struct group *g, size_t first, size_t end, size_t stride, int swapped)
 {
-    static unsigned char ref_out[CONV_MAX_OUT];
+    static unsigned char ref_out[CONV_MAX_OUT], in_units[CONV_MAX_IN], want_out[CONV_MAX_OUT];
     const struct direction *d = built.d;
     size_t ius = unit_size[d->from], ous = unit_size[d->to], m, k, at_end, len;
+    uint32_t order = swapped ? other_order() : 0, flags;
+    const unsigned char *src = built.in;
     unsigned char *in;
     utf8_result ref, want;
 
     if (end > modes_of(d))
         end = modes_of(d);
+    if (swapped && d->from == UTF16) {
+        memcpy(in_units, built.in, built.len * ius);
+        swap_units(in_units, built.len);
+        src = in_units;
+    }
     now.group = g->name;
     now.call = d->name;
     for (m = first; m < end; m++) {
         if (conv_sampled_out())
             continue;
         want = built.want[m];
+        flags = mode_flags[m] | order;
         ref = ref_convert(d->from, d->to, built.in, built.len, mode_flags[m], (size_t)-1, ref_out);
         if (ref.status != want.status || ref.read != want.read || ref.written != want.written ||
             memcmp(ref_out, built.out[m], want.written * ous) != 0) {
@@ -195,33 +219,39 @@ static void conv_run(struct group *g, size_t first, size_t end, size_t stride)
                        ref.written == want.written ? ", other units" : "");
             continue;
         }
+        memcpy(want_out, built.out[m], want.written * ous);
+        if (swapped && d->to == UTF16)
+            swap_units(want_out, want.written);
         for (at_end = 0; at_end < 2; at_end++) {
             in = at_end ? conv_in_hi - built.len * ius : conv_in_lo;
-            memcpy(in, built.in, built.len * ius);
+            memcpy(in, src, built.len * ius);
             now.input = in;
             now.len = built.len * ius;
             now.where = at_end ? "input end-aligned" : "input start-aligned";
             now.off = 0;
-            if (m == 1 || (m == 3 && d->from == UTF16)) { /* exact */
+            if (m == 1 || m == 3) { /* UTF8_REPLACE, and UTF8_WTF8 with it */
                 g->inputs++;
-                if ((len = d->length(in, built.len)) != want.written)
+                len = swapped ? length_flags(d, in, built.len, flags) : d->length(in, built.len);
+                if (m == 3 && d->from == UTF8) { /* utf16_length_from_utf8 bounds WTF-8 */
+                    if (len < want.written)
+                        group_fail(g, "length of %lu units: %lu, below the %lu units of WTF-8",
+                                   (unsigned long)built.len, (unsigned long)len,
+                                   (unsigned long)want.written);
+                } else if (len != want.written) { /* exact */
                     group_fail(g, "length of %lu units: %lu, want %lu (flags %lu)",
                                (unsigned long)built.len, (unsigned long)len,
-                               (unsigned long)want.written, (unsigned long)mode_flags[m]);
-            } else if (m == 3) { /* utf16_length_from_utf8 bounds WTF-8 */
-                g->inputs++;
-                if ((len = d->length(in, built.len)) < want.written)
-                    group_fail(g, "length of %lu units: %lu, below the %lu units of WTF-8",
-                               (unsigned long)built.len, (unsigned long)len,
-                               (unsigned long)want.written);
+                               (unsigned long)want.written, (unsigned long)flags);
+                }
             }
             for (k = 0; k <= SPARE_MAX; k = next_spare(k, stride))
-                conv_call(g, in, (int)at_end, m, want, built.out[m], want.written + k, 0);
-            conv_call(g, in, (int)at_end, m, want, built.out[m], want.written, 1);
+                conv_call(g, in, (int)at_end, flags, want, want_out, want.written + k, 0);
+            conv_call(g, in, (int)at_end, flags, want, want_out, want.written, 1);
             if (want.written > 0) {
                 ref = ref_convert(d->from, d->to, built.in, built.len, mode_flags[m],
                                   want.written - 1, ref_out);
-                conv_call(g, in, (int)at_end, m, ref, ref_out, want.written - 1, 0);
+                if (swapped && d->to == UTF16)
+                    swap_units(ref_out, ref.written);
+                conv_call(g, in, (int)at_end, flags, ref, ref_out, want.written - 1, 0);
             }
             memset(in, POISON, built.len * ius);
         }
@@ -238,18 +268,21 @@ void test_transcode_spare(void)
     struct group g;
 
     section_begin("the converters: valid text into outputs with 0..80 units to spare");
-    for (di = 0; di < COUNT(directions); di++) {
-        const struct direction *d = &directions[di];
+    for (di = 0; di < N_ORDERED; di++) {
+        int swapped;
+        const struct direction *d = ordered_direction(di, &swapped);
 
+        if (d == NULL)
+            continue;
         for (kind = 0; kind < N_KINDS; kind++) {
-            GROUP_BEGIN(&g, "%s of %s text, 0..96 and more characters, into room to spare",
-                        d->name, kind_name((int)kind));
+            GROUP_BEGIN(&g, "%s%s of %s text, 0..96 and more characters, into room to spare",
+                        d->name, swapped ? OTHER_ORDER : "", kind_name((int)kind));
             for (i = 0; i <= 96 + COUNT(more); i++) {
                 n = i <= 96 ? i : more[i - 97];
                 build_begin(d);
                 build_text((int)kind, n, n);
                 /* all modes give the same output: each input in one of them */
-                conv_run(&g, n % modes_of(d), n % modes_of(d) + 1, 1);
+                conv_run(&g, n % modes_of(d), n % modes_of(d) + 1, 1, swapped);
             }
             group_end(&g);
         }
@@ -266,11 +299,14 @@ void test_transcode_bad(void)
     struct group g;
 
     section_begin("the converters: ill-formed input in the middle, UTF8_REPLACE and UTF8_WTF8");
-    for (di = 0; di < COUNT(directions); di++) {
-        const struct direction *d = &directions[di];
+    for (di = 0; di < N_ORDERED; di++) {
+        int swapped;
+        const struct direction *d = ordered_direction(di, &swapped);
 
-        GROUP_BEGIN(&g, "%s of text, an ill-formed item, text; strict, replaced%s", d->name,
-                    modes_of(d) == 4 ? ", WTF-8" : "");
+        if (d == NULL)
+            continue;
+        GROUP_BEGIN(&g, "%s%s of text, an ill-formed item, text; strict, replaced%s", d->name,
+                    swapped ? OTHER_ORDER : "", modes_of(d) == 4 ? ", WTF-8" : "");
         for (bi = 0; bi < COUNT(bad_items); bi++) {
             if (bad_items[bi].form != d->from)
                 continue;
@@ -281,7 +317,7 @@ void test_transcode_bad(void)
                         build_text((int)kind, befores[fi], bi);
                         build_bad(&bad_items[bi]);
                         build_text(K_ALL, afters[ai], bi + fi);
-                        conv_run(&g, 0, N_MODES, 4);
+                        conv_run(&g, 0, N_MODES, 4, swapped);
                     }
                 }
             }
@@ -299,7 +335,7 @@ void test_transcode_bad(void)
                 build_text(K_ALL, 16, fi);
                 build_bad(&bad_items[fi]);
                 build_text(K_LATIN, 30, fi);
-                conv_run(&g, 0, N_MODES, 12);
+                conv_run(&g, 0, N_MODES, 12, swapped);
             }
         }
         group_end(&g);
@@ -314,42 +350,46 @@ void test_transcode_long(void)
     struct group g;
 
     section_begin("the converters: inputs of 256 to 9,000 bytes, both ends at guard pages");
-    for (di = 0; di < COUNT(directions); di++) {
-        const struct direction *d = &directions[di];
+    for (di = 0; di < N_ORDERED; di++) {
+        int swapped;
+        const struct direction *d = ordered_direction(di, &swapped);
         const struct bad_item *bad[COUNT(bad_items)];
 
+        if (d == NULL)
+            continue;
         for (i = 0, n_bad = 0; i < COUNT(bad_items); i++)
             if (bad_items[i].form == d->from)
                 bad[n_bad++] = &bad_items[i];
 
-        GROUP_BEGIN(&g, "%s of an ASCII run of 256 to 511 units, then other characters",
-                    d->name);
+        GROUP_BEGIN(&g, "%s%s of an ASCII run of 256 to 511 units, then other characters",
+                    d->name, swapped ? OTHER_ORDER : "");
         for (i = 0; i < COUNT(runs); i++) {
             build_begin(d);
             build_text(K_ASCII, runs[i], i);
             build_text(i % 2 ? K_ALL : K_LATIN, 150, i);
-            conv_run(&g, 0, N_MODES, 4);
+            conv_run(&g, 0, N_MODES, 4, swapped);
         }
         group_end(&g);
 
-        GROUP_BEGIN(&g, "%s of 2,048 and 8,192 bytes and more, of each kind of text", d->name);
+        GROUP_BEGIN(&g, "%s%s of 2,048 and 8,192 bytes and more, of each kind of text", d->name,
+                    swapped ? OTHER_ORDER : "");
         for (i = K_LATIN; i < N_KINDS; i++) {
             build_begin(d);
             build_text_bytes((int)i, 2048 + 3 * i, i);
-            conv_run(&g, i % modes_of(d), i % modes_of(d) + 1, 4);
+            conv_run(&g, i % modes_of(d), i % modes_of(d) + 1, 4, swapped);
             build_begin(d);
             build_text_bytes((int)i, 8192 + 61 * i, i);
-            conv_run(&g, i % modes_of(d), i % modes_of(d) + 1, 8);
+            conv_run(&g, i % modes_of(d), i % modes_of(d) + 1, 8, swapped);
         }
         /* ASCII up to just before 8,192 bytes, then other characters across it */
         build_begin(d);
         build_text_bytes(K_ASCII, 8192 - 100, 0);
         build_text_bytes(K_ALL, 8192 + 300, 0);
-        conv_run(&g, 0, N_MODES, 8);
+        conv_run(&g, 0, N_MODES, 8, swapped);
         group_end(&g);
 
-        GROUP_BEGIN(&g, "%s of 2,048 and 8,192 bytes and more with ill-formed items inside",
-                    d->name);
+        GROUP_BEGIN(&g, "%s%s of 2,048 and 8,192 bytes and more with ill-formed items inside",
+                    d->name, swapped ? OTHER_ORDER : "");
         for (i = 0; i < 2; i++) {
             build_begin(d);
             for (j = 0; built.len * unit_size[d->from] < (i ? 8192 + 200 : 2048 + 100); j++) {
@@ -357,7 +397,7 @@ void test_transcode_long(void)
                 build_bad(bad[j % n_bad]);
             }
             build_text(K_ALL, 10, 0);
-            conv_run(&g, 0, N_MODES, 8);
+            conv_run(&g, 0, N_MODES, 8, swapped);
         }
         group_end(&g);
     }
