@@ -22,43 +22,7 @@ use utf8::ffi::{self, utf8_result, utf8_status};
 // ---------------------------------------------------------------------------------------------
 // Inputs
 
-/// SplitMix64: a fixed seed gives the same inputs in every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn byte(&mut self) -> u8 {
-        self.next() as u8
-    }
-
-    /// A scalar value of a random UTF-8 width, each width as likely (U+FEFF among them).
-    fn char(&mut self) -> char {
-        let ranges = [
-            (0, 0x7F),
-            (0x80, 0x7FF),
-            (0x800, 0xFFFF),
-            (0x1_0000, 0x10_FFFF),
-        ];
-        let (lo, hi) = ranges[self.below(4)];
-        loop {
-            let v = lo + self.below((hi - lo + 1) as usize) as u32;
-            if let Some(c) = char::from_u32(v) {
-                return c;
-            }
-        }
-    }
-}
+use testkit::Rng;
 
 /// Lengths around the widths of the SIMD blocks (16, 32, 64 and 128 bytes, in libutf8 and in
 /// simdutf), and a few longer ones.
@@ -79,9 +43,9 @@ fn mostly_ascii(rng: &mut Rng, n: usize, per_256: usize) -> Vec<u8> {
     (0..n)
         .map(|_| {
             if rng.below(256) < per_256 {
-                0x80 | rng.byte()
+                0x80 | rng.next() as u8
             } else {
-                rng.byte() & 0x7F
+                rng.next() as u8 & 0x7F
             }
         })
         .collect()
@@ -297,15 +261,15 @@ fn utf8_to_latin1_a_sample_of_three_bytes() {
             }
         }
     }
-    let mut rng = Rng(3);
+    let mut rng = Rng::new(3);
     for _ in 0..100_000 {
-        check_utf8_to_latin1(&[rng.byte(), rng.byte(), rng.byte()]);
+        check_utf8_to_latin1(&[rng.next() as u8, rng.next() as u8, rng.next() as u8]);
     }
 }
 
 #[test]
 fn latin1_random_inputs_around_the_blocks() {
-    let mut rng = Rng(1);
+    let mut rng = Rng::new(1);
     for n in lengths() {
         for per_256 in [0, 4, 64, 256] {
             for _ in 0..8 {
@@ -318,10 +282,10 @@ fn latin1_random_inputs_around_the_blocks() {
             let latin1 = mostly_ascii(&mut rng, n, 16);
             let at = rng.below(latin1.len() + 1);
             let insert: Vec<u8> = match rng.below(3) {
-                0 => rng.char().to_string().into_bytes(),
-                1 => vec![0x80 | rng.byte()],
+                0 => rng.scalar().to_string().into_bytes(),
+                1 => vec![0x80 | rng.next() as u8],
                 _ => {
-                    let mut c = rng.char().to_string().into_bytes();
+                    let mut c = rng.scalar().to_string().into_bytes();
                     c.pop();
                     c
                 }
@@ -453,7 +417,7 @@ fn cp1252_every_input_of_one_and_two_bytes() {
 
 #[test]
 fn cp1252_random_inputs() {
-    let mut rng = Rng(2);
+    let mut rng = Rng::new(2);
     for n in lengths() {
         for per_256 in [0, 8, 128, 256] {
             for _ in 0..4 {
@@ -467,13 +431,13 @@ fn cp1252_random_inputs() {
         for _ in 0..8 {
             let mut s = Vec::new();
             while s.len() < n {
-                s.extend_from_slice(rng.char().to_string().as_bytes());
+                s.extend_from_slice(rng.scalar().to_string().as_bytes());
             }
             s.truncate(n);
             for _ in 0..=rng.below(3) {
                 if !s.is_empty() {
                     let i = rng.below(s.len());
-                    s[i] = rng.byte();
+                    s[i] = rng.next() as u8;
                 }
             }
             check_fallback_cp1252(&s);
@@ -627,10 +591,15 @@ fn detection_three_and_four_bytes_of_the_edges() {
             }
         }
     }
-    let mut rng = Rng(4);
+    let mut rng = Rng::new(4);
     for _ in 0..50_000 {
-        check_detection(&[rng.byte(), rng.byte(), rng.byte()]);
-        check_detection(&[rng.byte(), rng.byte(), rng.byte(), rng.byte()]);
+        check_detection(&[rng.next() as u8, rng.next() as u8, rng.next() as u8]);
+        check_detection(&[
+            rng.next() as u8,
+            rng.next() as u8,
+            rng.next() as u8,
+            rng.next() as u8,
+        ]);
     }
 }
 
@@ -660,7 +629,7 @@ fn encoded(text: &[char], mark: bool) -> [Vec<u8>; 5] {
 
 #[test]
 fn detection_text_of_each_encoding_with_errors() {
-    let mut rng = Rng(5);
+    let mut rng = Rng::new(5);
     for chars in [
         0, 1, 2, 3, 5, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 200, 1000,
     ] {
@@ -671,7 +640,7 @@ fn detection_text_of_each_encoding_with_errors() {
                     if round % 2 == 0 && rng.below(8) != 0 {
                         'a'
                     } else {
-                        rng.char()
+                        rng.scalar()
                     }
                 })
                 .collect();
@@ -689,7 +658,7 @@ fn detection_text_of_each_encoding_with_errors() {
                     0 => broken[i] = [0x80, 0xC0, 0xED, 0xF5, 0xFF][rng.below(5)],
                     1 | 2 => {
                         let high = i & !1 | usize::from(which == 1);
-                        broken[high] = 0xD8 | rng.byte() & 7;
+                        broken[high] = 0xD8 | rng.next() as u8 & 7;
                     }
                     _ => {
                         let unit = i & !3;
@@ -699,10 +668,10 @@ fn detection_text_of_each_encoding_with_errors() {
                             (unit + 1, unit + 2)
                         };
                         if rng.below(2) == 0 {
-                            broken[b2] = 0x11 | rng.byte() & 0xEE;
+                            broken[b2] = 0x11 | rng.next() as u8 & 0xEE;
                         } else {
                             broken[b2] = 0;
-                            broken[b1] = 0xD8 | rng.byte() & 7;
+                            broken[b1] = 0xD8 | rng.next() as u8 & 7;
                         }
                     }
                 }
@@ -715,7 +684,7 @@ fn detection_text_of_each_encoding_with_errors() {
     // Random bytes, of lengths around the blocks.
     for n in lengths() {
         for _ in 0..16 {
-            let s: Vec<u8> = (0..n).map(|_| rng.byte()).collect();
+            let s: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
             check_detection(&s);
         }
     }
@@ -805,17 +774,17 @@ fn utf16_both_orders() {
             check_utf16(&[a, b]);
         }
     }
-    let mut rng = Rng(6);
+    let mut rng = Rng::new(6);
     for n in lengths() {
         for _ in 0..8 {
             let mut s = Vec::new();
             while s.len() < n {
-                s.extend_from_slice(rng.char().to_string().as_bytes());
+                s.extend_from_slice(rng.scalar().to_string().as_bytes());
             }
             check_utf16(&s);
             if !s.is_empty() {
                 let i = rng.below(s.len());
-                s[i] = rng.byte();
+                s[i] = rng.next() as u8;
                 check_utf16(&s);
             }
         }
@@ -918,10 +887,10 @@ fn from_utf16_both_orders() {
         }
     }
     // Text of every width in either order, with and without a lone surrogate.
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     for n in lengths() {
         for _ in 0..8 {
-            let text: String = (0..n).map(|_| rng.char()).collect();
+            let text: String = (0..n).map(|_| rng.scalar()).collect();
             for big in [false, true] {
                 let mut units: Vec<u16> = text
                     .encode_utf16()

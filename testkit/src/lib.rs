@@ -1,6 +1,7 @@
 //! The oracles that libutf8's Rust tests (`tests/`) and fuzz targets (`fuzz/`) share, written
 //! once: from RFC 3629, the C API's documentation and Rust's standard library, never from
-//! libutf8, which this crate does not depend on. Each user turns a [`Class`] into libutf8's
+//! libutf8, which this crate does not depend on; and the tests' random inputs ([`Rng`]), which
+//! the tests against the peers (`bench/tests/peers.rs`) draw too. Each user turns a [`Class`] into libutf8's
 //! `ErrorKind` with [`kind_of!`]. (The benchmarks check their results against the standard
 //! library directly; the oracles in Python and C stay independent of these on purpose.)
 
@@ -223,4 +224,83 @@ pub fn utf16_of_code_points(cps: &[u32]) -> Vec<u16> {
         }
     }
     out
+}
+
+/// A small deterministic generator (xorshift64*) of the tests' random inputs, so that a failure
+/// reproduces from its seed.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed.max(1))
+    }
+
+    // Never ends: a generator's next value, not an iterator's `Option`.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// A random scalar value of a random encoded width, 1 to 4 bytes.
+    pub fn scalar(&mut self) -> char {
+        let ranges: [(u32, u32); 4] = [
+            (0, 0x7F),
+            (0x80, 0x7FF),
+            (0x800, 0xFFFF),
+            (0x1_0000, 0x10_FFFF),
+        ];
+        let (lo, hi) = ranges[self.below(4)];
+        loop {
+            let v = lo + self.below((hi - lo + 1) as usize) as u32;
+            if let Some(c) = char::from_u32(v) {
+                return c;
+            }
+        }
+    }
+
+    /// Random well-formed text of `chars` characters of mixed widths.
+    pub fn text(&mut self, chars: usize) -> Vec<u8> {
+        (0..chars)
+            .map(|_| self.scalar())
+            .collect::<String>()
+            .into_bytes()
+    }
+
+    /// Random well-formed text of mixed widths, `len` bytes long (padded with ASCII where the
+    /// last character would not fit).
+    pub fn text_of_len(&mut self, len: usize) -> Vec<u8> {
+        let mut s = String::with_capacity(len);
+        while s.len() < len {
+            let c = self.scalar();
+            s.push(if s.len() + c.len_utf8() <= len {
+                c
+            } else {
+                'a'
+            });
+        }
+        s.into_bytes()
+    }
+
+    /// `s` with a few random bytes replaced, bits flipped, or bytes cut.
+    pub fn mutate(&mut self, s: &mut Vec<u8>) {
+        for _ in 0..1 + self.below(3) {
+            if s.is_empty() {
+                s.push(self.next() as u8);
+                continue;
+            }
+            let i = self.below(s.len());
+            match self.below(3) {
+                0 => s[i] = self.next() as u8,
+                1 => s[i] ^= 1 << self.below(8),
+                _ => s.truncate(i),
+            }
+        }
+    }
 }

@@ -1,6 +1,6 @@
 //! Test support shared by the integration tests: the oracle's view of an input in libutf8's
-//! types (the oracles themselves are in testkit/, shared with the fuzz targets), random text,
-//! and the implementations this CPU runs.
+//! types (the oracles themselves are in testkit/, shared with the fuzz targets, as is the
+//! generator of random text), and the implementations this CPU runs.
 
 #![allow(dead_code)] // each test crate uses its own part of this module
 
@@ -56,81 +56,7 @@ pub fn or_under_miri<T>(normal: T, miri: T) -> T {
     if cfg!(miri) { miri } else { normal }
 }
 
-/// A small deterministic generator (xorshift64*), so failures reproduce from the seed.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Self {
-        Rng(seed.max(1))
-    }
-
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    /// A random scalar value of a random encoded width, 1 to 4 bytes.
-    pub fn scalar(&mut self) -> char {
-        let ranges: [(u32, u32); 4] = [
-            (0, 0x7F),
-            (0x80, 0x7FF),
-            (0x800, 0xFFFF),
-            (0x1_0000, 0x10_FFFF),
-        ];
-        let (lo, hi) = ranges[self.below(4)];
-        loop {
-            let v = lo + self.below((hi - lo + 1) as usize) as u32;
-            if let Some(c) = char::from_u32(v) {
-                return c;
-            }
-        }
-    }
-
-    /// Random well-formed text of `chars` characters of mixed widths.
-    pub fn text(&mut self, chars: usize) -> Vec<u8> {
-        (0..chars)
-            .map(|_| self.scalar())
-            .collect::<String>()
-            .into_bytes()
-    }
-
-    /// Random well-formed text of mixed widths, `len` bytes long (padded with ASCII where the
-    /// last character would not fit).
-    pub fn text_of_len(&mut self, len: usize) -> Vec<u8> {
-        let mut s = String::with_capacity(len);
-        while s.len() < len {
-            let c = self.scalar();
-            s.push(if s.len() + c.len_utf8() <= len {
-                c
-            } else {
-                'a'
-            });
-        }
-        s.into_bytes()
-    }
-
-    /// `s` with a few random bytes replaced, bits flipped, or bytes cut.
-    pub fn mutate(&mut self, s: &mut Vec<u8>) {
-        for _ in 0..1 + self.below(3) {
-            if s.is_empty() {
-                s.push(self.next() as u8);
-                continue;
-            }
-            let i = self.below(s.len());
-            match self.below(3) {
-                0 => s[i] = self.next() as u8,
-                1 => s[i] ^= 1 << self.below(8),
-                _ => s.truncate(i),
-            }
-        }
-    }
-}
+pub use testkit::Rng;
 
 /// A copy of `s` that starts `offset` bytes after a 64-byte boundary (`offset` below 64): a
 /// buffer and the range of the copy in it. The AVX-512 kernel reads blocks from 64-byte
