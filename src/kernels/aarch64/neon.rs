@@ -8,6 +8,7 @@
 use core::arch::aarch64::*;
 use core::mem::MaybeUninit;
 
+use crate::algorithms::latin1::LATIN1_SHUFFLES;
 use crate::algorithms::lookup::{self, Vector};
 use crate::engine::{Mode, Progress};
 
@@ -226,29 +227,6 @@ unsafe fn lane_bits(mask: uint8x16_t) -> (u32, u32) {
         )
     }
 }
-
-/// For each mask of the non-ASCII bytes among 8 (bit `i` for byte `i`), the `tbl` indices that
-/// take their UTF-8 out of the 16 bytes `lead 0, tail 0, lead 1, tail 1, ...`: both bytes of a
-/// non-ASCII byte, the tail alone (the byte itself) of an ASCII one; 0xFF (a zero) after.
-static LATIN1_SHUFFLES: [[u8; 16]; 256] = {
-    let mut table = [[0xFFu8; 16]; 256];
-    let mut mask = 0;
-    while mask < 256 {
-        let mut at = 0;
-        let mut i = 0;
-        while i < 8 {
-            if mask & (1 << i) != 0 {
-                table[mask][at] = 2 * i as u8;
-                at += 1;
-            }
-            table[mask][at] = 2 * i as u8 + 1;
-            at += 1;
-            i += 1;
-        }
-        mask += 1;
-    }
-    table
-};
 
 /// Converts Latin-1 into UTF-8 as far as blocks go (with `CP1252`, up to a block of 16 bytes
 /// holding a byte of 0x80..0x9F, whose characters differ from Latin-1's): the bytes read and

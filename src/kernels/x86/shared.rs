@@ -5,6 +5,7 @@
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
+use crate::algorithms::latin1::LATIN1_SHUFFLES;
 use crate::algorithms::lookup::{self, Vector};
 use crate::algorithms::to_utf8::StepRegister;
 
@@ -529,31 +530,6 @@ unsafe impl StepRegister for Avx2StepRegister {
             Avx2StepRegister(_mm256_shuffle_epi8(self.0, swap))
         }
     }
-}
-
-/// For each mask of the non-ASCII bytes among 8 (bit `i` for byte `i`), the shuffle that takes
-/// their UTF-8 out of the 16 bytes `lead 0, tail 0, lead 1, tail 1, ...`: both bytes of a
-/// non-ASCII byte, the tail alone (the byte itself) of an ASCII one; zeros (index 0x80) after.
-static LATIN1_SHUFFLES: [[u8; 16]; 256] = latin1_shuffles();
-
-const fn latin1_shuffles() -> [[u8; 16]; 256] {
-    let mut table = [[0x80u8; 16]; 256];
-    let mut mask = 0;
-    while mask < 256 {
-        let mut at = 0;
-        let mut i = 0;
-        while i < 8 {
-            if mask & (1 << i) != 0 {
-                table[mask][at] = 2 * i as u8;
-                at += 1;
-            }
-            table[mask][at] = 2 * i as u8 + 1;
-            at += 1;
-            i += 1;
-        }
-        mask += 1;
-    }
-    table
 }
 
 /// Bytes of a run of ASCII that [`copy_ascii_run`] tests and copies at a time: 4 registers of
