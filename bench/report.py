@@ -905,7 +905,7 @@ def short_strings_section(results_dir):
            "libutf8's strict converters (`target/release/libutf8.a`) against simdutf's "
            "validating `convert_*` functions, simdutf compiled at `-O3` from the C++ sources "
            "that the simdutf crate ships and called directly from C++ (its run-time dispatch "
-           "choosing its kernel), not through the crate (`bench/c/short_strings.cpp`, "
+           f"choosing its kernel: {any_row.get('simdutf_kernel', '?')}), not through the crate (`bench/c/short_strings.cpp`, "
            "`bench/results/short_strings.csv`). Each cell holds "
            f"{int(any_row['strings']):,} different strings cut from the corpus at random "
            "characters, as many whole characters as fit in the size (*ascii*: English "
@@ -913,10 +913,11 @@ def short_strings_section(results_dir):
            "Czech and Turkish Wikipedia text; *2-byte*: Russian, Hebrew and Arabic lipsum and "
            "Greek Wikipedia text; *3-byte*: Chinese, Japanese and Korean lipsum; *emoji*: emoji "
            "lipsum), each converted by its own call, all of them in each round, the two "
-           "libraries alternating which goes first; the median over the rounds of each one's "
-           "time per string. Each cell: simdutf's time over libutf8's (above 1.00× libutf8 is "
-           "faster; in bold below the goal's "
-           f"{SHORT_STRINGS_TARGET:.2f}×), then libutf8's and simdutf's ns per string.\n"]
+           "libraries alternating which goes first. Each cell: the median over the rounds of "
+           "simdutf's time over libutf8's in the same round (above 1.00× libutf8 is faster; in "
+           f"bold below the goal's {SHORT_STRINGS_TARGET:.2f}×), then the medians of libutf8's "
+           "and simdutf's ns per string. Paired by round, the ratio is less moved by other "
+           "processes than the ratio of the two medians (also in the CSV file).\n"]
     if generated:
         out.append("Generated from a fixed seed, the corpus lacking their files: "
                    + ", ".join(generated) + ".\n")
