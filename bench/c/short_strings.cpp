@@ -18,7 +18,9 @@
  * length, summed over the strings (a failed call adds 0), is checked against the strings'; the
  * first, untimed pass of each library warms the cell.
  *
- * Environment: LIBUTF8_SHORT_ROUNDS (11), LIBUTF8_SHORT_STRINGS (10000).
+ * Environment: LIBUTF8_SHORT_ROUNDS (11), LIBUTF8_SHORT_STRINGS (10000); LIBUTF8_SHORT_CELL,
+ * DIRECTION:SCRIPT:SIZE (utf16_to_utf8:latin:64), measures that cell alone (for callgrind: every
+ * cell makes its strings, so that the strings of a cell are those of a whole run).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -264,6 +266,8 @@ int main(int argc, char **argv) {
   fprintf(csv,
           "direction,script,source,size,strings,utf8_bytes,libutf8_ns,simdutf_ns,ratio,"
           "ratio_of_medians,libutf8_min_ns,simdutf_min_ns,simdutf_kernel\n");
+  const char *only = getenv("LIBUTF8_SHORT_CELL");
+  if (only && !*only) only = nullptr;
   std::mt19937_64 rng(46);
   std::vector<uint32_t> out_buf(1024);  // 4 KiB: room for any string of the cells, in any form
   void *out = out_buf.data();
@@ -275,6 +279,9 @@ int main(int argc, char **argv) {
     for (size_t size : SIZES) {
       cell_input in = cut(text, size, strings, rng);
       for (int dir = 0; dir < 4; dir++) {
+        if (only && std::string(DIRECTIONS[dir]) + ":" + sc.name + ":" + std::to_string(size) !=
+                        only)
+          continue;
         size_t want = pass(false, dir, in, out, cap);
         size_t got = pass(true, dir, in, out, cap);
         size_t expected = dir == 0 ? in.u16.size() : dir == 2 ? in.u32.size() : in.u8.size();
