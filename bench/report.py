@@ -850,6 +850,98 @@ def strategies_section(results_dir):
     return out
 
 
+# --- Short strings against simdutf called directly (bench/c/short_strings.cpp) ---------------
+
+SHORT_STRINGS_TARGET = 0.95
+SHORT_STRINGS_DIRECTIONS = [("utf8_to_utf16", "UTF-8 to UTF-16", "convert_utf8_to_utf16le"),
+                            ("utf16_to_utf8", "UTF-16 to UTF-8", "convert_utf16le_to_utf8"),
+                            ("utf8_to_utf32", "UTF-8 to UTF-32", "convert_utf8_to_utf32"),
+                            ("utf32_to_utf8", "UTF-32 to UTF-8", "convert_utf32_to_utf8")]
+SHORT_STRINGS_SCRIPTS = ["ascii", "latin", "2-byte", "3-byte", "emoji"]
+SHORT_STRINGS_SIZES = [16, 32, 64, 128, 256]
+
+
+def short_strings_cells(results_dir):
+    """{(direction, script, size): row} of `short_strings.csv`, {} without the file."""
+    try:
+        with open(os.path.join(results_dir, "short_strings.csv"), encoding="utf-8") as f:
+            return {(r["direction"], r["script"], int(r["size"])): r for r in csv.DictReader(f)}
+    except OSError:
+        return {}
+
+
+def short_strings_goal(results_dir):
+    """The goal row of the short strings against simdutf called directly: every cell at least
+    SHORT_STRINGS_TARGET, the cells below it listed."""
+    cells = short_strings_cells(results_dir)
+    goal = ("Short strings, 16–256 bytes, 5 scripts, 4 directions: simdutf (C++) time ÷ "
+            "libutf8 time, every cell ([table](#short-strings-against-simdutf-called-from-c))")
+    target = f"≥ {SHORT_STRINGS_TARGET:.2f}× every cell"
+    wanted = [(d, s, n) for d, _, _ in SHORT_STRINGS_DIRECTIONS for s in SHORT_STRINGS_SCRIPTS
+              for n in SHORT_STRINGS_SIZES]
+    if not cells:
+        return [(goal, target, "—", verdict_of(None), "—", "—")]
+    below = sorted(((float(cells[k]["ratio"]), k) for k in wanted if k in cells
+                    and float(cells[k]["ratio"]) < SHORT_STRINGS_TARGET))
+    have = sum(k in cells for k in wanted)
+    worst_ratio = min(float(cells[k]["ratio"]) for k in wanted if k in cells)
+    measured = f"{len(below)} of {have} cells below, worst {worst_ratio:.2f}×"
+    if below:
+        measured += ": " + ", ".join(f"{s} {n} B {d.replace('_to_', '→')} {r:.2f}×"
+                                     for r, (d, s, n) in below)
+    return [(goal, target, measured, verdict_of(not below, complete=have == len(wanted)),
+             "—", "—")]
+
+
+def short_strings_section(results_dir):
+    """Tables of the short strings against simdutf called from C++, one per direction: scripts
+    by sizes, simdutf's time over libutf8's. [] without `short_strings.csv`."""
+    cells = short_strings_cells(results_dir)
+    if not cells:
+        return []
+    any_row = next(iter(cells.values()))
+    generated = sorted({s for (_, s, _), r in cells.items() if r["source"] != "corpus"})
+    out = ["## Short strings against simdutf called from C++\n",
+           "libutf8's strict converters (`target/release/libutf8.a`) against simdutf's "
+           "validating `convert_*` functions, simdutf compiled at `-O3` from the C++ sources "
+           "that the simdutf crate ships and called directly from C++ (its run-time dispatch "
+           f"choosing its kernel: {any_row.get('simdutf_kernel', '?')}), not through the crate (`bench/c/short_strings.cpp`, "
+           "`bench/results/short_strings.csv`). Each cell holds "
+           f"{int(any_row['strings']):,} different strings cut from the corpus at random "
+           "characters, as many whole characters as fit in the size (*ascii*: English "
+           "Wikipedia text without its other characters; *latin*: French, German, Portuguese, "
+           "Czech and Turkish Wikipedia text; *2-byte*: Russian, Hebrew and Arabic lipsum and "
+           "Greek Wikipedia text; *3-byte*: Chinese, Japanese and Korean lipsum; *emoji*: emoji "
+           "lipsum), each converted by its own call, all of them in each round, the two "
+           "libraries alternating which goes first. Each cell: the median over the rounds of "
+           "simdutf's time over libutf8's in the same round (above 1.00× libutf8 is faster; in "
+           f"bold below the goal's {SHORT_STRINGS_TARGET:.2f}×), then the medians of libutf8's "
+           "and simdutf's ns per string. Paired by round, the ratio is less moved by other "
+           "processes than the ratio of the two medians (also in the CSV file).\n"]
+    if generated:
+        out.append("Generated from a fixed seed, the corpus lacking their files: "
+                   + ", ".join(generated) + ".\n")
+    for d, label, peer in SHORT_STRINGS_DIRECTIONS:
+        rows = []
+        for s in SHORT_STRINGS_SCRIPTS:
+            row = [s]
+            for n in SHORT_STRINGS_SIZES:
+                r = cells.get((d, s, n))
+                if r is None:
+                    row.append("—")
+                    continue
+                ratio = float(r["ratio"])
+                shown = f"**{ratio:.2f}×**" if ratio < SHORT_STRINGS_TARGET else f"{ratio:.2f}×"
+                row.append(f"{shown} ({float(r['libutf8_ns']):.1f} / {float(r['simdutf_ns']):.1f})")
+            rows.append(row)
+        g = [geomean([float(cells[(d, s, n)]["ratio"]) for s in SHORT_STRINGS_SCRIPTS
+                      if (d, s, n) in cells]) for n in SHORT_STRINGS_SIZES]
+        rows.append(["geometric mean"] + [times(x) for x in g])
+        out.append(f"### {label}: `{d}` and simdutf's `{peer}`\n")
+        out.append(table(["script"] + [f"{n} B" for n in SHORT_STRINGS_SIZES], rows) + "\n")
+    return out
+
+
 def hand_written(path):
     """The hand-written last section of the report at `path`, or "" if there is none."""
     try:
@@ -931,8 +1023,9 @@ def main():
     w("The goals over the corpus are judged twice: on each file processed again and again, as "
       "the tables below measure it, and on *fresh text*, the same file with its lines in other "
       "orders, a new order at each call (see [Fresh text](#fresh-text)).\n")
+    rows = [list(g) for g in goals(res) + short_strings_goal(results_dir)]
     w(table(["goal", "target", "measured", "verdict", "measured, fresh text",
-             "verdict, fresh text"], [list(g) for g in goals(res)], ["---"] * 6) + "\n")
+             "verdict, fresh text"], rows, ["---"] * 6) + "\n")
 
     # Machine.
     w("## Machine\n")
@@ -1141,6 +1234,7 @@ def main():
                      for n in short]) + "\n")
 
     md.extend(encodings_section(res))
+    md.extend(short_strings_section(results_dir))
 
     # Fresh text.
     fresh = res.names("fresh")

@@ -13,7 +13,8 @@
 #
 # Environment: LIBUTF8_CORPUS (default ../shared/corpus from the repository's top; rows skipped
 # if absent), LIBUTF8_BENCH_SAMPLES, LIBUTF8_BENCH_LARGE_SAMPLES, LIBUTF8_BENCH_SAMPLE_MS,
-# LIBUTF8_BENCH_QUICK, LIBUTF8_BENCH_C_PROCESSES (see bench/README.md); CARGO, CC, PYTHON,
+# LIBUTF8_BENCH_QUICK, LIBUTF8_BENCH_C_PROCESSES, LIBUTF8_BENCH_ONLY=short_strings,
+# LIBUTF8_SHORT_ROUNDS, LIBUTF8_SHORT_STRINGS (see bench/README.md); CARGO, CC, CXX, PYTHON,
 # PKG_CONFIG.
 set -euo pipefail
 
@@ -57,7 +58,15 @@ if [ ${#problems[@]} -gt 0 ]; then
 fi
 
 mkdir -p "$results" "$data"
-rm -f "$results"/*.csv "$results"/*.txt
+only=${LIBUTF8_BENCH_ONLY:-}
+case $only in
+  '') rm -f "$results"/*.csv "$results"/*.txt ;;
+  short_strings) rm -f "$results/short_strings.csv" ;;
+  *)
+    echo "bench: LIBUTF8_BENCH_ONLY=$only: the only part that runs alone is short_strings" >&2
+    exit 1
+    ;;
+esac
 # Runs a command, echoing it and recording it for the report.
 run() {
   echo "+ $*" >&2
@@ -67,6 +76,50 @@ run() {
 # Seconds since $1 (an $EPOCHREALTIME); phase NAME START records them in run-meta.txt.
 since() { LC_ALL=C awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
 phase() { echo "$1=$(since "$2")" >> "$results/run-meta.txt"; }
+
+# --- Short strings against simdutf called directly --------------------------------------------
+# bench/c/short_strings.cpp: libutf8's four strict converters against simdutf's validating ones,
+# 5 scripts x 5 sizes, simdutf compiled at -O3 from the sources the simdutf crate ships and
+# called from C++ (not through the crate's wrapper); results/short_strings.csv. Skipped, with a
+# message, when the corpus or those sources are absent.
+short_strings() {
+  local t=$EPOCHREALTIME cxx=${CXX:-c++} dir src out=bench/target/short
+  if [ ! -d "$corpus" ]; then
+    echo "bench: short strings skipped: no corpus at $corpus" >&2
+    return 0
+  fi
+  dir=$("$CARGO" metadata --format-version 1 --manifest-path bench/Cargo.toml 2> /dev/null |
+    "$PYTHON" -c 'import json, os, sys
+print(next((os.path.dirname(p["manifest_path"]) for p in json.load(sys.stdin)["packages"]
+            if p["name"] == "simdutf"), ""))' || true)
+  src=$dir/cpp
+  if [ -z "$dir" ] || [ ! -f "$src/simdutf.cpp" ] || [ ! -f "$src/simdutf.h" ]; then
+    echo "bench: short strings skipped: the simdutf crate's C++ sources not found" \
+      "(cargo fetch --manifest-path bench/Cargo.toml)" >&2
+    return 0
+  fi
+  mkdir -p "$out"
+  # simdutf at -O3, as its own build does; compiled again only when its sources change.
+  if [ ! -f "$out/simdutf.o" ] || [ "$src/simdutf.cpp" -nt "$out/simdutf.o" ]; then
+    run "$cxx" -std=c++17 -O3 -I"$src" -c "$src/simdutf.cpp" -o "$out/simdutf.o"
+  fi
+  # shellcheck disable=SC2046 # the link flags are meant to be split
+  run "$cxx" -std=c++17 -O2 -Wall -Wextra -Werror -pedantic -Iinclude -I"$src" \
+    bench/c/short_strings.cpp "$out/simdutf.o" "$lib" $(cat build/native-static-libs) \
+    -o "$out/short_strings"
+  run "$out/short_strings" "$corpus" "$results/short_strings.csv"
+  phase short_strings_s "$t"
+}
+
+if [ "$only" = short_strings ]; then
+  short_strings
+  if [ -f "$results/rust.csv" ]; then
+    run "$PYTHON" bench/report.py "$results" BENCHMARKS.md bench/chart.svg
+  else
+    echo "bench: BENCHMARKS.md not written: no results of a whole run in $results" >&2
+  fi
+  exit 0
+fi
 
 # --- Build ------------------------------------------------------------------------------------
 t=$EPOCHREALTIME
@@ -139,6 +192,7 @@ t=$EPOCHREALTIME
 run sh -c 'bench/target/c-strategies "$1" > "$2"' strategies "$data/manifest.tsv" \
   "$results/strategies.csv"
 phase strategies_s "$t"
+short_strings
 
 # --- Report -----------------------------------------------------------------------------------
 {
