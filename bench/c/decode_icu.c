@@ -16,10 +16,15 @@
  * calibrated so that a sample lasts LIBUTF8_BENCH_DECODE_MS (5 ms), and
  * LIBUTF8_BENCH_DECODE_SAMPLES (21) pairs of samples are taken, the two loops one after the
  * other in each pair, the first of the pair alternating, so that a neighbour's load slows both
- * alike. One CSV row per file
- * appended to OUT_CSV (its header written if the file is empty): each loop's median and fastest
- * time per call, and the median over the pairs of ICU's time over libutf8's in the same pair
- * (above 1, libutf8's loop is faster).
+ * alike. One CSV row per file appended to OUT_CSV (its header written if the file is empty):
+ * each loop's median and fastest time per call, and the median over the pairs of ICU's time
+ * over libutf8's in the same pair (above 1, libutf8's loop is faster).
+ *
+ * With LIBUTF8_BENCH_DECODE_ONCE=libutf8 or icu, each file is decoded once by that loop alone,
+ * nothing compared, timed or written: the run to count instructions under callgrind, e.g.
+ *   LIBUTF8_BENCH_DECODE_ONCE=icu valgrind --tool=callgrind bench/target/decode-icu-gcc \
+ *     gcc /dev/null FILE
+ * then `callgrind_annotate` (the line of icu_loop or libutf8_loop).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -149,6 +154,11 @@ int main(int argc, char **argv) {
   const char *compiler = argv[1];
   int samples = (int)env_long("LIBUTF8_BENCH_DECODE_SAMPLES", 21, 1, MAX_SAMPLES);
   double sample_ns = 1e6 * (double)env_long("LIBUTF8_BENCH_DECODE_MS", 5, 1, 10000);
+  const char *once = getenv("LIBUTF8_BENCH_DECODE_ONCE");
+  if (once && *once && strcmp(once, "libutf8") != 0 && strcmp(once, "icu") != 0) {
+    fprintf(stderr, "decode_icu: LIBUTF8_BENCH_DECODE_ONCE=%s: not libutf8 or icu\n", once);
+    return 2;
+  }
   FILE *csv = fopen(argv[2], "a");
   if (!csv) {
     perror(argv[2]);
@@ -173,6 +183,14 @@ int main(int argc, char **argv) {
     if (!ours || !theirs) {
       fprintf(stderr, "decode_icu: out of memory\n");
       return 1;
+    }
+    if (once && *once) {
+      size_t k = strcmp(once, "icu") == 0 ? icu_loop(s, len, theirs) : libutf8_loop(s, len, ours);
+      free(s);
+      free(ours);
+      free(theirs);
+      if (k == 0 && len != 0) return 1;
+      continue;
     }
     size_t n = libutf8_loop(s, len, ours), m = icu_loop(s, len, theirs);
     for (size_t i = 0; i < n && i < m; i++)
