@@ -2,6 +2,7 @@
 """Writes BENCHMARKS.md and its chart (SVG) from the results of bench/run.sh.
 
 usage: report.py RESULTS_DIR OUT_MD OUT_SVG
+       report.py --decode-icu RESULTS_DIR (the decoding loop against ICU alone, on stdout)
 
 RESULTS_DIR holds rust.csv and c.csv, or c-1.csv, c-2.csv, ... from as many processes (one row
 per input and implementation: time per call, median, min and max over the samples; the report
@@ -942,6 +943,95 @@ def short_strings_section(results_dir):
     return out
 
 
+# --- The inline decoder against ICU's U8_NEXT (bench/c/decode_icu.c) -----------------------
+
+DECODE_ICU_TARGET = 0.95
+DECODE_ICU_GOAL = "Inline decoder: `utf8_decode_next` loop ÷ ICU `U8_NEXT` loop, each file"
+
+
+def decode_icu_rows(results_dir):
+    """{compiler: {input: row}} from `decode_icu.csv`, compilers in the order run; {} without
+    the file."""
+    try:
+        with open(os.path.join(results_dir, "decode_icu.csv"), encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+    except OSError:
+        return {}
+    out = {}
+    for r in rows:
+        out.setdefault(r["compiler"], {})[r["input"]] = r
+    return out
+
+
+def decode_icu_goals(results_dir):
+    """[(goal, target, measured, verdict)]: every corpus file at least DECODE_ICU_TARGET× ICU's
+    speed (its paired time ratio), with gcc and with clang at -O2."""
+    rows = decode_icu_rows(results_dir)
+    target = f"≥ {DECODE_ICU_TARGET:.2f}× on each file, gcc and clang at -O2"
+    if not rows:
+        return [(DECODE_ICU_GOAL, target, "—", verdict_of(None))]
+    parts, ok = [], True
+    for compiler in ("gcc", "clang"):
+        files = rows.get(compiler)
+        if not files:
+            parts.append(f"{compiler}: not run")
+            ok = False
+            continue
+        r, name = min((float(row["icu_over_libutf8"]), n) for n, row in files.items())
+        parts.append(f"{compiler}: worst {r:.2f}× ({name})")
+        ok = ok and r >= DECODE_ICU_TARGET
+    complete = all(c in rows for c in ("gcc", "clang"))
+    return [(DECODE_ICU_GOAL, target, "; ".join(parts), verdict_of(ok, complete))]
+
+
+def decode_icu_section(results_dir):
+    """The table of bench/c/decode_icu.c's results: per corpus file and compiler, each loop's
+    speed and ICU's time over libutf8's; [] without the file."""
+    rows = decode_icu_rows(results_dir)
+    if not rows:
+        return []
+    compilers = list(rows)
+    out = ["## Decoding loop against ICU's U8_NEXT\n",
+           "Each corpus file decoded to code points stored in an array by the loop a C program "
+           "writes around the header's inline `utf8_decode_next` and around ICU's `U8_NEXT` "
+           "macro (`unicode/utf8.h`), one source (`bench/c/decode_icu.c`) compiled with "
+           + " and ".join(f"`{c} -O2`" for c in compilers) + ". Both loops must give the same "
+           "code points. Samples of the two loops alternate, the first of each pair alternating; "
+           "GB/s of UTF-8 input at the median sample, and *ICU ÷ libutf8*, the median over the "
+           "pairs of ICU's time over libutf8's (above 1.00×, libutf8's loop is faster), and the "
+           "same of their fastest samples (less moved by other processes). The "
+           f"goal: at least {DECODE_ICU_TARGET:.2f}× on every file with both compilers.\n"]
+    names = []
+    for c in compilers:
+        names += [n for n in rows[c] if n not in names]
+    head, body = ["input"], []
+    for c in compilers:
+        head += [f"{c}: libutf8", f"{c}: ICU", f"{c}: ICU ÷ libutf8",
+                 f"{c}: fastest ÷ fastest"]
+    ratios = {c: [] for c in compilers}
+    for n in names:
+        line = [n]
+        for c in compilers:
+            r = rows[c].get(n)
+            if r is None:
+                line += ["—"] * 4
+                continue
+            b = int(r["bytes"])
+            ratio = float(r["icu_over_libutf8"])
+            ratios[c].append(ratio)
+            mark = "" if ratio >= DECODE_ICU_TARGET else " ✗"
+            line += [f"{b / float(r['libutf8_median_ns']):.2f}",
+                     f"{b / float(r['icu_median_ns']):.2f}", f"{ratio:.2f}×{mark}",
+                     f"{float(r['icu_min_ns']) / float(r['libutf8_min_ns']):.2f}×"]
+        body.append(line)
+    body.append(["geometric mean"] + sum((["", "", f"{geomean(ratios[c]):.2f}×", ""]
+                                         for c in compilers), []))
+    out.append(table(head, body) + "\n")
+    for goal, target, measured, verdict in decode_icu_goals(results_dir):
+        out.append(f"Verdict: {verdict} ({measured}; target {target}).\n")
+    return out
+
+
 def hand_written(path):
     """The hand-written last section of the report at `path`, or "" if there is none."""
     try:
@@ -954,6 +1044,11 @@ def hand_written(path):
 
 
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--decode-icu":
+        # bench/run.sh with LIBUTF8_BENCH_ONLY=decode_icu: this section alone, on stdout.
+        print("\n".join(decode_icu_section(sys.argv[2]))
+              or f"report.py: no decode_icu.csv in {sys.argv[2]}")
+        return
     if len(sys.argv) != 4:
         sys.exit("usage: report.py RESULTS_DIR OUT_MD OUT_SVG")
     results_dir, out_md, out_svg = sys.argv[1:]
@@ -1023,7 +1118,8 @@ def main():
     w("The goals over the corpus are judged twice: on each file processed again and again, as "
       "the tables below measure it, and on *fresh text*, the same file with its lines in other "
       "orders, a new order at each call (see [Fresh text](#fresh-text)).\n")
-    rows = [list(g) for g in goals(res) + short_strings_goal(results_dir)]
+    rows = ([list(g) for g in goals(res) + short_strings_goal(results_dir)]
+            + [list(g) + ["—", "—"] for g in decode_icu_goals(results_dir)])
     w(table(["goal", "target", "measured", "verdict", "measured, fresh text",
              "verdict, fresh text"], rows, ["---"] * 6) + "\n")
 
@@ -1155,6 +1251,7 @@ def main():
             md.extend(kernels_section(res, meta, corpus, short))
 
         md.extend(strategies_section(results_dir))
+        md.extend(decode_icu_section(results_dir))
 
         w("## Validation and physical references (C harness)\n")
         w("GB/s. *memchr* looks for a byte that is absent (0xFF), so it reads the whole input: "

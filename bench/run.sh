@@ -15,7 +15,8 @@
 # if absent), LIBUTF8_BENCH_SAMPLES, LIBUTF8_BENCH_LARGE_SAMPLES, LIBUTF8_BENCH_SAMPLE_MS,
 # LIBUTF8_BENCH_QUICK, LIBUTF8_BENCH_C_PROCESSES, LIBUTF8_BENCH_ONLY=short_strings,
 # LIBUTF8_SHORT_ROUNDS, LIBUTF8_SHORT_STRINGS (see bench/README.md); CARGO, CC, CXX, PYTHON,
-# PKG_CONFIG.
+# PKG_CONFIG. LIBUTF8_BENCH_ONLY=decode_icu runs the inline decoder against ICU alone, with
+# LIBUTF8_BENCH_DECODE_SAMPLES and LIBUTF8_BENCH_DECODE_MS.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -55,6 +56,46 @@ fi
 if [ ${#problems[@]} -gt 0 ]; then
   printf 'bench: %s\n' "${problems[@]}" >&2
   exit 1
+fi
+
+# --- The inline decoder against ICU's U8_NEXT (bench/c/decode_icu.c) --------------------------
+# One source compiled by gcc and by clang at -O2 (ICU's header alone: no ICU library), each
+# binary decoding every corpus file with both loops, into $results/decode_icu.csv. A compiler or
+# ICU's header that is absent is skipped with a message. LIBUTF8_BENCH_ONLY=decode_icu runs this
+# alone: the other results and BENCHMARKS.md are left as they are, and its section of the report
+# is printed.
+decode_icu() {
+  local icu_cflags compilers=() cc built=()
+  rm -f "$results/decode_icu.csv"
+  if [ ! -d "$corpus" ]; then
+    echo "bench: no corpus at $corpus (LIBUTF8_CORPUS): decoding against ICU skipped" >&2
+    return 0
+  fi
+  icu_cflags=$("$PKG_CONFIG" --cflags icu-uc 2> /dev/null || true)
+  if ! echo '#include <unicode/utf8.h>' | "$CC" $icu_cflags -E -x c - > /dev/null 2>&1; then
+    echo "bench: ICU's unicode/utf8.h not found (Debian: libicu-dev):" \
+      "decoding against ICU skipped" >&2
+    return 0
+  fi
+  command -v gcc > /dev/null && compilers+=(gcc) || echo "bench: gcc not found: skipped" >&2
+  command -v clang > /dev/null && compilers+=(clang) || echo "bench: clang not found: skipped" >&2
+  for cc in "${compilers[@]}"; do
+    # Aligned as the C harness's loops are, so that the library's size does not move them.
+    # shellcheck disable=SC2086 # the flags are meant to be split
+    run "$cc" -std=c11 -O2 -falign-functions=64 -falign-loops=64 -Wall -Wextra -Werror \
+      -pedantic -Iinclude $icu_cflags bench/c/decode_icu.c "$lib" \
+      $(cat build/native-static-libs) -o "bench/target/decode-icu-$cc" && built+=("$cc")
+  done
+  for cc in "${built[@]}"; do
+    run "bench/target/decode-icu-$cc" "$cc" "$results/decode_icu.csv" "$corpus"/*.utf8.txt
+  done
+}
+if [ "${LIBUTF8_BENCH_ONLY:-}" = decode_icu ]; then
+  mkdir -p "$results" bench/target
+  run() { echo "+ $*" >&2; "$@"; }
+  decode_icu
+  "$PYTHON" bench/report.py --decode-icu "$results"
+  exit 0
 fi
 
 mkdir -p "$results" "$data"
@@ -193,6 +234,10 @@ run sh -c 'bench/target/c-strategies "$1" > "$2"' strategies "$data/manifest.tsv
   "$results/strategies.csv"
 phase strategies_s "$t"
 short_strings
+# The header's inline decoder against ICU's U8_NEXT, with gcc and clang.
+t=$EPOCHREALTIME
+decode_icu
+phase decode_icu_s "$t"
 
 # --- Report -----------------------------------------------------------------------------------
 {

@@ -362,44 +362,63 @@ void test_truncation(void)
 /* ---------------------------------------------------------------------------------------------- */
 
 #ifndef LIBUTF8_NO_INLINE /* without the header's inline code there is nothing to compare */
-/* Compares the macro and the function on `len` bytes at `in` (NULL if len is 0). */
-static void compare_inline(struct group *same, const char *in, size_t len)
+/* at[len]: a heap block of exactly len bytes (NULL for 0), so that AddressSanitizer reports any
+ * read past the input's end, by the inline code or the library. */
+static char *at[5];
+
+/* Compares the macro and the function on the `len` bytes at at[len]. */
+static void compare_inline(struct group *same, size_t len)
 {
     uint32_t cp1 = 1, cp2 = 2;
     size_t n1 = 3, n2 = 4;
-    utf8_status st1 = utf8_decode_next(len ? in : NULL, len, &cp1, &n1);
-    utf8_status st2 = (utf8_decode_next)(len ? in : NULL, len, &cp2, &n2);
+    utf8_status st1 = utf8_decode_next(at[len], len, &cp1, &n1);
+    utf8_status st2 = (utf8_decode_next)(at[len], len, &cp2, &n2);
 
     if (st1 != st2 || cp1 != cp2 || n1 != n2)
-        group_fail(same, "[%s]: %s U+%04lX %lu vs %s U+%04lX %lu", hex(in, len), sname(st1),
-                   (unsigned long)cp1, (unsigned long)n1, sname(st2), (unsigned long)cp2,
-                   (unsigned long)n2);
+        group_fail(same, "[%s]: %s U+%04lX %lu vs %s U+%04lX %lu", hex(at[len], len),
+                   sname(st1), (unsigned long)cp1, (unsigned long)n1, sname(st2),
+                   (unsigned long)cp2, (unsigned long)n2);
 }
 
+/* Every input of 0 to 3 bytes; every 4-byte input whose fourth byte can change the result, and
+ * the others with a fourth byte of each kind. The inline code reads the fourth byte only after
+ * a lead byte from F0, and then only ORs its payload into the other continuation bytes'; so
+ * beyond a lead from F0 followed by two continuation bytes, where all 256 are taken, the
+ * fourth byte's kind is all that can matter (ASCII, both ends of the continuation range, a
+ * lead). Each input is also cut at every length: its prefixes are the shorter inputs. */
 void test_inline_decode_next(void)
 {
     struct group same;
-    /* After every 3-byte start: ASCII, continuations at both ends of their range, a lead. */
     static const unsigned char fourths[] = { 0x41, 0x80, 0xBF, 0xC3 };
     unsigned a, b, c, d;
     size_t len;
 
+    for (len = 1; len < COUNT(at); len++)
+        if (!(at[len] = malloc(len))) {
+            fprintf(stderr, "out of memory\n");
+            exit(1);
+        }
     GROUP_BEGIN(&same, "utf8_decode_next(...) and (utf8_decode_next)(...) agree");
     for (a = 0; a < 256; a++)
         for (b = 0; b < 256; b++)
-            for (c = 0; c < 256; c++)
-                for (d = 0; d < COUNT(fourths); d++) {
-                    char in[4];
+            for (c = 0; c < 256; c++) {
+                int every = a >= 0xF0 && (b & 0xC0) == 0x80 && (c & 0xC0) == 0x80;
+                size_t i;
 
-                    in[0] = (char)a;
-                    in[1] = (char)b;
-                    in[2] = (char)c;
-                    in[3] = (char)fourths[d];
-                    /* Shorter inputs are the prefixes: once per (a, b, c), not per fourth. */
-                    for (len = d == 0 ? 0 : 4; len <= 4; len++)
-                        compare_inline(&same, in, len);
+                /* The input's bytes, into each block as far as it reaches. */
+                for (len = 1; len < COUNT(at); len++)
+                    for (i = 0; i < len && i < 3; i++)
+                        at[len][i] = (char)(i == 0 ? a : i == 1 ? b : c);
+                for (len = 0; len < 4; len++)
+                    compare_inline(&same, len);
+                for (d = 0; d < (every ? 256 : COUNT(fourths)); d++) {
+                    at[4][3] = (char)(every ? d : fourths[d]);
+                    compare_inline(&same, 4);
                 }
+            }
     group_end(&same);
+    for (len = 1; len < COUNT(at); len++)
+        free(at[len]);
     CHECK_STATUS(utf8_decode_next(NULL, 3, NULL, NULL), UTF8_ERR_NULL_POINTER,
                  "decode_next(NULL, 3) through the header");
 }

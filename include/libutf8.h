@@ -1149,26 +1149,28 @@ size_t utf8_length_from_utf32_flags(const uint32_t *src, size_t len, uint32_t fl
 #define LIBUTF8_INLINE_DECODE_NEXT 1
 /**
  * utf8_decode_next with its common cases inline, so that a C decoding loop pays no call per
- * character: an ASCII byte, or a well-formed sequence with four bytes of input left. The value
- * is assembled by subtracting the marker bits of the lead and continuation bytes (one constant
- * per length) instead of masking each byte; it is used only after the continuation bits of the
- * sequence's bytes have been checked with one mask over the four bytes as a word, and then
- * "U+0800..U+FFFF and not a surrogate" and "U+10000..U+10FFFF" are exactly the second-byte
- * ranges of RFC 3629 section 4 (a lead byte below C2 or above F4 gives a value outside them).
- * Everything else, errors included, goes to the library function: the results are the same.
- * After the 2-byte range, one compare tells a 3-byte lead from a 4-byte one (AMD Zen 4, GCC 12:
- * lipsum Emoji, CJK and Hindi 11-25% faster than testing each lead's range, which took more
- * instructions than the loop could issue). A 3- or 4-byte sequence returns its length as a
- * constant of its own branch, so that a loop's next position does not wait for the checks of
- * its bytes (runs of such characters are long, and the branch predicted): CJK text 1.4x as
- * fast. The 2-byte case keeps one exit: its characters alternate with ASCII spaces, and a
- * branch of its own made Arabic 10-15% slower. utf8_decode_next(...) calls use it through the
- * macro below; `(utf8_decode_next)(...)`, a function pointer, or defining LIBUTF8_NO_INLINE
- * before including this header reaches the library function directly.
+ * character: an ASCII byte, or a well-formed sequence with four bytes of input left. Each
+ * continuation byte is read as its payload, the byte XOR 0x80, which is below 0x40 exactly when
+ * the byte is a continuation byte, so that one compare of the payloads ORed together checks
+ * them all. The value is assembled from the payloads and the lead byte, whose marker bits are
+ * subtracted (one constant per length) instead of masked; then "U+0800..U+FFFF and not a
+ * surrogate" (one bit test of a 32-bit mask indexed by the value's top five bits) and
+ * "U+10000..U+10FFFF" (one compare) are exactly the second-byte ranges of RFC 3629 section 4:
+ * a lead byte below C2 or above F4 gives a value outside them. These take fewer instructions
+ * than checking the continuation bits with one mask over the four bytes as a word, which clang
+ * assembles from single bytes. Everything else, errors included, goes to the library function:
+ * the results are the same. After the 2-byte range, one compare tells a 3-byte lead from a
+ * 4-byte one, fewer instructions than testing each lead's range. A 3- or 4-byte sequence returns
+ * its length as a constant of its own branch, so that a loop's next position does not wait for
+ * the checks of its bytes (runs of such characters are long, and the branch predicted). The
+ * 2-byte case keeps one exit: its characters alternate with ASCII spaces, and a branch of its
+ * own was slower on such text. BENCHMARKS.md ("Measurements behind design choices") has the
+ * measurements. utf8_decode_next(...) calls use it through the macro below;
+ * `(utf8_decode_next)(...)`, a function pointer, or defining LIBUTF8_NO_INLINE before including
+ * this header reaches the library function directly.
  */
 #if defined(__GNUC__)
-/* ASCII first in the generated code: a loop over mostly-ASCII text then takes no jump
- * (GCC 12, make bench's C harness: pure-ASCII text 1.4-1.9x as fast as without the hint). */
+/* ASCII first in the generated code: a loop over mostly-ASCII text then takes no jump. */
 #define LIBUTF8_INLINE_ASCII(c) __builtin_expect((c) < 0x80, 1)
 #else
 #define LIBUTF8_INLINE_ASCII(c) ((c) < 0x80)
@@ -1189,22 +1191,26 @@ static inline utf8_status libutf8_inline_decode_next(const char *s, size_t len, 
     if (LIBUTF8_INLINE_ASCII(c)) {
       n = 1;
     } else if (len >= 4) {
-      uint32_t b1 = p[1], b2 = p[2], b3 = p[3];
-      /* The four bytes, the first lowest: compilers load them as one word. */
-      uint32_t word = c | b1 << 8 | b2 << 16 | b3 << 24;
+      /* A continuation byte's payload, 0..3F: anything else is above 3F. */
+      uint32_t t1 = p[1] ^ 0x80u;
       if (c >= 0xC2 && c <= 0xDF) {
-        n = (b1 & 0xC0) == 0x80 ? 2 : 0;
-        c = (c << 6) + b1 - 0x3080;
+        n = t1 < 0x40 ? 2 : 0;
+        c = (c << 6) + t1 - 0x3000;
       } else if (c < 0xF0) {
-        c = (c << 12) + (b1 << 6) + b2 - 0xE2080;
-        if ((word & 0xC0C000) == 0x808000 && c - 0x800 < 0xF800 && c - 0xD800 >= 0x800) {
+        uint32_t t2 = p[2] ^ 0x80u;
+        c = (c << 12) + (t1 << 6) + t2 - 0xE0000;
+        /* A lead byte below E0 (this branch takes them too) wraps c around: c >> 16 is then
+         * not 0. Otherwise c >> 11 is 0..31, and bit k of the mask says whether values from
+         * k << 11 are neither overlong (k = 0) nor surrogates (k = 0x1B). */
+        if ((t1 | t2 | c >> 16) < 0x40 && (0xF7FFFFFEu >> (c >> 11) & 1) != 0) {
           if (cp) *cp = c;
           if (consumed) *consumed = 3;
           return UTF8_OK;
         }
       } else {
-        c = (c << 18) + (b1 << 12) + (b2 << 6) + b3 - 0x3C82080;
-        if ((word & 0xC0C0C000) == 0x80808000 && c - 0x10000 < 0x100000) {
+        uint32_t t2 = p[2] ^ 0x80u, t3 = p[3] ^ 0x80u;
+        c = (c << 18) + (t1 << 12) + (t2 << 6) + t3 - 0x3C00000;
+        if ((t1 | t2 | t3) < 0x40 && c - 0x10000 < 0x100000) {
           if (cp) *cp = c;
           if (consumed) *consumed = 4;
           return UTF8_OK;
