@@ -87,7 +87,7 @@ pub fn replace_invalid_with(s: &[u8], replacement: Replacement, out: &mut Sink<'
 
 /// Errors less than this many bytes apart are dense: the stretch after the second is decoded
 /// by the scalar code first (see [`dense_prefix`]).
-const DENSE_GAP: usize = 64;
+const DENSE_GAP: usize = 32;
 
 /// What the scalar code found in a window at the start of some input.
 enum Dense {
