@@ -111,6 +111,7 @@ class Results:
     """Rows by (harness, input, impl); inputs in manifest order, by kind."""
 
     def __init__(self, results_dir):
+        self.dir = results_dir
         self.rows = {}
         self.inputs = []  # (kind, name, bytes per call), in order
         seen = set()
@@ -280,7 +281,8 @@ def goals(res):
     others = [row + ("—", "—") for row in other_goals(res)]
     validation = [row for row in corpus if row[0].startswith("Validation")]
     encodings = [row + ("—", "—") for row in encoding_goals(res)]
-    return validation + others + corpus[len(validation):] + encodings
+    lossy = [row + ("—", "—") for row in lossy_dense_goals(res.dir)]
+    return validation + others + corpus[len(validation):] + encodings + lossy
 
 
 def verdict_of(ok, complete=True, needs=None):
@@ -1032,6 +1034,141 @@ def decode_icu_section(results_dir):
     return out
 
 
+# --- Lossy repair of error-dense text (bench/c/lossy_dense.c) -------------------------------
+
+LOSSY_SPREAD_TARGET = 1.10
+
+
+def lossy_dense_rows(results_dir):
+    """`lossy_dense.csv` as ({(input, density, impl): row}, {(input, offset): median ns},
+    [inputs in order]), or None without the file."""
+    try:
+        with open(os.path.join(results_dir, "lossy_dense.csv"), encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+    except OSError:
+        return None
+    peers, placement, names = {}, {}, []
+    for r in rows:
+        if r["input"] not in names:
+            names.append(r["input"])
+        if r["kind"] == "peers":
+            peers[(r["input"], int(r["density"]), r["impl"])] = r
+        else:
+            placement[(r["input"], int(r["offset"]))] = float(r["median_ns"])
+    return peers, placement, names
+
+
+def lossy_ratio(peers, name, density, peer):
+    """The peer's median time over libutf8's, or None."""
+    a, b = peers.get((name, density, peer)), peers.get((name, density, "libutf8"))
+    if a is None or b is None or float(b["median_ns"]) <= 0:
+        return None
+    return float(a["median_ns"]) / float(b["median_ns"])
+
+
+def lossy_spreads(placement, names):
+    """[(input, slowest over fastest median across the output placements)]."""
+    out = []
+    for n in names:
+        ts = [t for (m, _), t in placement.items() if m == n and t > 0]
+        if ts:
+            out.append((n, max(ts) / min(ts)))
+    return out
+
+
+def lossy_dense_goals(results_dir):
+    """[(goal, target, measured, verdict)]: at one error per 16 bytes libutf8 at least as fast
+    as ICU and iconv on every file, and its time across output placements within 10%."""
+    got = lossy_dense_rows(results_dir)
+    goal1 = ("Lossy repair at 1 error per 16 B: every file ≥ 1.00× ICU and iconv "
+             "(peer's time ÷ `utf8_replace_invalid`'s)")
+    goal2 = ("Lossy repair, placement spread ≤ 1.10×: `utf8_replace_invalid`'s slowest ÷ "
+             "fastest time across output offsets modulo 4 KiB, every file, 1 error per 16 B")
+    if got is None:
+        return [(goal1, "≥ 1.00× on each", "—", NOT_EVAL + " (results missing)"),
+                (goal2, f"≤ {LOSSY_SPREAD_TARGET:.2f}× on each", "—",
+                 NOT_EVAL + " (results missing)")]
+    peers, placement, names = got
+    if not names:
+        return [(goal1, "≥ 1.00× on each", "—", NOT_EVAL + " (corpus absent)"),
+                (goal2, f"≤ {LOSSY_SPREAD_TARGET:.2f}× on each", "—",
+                 NOT_EVAL + " (corpus absent)")]
+    measured, ok, complete = [], True, True
+    for peer, label_ in (("icu", "ICU"), ("iconv", "iconv")):
+        pairs = [(n, lossy_ratio(peers, n, 16, peer)) for n in names]
+        complete = complete and all(r is not None for _, r in pairs)
+        w, wn = worst(pairs)
+        below = sum(1 for _, r in pairs if r is not None and r < 1)
+        if w is not None:
+            ok = ok and w >= 1
+            measured.append(f"{label_}: slowest {w:.2f}× ({wn}), geometric mean "
+                            f"{geomean([r for _, r in pairs if r]):.2f}×; {below} of "
+                            f"{len(pairs)} files below")
+    spreads = lossy_spreads(placement, names)
+    most = max(((s, n) for n, s in spreads), default=(None, None))
+    above = sum(1 for _, s in spreads if s > LOSSY_SPREAD_TARGET)
+    return [(goal1, "≥ 1.00× on each", "; ".join(measured) or "—",
+             verdict_of(ok if measured else None, complete)),
+            (goal2, f"≤ {LOSSY_SPREAD_TARGET:.2f}× on each", "—" if most[0] is None else
+             f"largest {most[0]:.2f}× ({most[1]}); {above} of {len(spreads)} files above",
+             verdict_of(None if most[0] is None else most[0] <= LOSSY_SPREAD_TARGET,
+                        len(spreads) == len(names)))]
+
+
+def lossy_dense_section(results_dir):
+    """The tables of lossy repair against ICU and iconv and of the output placement, with the
+    goals' verdicts. [] without `lossy_dense.csv`."""
+    got = lossy_dense_rows(results_dir)
+    if got is None:
+        return []
+    peers, placement, names = got
+    densities = sorted({d for (_, d, _) in peers}, reverse=True)
+    offsets = sorted({o for (_, o) in placement})
+    out = ["## Lossy repair of error-dense text\n",
+           "Each corpus file with the top bit of one byte flipped in every 1,024, 64 and 16 bytes "
+           "(`bench/c/lossy_dense.c`, C, linked against `libutf8.a`), repaired by libutf8's "
+           "`utf8_replace_invalid`, by ICU's `u_strFromUTF8WithSub(..., 0xFFFD, ...)` then "
+           "`u_strToUTF8`, and by glibc's `iconv` from UTF-8 to UTF-8 in the usual loop that "
+           "writes U+FFFD and skips one byte where iconv stops (EILSEQ, EINVAL); samples "
+           "interleaved, medians. GB/s of input for libutf8; the ratios are the peer's time over "
+           "libutf8's (above 1.00× libutf8 is faster). ICU replaces each maximal subpart, as "
+           "libutf8 does, and its output is checked byte for byte; iconv's one-byte skip gives "
+           "one U+FFFD per byte of a truncated character, so its output differs where the text "
+           "has one (*same* is whether it matched). The output sits at offset 0 from the input "
+           "modulo 4 KiB, where glibc's malloc puts two large buffers.\n"]
+    body = []
+    for n in names:
+        for d in densities:
+            lib = peers.get((n, d, "libutf8"))
+            if lib is None:
+                continue
+            ratio = [lossy_ratio(peers, n, d, p) for p in ("icu", "iconv")]
+            ns = float(lib["median_ns"])
+            same = [peers.get((n, d, p), {}).get("same_output", "?") for p in ("icu", "iconv")]
+            body.append([n if d == densities[0] else "", f"1 in {d:,}",
+                         f"{int(lib['errors']):,}",
+                         f"{int(lib['bytes']) / ns:.2f}" if ns > 0 else "—",
+                         times(ratio[0]), same[0], times(ratio[1]), same[1]])
+    out.append(table(["input", "errors", "U+FFFDs", "libutf8 GB/s", "÷ ICU", "same",
+                      "÷ iconv", "same"], body) + "\n")
+    if placement:
+        out.append("`utf8_replace_invalid` alone at 1 error per 16 bytes, the input "
+                   "page-aligned and the output at each offset from it modulo 4 KiB (samples "
+                   "interleaved across the offsets): GB/s, median, and the slowest median over "
+                   "the fastest (*spread*).\n")
+        rows = []
+        for n, spread in lossy_spreads(placement, names):
+            size = next((int(r["bytes"]) for (m, _, _), r in peers.items() if m == n), 0)
+            rows.append([n] + [
+                f"{size / placement[(n, o)]:.2f}" if placement.get((n, o)) else "—"
+                for o in offsets] + [f"{spread:.2f}×"])
+        out.append(table(["input"] + [f"offset {o:,}" for o in offsets] + ["spread"], rows)
+                   + "\n")
+    out.append(table(["goal", "target", "measured", "verdict"],
+                     [list(g) for g in lossy_dense_goals(results_dir)], ["---"] * 4) + "\n")
+    return out
+
+
 def hand_written(path):
     """The hand-written last section of the report at `path`, or "" if there is none."""
     try:
@@ -1048,6 +1185,10 @@ def main():
         # bench/run.sh with LIBUTF8_BENCH_ONLY=decode_icu: this section alone, on stdout.
         print("\n".join(decode_icu_section(sys.argv[2]))
               or f"report.py: no decode_icu.csv in {sys.argv[2]}")
+        return
+    if len(sys.argv) == 3 and sys.argv[1] == "--lossy-dense":
+        # bench/run.sh with LIBUTF8_BENCH_ONLY=lossy_dense: that section alone, to stdout.
+        print("\n".join(lossy_dense_section(sys.argv[2])))
         return
     if len(sys.argv) != 4:
         sys.exit("usage: report.py RESULTS_DIR OUT_MD OUT_SVG")
@@ -1252,6 +1393,7 @@ def main():
 
         md.extend(strategies_section(results_dir))
         md.extend(decode_icu_section(results_dir))
+        md.extend(lossy_dense_section(results_dir))
 
         w("## Validation and physical references (C harness)\n")
         w("GB/s. *memchr* looks for a byte that is absent (0xFF), so it reads the whole input: "

@@ -39,10 +39,12 @@ command -v "${CXX:-c++}" > /dev/null || missing_pkgs+=(g++) # the simdutf crate 
 if command -v "$PKG_CONFIG" > /dev/null; then
   "$PKG_CONFIG" --exists libutf8proc || missing_pkgs+=(libutf8proc-dev)
   "$PKG_CONFIG" --exists glib-2.0 || missing_pkgs+=(libglib2.0-dev)
+  "$PKG_CONFIG" --exists icu-uc || missing_pkgs+=(libicu-dev)
 else
   missing_pkgs+=(pkg-config)
   [ -f /usr/include/utf8proc.h ] || missing_pkgs+=(libutf8proc-dev)
   [ -d /usr/include/glib-2.0 ] || missing_pkgs+=(libglib2.0-dev)
+  [ -f /usr/include/unicode/ustring.h ] || missing_pkgs+=(libicu-dev)
 fi
 if [ ${#missing_pkgs[@]} -gt 0 ]; then
   problems+=("missing packages; on Debian or Ubuntu: apt-get install -y ${missing_pkgs[*]}")
@@ -99,12 +101,38 @@ if [ "${LIBUTF8_BENCH_ONLY:-}" = decode_icu ]; then
 fi
 
 mkdir -p "$results" "$data"
+# --- Lossy repair of error-dense text (bench/c/lossy_dense.c) ----------------------------------
+# Its own build and run, which LIBUTF8_BENCH_ONLY=lossy_dense runs alone: it then writes
+# $results/lossy_dense.csv from a manifest of the corpus made here, leaves the other results and
+# BENCHMARKS.md as they are, and prints its section of the report.
+icu_libs=$("$PKG_CONFIG" --libs icu-uc 2> /dev/null || echo -licuuc)
+lossy_dense() { # MANIFEST
+  echo "+ bench/target/c-lossy-dense $1 > $results/lossy_dense.csv" >&2
+  if [ -z "${LIBUTF8_BENCH_ONLY:-}" ]; then # the full run's list of commands, for the report
+    printf '%s\n' "bench/target/c-lossy-dense $1 > $results/lossy_dense.csv" >> "$results/commands.txt"
+  fi
+  bench/target/c-lossy-dense "$1" > "$results/lossy_dense.csv"
+}
+# shellcheck disable=SC2046,SC2086 # the libraries' flags are meant to be split
+"$CC" -std=c11 -O2 -Wall -Wextra -Werror -pedantic -Iinclude bench/c/lossy_dense.c "$lib" \
+  $(cat build/native-static-libs) $icu_libs -o bench/target/c-lossy-dense
+if [ "${LIBUTF8_BENCH_ONLY:-}" = lossy_dense ]; then
+  [ -d "$corpus" ] || { echo "bench: no corpus at $corpus (LIBUTF8_CORPUS)" >&2; exit 1; }
+  for f in "$corpus"/*.utf8.txt; do
+    printf 'corpus\t%s\t%s\n' "$(basename "$f" .utf8.txt)" "$(realpath "$f")"
+  done > "$data/lossy_dense.tsv"
+  lossy_dense "$data/lossy_dense.tsv"
+  "$PYTHON" bench/report.py --lossy-dense "$results"
+  exit 0
+fi
+
 only=${LIBUTF8_BENCH_ONLY:-}
 case $only in
   '') rm -f "$results"/*.csv "$results"/*.txt ;;
   short_strings) rm -f "$results/short_strings.csv" ;;
   *)
-    echo "bench: LIBUTF8_BENCH_ONLY=$only: the only part that runs alone is short_strings" >&2
+    echo "bench: LIBUTF8_BENCH_ONLY=$only: the parts that run alone are short_strings," \
+      "decode_icu and lossy_dense" >&2
     exit 1
     ;;
 esac
@@ -238,6 +266,10 @@ short_strings
 t=$EPOCHREALTIME
 decode_icu
 phase decode_icu_s "$t"
+# Lossy repair of error-dense text against ICU and iconv, and the output placement.
+t=$EPOCHREALTIME
+lossy_dense "$data/manifest.tsv"
+phase lossy_dense_s "$t"
 
 # --- Report -----------------------------------------------------------------------------------
 {

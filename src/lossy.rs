@@ -2,6 +2,7 @@
 //! encoding's characters.
 
 use crate::scalar::replacement::Replacement;
+use crate::scalar::validate::scalar_prefix;
 use crate::sink::Sink;
 use crate::validate::validate;
 
@@ -26,30 +27,89 @@ pub fn replace_invalid(s: &[u8], out: &mut Sink<'_, u8>) {
 pub fn replace_invalid_with(s: &[u8], replacement: Replacement, out: &mut Sink<'_, u8>) {
     let per_byte = matches!(replacement, Replacement::Latin1 | Replacement::Cp1252);
     let mut rest = s;
+    // After an error that came less than `DENSE_GAP` bytes after the one before, the bytes
+    // that far again past it, twice as many and some: the scalar code looks there first.
+    let mut window = 0;
     loop {
-        match validate(rest) {
-            Ok(()) => {
-                out.push(rest);
-                return;
-            }
-            Err(e) => {
-                let (good, bad) = rest.split_at(e.valid_up_to.min(rest.len()));
-                out.push(good);
-                // A maximal subpart is at least one byte long.
-                let (ill, after) = bad.split_at(e.error_len.max(1).min(bad.len()));
-                if per_byte {
-                    match ill {
-                        // A byte alone from 0xA0 (nearly every error of text that is mostly
-                        // UTF-8) is the same character in Latin-1 and Windows-1252, of 2 bytes.
-                        &[b] if b >= 0xA0 => out.push(&[0xC0 | (b >> 6), 0x80 | (b & 0x3F)]),
-                        _ => push_fallback(ill, replacement, out),
-                    }
-                } else {
-                    out.push(&REPLACEMENT_UTF8);
+        // The well-formed bytes between the last error and the next.
+        let mut gap = 0;
+        let dense = if window > 0 {
+            dense_prefix(rest, window)
+        } else {
+            Dense::Clean(0)
+        };
+        let (valid_up_to, error_len) = match dense {
+            Dense::Error(at, len) => (at, len),
+            Dense::Clean(len) => {
+                // No error that the window shows for certain: its well-formed prefix is
+                // copied, and the kernel looks at the rest.
+                if len > 0 {
+                    let (good, after) = rest.split_at(len.min(rest.len()));
+                    out.push(good);
+                    gap = good.len();
+                    rest = after;
                 }
-                rest = after;
+                match validate(rest) {
+                    Ok(()) => {
+                        out.push(rest);
+                        return;
+                    }
+                    Err(e) => (e.valid_up_to, e.error_len),
+                }
             }
+        };
+        let (good, bad) = rest.split_at(valid_up_to.min(rest.len()));
+        out.push(good);
+        // A maximal subpart is at least one byte long.
+        let (ill, after) = bad.split_at(error_len.max(1).min(bad.len()));
+        if per_byte {
+            match ill {
+                // A byte alone from 0xA0 (nearly every error of text that is mostly UTF-8) is
+                // the same character in Latin-1 and Windows-1252, of 2 bytes.
+                &[b] if b >= 0xA0 => out.push(&[0xC0 | (b >> 6), 0x80 | (b & 0x3F)]),
+                _ => push_fallback(ill, replacement, out),
+            }
+        } else {
+            out.push(&REPLACEMENT_UTF8);
         }
+        rest = after;
+        // Errors that close are expected to stay so: the kernel's call and its return to the
+        // scalar code, which locates the error from the start of its block, cost more than
+        // decoding so short a stretch. Sparser errors keep the kernel alone. An error within
+        // a character's length of the last (mostly the rest of one broken character: a lead
+        // byte, an ASCII byte that was a continuation, the continuations left) changes nothing.
+        gap += good.len();
+        if gap >= 4 {
+            window = if gap < DENSE_GAP { 2 * gap + 32 } else { 0 };
+        }
+    }
+}
+
+/// Errors less than this many bytes apart are dense: the stretch after the second is decoded
+/// by the scalar code first (see [`dense_prefix`]).
+const DENSE_GAP: usize = 32;
+
+/// What the scalar code found in a window at the start of some input.
+enum Dense {
+    /// The input's first error: where it starts, and the length of its maximal subpart.
+    Error(usize, usize),
+    /// No error for certain: the length of the well-formed prefix found.
+    Clean(usize),
+}
+
+/// The first error in the first `window` bytes of `s`, found by the scalar code, or the
+/// well-formed prefix before any error there is not certain of: one that reaches the window's
+/// end (a sequence it cuts, or a maximal subpart that may continue past it), which the bytes
+/// after it could change.
+#[inline]
+fn dense_prefix(s: &[u8], window: usize) -> Dense {
+    let w = s.get(..window).unwrap_or(s);
+    let p = scalar_prefix(w);
+    match p.error {
+        // An error inside the window is the input's there: the bytes it was classified by are
+        // all in the window. At the end of `s` itself the window is all of `s`.
+        Some(m) if w.len() == s.len() || p.len + m.len < w.len() => Dense::Error(p.len, m.len),
+        _ => Dense::Clean(p.len),
     }
 }
 

@@ -123,6 +123,55 @@ fn random_and_adversarial_input_against_from_utf8_lossy() {
     }
 }
 
+/// Errors close together, where the scalar code looks in a window after each error (twice the
+/// gap before it, and 32 bytes more, for gaps of 4 to 31 bytes) before the kernel takes over
+/// again: a first error, a gap of lengths that make the errors dense or not, in text of each
+/// width, a second error, then text whose length puts the next ill-formed sequence (of every
+/// maximal-subpart length, truncated at the end of input too) at every offset around the
+/// window's end, so that the window cuts characters and ill-formed sequences at each of their
+/// bytes; then a third error, and text or nothing.
+#[test]
+fn dense_errors_around_the_scalar_window() {
+    let bads: [&[u8]; 7] = [
+        b"\xff",
+        b"\x80",
+        b"\xc3",
+        b"\xe4\xb8",
+        b"\xf0\x9f\x98",
+        b"\xe0\x80",
+        b"\xed\xa0\x80",
+    ];
+    let fillers = ["a", "\u{e9}", "\u{4e2d}", "\u{1f600}"];
+    let gaps = common::or_under_miri(&[0usize, 3, 4, 15, 31, 32, 64][..], &[15][..]);
+    for (gi, &gap) in gaps.iter().enumerate() {
+        let window = 2 * gap + 32;
+        let lens = common::or_under_miri(0..window + 8, window - 4..window + 2);
+        for len in lens {
+            for (fi, filler) in fillers.iter().enumerate() {
+                if !common::takes(&[gi, len, fi]) {
+                    continue;
+                }
+                // `len` bytes of whole characters: ASCII, then the filler's.
+                let w = filler.len();
+                let mut text = vec![b'x'; len % w];
+                text.extend(filler.repeat(len / w).bytes());
+                for bad in bads {
+                    for tail in [&b""[..], b"\xc3 ok \xe4\xb8\xad"] {
+                        let mut s = b"\xff".to_vec();
+                        s.extend(filler.repeat(gap / w).bytes());
+                        s.extend(vec![b'y'; gap % w]);
+                        s.push(0xFF);
+                        s.extend(&text);
+                        s.extend(bad);
+                        s.extend(tail);
+                        check(&s);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The Rust function through both kinds of `Sink`: over an initialised buffer (`Sink::new`)
 /// and over a `Vec`'s spare capacity (`Sink::new_uninit`; under Miri, a read of it before it
 /// is written would fail), each with room to spare and one byte short.
