@@ -23,20 +23,9 @@
 
 #include "libutf8.h"
 
-enum { MAX_SAMPLES = 101, MAX_VARIANTS = 4 };
+#include "corpus_errors.h"
 
-static double now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
+enum { MAX_VARIANTS = 4 };
 
 static uint16_t *out16;
 static uint32_t *out32;
@@ -123,37 +112,15 @@ static void measure(const char *name, int density, const char *s, size_t len, in
     }
 }
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    if (fp == NULL)
-        return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *p = malloc((size_t)n + 1);
-    if (p == NULL || fread(p, 1, (size_t)n, fp) != (size_t)n) {
-        fclose(fp);
-        free(p);
-        return NULL;
-    }
-    fclose(fp);
-    *len = (size_t)n;
-    return p;
-}
-
 int main(int argc, char **argv)
 {
     if (argc != 2) {
         fprintf(stderr, "usage: strategies MANIFEST > strategies.csv\n");
         return 2;
     }
-    const char *e = getenv("LIBUTF8_BENCH_SAMPLES");
-    int samples = e != NULL && atoi(e) > 0 ? atoi(e) : 15;
-    if (samples > MAX_SAMPLES)
-        samples = MAX_SAMPLES;
-    e = getenv("LIBUTF8_BENCH_SAMPLE_MS");
-    double sample_ns = (e != NULL && atof(e) > 0 ? atof(e) : 10) * 1e6;
+    int samples;
+    double sample_ns;
+    sampling(&samples, &sample_ns);
 
     FILE *manifest = fopen(argv[1], "r");
     if (manifest == NULL) {
@@ -190,8 +157,7 @@ int main(int argc, char **argv)
             if (s == NULL)
                 return 1;
             memcpy(s, text, len);
-            for (size_t i = (size_t)densities[d] / 2; i < len; i += (size_t)densities[d])
-                s[i] = (char)(s[i] ^ 0x80);
+            flip_bytes(s, len, (size_t)densities[d]);
             measure(name, densities[d], s, len, samples, sample_ns);
             free(s);
         }
