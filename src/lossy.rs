@@ -131,8 +131,9 @@ struct DenseEnd {
 /// one byte of output and 8 are left. A character is recognised from its first four bytes in
 /// a few instructions (`decode_well_formed`, whose branches on the lead byte let the next load
 /// start before the test ends); only an ill-formed sequence goes through the grammar, which
-/// gives the length of its maximal subpart.
-#[inline]
+/// gives the length of its maximal subpart. Out of line: the loop of sparse errors, around the
+/// kernel, stays as it was.
+#[inline(never)]
 fn dense_copy(
     s: &[u8],
     mut window: usize,
