@@ -148,13 +148,12 @@ fn dense_copy(
     let mut since = 0;
     loop {
         let spare = out.spare();
-        // Each byte of input gives at most 3 of output (U+FFFD for one byte, or a fallback's
-        // character): the loop stops where the room left could be less than the 8 bytes of a
-        // store, and 8 bytes before the input's end.
+        // The loop below writes as many bytes as it reads: it stops where the room left would
+        // be less than the 8 bytes of a store, and 8 bytes before the input's end.
         let stop = match spare.len().checked_sub(8) {
             Some(room) => window_end
                 .min(s.len().saturating_sub(7))
-                .min(used + room / 3 + 1),
+                .min(used + room + 1),
             None => used,
         };
         if used >= stop {
@@ -175,8 +174,8 @@ fn dense_copy(
                     None => break,
                 }
             };
-            // SAFETY: `o + 8 <= spare.len()`: `o` is at most 3 times the input read since
-            // `stop` was set, which is at most `(spare.len() - 8) / 3`.
+            // SAFETY: `o + 8 <= spare.len()`: `o` is the input read since `stop` was set, less
+            // than `stop` minus where `used` was then, which is at most `spare.len() - 7`.
             unsafe {
                 spare
                     .as_mut_ptr()
@@ -204,7 +203,16 @@ fn dense_copy(
         // An ill-formed sequence at `used`, 8 bytes or more from the end. The grammar gives
         // its maximal subpart (at least one byte long).
         let rest = s.get(used..).unwrap_or_default();
-        let len = decode_by_grammar(rest).map_or_else(|m| m.len.max(1), |_| 1);
+        let len = match decode_by_grammar(rest) {
+            Err(m) => m.len.max(1),
+            Ok((_, n)) => {
+                // Never: `decode_well_formed` takes every well-formed character that has four
+                // bytes of input. Copied as it is, all the same.
+                out.push(rest.get(..n).unwrap_or(rest));
+                used += n;
+                continue;
+            }
+        };
         let ill = rest.get(..len).unwrap_or(rest);
         match replacement {
             Replacement::Latin1 | Replacement::Cp1252 => push_replacement(ill, replacement, out),
