@@ -1055,22 +1055,30 @@ def lossy_dense_rows(results_dir):
             peers[(r["input"], int(r["density"]), r["impl"])] = r
         else:
             placement[(r["input"], int(r["offset"]))] = float(r["median_ns"])
+            # Each offset's time over offset 0's in the same round, median over the rounds
+            # (results of before the column: the medians' ratio).
+            placement[(r["input"], int(r["offset"]), "paired")] = float(r.get("paired") or 0)
     return peers, placement, names
 
 
 def lossy_ratio(peers, name, density, peer):
-    """The peer's median time over libutf8's, or None."""
+    """The peer's time over libutf8's: the median of the ratios in the same rounds (results
+    of before that column: the ratio of the medians), or None."""
     a, b = peers.get((name, density, peer)), peers.get((name, density, "libutf8"))
     if a is None or b is None or float(b["median_ns"]) <= 0:
         return None
+    if float(a.get("paired") or 0) > 0:
+        return float(a["paired"])
     return float(a["median_ns"]) / float(b["median_ns"])
 
 
 def lossy_spreads(placement, names):
-    """[(input, slowest over fastest median across the output placements)]."""
+    """[(input, slowest over fastest time across the output placements)]: from each offset's
+    paired ratio to offset 0, or the medians where the results have none."""
     out = []
     for n in names:
-        ts = [t for (m, _), t in placement.items() if m == n and t > 0]
+        paired = [t for k, t in placement.items() if len(k) == 3 and k[0] == n and t > 0]
+        ts = paired or [t for k, t in placement.items() if len(k) == 2 and k[0] == n and t > 0]
         if ts:
             out.append((n, max(ts) / min(ts)))
     return out
@@ -1123,7 +1131,7 @@ def lossy_dense_section(results_dir):
         return []
     peers, placement, names = got
     densities = sorted({d for (_, d, _) in peers}, reverse=True)
-    offsets = sorted({o for (_, o) in placement})
+    offsets = sorted({k[1] for k in placement if len(k) == 2})
     out = ["## Lossy repair of error-dense text\n",
            "Each corpus file with the top bit of one byte flipped in every 1,024, 64 and 16 bytes "
            "(`bench/c/lossy_dense.c`, C, linked against `libutf8.a`), repaired by libutf8's "
@@ -1131,7 +1139,7 @@ def lossy_dense_section(results_dir):
            "`u_strToUTF8`, and by glibc's `iconv` from UTF-8 to UTF-8 in the usual loop that "
            "writes U+FFFD and skips one byte where iconv stops (EILSEQ, EINVAL); samples "
            "interleaved, medians. GB/s of input for libutf8; the ratios are the peer's time over "
-           "libutf8's (above 1.00× libutf8 is faster). ICU replaces each maximal subpart, as "
+           "libutf8's in the same round, median over the rounds (above 1.00× libutf8 is faster). ICU replaces each maximal subpart, as "
            "libutf8 does, and its output is checked byte for byte; iconv's one-byte skip gives "
            "one U+FFFD per byte of a truncated character, so its output differs where the text "
            "has one (*same* is whether it matched). The output sits at offset 0 from the input "
@@ -1154,8 +1162,10 @@ def lossy_dense_section(results_dir):
     if placement:
         out.append("`utf8_replace_invalid` alone at 1 error per 16 bytes, the input "
                    "page-aligned and the output at each offset from it modulo 4 KiB (samples "
-                   "interleaved across the offsets): GB/s, median, and the slowest median over "
-                   "the fastest (*spread*).\n")
+                   "interleaved across the offsets): GB/s, median, and the *spread*: the "
+                   "slowest offset's time over the fastest's, from each offset's time over "
+                   "offset 0's in the same round (median over the rounds), which a burst of "
+                   "load slows alike.\n")
         rows = []
         for n, spread in lossy_spreads(placement, names):
             size = next((int(r["bytes"]) for (m, _, _), r in peers.items() if m == n), 0)

@@ -177,6 +177,7 @@ void test_valid_text(void);      /* guard_validate.c */
 void test_tails(void);
 void test_errors(void);
 void test_sweeps(void);
+void test_dense_errors(void);
 void test_encode(void);          /* guard_encode.c */
 void test_transcode(void);       /* guard_convert.c */
 void test_transcode_spare(void); /* guard_convert_spare.c */

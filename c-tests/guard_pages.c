@@ -39,6 +39,9 @@
  * treatment as the first functions on each form's own text, cut tails and encodings, and
  * unknown forms must read nothing.
  *
+ * Text of each family with one byte in every 3 to 21 flipped, at every length up to 100 (dense
+ * errors, where the lossy copy decodes with 8-byte loads and stores), goes through the same.
+ *
  * The text functions (since 1.2) run on the same inputs: utf8_stream_feed/finish in one chunk,
  * two, and one-byte chunks; utf8_char_start and utf8_truncate at the same offsets as the single
  * calls; and utf8_replace_invalid, utf8_escape (both styles) and utf8_unescape (on the escape's
@@ -166,6 +169,7 @@ int main(void)
     test_tails();
     test_errors();
     test_sweeps();
+    test_dense_errors();
     test_encode();
     test_transcode();
     test_transcode_spare();

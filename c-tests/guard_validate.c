@@ -323,3 +323,36 @@ void test_sweeps(void)
     sweep(4, 0xF0, 0xF4, 0x80, 0xBF, 1, 0);
     section_end();
 }
+
+/* ---------------------------------------------------------------------------------------------- */
+/* 5: dense errors                                                                                */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* Text of each family with the top bit of one byte flipped every `step` bytes (as the
+ * benchmark of error-dense text flips them: errors of every kind), at every length up to 100:
+ * the lossy copy's scalar loop of dense errors, which reads and writes 8 bytes at a time, runs
+ * up to 8 bytes before the input's end and the end of an output of exactly the size needed.
+ * Expected values from the reference. */
+void test_dense_errors(void)
+{
+    static const size_t steps[] = { 3, 5, 9, 16, 21 };
+    static unsigned char buf[128];
+    struct group g;
+    size_t s, len, i;
+    int f;
+
+    section_begin("dense errors: one byte in every 3..21 flipped, lengths up to 100");
+    for (f = 0; f < N_FAMILIES; f++)
+        for (s = 0; s < COUNT(steps); s++) {
+            GROUP_BEGIN(&g, "%s text, one byte in %lu flipped", family_names[f],
+                        (unsigned long)steps[s]);
+            for (len = 1; len <= 100; len++) {
+                make_text(f, len, 19, buf, NULL);
+                for (i = steps[s] / 2; i < len; i += steps[s])
+                    buf[i] ^= 0x80;
+                run_input(&g, buf, len, NULL, EDGE_OFFSETS);
+            }
+            group_end(&g);
+        }
+    section_end();
+}

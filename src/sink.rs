@@ -52,6 +52,43 @@ impl<'a, T: Copy> Sink<'a, T> {
         self.len = self.len.saturating_add(units.len());
     }
 
+    /// Writes the first `n` of `units` as [`Sink::push`] does, in one store of all of them
+    /// where they all fit (the compiler makes it a single move of `N` units): the units after
+    /// the first `n` are then stored too, past what is written. The caller promises that what
+    /// it writes next covers them, so that they are gone from an output that fits; an output
+    /// that does not fit promises nothing past its stored part. `n` is at most `N`.
+    #[inline(always)]
+    pub(crate) fn push_partial<const N: usize>(&mut self, units: [T; N], n: usize) {
+        let n = n.min(N);
+        if let Some(dst) = self
+            .buf
+            .get_mut(self.len..)
+            .and_then(|b| b.first_chunk_mut::<N>())
+        {
+            write_units(dst, &units);
+            self.len += n;
+        } else {
+            self.push(units.get(..n).unwrap_or_default());
+        }
+    }
+
+    /// The room after what is stored: empty once something did not fit.
+    #[inline(always)]
+    pub(crate) fn spare(&mut self) -> &mut [MaybeUninit<T>] {
+        self.buf.get_mut(self.len..).unwrap_or_default()
+    }
+
+    /// Counts as written the first `n` units of [`Sink::spare`].
+    ///
+    /// # Safety
+    /// They are initialised: the caller wrote them since it took the slice (so that the
+    /// promise of [`Sink::new_uninit`] holds), and `n` is at most its length.
+    #[inline(always)]
+    pub(crate) unsafe fn commit(&mut self, n: usize) {
+        debug_assert!(self.len + n <= self.buf.len());
+        self.len += n;
+    }
+
     /// The length of everything written, stored or not.
     pub fn len(&self) -> usize {
         self.len

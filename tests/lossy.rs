@@ -206,6 +206,55 @@ fn rust_function_writes_through_both_sinks() {
     }
 }
 
+/// Text with an error every few bytes, where the scalar loop of dense errors copies each
+/// character with a store of 8 bytes that reaches past it, into every capacity around the
+/// output's length, with U+FFFD and with the Latin-1 and Windows-1252 fallbacks: the output
+/// exact where it fits, and nothing written after it (the buffer is filled with a pattern);
+/// the size needed where it does not.
+#[test]
+fn dense_errors_into_every_capacity() {
+    use utf8::scalar::replacement::Replacement;
+    use utf8::sink::Sink;
+    let mut rng = Rng::new(0x5EED_1003);
+    for _ in 0..common::iterations(300) {
+        let len = rng.below(300);
+        let mut s = rng.text_of_len(len);
+        // The top bit of one byte flipped every 3 to 20 bytes, as the benchmark does.
+        let step = 3 + rng.below(18);
+        let mut i = rng.below(step);
+        while i < s.len() {
+            s[i] ^= 0x80;
+            i += step;
+        }
+        let strategies = [
+            (Replacement::Fffd, None),
+            (Replacement::Latin1, Some(testkit::Fallback::Latin1)),
+            (Replacement::Cp1252, Some(testkit::Fallback::Cp1252)),
+        ];
+        for (replacement, fallback) in strategies {
+            let want = match fallback {
+                None => String::from_utf8_lossy(&s).into_owned(),
+                Some(f) => testkit::fallback_code_points(&s, f)
+                    .into_iter()
+                    .map(|c| char::from_u32(c).unwrap())
+                    .collect(),
+            }
+            .into_bytes();
+            for cap in want.len().saturating_sub(24)..want.len() + 12 {
+                let mut buf = vec![0x5Au8; cap];
+                let mut sink = Sink::new(&mut buf);
+                utf8::replace_invalid_with(&s, replacement, &mut sink);
+                let (n, fits) = (sink.len(), sink.fits());
+                assert_eq!((n, fits), (want.len(), cap >= want.len()), "{s:02X?}");
+                if fits {
+                    assert_eq!(buf[..n], want[..], "{replacement:?} {s:02X?}");
+                    assert!(buf[n..].iter().all(|&b| b == 0x5A), "{s:02X?} {cap}");
+                }
+            }
+        }
+    }
+}
+
 /// Runs c-tests/lossy_oracle.py on `input`; `None` without python3.
 fn python_lossy(input: &[u8], name: &str) -> Option<Vec<u8>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

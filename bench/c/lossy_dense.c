@@ -15,15 +15,19 @@
  *            U+FFFD per byte rather than per maximal subpart: its output is compared, and the
  *            comparison reported, but it is timed either way.
  *
- * Samples interleaved (the first implementation rotating each round), medians. Then the output
- * placement: libutf8 alone, the same repair at 1 error per 16 bytes into an output whose address
- * is at each of several offsets from the input's modulo 4 KiB (the input page-aligned),
- * interleaved likewise. In the first part the output sits at offset 0 from the input, where
- * glibc's malloc puts two large buffers (both mapped, each after a 16-byte header).
+ * Samples interleaved (the first implementation rotating each round), medians, and each peer's
+ * paired ratio: the median over the rounds of its time over libutf8's in the same round (the
+ * `paired` column; 1 for libutf8). Then the output placement: libutf8 alone, the same repair at
+ * 1 error per 16 bytes into an output whose address is at each of several offsets from the
+ * input's modulo 4 KiB (the input page-aligned), interleaved likewise, each offset's `paired`
+ * the median of its time over offset 0's in the same round. In the first part the output sits
+ * at offset 0 from the input, where glibc's malloc puts two large buffers (both mapped, each
+ * after a 16-byte header).
  *
  *   lossy_dense MANIFEST > lossy_dense.csv
  *
- * Environment: LIBUTF8_BENCH_SAMPLES (15), LIBUTF8_BENCH_SAMPLE_MS (10).
+ * Environment: LIBUTF8_BENCH_SAMPLES (15), LIBUTF8_BENCH_SAMPLE_MS (10), of which this
+ * harness takes three times the samples, each a fifth as long (45 of 2 ms by default).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -107,13 +111,26 @@ static long reps_for(enum impl m, const char *s, size_t len, char *out, double s
     return (long)(sample_ns / (once > 1 ? once : 1)) + 1;
 }
 
+/* The median over the rounds of t[k] / base[k]: the time of one against another's in the same
+ * round, which a burst of load on a shared machine slows alike, where independent medians
+ * move apart. */
+static double paired_ratio(const double *t, const double *base, int samples)
+{
+    double r[MAX_SAMPLES];
+    for (int k = 0; k < samples; k++)
+        r[k] = base[k] > 0 ? t[k] / base[k] : 0;
+    qsort(r, (size_t)samples, sizeof r[0], compare_doubles);
+    return r[samples / 2];
+}
+
+/* One CSV row; sorts t. */
 static void print_row(const char *kind, const char *name, int density, const char *impl,
                       size_t offset, size_t len, size_t errors, double *t, int samples,
-                      const char *same)
+                      double paired, const char *same)
 {
     qsort(t, (size_t)samples, sizeof t[0], compare_doubles);
-    printf("%s,%s,%d,%s,%zu,%zu,%zu,%.1f,%.1f,%.1f,%s\n", kind, name, density, impl, offset, len,
-           errors, t[samples / 2], t[0], t[samples - 1], same);
+    printf("%s,%s,%d,%s,%zu,%zu,%zu,%.1f,%.1f,%.1f,%.4f,%s\n", kind, name, density, impl, offset,
+           len, errors, t[samples / 2], t[0], t[samples - 1], paired, same);
 }
 
 static const size_t offsets[] = { 0, 16, 64, 2048, 4032, 4080 };
@@ -158,8 +175,12 @@ static void measure(const char *name, int density, const char *s, size_t len, ch
             int m = (j + k) % N_IMPLS;
             t[m][k] = sample((enum impl)m, s, len, out, reps[m]);
         }
+    double paired[N_IMPLS];
     for (int m = 0; m < N_IMPLS; m++)
-        print_row("peers", name, density, impl_names[m], 0, len, errors, t[m], samples, same[m]);
+        paired[m] = paired_ratio(t[m], t[LIBUTF8], samples);
+    for (int m = 0; m < N_IMPLS; m++)
+        print_row("peers", name, density, impl_names[m], 0, len, errors, t[m], samples, paired[m],
+                  same[m]);
     fflush(stdout);
 
     if (density != 16)
@@ -170,9 +191,12 @@ static void measure(const char *name, int density, const char *s, size_t len, ch
             int p = (j + k) % N_OFFSETS;
             t[p][k] = sample(LIBUTF8, s, len, out_base + offsets[p], r);
         }
+    double to_first[N_OFFSETS];
+    for (int p = 0; p < N_OFFSETS; p++)
+        to_first[p] = paired_ratio(t[p], t[0], samples);
     for (int p = 0; p < N_OFFSETS; p++)
         print_row("placement", name, density, "libutf8", offsets[p], len, errors, t[p], samples,
-                  "yes");
+                  to_first[p], "yes");
     fflush(stdout);
 }
 
@@ -191,6 +215,11 @@ int main(int argc, char **argv)
     int samples;
     double sample_ns;
     sampling(&samples, &sample_ns);
+    /* Three times the samples, each a fifth as long: on a shared machine a sample that the
+     * scheduler interrupts is then one of many, which the medians leave out, where with 15 of
+     * 10 ms single files' placement spread reached 4x between runs. */
+    samples = samples * 3 < MAX_SAMPLES ? samples * 3 : MAX_SAMPLES;
+    sample_ns /= 5;
 
     cd = iconv_open("UTF-8", "UTF-8");
     if (cd == (iconv_t)-1) {
@@ -202,7 +231,7 @@ int main(int argc, char **argv)
         perror(argv[1]);
         return 1;
     }
-    printf("kind,input,density,impl,offset,bytes,errors,median_ns,min_ns,max_ns,same_output\n");
+    printf("kind,input,density,impl,offset,bytes,errors,median_ns,min_ns,max_ns,paired,same_output\n");
     char line[4096];
     while (fgets(line, sizeof line, manifest) != NULL) {
         char *kind = strtok(line, "\t\n"), *name = strtok(NULL, "\t\n"),

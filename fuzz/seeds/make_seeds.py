@@ -90,6 +90,13 @@ def byte_seeds():
         "block-boundary": b"x" * 62 + "\U0001f600".encode() + b"y" * 61 + b"\xe2\x82",
         # Non-ASCII text across blocks, a bad byte in the third one.
         "mixed-blocks": ("a\u00e9\u20ac\U0001f600" * 12).encode() + b"\xc0\xaf" + "\u03b1\u03b2".encode() * 20,
+        # Text of every width with the top bit of one byte in 16 flipped, as the benchmark of
+        # error-dense text flips them: errors a few bytes apart, which the lossy copy decodes in
+        # its scalar loop of dense errors.
+        "dense-errors": bytes(
+            b ^ 0x80 if i % 16 == 8 else b
+            for i, b in enumerate(("ab \u00e9\u03b1 \u20ac\u4e2d\u6587 \U0001f600 text " * 8).encode())
+        ),
     }
     return seeds
 

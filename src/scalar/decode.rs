@@ -34,7 +34,7 @@ pub(crate) fn decode_fast(s: &[u8]) -> Option<(u32, usize)> {
 /// surrogate" and "U+10000..U+10FFFF" are exactly the second-byte ranges of RFC 3629 section 4.
 /// The header's inline utf8_decode_next (cbindgen.toml) makes the equivalent test in C.
 #[inline(always)]
-fn decode_well_formed(word: u32) -> Option<(u32, usize)> {
+pub(crate) fn decode_well_formed(word: u32) -> Option<(u32, usize)> {
     match word as u8 {
         0xC2..=0xDF => {
             (word & 0xC000 == 0x8000).then_some((((word & 0x1F) << 6) | ((word >> 8) & 0x3F), 2))
@@ -59,7 +59,7 @@ fn decode_well_formed(word: u32) -> Option<(u32, usize)> {
 /// [`decode_next`] as the grammar of RFC 3629 section 4 spells it: exact on every input, and
 /// the only place that classifies errors.
 #[inline(always)]
-fn decode_by_grammar(s: &[u8]) -> Result<(u32, usize), Malformed> {
+pub(crate) fn decode_by_grammar(s: &[u8]) -> Result<(u32, usize), Malformed> {
     use ErrorKind::*;
     let malformed = |kind, len| Err(Malformed { kind, len });
 
