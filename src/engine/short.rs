@@ -101,25 +101,39 @@ pub(crate) fn from_utf8<T: CodeUnit, const PAIRS: bool>(
     Some(done(read, written))
 }
 
-/// Writes the UTF-8 of `value`, a scalar value, at `at` in `dst`: the new length, or `None`
-/// if it does not fit (never, with the room the callers check for).
+/// Writes the UTF-8 of `value`, a scalar value, at `out`: its length.
+///
+/// # Safety
+/// `out` has room for the value's bytes (4 bytes always do).
 #[inline(always)]
-fn put_utf8(value: u32, dst: &mut [MaybeUninit<u8>], at: usize) -> Option<usize> {
-    let out = dst.get_mut(at..)?;
+unsafe fn put_utf8(value: u32, out: *mut MaybeUninit<u8>) -> usize {
     let byte = |v: u32| MaybeUninit::new(v as u8);
     let cont = |shift: u32| byte(0x80 | ((value >> shift) & 0x3F));
-    if value < 0x80 {
-        *out.first_mut()? = byte(value);
-        Some(at + 1)
-    } else if value < 0x800 {
-        *out.first_chunk_mut::<2>()? = [byte(0xC0 | (value >> 6)), cont(0)];
-        Some(at + 2)
-    } else if value < 0x1_0000 {
-        *out.first_chunk_mut::<3>()? = [byte(0xE0 | (value >> 12)), cont(6), cont(0)];
-        Some(at + 3)
-    } else {
-        *out.first_chunk_mut::<4>()? = [byte(0xF0 | (value >> 18)), cont(12), cont(6), cont(0)];
-        Some(at + 4)
+    // SAFETY: each branch writes the value's bytes, which fit by the caller's contract.
+    unsafe {
+        if value < 0x80 {
+            out.write(byte(value));
+            1
+        } else if value < 0x800 {
+            out.cast::<[MaybeUninit<u8>; 2]>()
+                .write_unaligned([byte(0xC0 | (value >> 6)), cont(0)]);
+            2
+        } else if value < 0x1_0000 {
+            out.cast::<[MaybeUninit<u8>; 3]>().write_unaligned([
+                byte(0xE0 | (value >> 12)),
+                cont(6),
+                cont(0),
+            ]);
+            3
+        } else {
+            out.cast::<[MaybeUninit<u8>; 4]>().write_unaligned([
+                byte(0xF0 | (value >> 18)),
+                cont(12),
+                cont(6),
+                cont(0),
+            ]);
+            4
+        }
     }
 }
 
@@ -147,7 +161,9 @@ pub(crate) fn utf16_to_utf8<S: CodeUnit>(
             value = 0x1_0000 + ((value - 0xD800) << 10) + (low - 0xDC00);
             read += 1;
         }
-        written = put_utf8(value, dst, written)?;
+        // SAFETY: at most 3 bytes per unit read so far (4 from the 2 units of a pair), and
+        // `dst` has 3 per unit of `src`: `written` plus this character's bytes is within it.
+        written += unsafe { put_utf8(value, dst.as_mut_ptr().add(written)) };
     }
     Some(done(read, written))
 }
@@ -165,7 +181,8 @@ pub(crate) fn utf32_to_utf8(src: &[u32], dst: &mut [MaybeUninit<u8>]) -> Option<
         if value & !0x7FF == 0xD800 || value > 0x10_FFFF {
             return None;
         }
-        written = put_utf8(value, dst, written)?;
+        // SAFETY: at most 4 bytes per unit so far, and `dst` has 4 per unit of `src`.
+        written += unsafe { put_utf8(value, dst.as_mut_ptr().add(written)) };
     }
     Some(done(src.len(), written))
 }
