@@ -2433,3 +2433,72 @@ fn short_strings_through_the_public_converters() {
         }
     }
 }
+
+fn public_to_utf16(_: Isa, s: &[u8], d: &mut [u16], m: Mode) -> Option<Progress> {
+    Some(utf8::transcode::utf16::utf8_to_utf16(s, d, m))
+}
+fn public_to_utf32(_: Isa, s: &[u8], d: &mut [u32], m: Mode) -> Option<Progress> {
+    Some(utf8::transcode::utf32::utf8_to_utf32(s, d, m))
+}
+fn public_from_utf16(_: Isa, s: &[u16], d: &mut [u8], m: Mode) -> Option<Progress> {
+    Some(utf8::transcode::utf16::utf16_to_utf8(s, d, m))
+}
+fn public_from_utf32(_: Isa, s: &[u32], d: &mut [u8], m: Mode) -> Option<Progress> {
+    Some(utf8::transcode::utf32::utf32_to_utf8(s, d, m))
+}
+
+/// The short strings' paths of the public functions (`engine::short`), which the
+/// implementations' own converters above do not run: strings around their lengths (16 bytes of
+/// UTF-8, 8 units of UTF-16 or UTF-32), well-formed and with each error class or lone
+/// surrogate at every offset, into every capacity and into the room for their widest output,
+/// which those paths need.
+#[test]
+fn short_strings_through_the_public_functions() {
+    let check_utf8_public = |s: &[u8]| {
+        let roomy = [s.len(), s.len() + 1, roomy(s.len())];
+        let steps16 = utf8_steps(s, utf16_of);
+        let steps32 = utf8_steps(s, |c| vec![u32::from(c)]);
+        let caps16 = caps(&steps16).chain(roomy);
+        let caps32 = caps(&steps32).chain(roomy);
+        check("public utf8_to_utf16", s, &steps16, public_to_utf16, caps16);
+        check("public utf8_to_utf32", s, &steps32, public_to_utf32, caps32);
+    };
+    let step = common::or_under_miri(1, 7);
+    for width in 1..=4 {
+        for len in (0..=20).step_by(step) {
+            let s = run_of(width, len);
+            check_utf8_public(&s);
+            check_utf8_public(&words_of(len));
+            for bad in BAD.iter().step_by(step) {
+                for at in (0..=s.len()).step_by(width) {
+                    check_utf8_public(&[&s[..at], bad, &s[at..]].concat());
+                }
+            }
+        }
+    }
+    let text = "a\u{E9}\u{20AC}\u{1F600}\u{7FF}\u{FFFF}\u{10FFFF}\u{80}";
+    for len in (0..=12).step_by(step) {
+        let units: Vec<u16> = text.encode_utf16().cycle().take(len).collect();
+        let values: Vec<u32> = text.chars().map(u32::from).cycle().take(len).collect();
+        let check16 = |s: &[u16]| {
+            let steps = utf16_steps(s);
+            let caps = caps(&steps).chain([3 * s.len(), roomy(s.len())]);
+            check("public utf16_to_utf8", s, &steps, public_from_utf16, caps);
+        };
+        let check32 = |s: &[u32]| {
+            let steps = utf32_steps(s);
+            let caps = caps(&steps).chain([4 * s.len(), roomy(s.len())]);
+            check("public utf32_to_utf8", s, &steps, public_from_utf32, caps);
+        };
+        check16(&units);
+        check32(&values);
+        for at in 0..=len {
+            for lone in [0xD800, 0xDBFF, 0xDC00, 0xDFFF] {
+                check16(&[&units[..at], &[lone as u16], &units[at..]].concat());
+            }
+            for bad in [0xD800, 0xDFFF, 0x11_0000, u32::MAX] {
+                check32(&[&values[..at], &[bad], &values[at..]].concat());
+            }
+        }
+    }
+}

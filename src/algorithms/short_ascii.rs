@@ -155,52 +155,67 @@ pub(crate) fn from_utf8<T: CodeUnit>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> 
 }
 
 /// All of `src`, if it is a string of ASCII of at most [`SHORT_ASCII`] units, converted into
-/// `dst` if it fits; else `None`, nothing written.
+/// `dst` if it fits (`Ok`); else the number of its leading units converted, 16 at a time, as
+/// far as they are ASCII (`Err`, 0 if nothing was), the rest being the caller's to convert.
+///
+/// Each 16 units are tested and stored before the next are read: a string of Latin text
+/// (ASCII with an accented letter now and then) was read whole before, then again by the
+/// kernel, which made it slower than simdutf's at every length (see BENCHMARKS.md). The units
+/// converted are ASCII, which every mode converts alike, and the caller goes on after them.
 #[inline(always)]
 pub(crate) fn into_utf8<S: ShortAsciiUnit>(
     src: &[S],
     dst: &mut [MaybeUninit<u8>],
-) -> Option<Progress> {
-    // Only an input that starts with ASCII is read whole: reading a mixed string whole before
-    // handing it to the kernel slows it down.
-    if src.len() > SHORT_ASCII || dst.len() < src.len() || src.first()?.value() >= 0x80 {
-        return None;
+) -> Result<Progress, usize> {
+    // Only an input that starts with ASCII is read: reading a mixed string before handing it
+    // to the kernel slows it down.
+    if src.len() > SHORT_ASCII
+        || dst.len() < src.len()
+        || src.first().is_none_or(|u| u.value() >= 0x80)
+    {
+        return if src.is_empty() { Ok(done(0)) } else { Err(0) };
     }
     #[cfg(target_arch = "x86_64")]
     if let Some(last) = src.last_chunk::<16>() {
         use crate::chunks::{as_chunks, as_chunks_mut};
         use core::arch::x86_64::*;
-        let (chunks, _) = as_chunks::<16, _>(src);
-        let all = chunks.iter().fold(S::or(last), |all, chunk| {
+        let is_ascii = |units| {
             // SAFETY: SSE2 is part of the x86_64 baseline.
-            unsafe { _mm_or_si128(all, S::or(chunk)) }
-        });
-        // SAFETY: as above.
-        let ascii = unsafe {
-            let not_ascii = _mm_and_si128(all, S::NOT_ASCII);
-            _mm_movemask_epi8(_mm_cmpeq_epi8(not_ascii, _mm_setzero_si128())) == 0xFFFF
+            unsafe {
+                let not_ascii = _mm_and_si128(units, S::NOT_ASCII);
+                _mm_movemask_epi8(_mm_cmpeq_epi8(not_ascii, _mm_setzero_si128())) == 0xFFFF
+            }
         };
-        if !ascii {
-            return None;
-        }
+        let (chunks, _) = as_chunks::<16, _>(src);
+        let mut converted = 0;
         for (out, chunk) in as_chunks_mut::<16, _>(dst).0.iter_mut().zip(chunks) {
+            if !is_ascii(S::or(chunk)) {
+                return Err(converted);
+            }
             sse2::store(S::narrow(chunk), out);
+            converted += 16;
         }
-        if let Some(out) = dst
-            .get_mut(src.len() - 16..src.len())
-            .and_then(|out| out.first_chunk_mut::<16>())
-        {
-            sse2::store(S::narrow(last), out);
+        // The last 16 units again, where the length is not a multiple of 16.
+        if converted < src.len() {
+            if !is_ascii(S::or(last)) {
+                return Err(converted);
+            }
+            if let Some(out) = dst
+                .get_mut(src.len() - 16..src.len())
+                .and_then(|out| out.first_chunk_mut::<16>())
+            {
+                sse2::store(S::narrow(last), out);
+            }
         }
-        return Some(done(src.len()));
+        return Ok(done(src.len()));
     }
     if src.iter().fold(0, |all, s| all | s.value()) >= 0x80 {
-        return None;
+        return Err(0);
     }
     for (byte, s) in dst.iter_mut().zip(src) {
         byte.write(s.value() as u8);
     }
-    Some(done(src.len()))
+    Ok(done(src.len()))
 }
 
 /// The progress of a conversion of all of `len` units.

@@ -24,7 +24,7 @@ use core::sync::atomic::{AtomicPtr, Ordering};
 use crate::algorithms::ascii::{SHORT_ASCII, is_short_ascii};
 use crate::algorithms::lookup::Blocks;
 use crate::algorithms::short_ascii;
-use crate::engine::{Mode, Progress, U16Swapped};
+use crate::engine::{Mode, Progress, U16Swapped, short};
 #[cfg(target_arch = "aarch64")]
 use crate::kernels::aarch64::neon;
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
@@ -571,6 +571,9 @@ pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [MaybeUninit<u16>], mode: Mode
     if let Some(done) = short_ascii::from_utf8(src, dst) {
         return done;
     }
+    if let Some(done) = short::from_utf8::<_, true>(src, dst) {
+        return done;
+    }
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
     unsafe { (active().utf8_to_utf16)(src, dst, mode) }
 }
@@ -578,11 +581,20 @@ pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [MaybeUninit<u16>], mode: Mode
 /// Converts UTF-16 to UTF-8 with the implementation in use.
 #[inline]
 pub(crate) fn utf16_to_utf8(src: &[u16], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
-    if let Some(done) = short_ascii::into_utf8(src, dst) {
-        return done;
-    }
-    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
-    unsafe { (active().utf16_to_utf8)(src, dst, mode) }
+    let ascii = match short_ascii::into_utf8(src, dst) {
+        Ok(done) => return done,
+        Err(ascii) => ascii,
+    };
+    let (src, out) = (
+        src.get(ascii..).unwrap_or_default(),
+        dst.get_mut(ascii..).unwrap_or_default(),
+    );
+    let rest = match short::utf16_to_utf8(src, out) {
+        Some(done) => done,
+        // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+        None => unsafe { (active().utf16_to_utf8)(src, out, mode) },
+    };
+    after_ascii(ascii, rest)
 }
 
 /// Converts UTF-8 to UTF-16 in the other byte order than the machine's with the implementation
@@ -594,6 +606,9 @@ pub(crate) fn utf8_to_utf16_swapped(
     mode: Mode,
 ) -> Progress {
     if let Some(done) = short_ascii::from_utf8(src, dst) {
+        return done;
+    }
+    if let Some(done) = short::from_utf8::<_, true>(src, dst) {
         return done;
     }
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
@@ -608,17 +623,29 @@ pub(crate) fn utf16_swapped_to_utf8(
     dst: &mut [MaybeUninit<u8>],
     mode: Mode,
 ) -> Progress {
-    if let Some(done) = short_ascii::into_utf8(src, dst) {
-        return done;
-    }
-    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
-    unsafe { (active().utf16_swapped_to_utf8)(src, dst, mode) }
+    let ascii = match short_ascii::into_utf8(src, dst) {
+        Ok(done) => return done,
+        Err(ascii) => ascii,
+    };
+    let (src, out) = (
+        src.get(ascii..).unwrap_or_default(),
+        dst.get_mut(ascii..).unwrap_or_default(),
+    );
+    let rest = match short::utf16_to_utf8(src, out) {
+        Some(done) => done,
+        // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+        None => unsafe { (active().utf16_swapped_to_utf8)(src, out, mode) },
+    };
+    after_ascii(ascii, rest)
 }
 
 /// Converts UTF-8 to UTF-32 with the implementation in use.
 #[inline]
 pub(crate) fn utf8_to_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>], mode: Mode) -> Progress {
     if let Some(done) = short_ascii::from_utf8(src, dst) {
+        return done;
+    }
+    if let Some(done) = short::from_utf8::<_, false>(src, dst) {
         return done;
     }
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
@@ -628,11 +655,32 @@ pub(crate) fn utf8_to_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>], mode: Mode
 /// Converts UTF-32 to UTF-8 with the implementation in use.
 #[inline]
 pub(crate) fn utf32_to_utf8(src: &[u32], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
-    if let Some(done) = short_ascii::into_utf8(src, dst) {
-        return done;
+    let ascii = match short_ascii::into_utf8(src, dst) {
+        Ok(done) => return done,
+        Err(ascii) => ascii,
+    };
+    let (src, out) = (
+        src.get(ascii..).unwrap_or_default(),
+        dst.get_mut(ascii..).unwrap_or_default(),
+    );
+    let rest = match short::utf32_to_utf8(src, out) {
+        Some(done) => done,
+        // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+        None => unsafe { (active().utf32_to_utf8)(src, out, mode) },
+    };
+    after_ascii(ascii, rest)
+}
+
+/// The progress of a conversion into UTF-8 whose first `ascii` units, ASCII, were converted
+/// before the rest, which gave `rest`: an ASCII unit is one character, converted alike in every
+/// mode, so that the conversion of the rest from there gives the results of the whole.
+#[inline(always)]
+fn after_ascii(ascii: usize, rest: Progress) -> Progress {
+    Progress {
+        read: ascii + rest.read,
+        written: ascii + rest.written,
+        stop: rest.stop,
     }
-    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
-    unsafe { (active().utf32_to_utf8)(src, dst, mode) }
 }
 
 /// Converts Latin-1 to UTF-8 with the implementation in use.

@@ -20,6 +20,7 @@
 
 pub(crate) mod latin1;
 mod more;
+pub(crate) mod short;
 pub(crate) mod utf16;
 pub(crate) mod utf32;
 

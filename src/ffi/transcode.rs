@@ -187,7 +187,14 @@ unsafe fn run<S, T>(
     // A misaligned uint16_t or uint32_t pointer, which C does not allow either, cannot be a
     // slice.
     let misaligned = (len > 0 && !src.is_aligned()) || (cap > 0 && !out.is_aligned());
-    let Some(mode) = mode_of(flags, known_flags).filter(|_| !misaligned) else {
+    // No flags, the common case, is the default mode whatever the converter: tested first, it
+    // spares short strings the decoding of the flags.
+    let mode = if flags == 0 {
+        Some(Mode::default())
+    } else {
+        mode_of(flags, known_flags)
+    };
+    let Some(mode) = mode.filter(|_| !misaligned) else {
         return utf8_result::refused(UTF8_ERR_INVALID_ARGUMENT);
     };
     // SAFETY: the caller's contract for `src`, `len`, `out` and `cap` is the one `units` and
