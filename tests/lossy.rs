@@ -240,7 +240,9 @@ fn dense_errors_into_every_capacity() {
                     .collect(),
             }
             .into_bytes();
-            for cap in want.len().saturating_sub(24)..want.len() + 12 {
+            // Under Miri, the capacities next to the length: each call interprets the text.
+            let (below, above) = common::or_under_miri((24, 12), (2, 2));
+            for cap in want.len().saturating_sub(below)..want.len() + above {
                 let mut buf = vec![0x5Au8; cap];
                 let mut sink = Sink::new(&mut buf);
                 utf8::replace_invalid_with(&s, replacement, &mut sink);
