@@ -60,7 +60,10 @@
  * first use: run this program once per value. ASCII inputs up to 256 bytes need no kernel, and
  * counting takes the scalar path below 64 bytes, whatever the ISA.
  * GUARD_PAGES_SAMPLE=N runs only every Nth input of the sweeps (and of the converters with room
- * to spare), for slow runs (valgrind).
+ * to spare), for slow runs (valgrind). With LIBUTF8_FORCE_ISA=scalar it defaults to 4: the
+ * scalar implementation reads its input through bounds-checked slices, no SIMD load that could
+ * reach past them; the pages check the pointers of the C functions there, which every fourth
+ * input reaches as well.
  * GUARD_PAGES_EXHAUSTIVE=1 adds the large sweeps (every 3-byte input, every 4-byte input
  * F0..F4 80..BF xx xx, lengths up to 600, more error positions and families, single calls at
  * every offset everywhere); they take minutes, not seconds.
@@ -147,6 +150,8 @@ int main(void)
     exhaustive = ex != NULL && ex[0] != '\0' && strcmp(ex, "0") != 0;
     if (every != NULL && strtoul(every, NULL, 10) > 1)
         sample = strtoul(every, NULL, 10);
+    else if (every == NULL && isa != NULL && strcmp(isa, "scalar") == 0)
+        sample = 4;
     max_len = exhaustive ? 600 : 300;
     /* an input and the longest output side by side */
     arena_init(OUTPUT_ROOM * max_len, &arena_lo, &arena_hi);

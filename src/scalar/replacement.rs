@@ -85,10 +85,12 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "1.1 million values through safe arithmetic: too slow to interpret"
+    )]
     fn only_the_escapes_go_back() {
-        // Under Miri every 257th value: all 1.1 million took most of make check-full's time.
-        let step = if cfg!(miri) { 257 } else { 1 };
-        let units = (0..0xDC80).chain(0xDD00..0x11_0000).step_by(step);
+        let units = (0..0xDC80).chain(0xDD00..0x11_0000);
         for unit in units.chain([0xDC7F, 0xDD00, 0x10_FFFF, 0x11_0000, u32::MAX]) {
             for r in [Replacement::Fffd, Replacement::Escape, Replacement::Latin1] {
                 assert_eq!(r.byte_of_unit(unit), None);
