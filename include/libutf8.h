@@ -1165,7 +1165,9 @@ size_t utf8_length_from_utf32_flags(const uint32_t *src, size_t len, uint32_t fl
  * the checks of its bytes (runs of such characters are long, and the branch predicted). The
  * 2-byte case keeps one exit: its characters alternate with ASCII spaces, and a branch of its
  * own was slower on such text. BENCHMARKS.md ("Measurements behind design choices") has the
- * measurements. utf8_decode_next(...) calls use it through the macro below;
+ * measurements. `s` is tested against NULL on every call, ASCII included: the library function
+ * writes nothing for a NULL `s`, so a loop may go on calling with it, and no compiler can take
+ * the test out of the loop. utf8_decode_next(...) calls use it through the macro below;
  * `(utf8_decode_next)(...)`, a function pointer, or defining LIBUTF8_NO_INLINE before including
  * this header reaches the library function directly.
  */
