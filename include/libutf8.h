@@ -1165,7 +1165,9 @@ size_t utf8_length_from_utf32_flags(const uint32_t *src, size_t len, uint32_t fl
  * the checks of its bytes (runs of such characters are long, and the branch predicted). The
  * 2-byte case keeps one exit: its characters alternate with ASCII spaces, and a branch of its
  * own was slower on such text. BENCHMARKS.md ("Measurements behind design choices") has the
- * measurements. utf8_decode_next(...) calls use it through the macro below;
+ * measurements. `s` is tested against NULL on every call, ASCII included: the library function
+ * writes nothing for a NULL `s`, so a loop may go on calling with it, and no compiler can take
+ * the test out of the loop. utf8_decode_next(...) calls use it through the macro below;
  * `(utf8_decode_next)(...)`, a function pointer, or defining LIBUTF8_NO_INLINE before including
  * this header reaches the library function directly.
  */
@@ -1199,10 +1201,12 @@ static inline utf8_status libutf8_inline_decode_next(const char *s, size_t len, 
       } else if (c < 0xF0) {
         uint32_t t2 = p[2] ^ 0x80u;
         c = (c << 12) + (t1 << 6) + t2 - 0xE0000;
-        /* A lead byte below E0 (this branch takes them too) wraps c around: c >> 16 is then
-         * not 0. Otherwise c >> 11 is 0..31, and bit k of the mask says whether values from
-         * k << 11 are neither overlong (k = 0) nor surrogates (k = 0x1B). */
-        if ((t1 | t2 | c >> 16) < 0x40 && (0xF7FFFFFEu >> (c >> 11) & 1) != 0) {
+        /* A lead byte below E0 (this branch takes them too) wraps c around, above FFFF, and
+         * so does nothing else once the payloads are below 0x40. Then c >> 11 is 0..31, and
+         * bit k of the mask says whether values from k << 11 are neither overlong (k = 0) nor
+         * surrogates (k = 0x1B). The payloads and c are compared apart: ORing c >> 16 into
+         * the payloads' compare takes more instructions (a shift, a move and an OR). */
+        if ((t1 | t2) < 0x40 && c >> 11 < 32 && (0xF7FFFFFEu >> (c >> 11) & 1) != 0) {
           if (cp) *cp = c;
           if (consumed) *consumed = 3;
           return UTF8_OK;
