@@ -23,8 +23,8 @@ use core::sync::atomic::{AtomicPtr, Ordering};
 
 use crate::algorithms::ascii::{SHORT_ASCII, is_short_ascii};
 use crate::algorithms::lookup::Blocks;
-use crate::algorithms::short_ascii;
-use crate::engine::{Mode, Progress, U16Swapped, short};
+use crate::algorithms::short_ascii::{self, ShortAsciiUnit};
+use crate::engine::{CodeUnit, Mode, Progress, U16Swapped, short};
 #[cfg(target_arch = "aarch64")]
 use crate::kernels::aarch64::neon;
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
@@ -565,22 +565,37 @@ pub(crate) fn count_prefix(s: &[u8]) -> Prefix {
     count_prefix_with(active(), s)
 }
 
-/// Converts UTF-8 to UTF-16 with the implementation in use.
-#[inline]
-pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [MaybeUninit<u16>], mode: Mode) -> Progress {
+/// Converts UTF-8 into units `T` (UTF-16 of either byte order, with `PAIRS`, or UTF-32): a short
+/// string of ASCII or of well-formed text by its loops, anything else by `kernel` of the
+/// implementation in use.
+#[inline(always)]
+fn utf8_to_units<T: CodeUnit, const PAIRS: bool>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<T>],
+    mode: Mode,
+    kernel: impl FnOnce(&Kernels) -> Converter<u8, T>,
+) -> Progress {
     if let Some(done) = short_ascii::from_utf8(src, dst) {
         return done;
     }
-    if let Some(done) = short::from_utf8::<_, true>(src, dst) {
+    if let Some(done) = short::from_utf8::<_, PAIRS>(src, dst) {
         return done;
     }
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
-    unsafe { (active().utf8_to_utf16)(src, dst, mode) }
+    unsafe { kernel(active())(src, dst, mode) }
 }
 
-/// Converts UTF-16 to UTF-8 with the implementation in use.
-#[inline]
-pub(crate) fn utf16_to_utf8(src: &[u16], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
+/// Converts UTF-16 of either byte order or UTF-32 into UTF-8: the leading ASCII and a short
+/// string of well-formed text by their loops (`short`), the rest by `kernel` of the
+/// implementation in use.
+#[inline(always)]
+fn units_to_utf8<S: ShortAsciiUnit>(
+    src: &[S],
+    dst: &mut [MaybeUninit<u8>],
+    mode: Mode,
+    short: impl FnOnce(&[S], &mut [MaybeUninit<u8>]) -> Option<Progress>,
+    kernel: impl FnOnce(&Kernels) -> Converter<S, u8>,
+) -> Progress {
     let ascii = match short_ascii::into_utf8(src, dst) {
         Ok(done) => return done,
         Err(ascii) => ascii,
@@ -589,12 +604,24 @@ pub(crate) fn utf16_to_utf8(src: &[u16], dst: &mut [MaybeUninit<u8>], mode: Mode
         src.get(ascii..).unwrap_or_default(),
         dst.get_mut(ascii..).unwrap_or_default(),
     );
-    let rest = match short::utf16_to_utf8(src, out) {
+    let rest = match short(src, out) {
         Some(done) => done,
         // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
-        None => unsafe { (active().utf16_to_utf8)(src, out, mode) },
+        None => unsafe { kernel(active())(src, out, mode) },
     };
     after_ascii(ascii, rest)
+}
+
+/// Converts UTF-8 to UTF-16 with the implementation in use.
+#[inline]
+pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [MaybeUninit<u16>], mode: Mode) -> Progress {
+    utf8_to_units::<_, true>(src, dst, mode, |k| k.utf8_to_utf16)
+}
+
+/// Converts UTF-16 to UTF-8 with the implementation in use.
+#[inline]
+pub(crate) fn utf16_to_utf8(src: &[u16], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
+    units_to_utf8(src, dst, mode, short::utf16_to_utf8, |k| k.utf16_to_utf8)
 }
 
 /// Converts UTF-8 to UTF-16 in the other byte order than the machine's with the implementation
@@ -605,14 +632,7 @@ pub(crate) fn utf8_to_utf16_swapped(
     dst: &mut [MaybeUninit<U16Swapped>],
     mode: Mode,
 ) -> Progress {
-    if let Some(done) = short_ascii::from_utf8(src, dst) {
-        return done;
-    }
-    if let Some(done) = short::from_utf8::<_, true>(src, dst) {
-        return done;
-    }
-    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
-    unsafe { (active().utf8_to_utf16_swapped)(src, dst, mode) }
+    utf8_to_units::<_, true>(src, dst, mode, |k| k.utf8_to_utf16_swapped)
 }
 
 /// Converts UTF-16 in the other byte order than the machine's to UTF-8 with the implementation
@@ -623,52 +643,21 @@ pub(crate) fn utf16_swapped_to_utf8(
     dst: &mut [MaybeUninit<u8>],
     mode: Mode,
 ) -> Progress {
-    let ascii = match short_ascii::into_utf8(src, dst) {
-        Ok(done) => return done,
-        Err(ascii) => ascii,
-    };
-    let (src, out) = (
-        src.get(ascii..).unwrap_or_default(),
-        dst.get_mut(ascii..).unwrap_or_default(),
-    );
-    let rest = match short::utf16_to_utf8(src, out) {
-        Some(done) => done,
-        // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
-        None => unsafe { (active().utf16_swapped_to_utf8)(src, out, mode) },
-    };
-    after_ascii(ascii, rest)
+    units_to_utf8(src, dst, mode, short::utf16_to_utf8, |k| {
+        k.utf16_swapped_to_utf8
+    })
 }
 
 /// Converts UTF-8 to UTF-32 with the implementation in use.
 #[inline]
 pub(crate) fn utf8_to_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>], mode: Mode) -> Progress {
-    if let Some(done) = short_ascii::from_utf8(src, dst) {
-        return done;
-    }
-    if let Some(done) = short::from_utf8::<_, false>(src, dst) {
-        return done;
-    }
-    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
-    unsafe { (active().utf8_to_utf32)(src, dst, mode) }
+    utf8_to_units::<_, false>(src, dst, mode, |k| k.utf8_to_utf32)
 }
 
 /// Converts UTF-32 to UTF-8 with the implementation in use.
 #[inline]
 pub(crate) fn utf32_to_utf8(src: &[u32], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
-    let ascii = match short_ascii::into_utf8(src, dst) {
-        Ok(done) => return done,
-        Err(ascii) => ascii,
-    };
-    let (src, out) = (
-        src.get(ascii..).unwrap_or_default(),
-        dst.get_mut(ascii..).unwrap_or_default(),
-    );
-    let rest = match short::utf32_to_utf8(src, out) {
-        Some(done) => done,
-        // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
-        None => unsafe { (active().utf32_to_utf8)(src, out, mode) },
-    };
-    after_ascii(ascii, rest)
+    units_to_utf8(src, dst, mode, short::utf32_to_utf8, |k| k.utf32_to_utf8)
 }
 
 /// The progress of a conversion into UTF-8 whose first `ascii` units, ASCII, were converted
