@@ -265,45 +265,53 @@ fn every_input_of_one_to_three_bytes() {
     }
 }
 
-/// One implementation's four converters on `s` with each strategy, into outputs of exactly the
-/// size needed, against the oracle, and the escapes back.
-fn check_isa(isa: Isa, s: &[u8]) {
+/// Every implementation's four converters on `s` with each strategy, into outputs of exactly
+/// the size needed, against the oracle (found once for all of them), and the escapes back.
+fn check_implementations(s: &[u8]) {
     for (r, _) in STRATEGIES {
         let cps = oracle(s, r);
         let want16 = testkit::utf16_of_code_points(&cps);
-        let mut out16 = vec![PATTERN16; want16.len() + 8];
-        let p = isa
-            .utf8_to_utf16(s, &mut out16[..want16.len()], mode(r))
-            .unwrap();
-        assert_eq!(
-            p,
-            done(s.len(), want16.len()),
-            "{} {s:02X?} {r:?}",
-            isa.name()
-        );
-        assert_eq!(out16[..want16.len()], want16[..], "{} {s:02X?}", isa.name());
-        assert!(out16[want16.len()..].iter().all(|&u| u == PATTERN16));
-        let mut out32 = vec![PATTERN32; cps.len() + 8];
-        let p = isa
-            .utf8_to_utf32(s, &mut out32[..cps.len()], mode(r))
-            .unwrap();
-        assert_eq!(p, done(s.len(), cps.len()), "{} {s:02X?} {r:?}", isa.name());
-        assert_eq!(out32[..cps.len()], cps[..], "{} {s:02X?}", isa.name());
-        assert!(out32[cps.len()..].iter().all(|&u| u == PATTERN32));
-        if r == Replacement::Escape {
-            let mut back = vec![PATTERN8; s.len() + 8];
-            let p = isa
-                .utf16_to_utf8(&want16, &mut back[..s.len()], mode(r))
-                .unwrap();
-            assert_eq!(p, done(want16.len(), s.len()), "{} {s:02X?}", isa.name());
-            assert_eq!(&back[..s.len()], s, "{}", isa.name());
-            let p = isa
-                .utf32_to_utf8(&cps, &mut back[..s.len()], mode(r))
-                .unwrap();
-            assert_eq!(p, done(cps.len(), s.len()), "{} {s:02X?}", isa.name());
-            assert_eq!(&back[..s.len()], s, "{}", isa.name());
-            assert!(back[s.len()..].iter().all(|&u| u == PATTERN8));
+        for isa in implementations() {
+            check_isa(isa, s, r, &cps, &want16);
         }
+    }
+}
+
+/// One implementation's converters on `s` with strategy `r`, whose output is `cps`, or
+/// `want16` in UTF-16.
+fn check_isa(isa: Isa, s: &[u8], r: Replacement, cps: &[u32], want16: &[u16]) {
+    let mut out16 = vec![PATTERN16; want16.len() + 8];
+    let p = isa
+        .utf8_to_utf16(s, &mut out16[..want16.len()], mode(r))
+        .unwrap();
+    assert_eq!(
+        p,
+        done(s.len(), want16.len()),
+        "{} {s:02X?} {r:?}",
+        isa.name()
+    );
+    assert_eq!(out16[..want16.len()], want16[..], "{} {s:02X?}", isa.name());
+    assert!(out16[want16.len()..].iter().all(|&u| u == PATTERN16));
+    let mut out32 = vec![PATTERN32; cps.len() + 8];
+    let p = isa
+        .utf8_to_utf32(s, &mut out32[..cps.len()], mode(r))
+        .unwrap();
+    assert_eq!(p, done(s.len(), cps.len()), "{} {s:02X?} {r:?}", isa.name());
+    assert_eq!(out32[..cps.len()], cps[..], "{} {s:02X?}", isa.name());
+    assert!(out32[cps.len()..].iter().all(|&u| u == PATTERN32));
+    if r == Replacement::Escape {
+        let mut back = vec![PATTERN8; s.len() + 8];
+        let p = isa
+            .utf16_to_utf8(want16, &mut back[..s.len()], mode(r))
+            .unwrap();
+        assert_eq!(p, done(want16.len(), s.len()), "{} {s:02X?}", isa.name());
+        assert_eq!(&back[..s.len()], s, "{}", isa.name());
+        let p = isa
+            .utf32_to_utf8(cps, &mut back[..s.len()], mode(r))
+            .unwrap();
+        assert_eq!(p, done(cps.len(), s.len()), "{} {s:02X?}", isa.name());
+        assert_eq!(&back[..s.len()], s, "{}", isa.name());
+        assert!(back[s.len()..].iter().all(|&u| u == PATTERN8));
     }
 }
 
@@ -321,12 +329,10 @@ fn done(read: usize, written: usize) -> Progress {
     ignore = "65,000 inputs per implementation: too slow interpreted"
 )]
 fn every_implementation_on_every_input_of_one_and_two_bytes() {
-    for isa in implementations() {
-        for a in 0..=255u8 {
-            check_isa(isa, &[a]);
-            for b in 0..=255u8 {
-                check_isa(isa, &[a, b]);
-            }
+    for a in 0..=255u8 {
+        check_implementations(&[a]);
+        for b in 0..=255u8 {
+            check_implementations(&[a, b]);
         }
     }
 }
@@ -370,9 +376,7 @@ fn errors_at_every_offset_around_the_blocks() {
                 let mut s = text[..at].to_vec();
                 s.extend_from_slice(err);
                 s.extend_from_slice(&text[at..]);
-                for isa in implementations() {
-                    check_isa(isa, &s);
-                }
+                check_implementations(&s);
                 if !cfg!(miri) {
                     check(&s);
                 }
@@ -398,9 +402,7 @@ fn long_text_with_errors() {
             let err = BAD[rng.below(BAD.len())];
             s.splice(at..at, err.iter().copied());
         }
-        for isa in implementations() {
-            check_isa(isa, &s);
-        }
+        check_implementations(&s);
         check(&s);
     }
 }
@@ -858,9 +860,7 @@ fn kuhn_stress_test_against_python() {
     };
     if against_python(&text, "kuhn") {
         check(&text);
-        for isa in implementations() {
-            check_isa(isa, &text);
-        }
+        check_implementations(&text);
     }
 }
 
