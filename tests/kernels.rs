@@ -35,11 +35,15 @@ fn check_here(s: &[u8]) {
             isa.name()
         );
     }
-    assert_eq!(
-        utf8::count_chars(s),
-        expected_chars,
-        "count_chars({s:02X?})"
-    );
+    // The dispatched functions run one of the kernels above again: not under Miri, which
+    // would take a third longer.
+    if !cfg!(miri) {
+        assert_eq!(
+            utf8::count_chars(s),
+            expected_chars,
+            "count_chars({s:02X?})"
+        );
+    }
     let expected = oracle(s);
     for isa in common::implementations() {
         let got = isa
@@ -54,8 +58,10 @@ fn check_here(s: &[u8]) {
             s.len()
         );
     }
-    let got = utf8::validate(s).map_err(|e| (e.valid_up_to, e.kind, e.error_len));
-    assert_eq!(got, expected, "dispatched validate on {s:02X?}");
+    if !cfg!(miri) {
+        let got = utf8::validate(s).map_err(|e| (e.valid_up_to, e.kind, e.error_len));
+        assert_eq!(got, expected, "dispatched validate on {s:02X?}");
+    }
 }
 
 /// Every kernel (the scalar code aside) accepts all of `s`, which is well-formed.
