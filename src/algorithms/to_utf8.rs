@@ -1090,6 +1090,22 @@ pub(crate) unsafe fn utf16_to_utf8<U: StepRegister, W: CompressSteps, S: Utf16So
                     let ascii_limit = ascii_limit(read, src.len(), room - out.len());
                     out.ascii_bytes::<1>([v.narrow()]);
                     read += STEP;
+                    // 64 units at a time, one test and one branch for them, while they are
+                    // ASCII; then 32 at a time to the run's end.
+                    while read + 4 * STEP <= ascii_limit {
+                        let at = src.as_ptr().add(read);
+                        let (a, b) = (U::load(at.cast()), U::load(at.add(STEP).cast()));
+                        let (c, d) = (
+                            U::load(at.add(2 * STEP).cast()),
+                            U::load(at.add(3 * STEP).cast()),
+                        );
+                        if !a.or(b).or(c.or(d)).none(U::splat(S::NOT_ASCII)) {
+                            break;
+                        }
+                        out.ascii(S::order(a), S::order(b));
+                        out.ascii(S::order(c), S::order(d));
+                        read += 4 * STEP;
+                    }
                     loop {
                         if read + 2 * STEP > ascii_limit {
                             break;
