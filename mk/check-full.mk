@@ -47,7 +47,7 @@ check-miri:
 # Needs that toolchain, which .ci/run installs: rustup toolchain install $(MSRV) --profile
 # minimal.
 MSRV := $(shell sed -n 's/^rust-version *= *"\([^"]*\)".*/\1/p' Cargo.toml)
-MSRV_SWEEP_STEP ?= 256
+MSRV_SWEEP_STEP ?= 64
 check-msrv:
 	@$(call begin,msrv)
 	@scripts/check-msrv.sh $(RESULTS)/msrv "$(CARGO)" $(MSRV) $(BUILD)/msrv $(MSRV_SWEEP_STEP)
