@@ -37,7 +37,7 @@ SHARED ?= ../shared
 # check-aarch64 and check-portable run under QEMU (empty: the whole suite).
 INPUT_RACE_MS ?= 1500
 FUZZ_SECONDS ?= 600
-CHECK_FUZZ_SECONDS ?= 3
+CHECK_FUZZ_SECONDS ?= 5
 FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 AARCH64_TESTS ?= --lib --test kernels --test oracle --test security --test ffi --test boundary
 PORTABLE_TESTS ?= --lib --test oracle --test security --test ffi --test boundary --test stream \
