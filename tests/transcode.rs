@@ -2472,6 +2472,22 @@ fn public_from_utf32(_: Isa, s: &[u32], d: &mut [u8], m: Mode) -> Option<Progres
     Some(utf8::transcode::utf32::utf32_to_utf8(s, d, m))
 }
 
+/// The public converter into UTF-8 `convert` on `s`, whose steps are `steps`: every capacity
+/// of [`caps`], then the room of `widest` bytes a unit that the short strings' loops need,
+/// exactly and more (under Miri, exactly).
+fn check_public_into_utf8<S: Copy + core::fmt::Debug>(
+    name: &str,
+    s: &[S],
+    steps: &[Step<u8>],
+    convert: Convert<S, u8>,
+    widest: usize,
+) {
+    let exact = widest * s.len();
+    let room = common::or_under_miri(vec![exact, roomy(s.len())], vec![exact]);
+    let caps = caps(steps).chain(room);
+    check_with(&PUBLIC, &format!("public {name}"), s, steps, convert, caps);
+}
+
 /// The short strings' paths of the public functions (`engine::short`), which the
 /// implementations' own converters above do not run: strings around their lengths (16 bytes of
 /// UTF-8, 8 units of UTF-16 or UTF-32), well-formed and with each error class or lone
@@ -2533,29 +2549,11 @@ fn short_strings_through_the_public_functions() {
         let values: Vec<u32> = text.chars().map(u32::from).cycle().take(len).collect();
         let check16 = |s: &[u16]| {
             let steps = utf16_steps(s);
-            let room = common::or_under_miri(vec![3 * s.len(), roomy(s.len())], vec![3 * s.len()]);
-            let caps = caps(&steps).chain(room);
-            check_with(
-                &PUBLIC,
-                "public utf16_to_utf8",
-                s,
-                &steps,
-                public_from_utf16,
-                caps,
-            );
+            check_public_into_utf8("utf16_to_utf8", s, &steps, public_from_utf16, 3);
         };
         let check32 = |s: &[u32]| {
             let steps = utf32_steps(s);
-            let room = common::or_under_miri(vec![4 * s.len(), roomy(s.len())], vec![4 * s.len()]);
-            let caps = caps(&steps).chain(room);
-            check_with(
-                &PUBLIC,
-                "public utf32_to_utf8",
-                s,
-                &steps,
-                public_from_utf32,
-                caps,
-            );
+            check_public_into_utf8("utf32_to_utf8", s, &steps, public_from_utf32, 4);
         };
         check16(&units);
         check32(&values);
