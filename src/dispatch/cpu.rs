@@ -16,6 +16,7 @@ pub(super) const POPCNT: u32 = 1 << 1;
 pub(super) const AVX2: u32 = 1 << 2; // with AVX, and YMM state enabled by the OS
 pub(super) const AVX512: u32 = 1 << 3; // F, BW, VL, VBMI and VBMI2, ZMM and mask state enabled
 pub(super) const LZCNT: u32 = 1 << 4;
+pub(super) const BMI2: u32 = 1 << 6;
 /// Not a feature: an AMD CPU of family 19h, Zen 3 or Zen 4 (of which only Zen 4 has AVX-512),
 /// for which the AVX-512 kernels have a tuning of their own (see `crate::dispatch::Isa::Avx512Zen4`).
 pub(super) const AMD_FAMILY_19H: u32 = 1 << 5;
@@ -84,6 +85,7 @@ fn compiled() -> u32 {
         (cfg!(target_feature = "avx2"), AVX2),
         (avx512, AVX512),
         (cfg!(target_feature = "lzcnt"), LZCNT),
+        (cfg!(target_feature = "bmi2"), BMI2),
     ]
     .iter()
     .filter(|(on, _)| *on)
@@ -105,6 +107,9 @@ fn read() -> u32 {
     }
     if max_leaf(0x8000_0000) >= 0x8000_0001 && bit(cpuid(0x8000_0001, 0).ecx, 5) {
         features |= LZCNT; // LZCNT, which AMD names ABM
+    }
+    if max_leaf(0) >= 7 && bit(cpuid(7, 0).ebx, 8) {
+        features |= BMI2;
     }
     // The wider registers need XSAVE enabled by the OS (OSXSAVE) and AVX.
     if !(bit(leaf1.ecx, 27) && bit(leaf1.ecx, 28)) || max_leaf(0) < 7 {
@@ -159,6 +164,7 @@ mod tests {
         assert_eq!(has(AVX2), std_has!("avx2"));
         assert_eq!(has(AVX512), avx512);
         assert_eq!(has(LZCNT), std_has!("lzcnt"));
+        assert_eq!(has(BMI2), std_has!("bmi2"));
     }
 
     /// Linux's /proc/cpuinfo is the oracle (its "cpu family" is base plus extended family,

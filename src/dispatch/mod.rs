@@ -52,7 +52,7 @@ pub enum Isa {
     /// x86_64 with AVX2 and POPCNT.
     Avx2,
     /// x86_64 with AVX-512F, BW, VL, VBMI and VBMI2 (Intel from Ice Lake, AMD from Zen 4),
-    /// AVX2, POPCNT and LZCNT.
+    /// AVX2, POPCNT, LZCNT and BMI2.
     Avx512,
     /// [`Isa::Avx512`]'s kernels tuned for AMD Zen 4 (no software prefetch for long input, and
     /// UTF-16 to UTF-8 looks for ASCII as AVX2's converter does), which CPUs of AMD's family 19h
@@ -226,10 +226,11 @@ impl Isa {
             // VBMI too: the first CPUs with AVX-512 (Skylake-SP) lack it, and lower their clock
             // while they run 512-bit code. simdutf likewise keeps its AVX-512 kernel for Ice
             // Lake and later. The converters permute bytes with VBMI and compress them with
-            // VBMI2, and count leading zeros with LZCNT, which every CPU with VBMI2 has.
+            // VBMI2, count leading zeros with LZCNT and deposit bits with BMI2, which every CPU
+            // with VBMI2 has.
             #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
             Isa::Avx512 | Isa::Avx512Zen4 => {
-                cpu::has(cpu::AVX512 | cpu::AVX2 | cpu::POPCNT | cpu::LZCNT)
+                cpu::has(cpu::AVX512 | cpu::AVX2 | cpu::POPCNT | cpu::LZCNT | cpu::BMI2)
             }
             // Part of the aarch64 baseline, which the code is compiled for.
             #[cfg(target_arch = "aarch64")]
