@@ -160,6 +160,8 @@ static AVX2: Kernels = Kernels {
 /// 4-byte characters), up to 32 into UTF-16 and a whole block's into UTF-32. The loop of UTF-8
 /// into UTF-32 is AVX2's compiled for AVX2 alone, which calls this kernel's validation, runs
 /// and steps (compiled with AVX-512 enabled, it was slower on AMD Zen 4; see BENCHMARKS.md).
+/// Latin-1 and Windows-1252 into UTF-8 and UTF-8 into Latin-1 in blocks of 64 bytes, whose
+/// bytes VBMI2 compresses.
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
 static AVX512: Kernels = Kernels {
     isa: Isa::Avx512,
@@ -173,9 +175,9 @@ static AVX512: Kernels = Kernels {
     // blocks of UTF-16 write and read the machine's byte order.
     utf8_to_utf16_swapped: avx2::utf8_to_utf16,
     utf16_swapped_to_utf8: avx2::utf16_to_utf8,
-    latin1_to_utf8: avx2::latin1_to_utf8,
-    cp1252_to_utf8: avx2::cp1252_to_utf8,
-    utf8_to_latin1: avx2::utf8_to_latin1,
+    latin1_to_utf8: avx512::latin1::latin1_to_utf8,
+    cp1252_to_utf8: avx512::latin1::cp1252_to_utf8,
+    utf8_to_latin1: avx512::latin1::utf8_to_latin1,
 };
 /// AVX512's kernels, but validation and counting never prefetch (see `lookup::STREAM_FROM`)
 /// and UTF-16 into UTF-8 leaves its steps for ASCII as AVX2's loop does (see

@@ -1,0 +1,299 @@
+//! The AVX-512 converters of Latin-1 and Windows-1252 into UTF-8 and of UTF-8 into Latin-1:
+//! the engine's loops (`crate::engine::latin1`) with blocks of 64 bytes in one register, whose
+//! output VBMI2's compression packs (after Lemire and Muła, "Transcoding billions of Unicode
+//! characters per second with SIMD instructions", 2022, as simdutf's AVX-512 converters of
+//! Latin-1 do). Masked loads and stores take the end of the input as a shorter block, and
+//! write nothing past the output.
+
+use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
+
+use super::low_bits;
+use crate::engine::{Mode, Progress, latin1};
+
+/// Bytes of input a block takes: one register of Latin-1, or of UTF-8.
+const BLOCK: usize = 64;
+
+/// Bytes of Latin-1 whose UTF-8, up to 64 bytes, fills one register: half a block.
+const HALF: usize = 32;
+
+/// The byte permutation that pairs byte `i` of a register with byte `i + 32` in 16-bit lane
+/// `i`.
+static PAIR_HALVES: [u8; 64] = {
+    let mut table = [0; 64];
+    let mut i = 0;
+    while i < 32 {
+        table[2 * i] = i as u8;
+        table[2 * i + 1] = (i + 32) as u8;
+        i += 1;
+    }
+    table
+};
+
+/// The UTF-8 of the 64 bytes of Latin-1 `b`, whose bytes from 0x80 and from 0xC0 are the
+/// bits of `high` and `from_c0`: the UTF-8 of each half packed at the start of a register, and
+/// its length. In the 16-bit lane of each byte `x`, the lead C2 (low) and `x` (high); from 0xC0
+/// the lead gains 1 and `x` loses 0x40, which makes it `0x80 | (x & 0x3F)`. The lead of a byte
+/// below 0x80 is compressed away. One permutation pairs the halves' bytes, each lane then
+/// shifted up or masked for the half it serves.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI, VBMI2 and BMI2.
+#[inline(always)]
+unsafe fn utf8_of_block(b: __m512i, high: u64, from_c0: u64) -> [(__m512i, usize); 2] {
+    // SAFETY: the instructions by the caller; the table holds 64 bytes.
+    unsafe {
+        let pairs = _mm512_permutexvar_epi8(_mm512_loadu_si512(PAIR_HALVES.as_ptr().cast()), b);
+        let lead = _mm512_set1_epi16(0xC2);
+        // +1 in the low byte, -0x40 in the high byte.
+        let adjust = _mm512_set1_epi16(0xC001u16 as i16);
+        // First half: each lane's low byte moved up, C2 below it.
+        let first = _mm512_or_si512(_mm512_slli_epi16::<8>(pairs), lead);
+        let first = _mm512_mask_add_epi16(first, from_c0 as u32, first, adjust);
+        // Second half: each lane's high byte, C2 below it.
+        let second =
+            _mm512_ternarylogic_epi32::<0xF8>(lead, pairs, _mm512_set1_epi16(0xFF00u16 as i16));
+        let second = _mm512_mask_add_epi16(second, (from_c0 >> 32) as u32, second, adjust);
+        // Every high byte, and the low byte of each lane of a byte from 0x80.
+        let keep =
+            |high: u32| 0xAAAA_AAAA_AAAA_AAAA | _pdep_u64(high.into(), 0x5555_5555_5555_5555);
+        let (low, up) = (high as u32, (high >> 32) as u32);
+        [
+            (
+                _mm512_maskz_compress_epi8(keep(low), first),
+                32 + low.count_ones() as usize,
+            ),
+            (
+                _mm512_maskz_compress_epi8(keep(up), second),
+                32 + up.count_ones() as usize,
+            ),
+        ]
+    }
+}
+
+/// Converts Latin-1 into UTF-8 (with `CP1252`, up to a block holding a byte of 0x80..0x9F,
+/// whose characters differ from Latin-1's) while each block's output fits: the bytes read and
+/// written. Blocks of 64 bytes of ASCII are copied (after one, two at a time while they are);
+/// the others are converted a block at a time, each half's UTF-8 in one register
+/// ([`utf8_of_block`]).
+///
+/// While another block follows and the room holds both, the stores are whole registers, which
+/// reach at most 32 bytes past a block's output (a half's output is at least 32 bytes): the
+/// conversion writes them again, since each byte of the next block gives at least one byte
+/// of output and the room holds it. At the end, masked stores write the output alone.
+///
+/// A function of its own, whose loop keeps its values in registers (inlined in the engine's
+/// loop, it kept some on the stack).
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VL, VBMI, VBMI2, BMI2 and POPCNT.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+#[inline(never)]
+unsafe fn latin1_blocks<const CP1252: bool>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    // SAFETY: the instructions by the caller. The whole loads read 64 or 128 bytes at `read`,
+    // inside `src` by their loops' conditions, and the masked ones the first `len` bytes of the
+    // rest (the others are neither read nor able to fault). The whole stores write at most 128
+    // bytes at `written`, inside `dst` by their loops' conditions; the masked ones the step's
+    // output, checked to fit first.
+    unsafe {
+        while src.len() - read >= 2 * BLOCK && dst.len() - written >= 4 * BLOCK {
+            let out = dst.as_mut_ptr().add(written).cast::<u8>();
+            let b = _mm512_loadu_si512(src.as_ptr().add(read).cast());
+            // 0x80..0x9F are the bytes below 0xA0 as signed bytes (-128..-97).
+            if CP1252 && _mm512_cmplt_epi8_mask(b, _mm512_set1_epi8(-96)) != 0 {
+                return (read, written);
+            }
+            let high = _mm512_movepi8_mask(b);
+            if high != 0 {
+                let from_c0 = _mm512_cmpge_epu8_mask(b, _mm512_set1_epi8(0xC0u8 as i8));
+                let [(first, first_len), (second, second_len)] = utf8_of_block(b, high, from_c0);
+                _mm512_storeu_si512(out.cast(), first);
+                _mm512_storeu_si512(out.add(first_len).cast(), second);
+                read += BLOCK;
+                written += first_len + second_len;
+                continue;
+            }
+            _mm512_storeu_si512(out.cast(), b);
+            read += BLOCK;
+            written += BLOCK;
+            // The run of ASCII this block may start, two blocks at a time.
+            while src.len() - read >= 2 * BLOCK && dst.len() - written >= 2 * BLOCK {
+                let p = src.as_ptr().add(read);
+                let (x, y) = (
+                    _mm512_loadu_si512(p.cast()),
+                    _mm512_loadu_si512(p.add(BLOCK).cast()),
+                );
+                if _mm512_movepi8_mask(_mm512_or_si512(x, y)) != 0 {
+                    break;
+                }
+                let out = dst.as_mut_ptr().add(written).cast::<u8>();
+                _mm512_storeu_si512(out.cast(), x);
+                _mm512_storeu_si512(out.add(BLOCK).cast(), y);
+                read += 2 * BLOCK;
+                written += 2 * BLOCK;
+            }
+        }
+        while let Some(rest) = src.get(read..).filter(|r| !r.is_empty()) {
+            let len = rest.len().min(BLOCK);
+            let v = _mm512_maskz_loadu_epi8(low_bits(len), rest.as_ptr().cast());
+            // As above; the lanes past `len` are zeros.
+            if CP1252 && _mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-96)) != 0 {
+                break;
+            }
+            let room = dst.len() - written;
+            let out = dst.as_mut_ptr().add(written).cast::<u8>();
+            let high = _mm512_movepi8_mask(v);
+            if high == 0 {
+                if len > room {
+                    break;
+                }
+                _mm512_mask_storeu_epi8(out.cast(), low_bits(len), v);
+                read += len;
+                written += len;
+                continue;
+            }
+            // The first half's bytes, or all if fewer.
+            let len = len.min(HALF);
+            let total = len + (high & low_bits(len)).count_ones() as usize;
+            if total > room {
+                break;
+            }
+            let from_c0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(0xC0u8 as i8));
+            let [(bytes, _), _] = utf8_of_block(v, high, from_c0);
+            _mm512_mask_storeu_epi8(out.cast(), low_bits(total), bytes);
+            read += len;
+            written += total;
+        }
+    }
+    (read, written)
+}
+
+/// Converts UTF-8 into Latin-1 as far as blocks of ASCII and 2-byte characters up to U+00FF
+/// go: the bytes read and written. The blocks are the input's 64 bytes at a time, whatever
+/// their characters: in each, every byte from 0x80 must be a lead C2 or C3 followed by a
+/// continuation byte (in the next block for a lead in the last byte, which the block carries
+/// over), or that continuation byte. A continuation byte after C3 gains 0x40, which makes it the
+/// character's value (after C2 it is the value), and the leads are compressed away. Anything
+/// else (a character above U+00FF, an error, a character cut by the end of the input) stops it
+/// before the block, and before a lead carried into it, for the engine's exact path.
+///
+/// A function of its own, as [`latin1_blocks`] is.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI2 and POPCNT.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
+#[inline(never)]
+unsafe fn utf8_to_latin1_blocks(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+    let (mut read, mut written) = (0, 0);
+    // Bit 0 set where the previous block ended with a lead, and with C3.
+    let (mut carried_lead, mut carried_c3) = (0u64, 0u64);
+    // SAFETY: the instructions by the caller. Each load reads the first `len` bytes of
+    // `rest` (the others are masked off: neither read nor able to fault); each store writes
+    // the block's output at `written`, checked to fit in `dst` first.
+    unsafe {
+        while let Some(rest) = src.get(read..).filter(|r| !r.is_empty()) {
+            let len = rest.len().min(BLOCK);
+            let within = low_bits(len);
+            let whole = len == BLOCK;
+            let b = if whole {
+                _mm512_loadu_si512(rest.as_ptr().cast())
+            } else {
+                _mm512_maskz_loadu_epi8(within, rest.as_ptr().cast())
+            };
+            let high = _mm512_movepi8_mask(b);
+            let out = dst.as_mut_ptr().add(written).cast::<u8>();
+            let room = dst.len() - written;
+            if high == 0 {
+                if carried_lead != 0 || len > room {
+                    break;
+                }
+                if whole {
+                    _mm512_storeu_si512(out.cast(), b);
+                } else {
+                    _mm512_mask_storeu_epi8(out.cast(), within, b);
+                }
+                read += len;
+                written += len;
+                // The run of ASCII this block may start, a whole block at a time.
+                while src.len() - read >= BLOCK && dst.len() - written >= BLOCK {
+                    let b = _mm512_loadu_si512(src.as_ptr().add(read).cast());
+                    if _mm512_movepi8_mask(b) != 0 {
+                        break;
+                    }
+                    _mm512_storeu_si512(dst.as_mut_ptr().add(written).cast(), b);
+                    read += BLOCK;
+                    written += BLOCK;
+                }
+                continue;
+            }
+            let leads = _mm512_cmpge_epu8_mask(b, _mm512_set1_epi8(0xC0u8 as i8));
+            // C2 and C3 are the leads whose XOR with C2 is at most 1.
+            let from_c2 = _mm512_xor_si512(b, _mm512_set1_epi8(0xC2u8 as i8));
+            let other_leads = _mm512_mask_cmpgt_epu8_mask(leads, from_c2, _mm512_set1_epi8(1));
+            // Each continuation byte right after a lead, and each lead right before one: a lead
+            // in the last byte of a shorter block (the input's end) has none.
+            if other_leads != 0 || high & !leads != (leads << 1) | carried_lead {
+                break;
+            }
+            let c3 = _mm512_mask_cmpeq_epi8_mask(leads, from_c2, _mm512_set1_epi8(1));
+            let values = _mm512_mask_add_epi8(b, (c3 << 1) | carried_c3, b, _mm512_set1_epi8(0x40));
+            let keep = within & !leads;
+            let total = keep.count_ones() as usize;
+            if total > room {
+                break;
+            }
+            let bytes = _mm512_maskz_compress_epi8(keep, values);
+            _mm512_mask_storeu_epi8(out.cast(), low_bits(total), bytes);
+            read += len;
+            written += total;
+            (carried_lead, carried_c3) = (leads >> 63, c3 >> 63);
+        }
+    }
+    // A lead carried past the last block converted is left with its character.
+    (read - carried_lead as usize, written)
+}
+
+/// `crate::engine::latin1::latin1_to_utf8_with` with [`latin1_blocks`].
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VL and VBMI2, and POPCNT.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+pub(crate) unsafe fn latin1_to_utf8(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Progress {
+    latin1::latin1_to_utf8_with(src, dst, |s, d| {
+        // SAFETY: the CPU has the instructions by our contract.
+        unsafe { latin1_blocks::<false>(s, d) }
+    })
+}
+
+/// `crate::engine::latin1::cp1252_to_utf8_with` with [`latin1_blocks`], which stops at the
+/// bytes 0x80..0x9F.
+///
+/// # Safety
+/// As for [`latin1_to_utf8`].
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+pub(crate) unsafe fn cp1252_to_utf8(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Progress {
+    latin1::cp1252_to_utf8_with(src, dst, |s, d| {
+        // SAFETY: as above.
+        unsafe { latin1_blocks::<true>(s, d) }
+    })
+}
+
+/// `crate::engine::latin1::utf8_to_latin1_with` with [`utf8_to_latin1_blocks`].
+///
+/// # Safety
+/// As for [`latin1_to_utf8`].
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+pub(crate) unsafe fn utf8_to_latin1(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+    mode: Mode,
+) -> Progress {
+    latin1::utf8_to_latin1_with(src, dst, mode, |s, d| {
+        // SAFETY: as above.
+        unsafe { utf8_to_latin1_blocks(s, d) }
+    })
+}
