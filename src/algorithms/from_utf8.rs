@@ -408,6 +408,30 @@ pub(crate) unsafe trait BlockConverter {
     /// # Safety
     /// As for [`BlockConverter::mixed_utf16`].
     unsafe fn mixed_utf32(block: *const u8, out: *mut u32) -> Option<(usize, usize)>;
+
+    /// [`BlockConverter::mixed_utf16`] into UTF-16 of the other byte order than the machine's;
+    /// `None` from an implementation that writes the machine's alone.
+    ///
+    /// # Safety
+    /// As for [`BlockConverter::mixed_utf16`].
+    unsafe fn mixed_utf16_swapped(
+        _block: *const u8,
+        _out: *mut U16Swapped,
+    ) -> Option<(usize, usize)> {
+        None
+    }
+
+    /// [`BlockConverter::narrow_run_utf16`] into UTF-16 of the other byte order than the
+    /// machine's; `None` from an implementation that writes the machine's alone.
+    ///
+    /// # Safety
+    /// As for [`BlockConverter::narrow_run_utf16`].
+    unsafe fn narrow_run_utf16_swapped(
+        _src: &[u8],
+        _dst: &mut [MaybeUninit<U16Swapped>],
+    ) -> Option<(usize, usize)> {
+        None
+    }
 }
 
 /// No block converter: [`convert_narrow_block`] alone.
@@ -760,22 +784,22 @@ unsafe impl OutputUnit for U16Swapped {
         unsafe { store_any_utf16::<true>(values, n, dst.cast()) }
     }
 
-    /// None: the block converters (AVX-512's) write the machine's byte order.
     #[inline(always)]
     unsafe fn mixed_block_by<B: BlockConverter>(
-        _: *const u8,
-        _: *mut Self,
+        block: *const u8,
+        out: *mut Self,
     ) -> Option<(usize, usize)> {
-        None
+        // SAFETY: by the caller.
+        unsafe { B::mixed_utf16_swapped(block, out) }
     }
 
-    /// None, as [`OutputUnit::mixed_block_by`].
     #[inline(always)]
     unsafe fn narrow_run_by<B: BlockConverter>(
-        _: &[u8],
-        _: &mut [MaybeUninit<Self>],
+        src: &[u8],
+        dst: &mut [MaybeUninit<Self>],
     ) -> Option<(usize, usize)> {
-        None
+        // SAFETY: by the caller.
+        unsafe { B::narrow_run_utf16_swapped(src, dst) }
     }
 }
 

@@ -171,9 +171,9 @@ static AVX512: Kernels = Kernels {
     utf8_to_utf32: avx512::from_utf8::utf8_to_utf32,
     utf16_to_utf8: avx512::to_utf8::utf16_to_utf8::<true>,
     utf32_to_utf8: avx512::to_utf8::utf32_to_utf8,
-    // AVX2's, which every CPU with these AVX-512 extensions runs: AVX-512's own steps and
-    // blocks of UTF-16 write and read the machine's byte order.
-    utf8_to_utf16_swapped: avx2::utf8_to_utf16,
+    utf8_to_utf16_swapped: avx512::from_utf8::utf8_to_utf16,
+    // AVX2's, which every CPU with these AVX-512 extensions runs: AVX-512's own steps of
+    // UTF-16 read the machine's byte order.
     utf16_swapped_to_utf8: avx2::utf16_to_utf8,
     latin1_to_utf8: avx512::latin1::latin1_to_utf8,
     cp1252_to_utf8: avx512::latin1::cp1252_to_utf8,

@@ -5,8 +5,8 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use super::{Avx512, low_bits, splat32, validate};
-use crate::algorithms::from_utf8::{self, BlockConverter};
-use crate::engine::{Progress, utf16, utf32};
+use crate::algorithms::from_utf8::{self, BlockConverter, Utf16Output};
+use crate::engine::{Progress, U16Swapped, utf16, utf32};
 use crate::kernels::x86::shared::Avx2;
 
 // ---------------------------------------------------------------------------------------------
@@ -219,14 +219,14 @@ unsafe fn mixed_values<const FIRST: u8>(b: __m512i, positions: __m512i) -> __m51
     }
 }
 
-/// Writes the UTF-16 of `n` (at most 16) scalar values in 32-bit lanes at `out`, and nothing
-/// after it: the units written.
+/// Writes the UTF-16 of `n` (at most 16) scalar values in 32-bit lanes at `out`, in `T`'s byte
+/// order, and nothing after it: the units written.
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW and VBMI2; as many units writable at `out` as the values take
 /// (one each, two above U+FFFF: at most `2 * n`).
 #[inline(always)]
-unsafe fn store_utf16(c: __m512i, n: usize, out: *mut u16) -> usize {
+unsafe fn store_utf16<T: Utf16Store>(c: __m512i, n: usize, out: *mut T) -> usize {
     // SAFETY: by the caller; the store writes `units`, what the values take.
     unsafe {
         // U+10000 + (high - D800) * 2^10 + (low - DC00) (Unicode Standard, section 3.9): a
@@ -242,9 +242,46 @@ unsafe fn store_utf16(c: __m512i, n: usize, out: *mut u16) -> usize {
         let lane_units = (1u64 << (2 * n)) - 1;
         let keep = (_mm512_test_epi16_mask(lanes, lanes) | 0x5555_5555) & lane_units as u32;
         let units = keep.count_ones() as usize;
-        let packed = _mm512_maskz_compress_epi16(keep, lanes);
+        let packed = T::order(_mm512_maskz_compress_epi16(keep, lanes));
         _mm512_mask_storeu_epi16(out.cast(), ((1u64 << units) - 1) as u32, packed);
         units
+    }
+}
+
+/// UTF-16 in the machine's byte order (`u16`) or in the other (`U16Swapped`), as this kernel
+/// writes it: its 16-bit values put in the unit's byte order in the register before each store.
+///
+/// # Safety
+/// Implementations are `u16` or `repr(transparent)` over it.
+pub(crate) unsafe trait Utf16Store: Utf16Output {
+    /// Whether this is the other byte order than the machine's.
+    const SWAPPED: bool;
+
+    /// The 16-bit lanes of `v` in this unit's byte order.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F, BW and VBMI2.
+    unsafe fn order(v: __m512i) -> __m512i;
+}
+
+// SAFETY: `u16` itself.
+unsafe impl Utf16Store for u16 {
+    const SWAPPED: bool = false;
+
+    #[inline(always)]
+    unsafe fn order(v: __m512i) -> __m512i {
+        v
+    }
+}
+
+// SAFETY: `repr(transparent)` over `u16`.
+unsafe impl Utf16Store for U16Swapped {
+    const SWAPPED: bool = true;
+
+    #[inline(always)]
+    unsafe fn order(v: __m512i) -> __m512i {
+        // SAFETY: VBMI2 by the caller: each lane rotated by 8 bits, its two bytes swapped.
+        unsafe { _mm512_shldi_epi16::<8>(v, v) }
     }
 }
 
@@ -269,40 +306,68 @@ unsafe impl BlockConverter for Avx512BlockConverter {
 
     #[inline(always)]
     unsafe fn mixed_utf16(block: *const u8, out: *mut u16) -> Option<(usize, usize)> {
-        // SAFETY: AVX-512F, BW, VBMI and VBMI2 and `block` by the caller, as the functions
-        // called need; 64 units writable at `out` by the caller, and 32 characters give 64
-        // at most, two per character.
-        unsafe {
-            let (b, starts) = block_starts(block);
-            if starts == SIXTEEN_FOUR {
-                // Each a surrogate pair, high surrogate first (see `store_utf16`): the bits
-                // above the ten lowest less 0x40 (for U+10000) plus D800, and the ten lowest
-                // plus DC00, in one addition.
-                let c = sixteen_four_values(b);
-                let halves = _mm512_ternarylogic_epi32::<0xF8>(
-                    _mm512_srli_epi32::<10>(c),
-                    _mm512_slli_epi32::<16>(c),
-                    splat32(0x03FF_0000),
-                );
-                let pairs = _mm512_add_epi32(halves, splat32(0xDC00_D7C0));
-                _mm512_storeu_si512(out.cast(), pairs);
-                return Some((from_utf8::BLOCK, 32));
-            }
-            let (positions, n, read) = mixed_starts::<32>(starts);
-            let c = mixed_values::<0>(b, positions);
-            let mut units = store_utf16(c, n.min(16), out);
-            if n > 16 {
-                let c = mixed_values::<16>(b, positions);
-                units += store_utf16(c, n - 16, out.add(units));
-            }
-            Some((read, units))
-        }
+        // SAFETY: by the caller, whose contract is `mixed_block_utf16`'s.
+        Some(unsafe { mixed_block_utf16(block, out) })
+    }
+
+    #[inline(always)]
+    unsafe fn mixed_utf16_swapped(
+        block: *const u8,
+        out: *mut U16Swapped,
+    ) -> Option<(usize, usize)> {
+        // SAFETY: as for `mixed_utf16`.
+        Some(unsafe { mixed_block_utf16(block, out) })
+    }
+
+    #[inline(always)]
+    unsafe fn narrow_run_utf16_swapped(
+        src: &[u8],
+        dst: &mut [MaybeUninit<U16Swapped>],
+    ) -> Option<(usize, usize)> {
+        // SAFETY: as for `narrow_run_utf16`.
+        Some(unsafe { narrow_run(src, dst) })
     }
 
     #[inline(always)]
     unsafe fn mixed_utf32(block: *const u8, out: *mut u32) -> Option<(usize, usize)> {
         // SAFETY: by the caller, whose contract is `mixed_block_utf32`'s.
         Some(unsafe { mixed_block_utf32(block, out) })
+    }
+}
+
+/// [`BlockConverter::mixed_utf16`] into `T`'s byte order.
+///
+/// # Safety
+/// As for [`BlockConverter::mixed_utf16`].
+#[inline(always)]
+unsafe fn mixed_block_utf16<T: Utf16Store>(block: *const u8, out: *mut T) -> (usize, usize) {
+    // SAFETY: AVX-512F, BW, VBMI and VBMI2 and `block` by the caller, as the functions
+    // called need; 64 units writable at `out` by the caller, and 32 characters give 64
+    // at most, two per character.
+    unsafe {
+        let (b, starts) = block_starts(block);
+        if starts == SIXTEEN_FOUR {
+            // Each a surrogate pair, high surrogate first (see `store_utf16`): the bits
+            // above the ten lowest less 0x40 (for U+10000) plus D800, and the ten lowest
+            // plus DC00, in one addition.
+            let c = sixteen_four_values(b);
+            let halves = _mm512_ternarylogic_epi32::<0xF8>(
+                _mm512_srli_epi32::<10>(c),
+                _mm512_slli_epi32::<16>(c),
+                splat32(0x03FF_0000),
+            );
+            let pairs = _mm512_add_epi32(halves, splat32(0xDC00_D7C0));
+            _mm512_storeu_si512(out.cast(), T::order(pairs));
+            return (from_utf8::BLOCK, 32);
+        }
+        let (positions, n, read) = mixed_starts::<32>(starts);
+        let c = mixed_values::<0>(b, positions);
+        let mut units = store_utf16(c, n.min(16), out);
+        if n > 16 {
+            let c = mixed_values::<16>(b, positions);
+            units += store_utf16(c, n - 16, out.add(units));
+        }
+        (read, units)
     }
 }
 
@@ -326,18 +391,28 @@ unsafe trait RunStore: Sized {
     unsafe fn store_ascii(bytes: __m512i, out: *mut Self);
 }
 
-// SAFETY: AVX-512F, BW and VBMI; the stores write `total` units, or 64 of ASCII.
-unsafe impl RunStore for u16 {
+// SAFETY: AVX-512F, BW and VBMI (VBMI2 for `order`); the stores write `total` units, or 64 of
+// ASCII.
+unsafe impl<T: Utf16Store> RunStore for T {
     #[inline(always)]
-    unsafe fn store_values(lows: __m512i, highs: __m512i, total: usize, out: *mut u16) {
+    unsafe fn store_values(lows: __m512i, highs: __m512i, total: usize, out: *mut T) {
+        // The other byte order's units interleave the high bytes first.
+        let (first_bytes, second_bytes) = if T::SWAPPED {
+            (highs, lows)
+        } else {
+            (lows, highs)
+        };
         // SAFETY: by the caller. (Packing bytes before interleaving them takes fewer
         // instructions than packing units; a store of the whole register, where the units
         // fill it, is faster than a masked one.)
         unsafe {
-            let first = _mm512_permutex2var_epi8(lows, table64(&INTERLEAVE[0]), highs);
+            let interleave = |half| {
+                _mm512_permutex2var_epi8(first_bytes, table64(&INTERLEAVE[half]), second_bytes)
+            };
+            let first = interleave(0);
             if total >= 32 {
                 _mm512_storeu_si512(out.cast(), first);
-                let second = _mm512_permutex2var_epi8(lows, table64(&INTERLEAVE[1]), highs);
+                let second = interleave(1);
                 let rest = (1u64 << (total - 32)) - 1;
                 _mm512_mask_storeu_epi16(out.add(32).cast(), rest as u32, second);
             } else {
@@ -347,15 +422,13 @@ unsafe impl RunStore for u16 {
     }
 
     #[inline(always)]
-    unsafe fn store_ascii(bytes: __m512i, out: *mut u16) {
+    unsafe fn store_ascii(bytes: __m512i, out: *mut T) {
         // SAFETY: by the caller.
         unsafe {
-            _mm512_storeu_si512(
-                out.cast(),
-                _mm512_cvtepu8_epi16(_mm512_castsi512_si256(bytes)),
-            );
-            let high = _mm512_extracti64x4_epi64::<1>(bytes);
-            _mm512_storeu_si512(out.add(32).cast(), _mm512_cvtepu8_epi16(high));
+            let low = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(bytes));
+            _mm512_storeu_si512(out.cast(), T::order(low));
+            let high = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64::<1>(bytes));
+            _mm512_storeu_si512(out.add(32).cast(), T::order(high));
         }
     }
 }
@@ -868,9 +941,9 @@ unsafe trait MixedTailUnit: Sized {
 }
 
 // SAFETY: `store_utf16` writes the units it returns, counted before.
-unsafe impl MixedTailUnit for u16 {
+unsafe impl<T: Utf16Store> MixedTailUnit for T {
     #[inline(always)]
-    unsafe fn store_tail(b: __m512i, starts: u64, out: &mut [MaybeUninit<u16>]) -> (usize, usize) {
+    unsafe fn store_tail(b: __m512i, starts: u64, out: &mut [MaybeUninit<T>]) -> (usize, usize) {
         // SAFETY: by the caller; the stores write `units`, which `out` has.
         unsafe {
             let (positions, n, read) = mixed_starts::<32>(starts);
@@ -882,7 +955,7 @@ unsafe impl MixedTailUnit for u16 {
             if units > out.len() {
                 return (0, 0);
             }
-            let at = out.as_mut_ptr().cast::<u16>();
+            let at = out.as_mut_ptr().cast::<T>();
             let mut written = store_utf16(mixed_values::<0>(b, positions), n.min(16), at);
             if n > 16 {
                 let c = mixed_values::<16>(b, positions);
@@ -909,32 +982,33 @@ unsafe impl MixedTailUnit for u32 {
     }
 }
 
-/// `from_utf8::convert` with AVX2's registers and the wider block, into UTF-16: the converter
-/// past the leading blocks of ASCII (see `convert_ascii_first`).
+/// `from_utf8::convert` with AVX2's registers and the wider block, into UTF-16 of either byte
+/// order: the converter past the leading blocks of ASCII (see `convert_ascii_first`).
 ///
 /// # Safety
 /// The CPU supports AVX-512F, BW, VL, VBMI and VBMI2, AVX2 and POPCNT; `src` starts a
 /// character, or `valid` is 0.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx2,popcnt")]
 #[inline(never)]
-unsafe fn convert_rest_utf16(
+unsafe fn convert_rest_utf16<T: Utf16Store>(
     src: &[u8],
     valid: usize,
-    dst: &mut [MaybeUninit<u16>],
+    dst: &mut [MaybeUninit<T>],
 ) -> (usize, usize) {
     // SAFETY: by the caller; the converter needs SSE4.1 and SSSE3, which AVX2 includes.
-    unsafe { from_utf8::convert::<Avx2, u16, Avx512BlockConverter>(src, valid, dst) }
+    unsafe { from_utf8::convert::<Avx2, T, Avx512BlockConverter>(src, valid, dst) }
 }
 
 crate::kernels::x86::from_utf8_converter!(
     /// `crate::transcode::utf16::utf8_to_utf16` with AVX2's registers, this kernel's
-    /// validation and the wider block. AVX2's steps compiled with AVX-512 enabled run slower on
+    /// validation and the wider block, into UTF-16 of the machine's byte order (`u16`) or of
+    /// the other (`U16Swapped`). AVX2's steps compiled with AVX-512 enabled run slower on
     /// 4-byte characters, which the wider block more than makes up for (see BENCHMARKS.md).
     ///
     /// # Safety
     /// The CPU supports AVX-512F, BW, VL, VBMI and VBMI2, AVX2 and POPCNT.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx2,popcnt")]
-    utf8_to_utf16 -> u16, utf16::utf8_to_utf16_with,
+    utf8_to_utf16<T: Utf16Store> -> T, utf16::utf8_to_utf16_with,
     kernel: validate::<true>, registers: Avx2, rest: convert_rest_utf16,
     prelude(src, dst) {
         // SAFETY: the CPU has the instruction set by our contract.
@@ -943,7 +1017,7 @@ crate::kernels::x86::from_utf8_converter!(
         }
     },
     // SAFETY: as above.
-    tail: |s: &[u8], d: &mut [MaybeUninit<u16>]| unsafe { mixed_tail(s, d) }
+    tail: |s: &[u8], d: &mut [MaybeUninit<T>]| unsafe { mixed_tail(s, d) }
 );
 
 /// `from_utf8::convert` with AVX2's registers and the wider block, into UTF-32 (see
