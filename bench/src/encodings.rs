@@ -3,7 +3,8 @@
 //! the machine's own, with their inputs, checks and buffers. A module of its own so that the
 //! rest of the harness only hands over to it: `gen` calls [`latin1_inputs`] for each corpus file,
 //! `run` adds [`entries`] to the implementations, asks [`expected`] first, calls [`prepare`] on
-//! each input and [`check_output`] after each first call.
+//! each input and [`check_output`] after each first call, and pairs the rounds' samples as
+//! [`paired_baseline`] says.
 //!
 //! Inputs, two kinds of manifest line per corpus file whose text keeps at least
 //! [`LATIN1_MIN_BYTES`] once every character above U+00FF is removed:
@@ -13,7 +14,10 @@
 //!   `utf8_to_latin1`.
 //!
 //! The UTF-16BE groups run on the corpus files themselves, converted once beforehand (by the
-//! standard library) into UTF-16 in the machine's order and in big-endian order.
+//! standard library) into UTF-16 in the machine's order and in big-endian order. libutf8's
+//! big-endian rows also get the median over the rounds of their time over the native order's in
+//! the same round: a burst of load from other processes slows both alike, where it moves one of
+//! the two medians and not the other.
 
 use std::cell::RefCell;
 use std::ffi::c_char;
@@ -75,6 +79,20 @@ const LATIN1_MIN_BYTES: usize = 4096;
 /// machine's order (the others' is big-endian).
 const NATIVE_TO_UTF16: &str = "libutf8 utf8_to_utf16 (native order)";
 const NATIVE_FROM_UTF16: &str = "libutf8 utf16_to_utf8 (native order)";
+/// libutf8's big-endian conversions, judged against the native-order ones above.
+const BE_TO_UTF16: &str = "libutf8 utf8_to_utf16 UTF8_UTF16BE";
+const BE_FROM_UTF16: &str = "libutf8 utf16_to_utf8 UTF8_UTF16BE";
+
+/// The implementation over whose time in the same round the implementation `name` gets a paired
+/// ratio (the CSV's `paired_ratio`): for libutf8's big-endian conversions, the same conversion
+/// in the machine's order, the goal being the cost of the byte order alone. None for the others.
+pub fn paired_baseline(name: &str) -> Option<&'static str> {
+    match name {
+        BE_TO_UTF16 => Some(NATIVE_TO_UTF16),
+        BE_FROM_UTF16 => Some(NATIVE_FROM_UTF16),
+        _ => None,
+    }
+}
 
 /// Writes the Latin-1 inputs of the corpus file `name` whose text is `text` into `data`, and
 /// their lines into `manifest`; or, if too little of the text is Latin-1, says so and writes
@@ -411,9 +429,7 @@ pub fn entries() -> Vec<Entry> {
             })
         }),
         // UTF-8 to UTF-16BE, and libutf8 in the machine's order on the same samples.
-        entry!("libutf8 utf8_to_utf16 UTF8_UTF16BE", ToUtf16Be, |s| {
-            to_utf16(s, UTF8_UTF16BE)
-        }),
+        entry!(BE_TO_UTF16, ToUtf16Be, |s| to_utf16(s, UTF8_UTF16BE)),
         entry!(NATIVE_TO_UTF16, ToUtf16Be, |s| to_utf16(s, 0)),
         entry!("simdutf convert_utf8_to_utf16be", ToUtf16Be, |s| {
             Buffers::with(|b| {
@@ -425,9 +441,7 @@ pub fn entries() -> Vec<Entry> {
             })
         }),
         // UTF-16BE to UTF-8, and libutf8 from UTF-16 in the machine's order.
-        entry!("libutf8 utf16_to_utf8 UTF8_UTF16BE", FromUtf16Be, |s| {
-            from_utf16(s, UTF8_UTF16BE)
-        }),
+        entry!(BE_FROM_UTF16, FromUtf16Be, |s| from_utf16(s, UTF8_UTF16BE)),
         entry!(NATIVE_FROM_UTF16, FromUtf16Be, |s| from_utf16(s, 0)),
         entry!("simdutf convert_utf16be_to_utf8", FromUtf16Be, |s| {
             Buffers::with(|b| {

@@ -18,7 +18,9 @@
 //! (validators must accept every input; decoders must sum the same code points as `core::str`);
 //! then a repetition count is calibrated so that one sample lasts at least `SAMPLE_MS`; then the
 //! samples are taken round-robin over the implementations (the order rotating each round), so that
-//! a noisy neighbour slows them all alike. Rows give the median, minimum and maximum time per call.
+//! a noisy neighbour slows them all alike. Rows give the median, minimum and maximum time per call,
+//! and, for an implementation paired with another (`encodings::paired_baseline`), the median over
+//! the rounds of its time over the other's in the same round (`paired_ratio`; empty elsewhere).
 
 // libutf8's C API, declared as a C program declares it (include/libutf8.h) and resolved by the
 // linker. `extern crate` links the library in; the constants below check, at compile time, that
@@ -985,7 +987,8 @@ fn measure(manifest: &Path, out: &Path) -> Result<(), String> {
         .filter(|e| only.is_empty() || only.split(',').any(|g| g == e.group.name()))
         .collect();
     let mut csv = String::from(
-        "harness,group,kind,input,impl,bytes_per_call,median_ns,min_ns,max_ns,samples,calls_per_sample\n",
+        "harness,group,kind,input,impl,bytes_per_call,median_ns,min_ns,max_ns,samples,calls_per_sample,\
+         paired_ratio\n",
     );
     let mut failed = false;
     for input in &inputs {
@@ -1045,11 +1048,25 @@ fn measure(manifest: &Path, out: &Path) -> Result<(), String> {
                 times[i].push(ns / (iters * calls_per_iter) as f64);
             }
         }
-        for ((e, iters), t) in plan.iter().zip(times) {
+        // The paired ratios: the median over the rounds of each paired implementation's time
+        // over its baseline's in the same round. Both are sampled in every round, so a burst of
+        // load slows both alike, where it would move one median and not the other.
+        let paired: Vec<String> = plan
+            .iter()
+            .enumerate()
+            .map(|(i, (e, _))| {
+                let base = encodings::paired_baseline(e.name)?;
+                let j = plan.iter().position(|(p, _)| p.name == base)?;
+                let ratios = times[i].iter().zip(&times[j]).map(|(a, b)| a / b);
+                Some(format!("{:.4}", stats(ratios.collect()).median))
+            })
+            .map(Option::unwrap_or_default)
+            .collect();
+        for (((e, iters), t), paired) in plan.iter().zip(times).zip(paired) {
             let s = stats(t);
             writeln!(
                 csv,
-                "rust,{},{},{},{},{},{:.3},{:.3},{:.3},{samples},{}",
+                "rust,{},{},{},{},{},{:.3},{:.3},{:.3},{samples},{},{paired}",
                 e.group.name(),
                 input.kind,
                 input.name,
