@@ -370,6 +370,19 @@ pub(crate) unsafe trait Utf16Source: Utf16Unit {
         0xFF80
     };
 
+    /// `bits` of a unit in the machine's byte order, where they are in the unit as loaded,
+    /// before [`Utf16Source::order`]: a unit as loaded, masked by `as_loaded(m)`, is
+    /// `as_loaded(x)` exactly where the unit in the machine's order, masked by `m`, is `x`, so
+    /// that such tests of the units need not wait for the swap.
+    #[inline(always)]
+    fn as_loaded(bits: u16) -> u16 {
+        if Self::SWAPPED {
+            bits.swap_bytes()
+        } else {
+            bits
+        }
+    }
+
     /// Units of this type as loaded from memory, put in the machine's byte order.
     ///
     /// # Safety

@@ -17,7 +17,8 @@ use crate::kernels::x86::shared::Avx2StepRegister;
 // Experience, 2023. Each surrogate of a pair gives two of its four bytes in its own lane, as
 // in AVX2's steps, so that text with a few supplementary characters (emoji among other
 // text) takes the same steps as text with none. UTF-16 of the other byte order has its bytes
-// swapped right after each load ([`order`]), and then takes the same steps.
+// swapped right after each load ([`order`]), and then takes the same steps, which are chosen
+// by tests of the units as loaded.
 
 /// The 32 units of `S` loaded as `v`, in the machine's byte order: for the other, each lane
 /// rotated by 8 bits, its two bytes swapped.
@@ -319,20 +320,24 @@ unsafe impl<const LONG_ASCII_RUNS: bool> CompressSteps for Avx512CompressSteps<L
         // SAFETY: AVX-512F, BW, VBMI and VBMI2, and AVX2, by the caller; 32 units at `src` and
         // room for 112 bytes at `dst` by the caller, as the conversions need.
         unsafe {
-            let v = order::<S>(_mm512_loadu_si512(src.cast()));
+            let loaded = _mm512_loadu_si512(src.cast());
+            let v = order::<S>(loaded);
+            // The tests that choose the step read the units as loaded, with their bits where
+            // the loads put them (see `Utf16Source::as_loaded`): they need not wait for the swap.
+            let bits = |b: u16| _mm512_set1_epi16(S::as_loaded(b) as i16);
             // Any unit from U+0800 up, tested in a 256-bit register, both halves together:
             // a compare into a mask register costs more.
-            let halves = _mm512_or_si512(v, _mm512_shuffle_i64x2::<0b1110>(v, v));
-            let above = _mm256_set1_epi16(0xF800_u16 as i16);
+            let halves = _mm512_or_si512(loaded, _mm512_shuffle_i64x2::<0b1110>(loaded, loaded));
+            let above = _mm256_set1_epi16(S::as_loaded(0xF800) as i16);
             if _mm256_testz_si256(_mm512_castsi512_si256(halves), above) != 0 {
                 let (len, tail) = one_two_units(v, dst);
                 return (2 * to_utf8::STEP, len, tail);
             }
-            let kind = _mm512_and_si512(v, _mm512_set1_epi16(0xF800_u16 as i16));
-            if _mm512_cmpeq_epi16_mask(kind, _mm512_set1_epi16(0xD800_u16 as i16)) != 0 {
-                let kind = _mm512_and_si512(v, _mm512_set1_epi16(0xFC00_u16 as i16));
-                let high = _mm512_cmpeq_epi16_mask(kind, _mm512_set1_epi16(0xD800_u16 as i16));
-                let low = _mm512_cmpeq_epi16_mask(kind, _mm512_set1_epi16(0xDC00_u16 as i16));
+            let kind = _mm512_and_si512(loaded, bits(0xF800));
+            if _mm512_cmpeq_epi16_mask(kind, bits(0xD800)) != 0 {
+                let kind = _mm512_and_si512(loaded, bits(0xFC00));
+                let high = _mm512_cmpeq_epi16_mask(kind, bits(0xD800));
+                let low = _mm512_cmpeq_epi16_mask(kind, bits(0xDC00));
                 // Every low surrogate follows a high one, and every high one is followed by a
                 // low one but for one in the last lane, left to the next step.
                 if low != high << 1 {
