@@ -350,10 +350,12 @@ pub(crate) unsafe trait StepRegister: Copy {
 }
 
 /// A unit of UTF-16 that the converter reads: in the machine's byte order (`u16`), or in the
-/// other ([`U16Swapped`]), whose bytes are swapped in the register right after each load, so
-/// that the steps, the runs of ASCII and the tail see values as from `u16`: those of
+/// other ([`U16Swapped`]), whose bytes are swapped in the registers loaded from it, so that the
+/// steps, the runs of ASCII and the tail convert values as from `u16`: those of
 /// [`StepRegister`] by [`Utf16Source::order`], those of a [`CompressSteps`] by its own swap,
-/// which [`Utf16Source::SWAPPED`] tells it to make.
+/// which [`Utf16Source::SWAPPED`] tells it to make. The tests that choose among them read the
+/// units as loaded, with their masks swapped instead ([`Utf16Source::NOT_ASCII`],
+/// [`Utf16Source::as_loaded`]).
 ///
 /// # Safety
 /// Implementations are `u16` or `repr(transparent)` over it: the loads read them as `u16`.
@@ -1014,8 +1016,10 @@ pub(crate) unsafe fn utf16_to_utf8<U: StepRegister, W: CompressSteps, S: Utf16So
             // the output has room for them (see `input_limit`).
             let units = unsafe {
                 let at = src.as_ptr().add(read);
-                // `S` is a `u16` (see `Utf16Source`), tested for ASCII as loaded.
-                let loaded = U::load(at.cast());
+                // `S` is a `u16` (see `Utf16Source`), tested for ASCII as loaded, and put in the
+                // machine's order only where used: most steps are `W`'s, which load their units
+                // themselves.
+                let mut loaded = U::load(at.cast());
                 let run = if W::LONG_ASCII_RUNS {
                     test_ascii = !test_ascii;
                     test_ascii && W::ascii_ahead(at, limit - read)
@@ -1027,11 +1031,10 @@ pub(crate) unsafe fn utf16_to_utf8<U: StepRegister, W: CompressSteps, S: Utf16So
                     };
                     units.none(U::splat(S::NOT_ASCII))
                 };
-                let mut v = S::order(loaded);
                 if run {
                     // A run of ASCII: these 16 units, then 32 at a time, as far as they fit.
                     let ascii_limit = ascii_limit(read, src.len(), room - out.len());
-                    out.ascii_bytes::<1>([v.narrow()]);
+                    out.ascii_bytes::<1>([S::order(loaded).narrow()]);
                     read += STEP;
                     // 64 units at a time, one test and one branch for them, while they are
                     // ASCII; then 32 at a time to the run's end.
@@ -1054,17 +1057,17 @@ pub(crate) unsafe fn utf16_to_utf8<U: StepRegister, W: CompressSteps, S: Utf16So
                             break;
                         }
                         let at = src.as_ptr().add(read);
-                        let (loaded, next) = (U::load(at.cast()), U::load(at.add(STEP).cast()));
-                        v = S::order(loaded);
+                        let next;
+                        (loaded, next) = (U::load(at.cast()), U::load(at.add(STEP).cast()));
                         if !loaded.or(next).none(U::splat(S::NOT_ASCII)) {
                             break;
                         }
-                        out.ascii(v, S::order(next));
+                        out.ascii(S::order(loaded), S::order(next));
                         read += 2 * STEP;
                     }
                     out.end_ascii();
-                    // Where the run ends, `v` is the next step's; near the limit (or past it)
-                    // the loop checks again.
+                    // Where the run ends, `loaded` is the next step's; near the limit (or past
+                    // it) the loop checks again.
                     if read + 2 * STEP > limit {
                         continue;
                     }
@@ -1073,6 +1076,7 @@ pub(crate) unsafe fn utf16_to_utf8<U: StepRegister, W: CompressSteps, S: Utf16So
                 // 3 bytes each and 16 more.
                 match W::utf16(src.as_ptr().add(read), out.next()) {
                     (0, _, _) => {
+                        let v = S::order(loaded);
                         let one_two = v.none(U::splat(0xF800));
                         utf16_step::<U, true>(v, one_two, true, &mut out)
                     }
