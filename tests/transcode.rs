@@ -1180,6 +1180,32 @@ fn every_bad_unit_at_every_offset_of_the_first_blocks_in_the_other_byte_order() 
     }
 }
 
+/// Characters whose units in the other byte order, read in the machine's, are ASCII (U+0100,
+/// U+4E00: a low byte of zero, a high byte below 0x80), alone and among ASCII, in runs long
+/// enough for each kernel's tests for a run of ASCII, which read the units as loaded, before
+/// their bytes are swapped.
+#[test]
+fn characters_that_look_like_ascii_in_the_other_byte_order() {
+    for c in ['\u{100}', '\u{4E00}', '\u{7F00}'] {
+        for len in [31, 96, 97, 130, 300]
+            .into_iter()
+            .step_by(common::or_under_miri(1, 4))
+        {
+            for ascii in [0, 1, 17, 40]
+                .into_iter()
+                .step_by(common::or_under_miri(1, 3))
+            {
+                let mut units: Vec<u16> = "a".repeat(ascii).encode_utf16().collect();
+                units.extend(c.to_string().repeat(len).encode_utf16());
+                check_utf16_swapped(&units);
+                units.extend("b".repeat(ascii).encode_utf16());
+                units.extend(c.to_string().repeat(len).encode_utf16());
+                check_utf16_swapped(&units);
+            }
+        }
+    }
+}
+
 /// A long run of blocks of ASCII into the other byte order, into an output at every offset of
 /// a 64-byte line (see `ascii_blocks_into_outputs_at_every_offset`).
 #[test]

@@ -350,102 +350,64 @@ pub(crate) unsafe trait StepRegister: Copy {
 }
 
 /// A unit of UTF-16 that the converter reads: in the machine's byte order (`u16`), or in the
-/// other ([`U16Swapped`]), whose bytes are swapped in the register right after each load, so
-/// that the steps, the runs of ASCII and the tail see values as from `u16`.
+/// other ([`U16Swapped`]), whose bytes are swapped in the registers loaded from it, so that the
+/// steps, the runs of ASCII and the tail convert values as from `u16`: those of
+/// [`StepRegister`] by [`Utf16Source::order`], those of a [`CompressSteps`] by its own swap,
+/// which [`Utf16Source::SWAPPED`] tells it to make. The tests that choose among them read the
+/// units as loaded, with their masks swapped instead ([`Utf16Source::NOT_ASCII`],
+/// [`Utf16Source::as_loaded`]).
 ///
 /// # Safety
 /// Implementations are `u16` or `repr(transparent)` over it: the loads read them as `u16`.
 pub(crate) unsafe trait Utf16Source: Utf16Unit {
-    /// Units of this type as loaded from memory, put in the machine's byte order.
-    ///
-    /// # Safety
-    /// `U`'s instruction set.
-    unsafe fn order<U: StepRegister>(loaded: U) -> U;
-
-    /// Whether the steps of a [`CompressSteps`] take these units: `W::LONG_ASCII_RUNS` and
-    /// `W::ascii_ahead` apply only then.
-    const COMPRESSED: bool;
+    /// Whether the units are in the other byte order than the machine's.
+    const SWAPPED: bool;
 
     /// The bits of a unit as loaded, before [`Utf16Source::order`], that are not ASCII's: runs of
     /// ASCII are looked for in the units as loaded, so that the test does not wait for the swap
     /// (nor swaps the units after the step's, which the next step loads again).
-    const NOT_ASCII: u16;
+    const NOT_ASCII: u16 = if Self::SWAPPED {
+        0xFF80u16.swap_bytes()
+    } else {
+        0xFF80
+    };
 
-    /// [`CompressSteps::utf16`] of `W` on these units, where it takes them, else (0, 0, _).
+    /// `bits` of a unit in the machine's byte order, where they are in the unit as loaded,
+    /// before [`Utf16Source::order`]: a unit as loaded, masked by `as_loaded(m)`, is
+    /// `as_loaded(x)` exactly where the unit in the machine's order, masked by `m`, is `x`, so
+    /// that such tests of the units need not wait for the swap.
+    #[inline(always)]
+    fn as_loaded(bits: u16) -> u16 {
+        if Self::SWAPPED {
+            bits.swap_bytes()
+        } else {
+            bits
+        }
+    }
+
+    /// Units of this type as loaded from memory, put in the machine's byte order.
     ///
     /// # Safety
-    /// As for [`CompressSteps::utf16`].
-    unsafe fn compress_step<W: CompressSteps>(
-        src: *const Self,
-        dst: *mut u8,
-    ) -> (usize, usize, Saved);
-
-    /// [`CompressSteps::utf16_tail`] of `W` on these units, where it takes them, else
-    /// [`staged_tail`] with `U`'s registers.
-    ///
-    /// # Safety
-    /// The CPU has `U`'s and `W`'s instruction sets.
-    unsafe fn tail<U: StepRegister, W: CompressSteps>(
-        src: &[Self],
-        dst: &mut [MaybeUninit<u8>],
-    ) -> (usize, usize);
+    /// `U`'s instruction set.
+    #[inline(always)]
+    unsafe fn order<U: StepRegister>(loaded: U) -> U {
+        if Self::SWAPPED {
+            // SAFETY: by the caller.
+            unsafe { loaded.swap_bytes() }
+        } else {
+            loaded
+        }
+    }
 }
 
 // SAFETY: `u16` itself.
 unsafe impl Utf16Source for u16 {
-    const COMPRESSED: bool = true;
-    const NOT_ASCII: u16 = 0xFF80;
-
-    #[inline(always)]
-    unsafe fn order<U: StepRegister>(loaded: U) -> U {
-        loaded
-    }
-
-    #[inline(always)]
-    unsafe fn compress_step<W: CompressSteps>(
-        src: *const u16,
-        dst: *mut u8,
-    ) -> (usize, usize, Saved) {
-        // SAFETY: by the caller.
-        unsafe { W::utf16(src, dst) }
-    }
-
-    #[inline(always)]
-    unsafe fn tail<U: StepRegister, W: CompressSteps>(
-        src: &[u16],
-        dst: &mut [MaybeUninit<u8>],
-    ) -> (usize, usize) {
-        // SAFETY: by the caller.
-        unsafe { W::utf16_tail(src, dst) }
-    }
+    const SWAPPED: bool = false;
 }
 
 // SAFETY: `repr(transparent)` over `u16`.
 unsafe impl Utf16Source for U16Swapped {
-    /// Not taken: the instruction sets that have such steps (AVX-512) convert this byte order
-    /// with AVX2's converter (see `crate::dispatch`).
-    const COMPRESSED: bool = false;
-    const NOT_ASCII: u16 = 0xFF80u16.swap_bytes();
-
-    #[inline(always)]
-    unsafe fn order<U: StepRegister>(loaded: U) -> U {
-        // SAFETY: by the caller.
-        unsafe { loaded.swap_bytes() }
-    }
-
-    #[inline(always)]
-    unsafe fn compress_step<W: CompressSteps>(_: *const Self, _: *mut u8) -> (usize, usize, Saved) {
-        (0, 0, Saved::NONE)
-    }
-
-    #[inline(always)]
-    unsafe fn tail<U: StepRegister, W: CompressSteps>(
-        src: &[Self],
-        dst: &mut [MaybeUninit<u8>],
-    ) -> (usize, usize) {
-        // SAFETY: `U`'s instruction set by the caller.
-        unsafe { staged_tail::<U, Self>(src, dst) }
-    }
+    const SWAPPED: bool = true;
 }
 
 /// Loads 16 units of UTF-16 from `src`, in the machine's byte order.
@@ -687,19 +649,19 @@ pub(crate) unsafe trait CompressSteps {
     ///
     /// # Safety
     /// `src` has `units` units.
-    unsafe fn ascii_ahead(_src: *const u16, _units: usize) -> bool {
+    unsafe fn ascii_ahead<S: Utf16Source>(_src: *const S, _units: usize) -> bool {
         false
     }
 
-    /// Converts the UTF-16 at `src`, writing its bytes at `dst`, and perhaps others in the 16
-    /// bytes after them: the units read, the bytes written, and the 16 bytes after them as
-    /// they were: 32 units (or 31 when the last is a high surrogate, which the next step
-    /// takes with its low one) give 31 to 96 bytes; (0, 0, _), nothing written, if they hold
-    /// a lone surrogate.
+    /// Converts the UTF-16 at `src`, of either byte order (see [`Utf16Source`]), writing its
+    /// bytes at `dst`, and perhaps others in the 16 bytes after them: the units read, the
+    /// bytes written, and the 16 bytes after them as they were: 32 units (or 31 when the last
+    /// is a high surrogate, which the next step takes with its low one) give 31 to 96 bytes;
+    /// (0, 0, _), nothing written, if they hold a lone surrogate.
     ///
     /// # Safety
     /// `src` has 32 units; `dst` has room for 112 bytes.
-    unsafe fn utf16(src: *const u16, dst: *mut u8) -> (usize, usize, Saved);
+    unsafe fn utf16<S: Utf16Source>(src: *const S, dst: *mut u8) -> (usize, usize, Saved);
 
     /// Converts the 16 UTF-32 units at `src` as [`CompressSteps::utf16`] converts 16 units: their
     /// 16 to 64 bytes and the 16 bytes after them as they were, or (0, _), nothing written, if
@@ -717,19 +679,19 @@ pub(crate) unsafe trait CompressSteps {
     /// `dst` has room for 4 bytes per unit of `src` and 16 more.
     unsafe fn utf32_run(src: &[u32], dst: *mut u8) -> (usize, usize);
 
-    /// Converts UTF-16 from the start of `src` into `dst`, in steps of 32 units or the last
-    /// ones, each converted as [`CompressSteps::utf16`] does but only if its bytes fit, writing
-    /// nothing past them, until a step does not fit or holds a lone surrogate: the units read
-    /// and bytes written. For the units that the steps leave, for want of input or of room for
-    /// a step's most bytes and 16 more: without it the exact path, which goes one character at
-    /// a time with a branch on its width that no predictor learns in mixed text, converted the
-    /// last 31 units of every input, and into an output of exactly the size needed (as the
-    /// length functions give it) its last 80 to 112 bytes. With AVX-512 the steps' bytes are
-    /// stored by a mask; without, through buffers ([`staged_tail`]).
+    /// Converts UTF-16 of either byte order from the start of `src` into `dst`, in steps of 32
+    /// units or the last ones, each converted as [`CompressSteps::utf16`] does but only if its
+    /// bytes fit, writing nothing past them, until a step does not fit or holds a lone
+    /// surrogate: the units read and bytes written. For the units that the steps leave, for
+    /// want of input or of room for a step's most bytes and 16 more: without it the exact path,
+    /// which goes one character at a time with a branch on its width that no predictor learns
+    /// in mixed text, converted the last 31 units of every input, and into an output of exactly
+    /// the size needed (as the length functions give it) its last 80 to 112 bytes. With AVX-512
+    /// the steps' bytes are stored by a mask; without, through buffers ([`staged_tail`]).
     ///
     /// # Safety
     /// The CPU has the instruction set.
-    unsafe fn utf16_tail(src: &[u16], dst: &mut [MaybeUninit<u8>]) -> (usize, usize);
+    unsafe fn utf16_tail<S: Utf16Source>(src: &[S], dst: &mut [MaybeUninit<u8>]) -> (usize, usize);
 
     /// Converts UTF-32 as [`CompressSteps::utf16_tail`] converts UTF-16, in steps of 16 units,
     /// until a step does not fit or holds a value that is not a scalar value.
@@ -746,7 +708,7 @@ pub(crate) struct NoCompressSteps<U>(PhantomData<U>);
 // SAFETY: `U`'s instructions, which the trait's contract covers as `U`'s does.
 unsafe impl<U: StepRegister> CompressSteps for NoCompressSteps<U> {
     #[inline(always)]
-    unsafe fn utf16(_: *const u16, _: *mut u8) -> (usize, usize, Saved) {
+    unsafe fn utf16<S: Utf16Source>(_: *const S, _: *mut u8) -> (usize, usize, Saved) {
         (0, 0, Saved::NONE)
     }
 
@@ -761,9 +723,9 @@ unsafe impl<U: StepRegister> CompressSteps for NoCompressSteps<U> {
     }
 
     #[inline(always)]
-    unsafe fn utf16_tail(src: &[u16], dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+    unsafe fn utf16_tail<S: Utf16Source>(src: &[S], dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
         // SAFETY: `U`'s instruction set by the caller.
-        unsafe { staged_tail::<U, u16>(src, dst) }
+        unsafe { staged_tail::<U, S>(src, dst) }
     }
 
     #[inline(always)]
@@ -792,36 +754,19 @@ trait StagedTailUnit: crate::engine::CodeUnit {
     unsafe fn step<U: StepRegister>(src: &[Self], out: &mut Writer) -> usize;
 }
 
-impl StagedTailUnit for u16 {
+/// UTF-16 of either byte order.
+impl<S: Utf16Source> StagedTailUnit for S {
     #[inline(always)]
-    unsafe fn step<U: StepRegister>(src: &[u16], out: &mut Writer) -> usize {
-        // SAFETY: by the caller.
-        unsafe { staged_utf16_step::<U, u16>(src, out) }
-    }
-}
-
-impl StagedTailUnit for U16Swapped {
-    #[inline(always)]
-    unsafe fn step<U: StepRegister>(src: &[U16Swapped], out: &mut Writer) -> usize {
-        // SAFETY: by the caller.
-        unsafe { staged_utf16_step::<U, U16Swapped>(src, out) }
-    }
-}
-
-/// [`StagedTailUnit::step`] of UTF-16 of either byte order.
-///
-/// # Safety
-/// As for [`StagedTailUnit::step`].
-#[inline(always)]
-unsafe fn staged_utf16_step<U: StepRegister, S: Utf16Source>(src: &[S], out: &mut Writer) -> usize {
-    // SAFETY: by the caller; `src` has the 16 units `load` reads, or the STAGED_MIN to 15
-    // that `load_short` reads.
-    unsafe {
-        let v = match src.first_chunk::<STEP>() {
-            Some(whole) => load::<U, S>(whole.as_ptr()),
-            None => load_short::<U, S>(src),
-        };
-        utf16_step::<U, true>(v, v.none(U::splat(0xF800)), true, out)
+    unsafe fn step<U: StepRegister>(src: &[S], out: &mut Writer) -> usize {
+        // SAFETY: by the caller; `src` has the 16 units `load` reads, or the STAGED_MIN to 15
+        // that `load_short` reads.
+        unsafe {
+            let v = match src.first_chunk::<STEP>() {
+                Some(whole) => load::<U, S>(whole.as_ptr()),
+                None => load_short::<U, S>(src),
+            };
+            utf16_step::<U, true>(v, v.none(U::splat(0xF800)), true, out)
+        }
     }
 }
 
@@ -1036,7 +981,7 @@ pub(crate) fn copy_staged(src: &[MaybeUninit<u8>], dst: &mut [MaybeUninit<u8>]) 
 /// over from there.
 ///
 /// UTF-16 in the other byte order than the machine's ([`U16Swapped`]) is swapped as it is
-/// loaded, and takes none of `W`'s steps (see [`Utf16Source`]).
+/// loaded, by `U`'s registers and `W`'s steps alike (see [`Utf16Source`]).
 ///
 /// # Safety
 /// The CPU has `U`'s and `W`'s instruction sets.
@@ -1051,7 +996,7 @@ pub(crate) unsafe fn utf16_to_utf8<U: StepRegister, W: CompressSteps, S: Utf16So
     // strings (see BENCHMARKS.md).
     if !utf16_steps_fit(src.len(), room) {
         // SAFETY: `W`'s instruction set by our caller.
-        return unsafe { S::tail::<U, W>(src, dst) };
+        return unsafe { W::utf16_tail(src, dst) };
     }
     // SAFETY: SSE2.
     let mut out = unsafe { Writer::new(dst) };
@@ -1071,11 +1016,13 @@ pub(crate) unsafe fn utf16_to_utf8<U: StepRegister, W: CompressSteps, S: Utf16So
             // the output has room for them (see `input_limit`).
             let units = unsafe {
                 let at = src.as_ptr().add(read);
-                // `S` is a `u16` (see `Utf16Source`), tested for ASCII as loaded.
-                let loaded = U::load(at.cast());
-                let run = if W::LONG_ASCII_RUNS && S::COMPRESSED {
+                // `S` is a `u16` (see `Utf16Source`), tested for ASCII as loaded, and put in the
+                // machine's order only where used: most steps are `W`'s, which load their units
+                // themselves.
+                let mut loaded = U::load(at.cast());
+                let run = if W::LONG_ASCII_RUNS {
                     test_ascii = !test_ascii;
-                    test_ascii && W::ascii_ahead(at.cast(), limit - read)
+                    test_ascii && W::ascii_ahead(at, limit - read)
                 } else {
                     let units = if W::ASCII_RUN_UNITS > STEP {
                         loaded.or(U::load(at.add(STEP).cast()))
@@ -1084,11 +1031,10 @@ pub(crate) unsafe fn utf16_to_utf8<U: StepRegister, W: CompressSteps, S: Utf16So
                     };
                     units.none(U::splat(S::NOT_ASCII))
                 };
-                let mut v = S::order(loaded);
                 if run {
                     // A run of ASCII: these 16 units, then 32 at a time, as far as they fit.
                     let ascii_limit = ascii_limit(read, src.len(), room - out.len());
-                    out.ascii_bytes::<1>([v.narrow()]);
+                    out.ascii_bytes::<1>([S::order(loaded).narrow()]);
                     read += STEP;
                     // 64 units at a time, one test and one branch for them, while they are
                     // ASCII; then 32 at a time to the run's end.
@@ -1111,25 +1057,26 @@ pub(crate) unsafe fn utf16_to_utf8<U: StepRegister, W: CompressSteps, S: Utf16So
                             break;
                         }
                         let at = src.as_ptr().add(read);
-                        let (loaded, next) = (U::load(at.cast()), U::load(at.add(STEP).cast()));
-                        v = S::order(loaded);
+                        let next;
+                        (loaded, next) = (U::load(at.cast()), U::load(at.add(STEP).cast()));
                         if !loaded.or(next).none(U::splat(S::NOT_ASCII)) {
                             break;
                         }
-                        out.ascii(v, S::order(next));
+                        out.ascii(S::order(loaded), S::order(next));
                         read += 2 * STEP;
                     }
                     out.end_ascii();
-                    // Where the run ends, `v` is the next step's; near the limit (or past it)
-                    // the loop checks again.
+                    // Where the run ends, `loaded` is the next step's; near the limit (or past
+                    // it) the loop checks again.
                     if read + 2 * STEP > limit {
                         continue;
                     }
                 }
                 // `W`'s contract holds: 32 units at `read`, below `limit`, which leaves room for
                 // 3 bytes each and 16 more.
-                match S::compress_step::<W>(src.as_ptr().add(read), out.next()) {
+                match W::utf16(src.as_ptr().add(read), out.next()) {
                     (0, _, _) => {
+                        let v = S::order(loaded);
                         let one_two = v.none(U::splat(0xF800));
                         utf16_step::<U, true>(v, one_two, true, &mut out)
                     }
@@ -1150,7 +1097,7 @@ pub(crate) unsafe fn utf16_to_utf8<U: StepRegister, W: CompressSteps, S: Utf16So
     let written = unsafe { out.finish() };
     let (rest, out) = (src.get(read..), dst.get_mut(written..));
     // SAFETY: `W`'s instruction set by our caller.
-    let (r, w) = unsafe { S::tail::<U, W>(rest.unwrap_or_default(), out.unwrap_or_default()) };
+    let (r, w) = unsafe { W::utf16_tail(rest.unwrap_or_default(), out.unwrap_or_default()) };
     (read + r, written + w)
 }
 

@@ -152,16 +152,16 @@ static AVX2: Kernels = Kernels {
     cp1252_to_utf8: avx2::cp1252_to_utf8,
     utf8_to_latin1: avx2::utf8_to_latin1,
 };
-/// Validation and counting in 64-byte registers; UTF-16 into UTF-8 with steps of 32 units
-/// below U+0800 and of 32 of any other characters, and runs of ASCII only from 96 units;
-/// UTF-32 into UTF-8 with a run of the steps of 32 units below U+0800 and of 16 units of any
-/// other scalar values; and UTF-8 into UTF-16 and UTF-32 with runs of blocks of 1-3 byte
-/// characters, each block in one register, and steps of characters of any lengths (text with
-/// 4-byte characters), up to 32 into UTF-16 and a whole block's into UTF-32. The loop of UTF-8
-/// into UTF-32 is AVX2's compiled for AVX2 alone, which calls this kernel's validation, runs
-/// and steps (compiled with AVX-512 enabled, it was slower on AMD Zen 4; see BENCHMARKS.md).
-/// Latin-1 and Windows-1252 into UTF-8 and UTF-8 into Latin-1 in blocks of 64 bytes, whose
-/// bytes VBMI2 compresses.
+/// Validation and counting in 64-byte registers; UTF-16 of either byte order into UTF-8 with
+/// steps of 32 units below U+0800 and of 32 of any other characters, and runs of ASCII only
+/// from 96 units; UTF-32 into UTF-8 with a run of the steps of 32 units below U+0800 and of 16
+/// units of any other scalar values; and UTF-8 into UTF-16 of either byte order and UTF-32
+/// with runs of blocks of 1-3 byte characters, each block in one register, and steps of characters of any lengths
+/// (text with 4-byte characters), up to 32 into UTF-16 and a whole block's into UTF-32. The
+/// loop of UTF-8 into UTF-32 is AVX2's compiled for AVX2 alone, which calls this kernel's
+/// validation, runs and steps (compiled with AVX-512 enabled, it was slower on AMD Zen 4; see
+/// BENCHMARKS.md). Latin-1 and Windows-1252 into UTF-8 and UTF-8 into Latin-1 in blocks of 64
+/// bytes, whose bytes VBMI2 compresses.
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
 static AVX512: Kernels = Kernels {
     isa: Isa::Avx512,
@@ -169,27 +169,26 @@ static AVX512: Kernels = Kernels {
     count: avx512::count::<true>,
     utf8_to_utf16: avx512::from_utf8::utf8_to_utf16,
     utf8_to_utf32: avx512::from_utf8::utf8_to_utf32,
-    utf16_to_utf8: avx512::to_utf8::utf16_to_utf8::<true>,
+    utf16_to_utf8: avx512::to_utf8::utf16_to_utf8::<true, _>,
     utf32_to_utf8: avx512::to_utf8::utf32_to_utf8,
     utf8_to_utf16_swapped: avx512::from_utf8::utf8_to_utf16,
-    // AVX2's, which every CPU with these AVX-512 extensions runs: AVX-512's own steps of
-    // UTF-16 read the machine's byte order.
-    utf16_swapped_to_utf8: avx2::utf16_to_utf8,
+    utf16_swapped_to_utf8: avx512::to_utf8::utf16_to_utf8::<true, _>,
     latin1_to_utf8: avx512::latin1::latin1_to_utf8,
     cp1252_to_utf8: avx512::latin1::cp1252_to_utf8,
     utf8_to_latin1: avx512::latin1::utf8_to_latin1,
 };
-/// AVX512's kernels, but validation and counting never prefetch (see `lookup::STREAM_FROM`)
-/// and UTF-16 into UTF-8 leaves its steps for ASCII as AVX2's loop does (see
-/// `avx512::to_utf8::utf16_to_utf8`): the two choices of AVX512, measured on Intel, that Zen 4 runs
-/// slower. (The converters from UTF-8, whose validation costs less than their conversion, keep
-/// AVX512's.)
+/// AVX512's kernels, but validation and counting never prefetch (see `lookup::STREAM_FROM`) and
+/// UTF-16 of either byte order into UTF-8 leaves its steps for ASCII as AVX2's loop does (see
+/// `avx512::to_utf8::utf16_to_utf8`): the two choices of AVX512, measured on Intel, that Zen 4
+/// runs slower. (The converters from UTF-8, whose validation costs less than their conversion,
+/// keep AVX512's.)
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
 static AVX512_ZEN4: Kernels = Kernels {
     isa: Isa::Avx512Zen4,
     validate: avx512::validate::<false>,
     count: avx512::count::<false>,
-    utf16_to_utf8: avx512::to_utf8::utf16_to_utf8::<false>,
+    utf16_to_utf8: avx512::to_utf8::utf16_to_utf8::<false, _>,
+    utf16_swapped_to_utf8: avx512::to_utf8::utf16_to_utf8::<false, _>,
     ..AVX512
 };
 

@@ -1,15 +1,15 @@
 //! The AVX-512 kernels: validation and counting with one 64-byte register per block, AVX-512F,
 //! BW and VBMI instructions (here), and the converters ([`to_utf8`], [`from_utf8`], [`latin1`]).
 //!
-//! The converters are AVX2's (see `crate::dispatch`'s `AVX512`), but the one from
-//! UTF-16 into UTF-8 also takes steps of 32 units below U+0800 in one register and of 32 units
-//! of any other characters (31 where the last is a high surrogate), the one from UTF-32 into
-//! UTF-8 a run of the same 32-unit step below U+0800 and of 16 units of any scalar values, and
-//! those from UTF-8 into UTF-16 and UTF-32 runs of blocks of 64 bytes of 1-3 byte characters at
-//! a fixed stride, and steps of characters of any lengths, or of sixteen 4-byte ones (VL, VBMI
-//! and VBMI2). Those of Latin-1 and Windows-1252 are this kernel's own, in blocks of 64 bytes
-//! (VBMI2's compression, BMI2's bit deposit). The implementation is chosen only where all of
-//! these are present (see `crate::dispatch::Isa::is_supported`).
+//! The converters are AVX2's (see `crate::dispatch`'s `AVX512`), but the one from UTF-16 of
+//! either byte order into UTF-8 also takes steps of 32 units below U+0800 in one register and
+//! of 32 units of any other characters (31 where the last is a high surrogate), the one from
+//! UTF-32 into UTF-8 a run of the same 32-unit step below U+0800 and of 16 units of any scalar
+//! values, and those from UTF-8 into UTF-16 and UTF-32 runs of blocks of 64 bytes of 1-3 byte
+//! characters at a fixed stride, and steps of characters of any lengths, or of sixteen 4-byte
+//! ones (VL, VBMI and VBMI2). Those of Latin-1 and Windows-1252 are this kernel's own, in
+//! blocks of 64 bytes (VBMI2's compression, BMI2's bit deposit). The implementation is chosen
+//! only where all of these are present (see `crate::dispatch::Isa::is_supported`).
 
 pub(crate) mod from_utf8;
 pub(crate) mod latin1;

@@ -5,7 +5,7 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use super::{low_bits, splat32};
-use crate::algorithms::to_utf8::{self, CompressSteps, Saved};
+use crate::algorithms::to_utf8::{self, CompressSteps, Saved, Utf16Source};
 use crate::engine::{Mode, Progress, utf16, utf32};
 use crate::kernels::x86::shared::Avx2StepRegister;
 
@@ -16,7 +16,24 @@ use crate::kernels::x86::shared::Avx2StepRegister;
 // Lemire, "Transcoding Unicode Characters with AVX-512 Instructions", Software: Practice and
 // Experience, 2023. Each surrogate of a pair gives two of its four bytes in its own lane, as
 // in AVX2's steps, so that text with a few supplementary characters (emoji among other
-// text) takes the same steps as text with none.
+// text) takes the same steps as text with none. UTF-16 of the other byte order has its bytes
+// swapped right after each load ([`order`]), and then takes the same steps, which are chosen
+// by tests of the units as loaded.
+
+/// The 32 units of `S` loaded as `v`, in the machine's byte order: for the other, each lane
+/// rotated by 8 bits, its two bytes swapped.
+///
+/// # Safety
+/// The CPU has AVX-512F and VBMI2.
+#[inline(always)]
+unsafe fn order<S: Utf16Source>(v: __m512i) -> __m512i {
+    if S::SWAPPED {
+        // SAFETY: VBMI2 by the caller.
+        unsafe { _mm512_shldi_epi16::<8>(v, v) }
+    } else {
+        v
+    }
+}
 
 /// The bytes of the four-byte form of each 32-bit lane's scalar value without their marker
 /// bits, lead byte lowest: the shorter forms are their tails (as `to_utf8::one_to_four` builds
@@ -282,40 +299,45 @@ unsafe impl<const LONG_ASCII_RUNS: bool> CompressSteps for Avx512CompressSteps<L
     /// and Wikipedia text gains less (see BENCHMARKS.md; AMD Zen 4 is the other way round: see
     /// [`utf16_to_utf8`]).
     #[inline(always)]
-    unsafe fn ascii_ahead(src: *const u16, units: usize) -> bool {
+    unsafe fn ascii_ahead<S: Utf16Source>(src: *const S, units: usize) -> bool {
         const RUN: usize = 96;
         if units < RUN {
             return false;
         }
-        // SAFETY: AVX-512F and BW by the caller; RUN units at `src`, checked above.
+        // SAFETY: AVX-512F and BW by the caller; RUN units at `src`, checked above. Tested as
+        // loaded, in either byte order (see `Utf16Source::NOT_ASCII`).
         unsafe {
             let mut bits = _mm512_loadu_si512(src.cast());
             for k in 1..RUN / 32 {
                 bits = _mm512_or_si512(bits, _mm512_loadu_si512(src.add(32 * k).cast()));
             }
-            _mm512_test_epi16_mask(bits, _mm512_set1_epi16(0xFF80_u16 as i16)) == 0
+            _mm512_test_epi16_mask(bits, _mm512_set1_epi16(S::NOT_ASCII as i16)) == 0
         }
     }
 
     #[inline(always)]
-    unsafe fn utf16(src: *const u16, dst: *mut u8) -> (usize, usize, Saved) {
+    unsafe fn utf16<S: Utf16Source>(src: *const S, dst: *mut u8) -> (usize, usize, Saved) {
         // SAFETY: AVX-512F, BW, VBMI and VBMI2, and AVX2, by the caller; 32 units at `src` and
         // room for 112 bytes at `dst` by the caller, as the conversions need.
         unsafe {
-            let v = _mm512_loadu_si512(src.cast());
+            let loaded = _mm512_loadu_si512(src.cast());
+            let v = order::<S>(loaded);
+            // The tests that choose the step read the units as loaded, with their bits where
+            // the loads put them (see `Utf16Source::as_loaded`): they need not wait for the swap.
+            let bits = |b: u16| _mm512_set1_epi16(S::as_loaded(b) as i16);
             // Any unit from U+0800 up, tested in a 256-bit register, both halves together:
             // a compare into a mask register costs more.
-            let halves = _mm512_or_si512(v, _mm512_shuffle_i64x2::<0b1110>(v, v));
-            let above = _mm256_set1_epi16(0xF800_u16 as i16);
+            let halves = _mm512_or_si512(loaded, _mm512_shuffle_i64x2::<0b1110>(loaded, loaded));
+            let above = _mm256_set1_epi16(S::as_loaded(0xF800) as i16);
             if _mm256_testz_si256(_mm512_castsi512_si256(halves), above) != 0 {
                 let (len, tail) = one_two_units(v, dst);
                 return (2 * to_utf8::STEP, len, tail);
             }
-            let kind = _mm512_and_si512(v, _mm512_set1_epi16(0xF800_u16 as i16));
-            if _mm512_cmpeq_epi16_mask(kind, _mm512_set1_epi16(0xD800_u16 as i16)) != 0 {
-                let kind = _mm512_and_si512(v, _mm512_set1_epi16(0xFC00_u16 as i16));
-                let high = _mm512_cmpeq_epi16_mask(kind, _mm512_set1_epi16(0xD800_u16 as i16));
-                let low = _mm512_cmpeq_epi16_mask(kind, _mm512_set1_epi16(0xDC00_u16 as i16));
+            let kind = _mm512_and_si512(loaded, bits(0xF800));
+            if _mm512_cmpeq_epi16_mask(kind, bits(0xD800)) != 0 {
+                let kind = _mm512_and_si512(loaded, bits(0xFC00));
+                let high = _mm512_cmpeq_epi16_mask(kind, bits(0xD800));
+                let low = _mm512_cmpeq_epi16_mask(kind, bits(0xDC00));
                 // Every low surrogate follows a high one, and every high one is followed by a
                 // low one but for one in the last lane, left to the next step.
                 if low != high << 1 {
@@ -326,7 +348,7 @@ unsafe impl<const LONG_ASCII_RUNS: bool> CompressSteps for Avx512CompressSteps<L
                 }
                 // From memory, not from the masks: the next step's loads wait for it, and the
                 // masks come 20 cycles after the load.
-                let split = *src.add(31) & 0xFC00 == 0xD800;
+                let split = (*src.add(31)).value() & 0xFC00 == 0xD800;
                 let pairs = pairs(v, high, low, split);
                 let (len, tail) = bmp_units(v, Some(pairs), dst);
                 return (2 * to_utf8::STEP - usize::from(split), len, tail);
@@ -351,7 +373,7 @@ unsafe impl<const LONG_ASCII_RUNS: bool> CompressSteps for Avx512CompressSteps<L
     }
 
     #[inline(always)]
-    unsafe fn utf16_tail(src: &[u16], dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+    unsafe fn utf16_tail<S: Utf16Source>(src: &[S], dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
         // SAFETY: the instruction sets by the caller.
         unsafe { tail_steps::<_, false>(src, dst) }
     }
@@ -363,15 +385,15 @@ unsafe impl<const LONG_ASCII_RUNS: bool> CompressSteps for Avx512CompressSteps<L
     }
 }
 
-/// A unit type (UTF-16 or UTF-32) that [`tail_steps`] converts a step at a time: 32 units of
-/// UTF-16 or 16 of UTF-32, or all that are left if fewer.
+/// A unit type (UTF-16 of either byte order, or UTF-32) that [`tail_steps`] converts a step at
+/// a time: 32 units of UTF-16 or 16 of UTF-32, or all that are left if fewer.
 trait TailStepUnit: Sized {
-    /// The units of a step at the start of `src` and their number, loaded with a mask: the
-    /// lanes past `src` are zeros, ASCII, one byte each after the step's bytes, which are left
-    /// out of the stores.
+    /// The units of a step at the start of `src` and their number, loaded with a mask (and put
+    /// in the machine's byte order): the lanes past `src` are zeros, ASCII, one byte each after
+    /// the step's bytes, which are left out of the stores.
     ///
     /// # Safety
-    /// The CPU has AVX-512F and BW.
+    /// The CPU has AVX-512F, BW and VBMI2.
     unsafe fn load_step(src: &[Self]) -> (__m512i, usize);
     /// The units of `v` as bytes, if all are ASCII.
     ///
@@ -386,13 +408,19 @@ trait TailStepUnit: Sized {
     unsafe fn other_step(v: __m512i, units: usize, dst: &mut [MaybeUninit<u8>]) -> (usize, usize);
 }
 
-impl TailStepUnit for u16 {
+impl<S: Utf16Source> TailStepUnit for S {
     #[inline(always)]
-    unsafe fn load_step(src: &[u16]) -> (__m512i, usize) {
+    unsafe fn load_step(src: &[S]) -> (__m512i, usize) {
         let units = src.len().min(2 * to_utf8::STEP);
-        // SAFETY: AVX-512BW by the caller; the load reads the first `units` units of `src`
-        // (the others are masked off: neither read nor able to fault).
-        let v = unsafe { _mm512_maskz_loadu_epi16(low_bits(units) as u32, src.as_ptr().cast()) };
+        // SAFETY: AVX-512BW and VBMI2 by the caller; the load reads the first `units` units of
+        // `src` (the others are masked off: neither read nor able to fault), which are `u16`s
+        // (see `Utf16Source`); zeros swapped are zeros.
+        let v = unsafe {
+            order::<S>(_mm512_maskz_loadu_epi16(
+                low_bits(units) as u32,
+                src.as_ptr().cast(),
+            ))
+        };
         (v, units)
     }
 
@@ -781,7 +809,8 @@ pub(crate) unsafe fn utf32_to_utf8(
     utf32::utf32_to_utf8_using(src, dst, mode, fast)
 }
 
-/// [`crate::transcode::utf16::utf16_to_utf8`] with AVX2's registers and the 32-unit step. With
+/// [`crate::transcode::utf16::utf16_to_utf8`] with AVX2's registers and the 32-unit step, from
+/// UTF-16 of the machine's byte order (`u16`) or of the other (`U16Swapped`). With
 /// `LONG_ASCII_RUNS` (Intel), the loop leaves the steps only for runs of ASCII of at least 96
 /// units (see [`Avx512CompressSteps::ascii_ahead`]); without (AMD Zen 4, whose branch predictor and
 /// 512-bit loads favour the other way), wherever the first 16 units of a step are ASCII, as
@@ -790,8 +819,8 @@ pub(crate) unsafe fn utf32_to_utf8(
 /// # Safety
 /// The CPU supports AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt")]
-pub(crate) unsafe fn utf16_to_utf8<const LONG_ASCII_RUNS: bool>(
-    src: &[u16],
+pub(crate) unsafe fn utf16_to_utf8<const LONG_ASCII_RUNS: bool, S: Utf16Source>(
+    src: &[S],
     dst: &mut [MaybeUninit<u8>],
     mode: Mode,
 ) -> Progress {
@@ -805,21 +834,21 @@ pub(crate) unsafe fn utf16_to_utf8<const LONG_ASCII_RUNS: bool>(
     /// As for `utf16_to_utf8`.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt")]
     #[inline(never)]
-    unsafe fn steps<const LONG_ASCII_RUNS: bool>(
-        s: &[u16],
+    unsafe fn steps<const LONG_ASCII_RUNS: bool, S: Utf16Source>(
+        s: &[S],
         d: &mut [MaybeUninit<u8>],
     ) -> (usize, usize) {
         // SAFETY: the registers need the instruction set, which the CPU has.
         unsafe {
-            to_utf8::utf16_to_utf8::<Avx2StepRegister, Avx512CompressSteps<LONG_ASCII_RUNS>, u16>(
+            to_utf8::utf16_to_utf8::<Avx2StepRegister, Avx512CompressSteps<LONG_ASCII_RUNS>, S>(
                 s, d,
             )
         }
     }
     // SAFETY: as for `utf32_to_utf8`.
-    let fast = |s: &[u16], d: &mut [MaybeUninit<u8>]| unsafe {
+    let fast = |s: &[S], d: &mut [MaybeUninit<u8>]| unsafe {
         if to_utf8::utf16_steps_fit(s.len(), d.len()) {
-            steps::<LONG_ASCII_RUNS>(s, d)
+            steps::<LONG_ASCII_RUNS, S>(s, d)
         } else {
             tail_steps::<_, true>(s, d)
         }
