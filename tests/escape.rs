@@ -301,6 +301,9 @@ fn unescape_reads_the_documented_escapes_and_copies_other_bytes() {
 /// installed.
 fn shell_words(command: &[&str], words: &[Vec<u8>]) -> Option<Vec<Vec<u8>>> {
     use std::os::unix::ffi::OsStrExt;
+    if !on_path(command[0]) {
+        return None;
+    }
     let mut script = b"set -eu\n".to_vec();
     for w in words {
         script.extend_from_slice(b"printf '%s\\0' ");
@@ -324,6 +327,15 @@ fn shell_words(command: &[&str], words: &[Vec<u8>]) -> Option<Vec<Vec<u8>>> {
     let mut parts: Vec<Vec<u8>> = out.stdout.split(|&b| b == 0).map(<[u8]>::to_vec).collect();
     assert_eq!(parts.pop(), Some(Vec::new()), "output ends with a NUL");
     Some(parts)
+}
+
+/// Whether `program` is a file in one of `PATH`'s directories. Looked up before the spawn:
+/// under QEMU's user-mode emulation (the big-endian tests), spawning a program that is not
+/// installed does not fail; the child exits with status 127, which would pass for the shell's
+/// own failure.
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
 }
 
 /// Escapes the hostile names in the shell style and has the shell `command` read each word
