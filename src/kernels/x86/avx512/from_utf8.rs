@@ -4,8 +4,9 @@
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use super::{Avx512, low_bits, splat32, validate};
+use super::{Avx512, low_bits, order, splat32, validate};
 use crate::algorithms::from_utf8::{self, BlockConverter, Utf16Output};
+use crate::algorithms::to_utf8::Utf16Source;
 use crate::engine::{Progress, U16Swapped, utf16, utf32};
 use crate::kernels::x86::shared::Avx2;
 
@@ -242,48 +243,18 @@ unsafe fn store_utf16<T: Utf16Store>(c: __m512i, n: usize, out: *mut T) -> usize
         let lane_units = (1u64 << (2 * n)) - 1;
         let keep = (_mm512_test_epi16_mask(lanes, lanes) | 0x5555_5555) & lane_units as u32;
         let units = keep.count_ones() as usize;
-        let packed = T::order(_mm512_maskz_compress_epi16(keep, lanes));
+        let packed = order::<T>(_mm512_maskz_compress_epi16(keep, lanes));
         _mm512_mask_storeu_epi16(out.cast(), ((1u64 << units) - 1) as u32, packed);
         units
     }
 }
 
 /// UTF-16 in the machine's byte order (`u16`) or in the other (`U16Swapped`), as this kernel
-/// writes it: its 16-bit values put in the unit's byte order in the register before each store.
-///
-/// # Safety
-/// Implementations are `u16` or `repr(transparent)` over it.
-pub(crate) unsafe trait Utf16Store: Utf16Output {
-    /// Whether this is the other byte order than the machine's.
-    const SWAPPED: bool;
+/// writes it: its 16-bit values put in the unit's byte order ([`order`]) in the register before
+/// each store.
+pub(crate) trait Utf16Store: Utf16Output + Utf16Source {}
 
-    /// The 16-bit lanes of `v` in this unit's byte order.
-    ///
-    /// # Safety
-    /// The CPU has AVX-512F, BW and VBMI2.
-    unsafe fn order(v: __m512i) -> __m512i;
-}
-
-// SAFETY: `u16` itself.
-unsafe impl Utf16Store for u16 {
-    const SWAPPED: bool = false;
-
-    #[inline(always)]
-    unsafe fn order(v: __m512i) -> __m512i {
-        v
-    }
-}
-
-// SAFETY: `repr(transparent)` over `u16`.
-unsafe impl Utf16Store for U16Swapped {
-    const SWAPPED: bool = true;
-
-    #[inline(always)]
-    unsafe fn order(v: __m512i) -> __m512i {
-        // SAFETY: VBMI2 by the caller: each lane rotated by 8 bits, its two bytes swapped.
-        unsafe { _mm512_shldi_epi16::<8>(v, v) }
-    }
-}
+impl<T: Utf16Output + Utf16Source> Utf16Store for T {}
 
 /// Blocks of 1-3 byte characters in one register, validated in mask registers and packed by
 /// VBMI2's compression of 16-bit lanes.
@@ -357,7 +328,7 @@ unsafe fn mixed_block_utf16<T: Utf16Store>(block: *const u8, out: *mut T) -> (us
                 splat32(0x03FF_0000),
             );
             let pairs = _mm512_add_epi32(halves, splat32(0xDC00_D7C0));
-            _mm512_storeu_si512(out.cast(), T::order(pairs));
+            _mm512_storeu_si512(out.cast(), order::<T>(pairs));
             return (from_utf8::BLOCK, 32);
         }
         let (positions, n, read) = mixed_starts::<32>(starts);
@@ -426,9 +397,9 @@ unsafe impl<T: Utf16Store> RunStore for T {
         // SAFETY: by the caller.
         unsafe {
             let low = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(bytes));
-            _mm512_storeu_si512(out.cast(), T::order(low));
+            _mm512_storeu_si512(out.cast(), order::<T>(low));
             let high = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64::<1>(bytes));
-            _mm512_storeu_si512(out.add(32).cast(), T::order(high));
+            _mm512_storeu_si512(out.add(32).cast(), order::<T>(high));
         }
     }
 }

@@ -18,6 +18,7 @@ pub(crate) mod to_utf8;
 use core::arch::x86_64::*;
 
 use crate::algorithms::lookup::Vector;
+use crate::algorithms::to_utf8::Utf16Source;
 
 #[derive(Clone, Copy)]
 pub(crate) struct Avx512(__m512i);
@@ -195,6 +196,22 @@ crate::algorithms::lookup::block_kernels!("avx512f,avx512bw,avx512vbmi,popcnt", 
 pub(super) unsafe fn splat32(x: u32) -> __m512i {
     // SAFETY: AVX-512F by the caller.
     unsafe { _mm512_set1_epi32(x as i32) }
+}
+
+/// The 16-bit lanes of `v` swapped if `S` is UTF-16 of the other byte order than the
+/// machine's, else `v`: units of `S` as loaded put in the machine's order, or values in the
+/// machine's order put in `S`'s before a store (each lane rotated by 8 bits).
+///
+/// # Safety
+/// The CPU has AVX-512F and VBMI2.
+#[inline(always)]
+pub(super) unsafe fn order<S: Utf16Source>(v: __m512i) -> __m512i {
+    if S::SWAPPED {
+        // SAFETY: VBMI2 by the caller.
+        unsafe { _mm512_shldi_epi16::<8>(v, v) }
+    } else {
+        v
+    }
 }
 
 /// A mask of the `n` lowest bits, `n` at most 64.

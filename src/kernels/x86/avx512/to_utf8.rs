@@ -4,7 +4,7 @@
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use super::{low_bits, splat32};
+use super::{low_bits, order, splat32};
 use crate::algorithms::to_utf8::{self, CompressSteps, Saved, Utf16Source};
 use crate::engine::{Mode, Progress, utf16, utf32};
 use crate::kernels::x86::shared::Avx2StepRegister;
@@ -19,21 +19,6 @@ use crate::kernels::x86::shared::Avx2StepRegister;
 // text) takes the same steps as text with none. UTF-16 of the other byte order has its bytes
 // swapped right after each load ([`order`]), and then takes the same steps, which are chosen
 // by tests of the units as loaded.
-
-/// The 32 units of `S` loaded as `v`, in the machine's byte order: for the other, each lane
-/// rotated by 8 bits, its two bytes swapped.
-///
-/// # Safety
-/// The CPU has AVX-512F and VBMI2.
-#[inline(always)]
-unsafe fn order<S: Utf16Source>(v: __m512i) -> __m512i {
-    if S::SWAPPED {
-        // SAFETY: VBMI2 by the caller.
-        unsafe { _mm512_shldi_epi16::<8>(v, v) }
-    } else {
-        v
-    }
-}
 
 /// The bytes of the four-byte form of each 32-bit lane's scalar value without their marker
 /// bits, lead byte lowest: the shorter forms are their tails (as `to_utf8::one_to_four` builds
