@@ -260,7 +260,7 @@ unsafe fn utf8_to_latin1_blocks(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> (usi
 /// `crate::engine::latin1::latin1_to_utf8_with` with [`latin1_blocks`].
 ///
 /// # Safety
-/// The CPU has AVX-512F, BW, VL and VBMI2, and POPCNT.
+/// The CPU has AVX-512F, BW, VL, VBMI and VBMI2, BMI2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 pub(crate) unsafe fn latin1_to_utf8(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Progress {
     latin1::latin1_to_utf8_with(src, dst, |s, d| {
