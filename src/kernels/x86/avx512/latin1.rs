@@ -172,14 +172,43 @@ unsafe fn latin1_blocks<const CP1252: bool>(
     (read, written)
 }
 
+/// The Latin-1 of a block `b` of UTF-8 whose bytes from 0x80 are the bits of `high`, if every
+/// one of them is a lead C2 or C3 followed by a continuation byte (in the next block for a
+/// lead in the last byte) or that continuation byte, with bit 0 of `carried_lead` and
+/// `carried_c3` set where the block before ended with a lead, and with C3: the block's bytes with
+/// each continuation byte after C3 gaining 0x40, which makes it the character's value (after C2
+/// it is the value), and the masks of the leads and of the C3 leads. A lead in the last byte of
+/// a shorter block (the input's end, past which the lanes are zeros) has no continuation byte.
+///
+/// # Safety
+/// The CPU has AVX-512F and BW.
+#[inline(always)]
+unsafe fn latin1_of_block(
+    b: __m512i,
+    high: u64,
+    carried_lead: u64,
+    carried_c3: u64,
+) -> Option<(__m512i, u64, u64)> {
+    // SAFETY: the instructions by the caller.
+    unsafe {
+        let leads = _mm512_cmpge_epu8_mask(b, _mm512_set1_epi8(0xC0u8 as i8));
+        // C2 and C3 are the leads whose XOR with C2 is at most 1.
+        let from_c2 = _mm512_xor_si512(b, _mm512_set1_epi8(0xC2u8 as i8));
+        let other_leads = _mm512_mask_cmpgt_epu8_mask(leads, from_c2, _mm512_set1_epi8(1));
+        if other_leads != 0 || high & !leads != (leads << 1) | carried_lead {
+            return None;
+        }
+        let c3 = _mm512_mask_cmpeq_epi8_mask(leads, from_c2, _mm512_set1_epi8(1));
+        let values = _mm512_mask_add_epi8(b, (c3 << 1) | carried_c3, b, _mm512_set1_epi8(0x40));
+        Some((values, leads, c3))
+    }
+}
+
 /// Converts UTF-8 into Latin-1 as far as blocks of ASCII and 2-byte characters up to U+00FF
 /// go: the bytes read and written. The blocks are the input's 64 bytes at a time, whatever
-/// their characters: in each, every byte from 0x80 must be a lead C2 or C3 followed by a
-/// continuation byte (in the next block for a lead in the last byte, which the block carries
-/// over), or that continuation byte. A continuation byte after C3 gains 0x40, which makes it the
-/// character's value (after C2 it is the value), and the leads are compressed away. Anything
-/// else (a character above U+00FF, an error, a character cut by the end of the input) stops it
-/// before the block, and before a lead carried into it, for the engine's exact path.
+/// their characters ([`latin1_of_block`]), the leads compressed away. Anything else (a
+/// character above U+00FF, an error, a character cut by the end of the input) stops it before
+/// the block, and before a lead carried into it, for the engine's exact path.
 ///
 /// A function of its own, as [`latin1_blocks`] is.
 ///
@@ -191,56 +220,52 @@ unsafe fn utf8_to_latin1_blocks(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> (usi
     let (mut read, mut written) = (0, 0);
     // Bit 0 set where the previous block ended with a lead, and with C3.
     let (mut carried_lead, mut carried_c3) = (0u64, 0u64);
-    // SAFETY: the instructions by the caller. Each load reads the first `len` bytes of
-    // `rest` (the others are masked off: neither read nor able to fault); each store writes
-    // the block's output at `written`, checked to fit in `dst` first.
+    // SAFETY: the instructions by the caller. The whole loads read 64 bytes at `read`, inside
+    // `src` by their loop's condition, and the masked ones the first `len` bytes of `rest` (the
+    // others are masked off: neither read nor able to fault). Each store writes the block's
+    // output at `written`, inside `dst`: a whole block's output is at most 64 bytes, which the
+    // first loop's condition leaves room for, and the second loop checks.
     unsafe {
+        while src.len() - read >= BLOCK && dst.len() - written >= BLOCK {
+            let b = _mm512_loadu_si512(src.as_ptr().add(read).cast());
+            let out = dst.as_mut_ptr().add(written).cast::<u8>();
+            let high = _mm512_movepi8_mask(b);
+            if high == 0 {
+                if carried_lead != 0 {
+                    break;
+                }
+                _mm512_storeu_si512(out.cast(), b);
+                read += BLOCK;
+                written += BLOCK;
+                continue;
+            }
+            let Some((values, leads, c3)) = latin1_of_block(b, high, carried_lead, carried_c3)
+            else {
+                break;
+            };
+            // At least 32 bytes: each lead has its continuation byte.
+            let total = (!leads).count_ones() as usize;
+            let bytes = _mm512_maskz_compress_epi8(!leads, values);
+            _mm512_mask_storeu_epi8(out.cast(), u64::MAX >> (64 - total), bytes);
+            read += BLOCK;
+            written += total;
+            (carried_lead, carried_c3) = (leads >> 63, c3 >> 63);
+        }
+        // The blocks that stopped the first loop, if any, stop this one too.
         while let Some(rest) = src.get(read..).filter(|r| !r.is_empty()) {
             let len = rest.len().min(BLOCK);
             let within = low_bits(len);
-            let whole = len == BLOCK;
-            let b = if whole {
-                _mm512_loadu_si512(rest.as_ptr().cast())
-            } else {
-                _mm512_maskz_loadu_epi8(within, rest.as_ptr().cast())
-            };
+            let b = _mm512_maskz_loadu_epi8(within, rest.as_ptr().cast());
             let high = _mm512_movepi8_mask(b);
             let out = dst.as_mut_ptr().add(written).cast::<u8>();
             let room = dst.len() - written;
-            if high == 0 {
-                if carried_lead != 0 || len > room {
-                    break;
-                }
-                if whole {
-                    _mm512_storeu_si512(out.cast(), b);
-                } else {
-                    _mm512_mask_storeu_epi8(out.cast(), within, b);
-                }
-                read += len;
-                written += len;
-                // The run of ASCII this block may start, a whole block at a time.
-                while src.len() - read >= BLOCK && dst.len() - written >= BLOCK {
-                    let b = _mm512_loadu_si512(src.as_ptr().add(read).cast());
-                    if _mm512_movepi8_mask(b) != 0 {
-                        break;
-                    }
-                    _mm512_storeu_si512(dst.as_mut_ptr().add(written).cast(), b);
-                    read += BLOCK;
-                    written += BLOCK;
-                }
-                continue;
-            }
-            let leads = _mm512_cmpge_epu8_mask(b, _mm512_set1_epi8(0xC0u8 as i8));
-            // C2 and C3 are the leads whose XOR with C2 is at most 1.
-            let from_c2 = _mm512_xor_si512(b, _mm512_set1_epi8(0xC2u8 as i8));
-            let other_leads = _mm512_mask_cmpgt_epu8_mask(leads, from_c2, _mm512_set1_epi8(1));
-            // Each continuation byte right after a lead, and each lead right before one: a lead
-            // in the last byte of a shorter block (the input's end) has none.
-            if other_leads != 0 || high & !leads != (leads << 1) | carried_lead {
+            let Some((values, leads, c3)) = (if high == 0 {
+                (carried_lead == 0).then_some((b, 0, 0))
+            } else {
+                latin1_of_block(b, high, carried_lead, carried_c3)
+            }) else {
                 break;
-            }
-            let c3 = _mm512_mask_cmpeq_epi8_mask(leads, from_c2, _mm512_set1_epi8(1));
-            let values = _mm512_mask_add_epi8(b, (c3 << 1) | carried_c3, b, _mm512_set1_epi8(0x40));
+            };
             let keep = within & !leads;
             let total = keep.count_ones() as usize;
             if total > room {
