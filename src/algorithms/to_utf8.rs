@@ -219,6 +219,13 @@ impl<'a> Writer<'a> {
         self.at += 2 * STEP;
     }
 
+    /// Takes note of `len` bytes of ASCII stored exactly at [`Writer::next`], as
+    /// [`Writer::ascii`] stores them.
+    #[inline(always)]
+    fn ascii_stored(&mut self, len: usize) {
+        self.at += len;
+    }
+
     /// Stores `N` registers of ASCII bytes exactly, as [`Writer::ascii`] does.
     #[inline(always)]
     unsafe fn ascii_bytes<const N: usize>(&mut self, regs: [__m128i; N]) {
@@ -653,6 +660,20 @@ pub(crate) unsafe trait CompressSteps {
         false
     }
 
+    /// Whether the steps have their own [`CompressSteps::ascii_units`], which the UTF-16
+    /// loop then takes for runs of ASCII instead of its registers' loads, tests and stores.
+    const ASCII_UNITS: bool = false;
+
+    /// With [`CompressSteps::ASCII_UNITS`], stores the 64 units at `src`, UTF-16 of either byte
+    /// order, as 64 bytes at `dst` if they are all ASCII, and says whether they were; stores
+    /// nothing if not.
+    ///
+    /// # Safety
+    /// `src` has 64 units; `dst` has room for 64 bytes.
+    unsafe fn ascii_units<S: Utf16Source>(_src: *const S, _dst: *mut u8) -> bool {
+        false
+    }
+
     /// Converts the UTF-16 at `src`, of either byte order (see [`Utf16Source`]), writing its
     /// bytes at `dst`, and perhaps others in the 16 bytes after them: the units read, the
     /// bytes written, and the 16 bytes after them as they were: 32 units (or 31 when the last
@@ -1038,7 +1059,14 @@ pub(crate) unsafe fn utf16_to_utf8<U: StepRegister, W: CompressSteps, S: Utf16So
                     read += STEP;
                     // 64 units at a time, one test and one branch for them, while they are
                     // ASCII; then 32 at a time to the run's end.
-                    while read + 4 * STEP <= ascii_limit {
+                    while W::ASCII_UNITS && read + 4 * STEP <= ascii_limit {
+                        if !W::ascii_units(src.as_ptr().add(read), out.next()) {
+                            break;
+                        }
+                        out.ascii_stored(4 * STEP);
+                        read += 4 * STEP;
+                    }
+                    while !W::ASCII_UNITS && read + 4 * STEP <= ascii_limit {
                         let at = src.as_ptr().add(read);
                         let (a, b) = (U::load(at.cast()), U::load(at.add(STEP).cast()));
                         let (c, d) = (

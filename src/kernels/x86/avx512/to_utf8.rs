@@ -271,6 +271,18 @@ unsafe fn bmp_lanes(units: __m256i, pairs: Option<(__m256i, u16, bool)>) -> (__m
     }
 }
 
+/// The permutation of two registers of 16-bit lanes (the second's bytes numbered from 64) that
+/// gives the high byte of each lane.
+static HIGH_BYTES: [u8; 64] = {
+    let mut table = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        table[i] = 2 * i as u8 + 1;
+        i += 1;
+    }
+    table
+};
+
 /// The steps of AVX-512 VBMI2, with [`CompressSteps::LONG_ASCII_RUNS`] as `LONG_ASCII_RUNS` (see
 /// [`utf16_to_utf8`]).
 pub(crate) struct Avx512CompressSteps<const LONG_ASCII_RUNS: bool>;
@@ -297,6 +309,37 @@ unsafe impl<const LONG_ASCII_RUNS: bool> CompressSteps for Avx512CompressSteps<L
                 bits = _mm512_or_si512(bits, _mm512_loadu_si512(src.add(32 * k).cast()));
             }
             _mm512_test_epi16_mask(bits, _mm512_set1_epi16(S::NOT_ASCII as i16)) == 0
+        }
+    }
+
+    const ASCII_UNITS: bool = true;
+
+    /// Two registers of 32 units, tested together; their bytes that hold the units' values
+    /// packed (in the machine's order, the low bytes, with a permutation of 64-bit lanes after
+    /// the packing, which works within 128-bit lanes), or picked from both registers by one
+    /// permutation (in the other order, the high bytes).
+    #[inline(always)]
+    unsafe fn ascii_units<S: Utf16Source>(src: *const S, dst: *mut u8) -> bool {
+        // SAFETY: AVX-512F, BW and VBMI by the caller; 64 units at `src` and room for 64 bytes
+        // at `dst` by the caller.
+        unsafe {
+            let (a, b) = (
+                _mm512_loadu_si512(src.cast()),
+                _mm512_loadu_si512(src.add(32).cast()),
+            );
+            let units = _mm512_or_si512(a, b);
+            if _mm512_test_epi16_mask(units, _mm512_set1_epi16(S::NOT_ASCII as i16)) != 0 {
+                return false;
+            }
+            let bytes = if S::SWAPPED {
+                let index = _mm512_loadu_si512(HIGH_BYTES.as_ptr().cast());
+                _mm512_permutex2var_epi8(a, index, b)
+            } else {
+                let packed = _mm512_packus_epi16(a, b);
+                _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), packed)
+            };
+            _mm512_storeu_si512(dst.cast(), bytes);
+            true
         }
     }
 
