@@ -73,9 +73,10 @@ unsafe fn utf8_of_block(b: __m512i, high: u64, from_c0: u64) -> [(__m512i, usize
 
 /// Converts Latin-1 into UTF-8 (with `CP1252`, up to a block holding a byte of 0x80..0x9F,
 /// whose characters differ from Latin-1's) while each block's output fits: the bytes read and
-/// written. Blocks of 64 bytes of ASCII are copied (after one, two at a time while they are);
-/// the others are converted a block at a time, each half's UTF-8 in one register
-/// ([`utf8_of_block`]).
+/// written. Blocks of 64 bytes of ASCII are copied (after one, loaded two at a time, but each
+/// tested on its own: a test of both together failed as often in text with a character from
+/// 0x80 every few blocks, and then cost a second unpredictable branch on the first); the others
+/// are converted a block at a time, each half's UTF-8 in one register ([`utf8_of_block`]).
 ///
 /// While another block follows and the room holds both, the stores are whole registers, which
 /// reach at most 32 bytes past a block's output (a half's output is at least 32 bytes): the
@@ -100,41 +101,53 @@ unsafe fn latin1_blocks<const CP1252: bool>(
     // bytes at `written`, inside `dst` by their loops' conditions; the masked ones the step's
     // output, checked to fit first.
     unsafe {
-        while src.len() - read >= 2 * BLOCK && dst.len() - written >= 4 * BLOCK {
-            let out = dst.as_mut_ptr().add(written).cast::<u8>();
+        // Converts the block `b` into the output at `out`: its length.
+        let convert = |b: __m512i, high: u64, out: *mut u8| {
+            let from_c0 = _mm512_cmpge_epu8_mask(b, _mm512_set1_epi8(0xC0u8 as i8));
+            let [(first, first_len), (second, second_len)] = utf8_of_block(b, high, from_c0);
+            _mm512_storeu_si512(out.cast(), first);
+            _mm512_storeu_si512(out.add(first_len).cast(), second);
+            first_len + second_len
+        };
+        // 0x80..0x9F are the bytes below 0xA0 as signed bytes (-128..-97).
+        let c1 = |b: __m512i| _mm512_cmplt_epi8_mask(b, _mm512_set1_epi8(-96));
+        'blocks: while src.len() - read >= 2 * BLOCK && dst.len() - written >= 4 * BLOCK {
             let b = _mm512_loadu_si512(src.as_ptr().add(read).cast());
-            // 0x80..0x9F are the bytes below 0xA0 as signed bytes (-128..-97).
-            if CP1252 && _mm512_cmplt_epi8_mask(b, _mm512_set1_epi8(-96)) != 0 {
+            if CP1252 && c1(b) != 0 {
                 return (read, written);
             }
             let high = _mm512_movepi8_mask(b);
+            let out = dst.as_mut_ptr().add(written).cast::<u8>();
             if high != 0 {
-                let from_c0 = _mm512_cmpge_epu8_mask(b, _mm512_set1_epi8(0xC0u8 as i8));
-                let [(first, first_len), (second, second_len)] = utf8_of_block(b, high, from_c0);
-                _mm512_storeu_si512(out.cast(), first);
-                _mm512_storeu_si512(out.add(first_len).cast(), second);
+                written += convert(b, high, out);
                 read += BLOCK;
-                written += first_len + second_len;
                 continue;
             }
             _mm512_storeu_si512(out.cast(), b);
             read += BLOCK;
             written += BLOCK;
-            // The run of ASCII this block may start, two blocks at a time.
-            while src.len() - read >= 2 * BLOCK && dst.len() - written >= 2 * BLOCK {
+            // The run of ASCII this block may start, two blocks at a time, the block that ends
+            // it converted here.
+            while src.len() - read >= 3 * BLOCK && dst.len() - written >= 4 * BLOCK {
                 let p = src.as_ptr().add(read);
                 let (x, y) = (
                     _mm512_loadu_si512(p.cast()),
                     _mm512_loadu_si512(p.add(BLOCK).cast()),
                 );
-                if _mm512_movepi8_mask(_mm512_or_si512(x, y)) != 0 {
-                    break;
+                if CP1252 && c1(x) | c1(y) != 0 {
+                    return (read, written);
                 }
-                let out = dst.as_mut_ptr().add(written).cast::<u8>();
-                _mm512_storeu_si512(out.cast(), x);
-                _mm512_storeu_si512(out.add(BLOCK).cast(), y);
-                read += 2 * BLOCK;
-                written += 2 * BLOCK;
+                for b in [x, y] {
+                    let high = _mm512_movepi8_mask(b);
+                    let out = dst.as_mut_ptr().add(written).cast::<u8>();
+                    read += BLOCK;
+                    if high != 0 {
+                        written += convert(b, high, out);
+                        continue 'blocks;
+                    }
+                    _mm512_storeu_si512(out.cast(), b);
+                    written += BLOCK;
+                }
             }
         }
         while let Some(rest) = src.get(read..).filter(|r| !r.is_empty()) {
