@@ -4,9 +4,10 @@
 usage: report.py RESULTS_DIR OUT_MD OUT_SVG
        report.py --decode-icu RESULTS_DIR (the decoding loop against ICU alone, on stdout)
 
-RESULTS_DIR holds rust.csv and c.csv, or c-1.csv, c-2.csv, ... from as many processes (one row
-per input and implementation: time per call, median, min and max over the samples; the report
-takes the median of the processes' medians), c-meta.txt, run-meta.txt and commands.txt. Every
+RESULTS_DIR holds rust.csv and c.csv, or rust-1.csv, rust-2.csv, ... and c-1.csv, c-2.csv, ...
+from as many processes (one row per input and implementation: time per call, median, min and
+max over the samples; the report takes the median of the processes' medians of the rows they
+have), c-meta.txt, run-meta.txt and commands.txt. Every
 number in
 the report, and every goal's verdict, is computed from those files; the machine is described from
 /proc/cpuinfo. Python 3 standard library only.
@@ -1375,6 +1376,11 @@ def main():
          "its cells the medians of the processes' medians: where the system loads the "
          "executable, at random, moved its decoding loops by up to 20% on single files"
          if res.processes.get("c", 1) > 1 else "")
+      + (f"; the Rust harness's Latin-1 and UTF-16BE conversions in {res.processes['rust']} "
+         "processes (the first measures everything), their cells the medians of the processes' "
+         "medians and paired ratios: where a process's buffers land moved one file's ratio by "
+         "up to 15% between processes"
+         if res.processes.get("rust", 1) > 1 else "")
       + ". Time is the monotonic clock (`Instant`, `clock_gettime(CLOCK_MONOTONIC)`).")
     w("- Each bulk input is processed again and again, and the CPU's branch predictors can "
       "learn much of the pattern of a file of a few hundred KB, better for one build's code "
@@ -1597,8 +1603,11 @@ def main():
     w("## Raw results\n")
     c_files = ("`bench/results/c.csv`" if res.processes.get("c", 1) == 1 else
                f"`bench/results/c-1.csv` to `c-{res.processes['c']}.csv` (one per process)")
+    rust_files = ("`bench/results/rust.csv`" if res.processes.get("rust", 1) == 1 else
+                  f"`bench/results/rust-1.csv` to `rust-{res.processes['rust']}.csv` (one per "
+                  "process; from the second, the Latin-1 and UTF-16BE groups)")
     k_files = "".join(f", `kernel-{isa}.csv`" for isa in res.kernels)
-    w(f"`bench/results/rust.csv`{k_files} and {c_files} (not committed) hold one row per input "
+    w(f"{rust_files}{k_files} and {c_files} (not committed) hold one row per input "
       "and implementation: `harness, group, kind, input, impl, bytes_per_call, median_ns, "
       "min_ns, max_ns, samples, calls_per_sample`, times in nanoseconds per call, and in the "
       "Rust harness's files `paired_ratio`, for libutf8's UTF-16BE rows the median over the "
