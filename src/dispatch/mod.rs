@@ -156,8 +156,9 @@ static AVX2: Kernels = Kernels {
 /// steps of 32 units below U+0800 and of 32 of any other characters, and runs of ASCII only
 /// from 96 units; UTF-32 into UTF-8 with a run of the steps of 32 units below U+0800 and of 16
 /// units of any other scalar values; and UTF-8 into UTF-16 of either byte order and UTF-32
-/// with runs of blocks of 1-3 byte characters, each block in one register, and steps of characters of any lengths
-/// (text with 4-byte characters), up to 32 into UTF-16 and a whole block's into UTF-32. The
+/// with runs of blocks of 1-3 byte characters, each block in one register, and steps of
+/// characters of any lengths (text with 4-byte characters), up to 32 into UTF-16 and a whole
+/// block's into UTF-32. The
 /// loop of UTF-8 into UTF-32 is AVX2's compiled for AVX2 alone, which calls this kernel's
 /// validation, runs and steps (compiled with AVX-512 enabled, it was slower on AMD Zen 4; see
 /// BENCHMARKS.md). Latin-1 and Windows-1252 into UTF-8 and UTF-8 into Latin-1 in blocks of 64
