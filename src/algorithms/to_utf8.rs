@@ -382,7 +382,9 @@ pub(crate) unsafe trait Utf16Source: Utf16Unit {
     /// `bits` of a unit in the machine's byte order, where they are in the unit as loaded,
     /// before [`Utf16Source::order`]: a unit as loaded, masked by `as_loaded(m)`, is
     /// `as_loaded(x)` exactly where the unit in the machine's order, masked by `m`, is `x`, so
-    /// that such tests of the units need not wait for the swap.
+    /// that such tests of the units need not wait for the swap. (Only the AVX-512 steps test
+    /// with masks of their own; builds without them have no use for it.)
+    #[cfg(libutf8_avx512)]
     #[inline(always)]
     fn as_loaded(bits: u16) -> u16 {
         if Self::SWAPPED {
