@@ -987,17 +987,31 @@ DECODE_ICU_TARGET = 0.95
 DECODE_ICU_GOAL = "Inline decoder: `utf8_decode_next` loop ÷ ICU `U8_NEXT` loop, each file"
 
 
+DECODE_ICU_MEDIANS = ("libutf8_median_ns", "libutf8_min_ns", "icu_median_ns", "icu_min_ns",
+                      "icu_over_libutf8")
+
+
 def decode_icu_rows(results_dir):
     """{compiler: {input: row}} from `decode_icu.csv`, compilers in the order run; {} without
-    the file."""
+    the file. A file measured by several processes of a compiler's binary (bench/run.sh runs
+    each LIBUTF8_BENCH_DECODE_PROCESSES times) gets one row: each time and ratio the median of
+    the processes' (the `processes` field says how many)."""
     try:
         with open(os.path.join(results_dir, "decode_icu.csv"), encoding="utf-8") as f:
             rows = list(csv.DictReader(f))
     except OSError:
         return {}
-    out = {}
+    runs = {}
     for r in rows:
-        out.setdefault(r["compiler"], {})[r["input"]] = r
+        runs.setdefault(r["compiler"], {}).setdefault(r["input"], []).append(r)
+    out = {}
+    for compiler, files in runs.items():
+        for name, rs in files.items():
+            row = dict(rs[0])
+            for k in DECODE_ICU_MEDIANS:
+                row[k] = str(statistics.median(float(r[k]) for r in rs))
+            row["processes"] = len(rs)
+            out.setdefault(compiler, {})[name] = row
     return out
 
 
@@ -1029,6 +1043,7 @@ def decode_icu_section(results_dir):
     if not rows:
         return []
     compilers = list(rows)
+    processes = "/".join(sorted({str(r["processes"]) for f in rows.values() for r in f.values()}))
     out = ["## Decoding loop against ICU's U8_NEXT\n",
            "Each corpus file decoded to code points stored in an array by the loop a C program "
            "writes around the header's inline `utf8_decode_next` and around ICU's `U8_NEXT` "
@@ -1037,7 +1052,9 @@ def decode_icu_section(results_dir):
            "code points. Samples of the two loops alternate, the first of each pair alternating; "
            "GB/s of UTF-8 input at the median sample, and *ICU ÷ libutf8*, the median over the "
            "pairs of ICU's time over libutf8's (above 1.00×, libutf8's loop is faster), and the "
-           "same of their fastest samples (less moved by other processes). The "
+           "same of their fastest samples (less moved by other processes). Each binary runs "
+           f"in {processes} processes, one after the other, and each figure is the median of "
+           "theirs: one process's ratio on one file moved by up to 25% from run to run. The "
            f"goal: at least {DECODE_ICU_TARGET:.2f}× on every file with both compilers.\n"]
     names = []
     for c in compilers:

@@ -16,7 +16,7 @@
 # LIBUTF8_BENCH_QUICK, LIBUTF8_BENCH_C_PROCESSES, LIBUTF8_BENCH_ONLY=short_strings,
 # LIBUTF8_SHORT_ROUNDS, LIBUTF8_SHORT_STRINGS (see bench/README.md); CARGO, CC, CXX, PYTHON,
 # PKG_CONFIG. LIBUTF8_BENCH_ONLY=decode_icu runs the inline decoder against ICU alone, with
-# LIBUTF8_BENCH_DECODE_SAMPLES and LIBUTF8_BENCH_DECODE_MS.
+# LIBUTF8_BENCH_DECODE_SAMPLES, LIBUTF8_BENCH_DECODE_MS and LIBUTF8_BENCH_DECODE_PROCESSES.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -88,8 +88,12 @@ decode_icu() {
       -pedantic -Iinclude $icu_cflags bench/c/decode_icu.c "$lib" \
       $(cat build/native-static-libs) -o "bench/target/decode-icu-$cc" && built+=("$cc")
   done
+  # Each binary in several processes, one after the other: the report takes the median of
+  # their rows (a single process's ratio on one file moved by up to 25% from run to run).
   for cc in "${built[@]}"; do
-    run "bench/target/decode-icu-$cc" "$cc" "$results/decode_icu.csv" "$corpus"/*.utf8.txt
+    for _ in $(seq "${LIBUTF8_BENCH_DECODE_PROCESSES:-5}"); do
+      run "bench/target/decode-icu-$cc" "$cc" "$results/decode_icu.csv" "$corpus"/*.utf8.txt
+    done
   done
 }
 if [ "${LIBUTF8_BENCH_ONLY:-}" = decode_icu ]; then
