@@ -377,13 +377,14 @@ unsafe impl<T: Utf16Store> RunStore for T {
         // instructions than packing units; a store of the whole register, where the units
         // fill it, is faster than a masked one.)
         unsafe {
-            let interleave = |half| {
-                _mm512_permutex2var_epi8(first_bytes, table64(&INTERLEAVE[half]), second_bytes)
-            };
-            let first = interleave(0);
+            // (No closure for the two: LLVM called a closure's second use out of line, its
+            // registers passed through the stack.)
+            let first =
+                _mm512_permutex2var_epi8(first_bytes, table64(&INTERLEAVE[0]), second_bytes);
             if total >= 32 {
                 _mm512_storeu_si512(out.cast(), first);
-                let second = interleave(1);
+                let second =
+                    _mm512_permutex2var_epi8(first_bytes, table64(&INTERLEAVE[1]), second_bytes);
                 let rest = (1u64 << (total - 32)) - 1;
                 _mm512_mask_storeu_epi16(out.add(32).cast(), rest as u32, second);
             } else {
