@@ -89,7 +89,19 @@ struct Kernels {
     latin1_to_utf8: SingleByte,
     cp1252_to_utf8: SingleByte,
     utf8_to_latin1: Converter<u8, u8>,
+    /// Converters of short strings of UTF-8, tried before the plain loops of `engine::short`
+    /// and the converters above (after the test for ASCII, which most short strings are).
+    utf8_to_utf16_short: Option<ShortConverter<u16>>,
+    utf8_to_utf16_swapped_short: Option<ShortConverter<U16Swapped>>,
+    utf8_to_utf32_short: Option<ShortConverter<u32>>,
 }
+
+/// A converter of short strings of UTF-8 (up to [`SHORT_BLOCK`] bytes): all of a well-formed
+/// string whose units fit, the units written, or `None` and nothing written.
+type ShortConverter<T> = unsafe fn(&[u8], &mut [MaybeUninit<T>]) -> Option<usize>;
+
+/// The longest string given to a [`ShortConverter`].
+const SHORT_BLOCK: usize = 64;
 
 static SCALAR: Kernels = Kernels {
     isa: Isa::Scalar,
@@ -104,6 +116,9 @@ static SCALAR: Kernels = Kernels {
     latin1_to_utf8: scalar::latin1_to_utf8,
     cp1252_to_utf8: scalar::cp1252_to_utf8,
     utf8_to_latin1: scalar::utf8_to_latin1,
+    utf8_to_utf16_short: None,
+    utf8_to_utf16_swapped_short: None,
+    utf8_to_utf32_short: None,
 };
 /// Validation and counting in 16-byte registers; the converters of UTF-16 and UTF-32 are the
 /// scalar loops, those from UTF-8 validating with this kernel; those of Latin-1 and
@@ -136,6 +151,9 @@ static SSE42: Kernels = Kernels {
     latin1_to_utf8: sse42::latin1_to_utf8,
     cp1252_to_utf8: sse42::cp1252_to_utf8,
     utf8_to_latin1: sse42::utf8_to_latin1,
+    utf8_to_utf16_short: None,
+    utf8_to_utf16_swapped_short: None,
+    utf8_to_utf32_short: None,
 };
 #[cfg(target_arch = "x86_64")]
 static AVX2: Kernels = Kernels {
@@ -151,6 +169,9 @@ static AVX2: Kernels = Kernels {
     latin1_to_utf8: avx2::latin1_to_utf8,
     cp1252_to_utf8: avx2::cp1252_to_utf8,
     utf8_to_latin1: avx2::utf8_to_latin1,
+    utf8_to_utf16_short: None,
+    utf8_to_utf16_swapped_short: None,
+    utf8_to_utf32_short: None,
 };
 /// Validation and counting in 64-byte registers; UTF-16 of either byte order into UTF-8 with
 /// steps of 32 units below U+0800 and of 32 of any other characters, and runs of ASCII only
@@ -177,6 +198,9 @@ static AVX512: Kernels = Kernels {
     latin1_to_utf8: avx512::latin1::latin1_to_utf8,
     cp1252_to_utf8: avx512::latin1::cp1252_to_utf8,
     utf8_to_latin1: avx512::latin1::utf8_to_latin1,
+    utf8_to_utf16_short: Some(avx512::from_utf8::short_utf8::<u16>),
+    utf8_to_utf16_swapped_short: Some(avx512::from_utf8::short_utf8::<U16Swapped>),
+    utf8_to_utf32_short: Some(avx512::from_utf8::short_utf8::<u32>),
 };
 /// AVX512's kernels, but validation and counting never prefetch (see `lookup::STREAM_FROM`) and
 /// UTF-16 of either byte order into UTF-8 leaves its steps for ASCII as AVX2's loop does (see
@@ -330,12 +354,18 @@ impl Isa {
         Some(unsafe { (kernels.validate)(s) }.map_or_else(|len| len, |()| s.len()))
     }
 
-    /// Converts UTF-8 to UTF-16 with this implementation, or `None` if the CPU cannot run it.
+    /// Converts UTF-8 to UTF-16 with this implementation (its converter of short strings
+    /// first, as the library does), or `None` if the CPU cannot run it.
     #[cfg(any(test, feature = "internals"))]
     pub fn utf8_to_utf16(self, src: &[u8], dst: &mut [u16], mode: Mode) -> Option<Progress> {
+        let k = self.kernels()?;
         // SAFETY: `kernels` returns only kernels whose ISA the CPU supports; the converters
         // write units, and store back only units they read from `dst`.
-        Some(unsafe { (self.kernels()?.utf8_to_utf16)(src, as_uninit(dst), mode) })
+        Some(unsafe {
+            let dst = as_uninit(dst);
+            short_string(k.utf8_to_utf16_short, src, dst)
+                .unwrap_or_else(|| (k.utf8_to_utf16)(src, dst, mode))
+        })
     }
 
     /// Converts UTF-16 to UTF-8 with this implementation, or `None` if the CPU cannot run it.
@@ -355,11 +385,13 @@ impl Isa {
         dst: &mut [u16],
         mode: Mode,
     ) -> Option<Progress> {
+        let k = self.kernels()?;
         // SAFETY: `kernels` returns only kernels whose ISA the CPU supports; the converters
         // write units, and store back only units they read from `dst`.
         Some(unsafe {
             let dst = U16Swapped::units_mut(as_uninit(dst));
-            (self.kernels()?.utf8_to_utf16_swapped)(src, dst, mode)
+            short_string(k.utf8_to_utf16_swapped_short, src, dst)
+                .unwrap_or_else(|| (k.utf8_to_utf16_swapped)(src, dst, mode))
         })
     }
 
@@ -380,9 +412,14 @@ impl Isa {
     /// Converts UTF-8 to UTF-32 with this implementation, or `None` if the CPU cannot run it.
     #[cfg(any(test, feature = "internals"))]
     pub fn utf8_to_utf32(self, src: &[u8], dst: &mut [u32], mode: Mode) -> Option<Progress> {
+        let k = self.kernels()?;
         // SAFETY: `kernels` returns only kernels whose ISA the CPU supports; the converters
         // write units, and store back only units they read from `dst`.
-        Some(unsafe { (self.kernels()?.utf8_to_utf32)(src, as_uninit(dst), mode) })
+        Some(unsafe {
+            let dst = as_uninit(dst);
+            short_string(k.utf8_to_utf32_short, src, dst)
+                .unwrap_or_else(|| (k.utf8_to_utf32)(src, dst, mode))
+        })
     }
 
     /// Converts UTF-32 to UTF-8 with this implementation, or `None` if the CPU cannot run it.
@@ -512,6 +549,9 @@ static UNCHOSEN: Kernels = Kernels {
     cp1252_to_utf8: |s, d| unsafe { (choose().cp1252_to_utf8)(s, d) },
     // SAFETY: as above.
     utf8_to_latin1: |s, d, m| unsafe { (choose().utf8_to_latin1)(s, d, m) },
+    utf8_to_utf16_short: None,
+    utf8_to_utf16_swapped_short: None,
+    utf8_to_utf32_short: None,
 };
 
 /// The kernels of the implementation in use, or [`UNCHOSEN`]'s.
@@ -576,16 +616,41 @@ fn utf8_to_units<T: CodeUnit, const PAIRS: bool>(
     src: &[u8],
     dst: &mut [MaybeUninit<T>],
     mode: Mode,
-    kernel: impl FnOnce(&Kernels) -> Converter<u8, T>,
+    kernel: impl FnOnce(&Kernels) -> (Converter<u8, T>, Option<ShortConverter<T>>),
 ) -> Progress {
     if let Some(done) = short_ascii::from_utf8(src, dst) {
+        return done;
+    }
+    let (convert, short_kernel) = kernel(active());
+    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+    if let Some(done) = unsafe { short_string(short_kernel, src, dst) } {
         return done;
     }
     if let Some(done) = short::from_utf8::<_, PAIRS>(src, dst) {
         return done;
     }
-    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
-    unsafe { kernel(active())(src, dst, mode) }
+    // SAFETY: as above.
+    unsafe { convert(src, dst, mode) }
+}
+
+/// `src` converted whole by `short_kernel`, if the table has one and `src` is short enough.
+///
+/// # Safety
+/// `short_kernel` is from a table of an ISA the CPU supports.
+#[inline(always)]
+unsafe fn short_string<T>(
+    short_kernel: Option<ShortConverter<T>>,
+    src: &[u8],
+    dst: &mut [MaybeUninit<T>],
+) -> Option<Progress> {
+    let short_kernel = short_kernel.filter(|_| src.len() <= SHORT_BLOCK)?;
+    // SAFETY: by the caller.
+    let written = unsafe { short_kernel(src, dst) }?;
+    Some(Progress {
+        read: src.len(),
+        written,
+        stop: None,
+    })
 }
 
 /// Converts UTF-16 of either byte order or UTF-32 into UTF-8: the leading ASCII and a short
@@ -618,7 +683,7 @@ fn units_to_utf8<S: ShortAsciiUnit>(
 /// Converts UTF-8 to UTF-16 with the implementation in use.
 #[inline]
 pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [MaybeUninit<u16>], mode: Mode) -> Progress {
-    utf8_to_units::<_, true>(src, dst, mode, |k| k.utf8_to_utf16)
+    utf8_to_units::<_, true>(src, dst, mode, |k| (k.utf8_to_utf16, k.utf8_to_utf16_short))
 }
 
 /// Converts UTF-16 to UTF-8 with the implementation in use.
@@ -635,7 +700,9 @@ pub(crate) fn utf8_to_utf16_swapped(
     dst: &mut [MaybeUninit<U16Swapped>],
     mode: Mode,
 ) -> Progress {
-    utf8_to_units::<_, true>(src, dst, mode, |k| k.utf8_to_utf16_swapped)
+    utf8_to_units::<_, true>(src, dst, mode, |k| {
+        (k.utf8_to_utf16_swapped, k.utf8_to_utf16_swapped_short)
+    })
 }
 
 /// Converts UTF-16 in the other byte order than the machine's to UTF-8 with the implementation
@@ -654,7 +721,7 @@ pub(crate) fn utf16_swapped_to_utf8(
 /// Converts UTF-8 to UTF-32 with the implementation in use.
 #[inline]
 pub(crate) fn utf8_to_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>], mode: Mode) -> Progress {
-    utf8_to_units::<_, false>(src, dst, mode, |k| k.utf8_to_utf32)
+    utf8_to_units::<_, false>(src, dst, mode, |k| (k.utf8_to_utf32, k.utf8_to_utf32_short))
 }
 
 /// Converts UTF-32 to UTF-8 with the implementation in use.

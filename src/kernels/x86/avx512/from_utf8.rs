@@ -348,18 +348,19 @@ unsafe fn mixed_block_utf16<T: Utf16Store>(block: *const u8, out: *mut T) -> (us
 /// # Safety
 /// Implementations use AVX-512F, BW and VBMI instructions only, and write only the units
 /// documented.
-unsafe trait RunStore: Sized {
+pub(crate) unsafe trait RunStore: Sized {
     /// Writes the first `total` (below 64) of the 16-bit values whose low bytes are `lows` and
     /// high bytes `highs`, at `out`, and nothing after them.
     ///
     /// # Safety
     /// `total` units writable at `out`; the CPU has AVX-512F, BW and VBMI.
     unsafe fn store_values(lows: __m512i, highs: __m512i, total: usize, out: *mut Self);
-    /// Writes the 64 bytes of ASCII as units at `out`.
+    /// Writes the first `total` (1 to 64) bytes of ASCII as units at `out`, and nothing after
+    /// them.
     ///
     /// # Safety
-    /// 64 units writable at `out`; the CPU has AVX-512F and BW.
-    unsafe fn store_ascii(bytes: __m512i, out: *mut Self);
+    /// `total` units writable at `out`; the CPU has AVX-512F and BW.
+    unsafe fn store_ascii(bytes: __m512i, total: usize, out: *mut Self);
 }
 
 // SAFETY: AVX-512F, BW and VBMI (VBMI2 for `order`); the stores write `total` units, or 64 of
@@ -394,13 +395,22 @@ unsafe impl<T: Utf16Store> RunStore for T {
     }
 
     #[inline(always)]
-    unsafe fn store_ascii(bytes: __m512i, out: *mut T) {
-        // SAFETY: by the caller.
+    unsafe fn store_ascii(bytes: __m512i, total: usize, out: *mut T) {
+        // SAFETY: by the caller: the whole stores write 32 units below `total`, the masked
+        // ones those left.
         unsafe {
-            let low = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(bytes));
-            _mm512_storeu_si512(out.cast(), order::<T>(low));
-            let high = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64::<1>(bytes));
-            _mm512_storeu_si512(out.add(32).cast(), order::<T>(high));
+            let low = order::<T>(_mm512_cvtepu8_epi16(_mm512_castsi512_si256(bytes)));
+            if total < 32 {
+                _mm512_mask_storeu_epi16(out.cast(), low_bits(total) as u32, low);
+                return;
+            }
+            _mm512_storeu_si512(out.cast(), low);
+            let high = order::<T>(_mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64::<1>(bytes)));
+            if total == 64 {
+                _mm512_storeu_si512(out.add(32).cast(), high);
+            } else {
+                _mm512_mask_storeu_epi16(out.add(32).cast(), low_bits(total - 32) as u32, high);
+            }
         }
     }
 }
@@ -432,17 +442,26 @@ unsafe impl RunStore for u32 {
     }
 
     #[inline(always)]
-    unsafe fn store_ascii(bytes: __m512i, out: *mut u32) {
-        // SAFETY: by the caller.
+    unsafe fn store_ascii(bytes: __m512i, total: usize, out: *mut u32) {
+        // SAFETY: by the caller: each store writes 16 units below `total`, or those left.
         unsafe {
             for k in 0..4 {
+                let left = total.saturating_sub(16 * k);
+                if left == 0 {
+                    break;
+                }
                 let chunk = match k {
                     0 => _mm512_extracti32x4_epi32::<0>(bytes),
                     1 => _mm512_extracti32x4_epi32::<1>(bytes),
                     2 => _mm512_extracti32x4_epi32::<2>(bytes),
                     _ => _mm512_extracti32x4_epi32::<3>(bytes),
                 };
-                _mm512_storeu_si512(out.add(16 * k).cast(), _mm512_cvtepu8_epi32(chunk));
+                let units = _mm512_cvtepu8_epi32(chunk);
+                if left >= 16 {
+                    _mm512_storeu_si512(out.add(16 * k).cast(), units);
+                } else {
+                    _mm512_mask_storeu_epi32(out.add(16 * k).cast(), low_bits(left) as u16, units);
+                }
             }
         }
     }
@@ -487,7 +506,11 @@ unsafe fn narrow_run<T: RunStore>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> (us
                 if carry_lead | carry_third != 0 {
                     break;
                 }
-                T::store_ascii(b, dst.as_mut_ptr().cast::<T>().add(written));
+                T::store_ascii(
+                    b,
+                    from_utf8::BLOCK,
+                    dst.as_mut_ptr().cast::<T>().add(written),
+                );
                 read += from_utf8::BLOCK;
                 written += from_utf8::BLOCK;
                 done = read;
@@ -538,9 +561,10 @@ unsafe fn narrow_run<T: RunStore>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> (us
 }
 
 /// Writes the values of the characters of 1-3 bytes that end at the bits of `ends` in `b`, the
-/// 64 bytes at `p`, at `out`, and nothing after them: their number. `continuation` and `third` mark the continuation bytes and the third bytes of 3-byte
-/// characters in `b`; the bytes before them, one and two places, are read from memory, so that
-/// a character that starts before `p` is put together too.
+/// 64 bytes at `p`, at `out`, and nothing after them: their number. `continuation` and `third`
+/// mark the continuation bytes and the third bytes of 3-byte characters in `b`; the bytes
+/// before them, one and two places, are read from memory, so that a character that starts
+/// before `p` is put together too.
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI and VBMI2; the byte before each continuation byte and the
@@ -556,11 +580,66 @@ unsafe fn store_narrow<T: RunStore>(
 ) -> usize {
     // SAFETY: by the caller; the loads read only the bytes their masks select.
     unsafe {
+        let middle = _mm512_maskz_loadu_epi8(continuation, p.wrapping_sub(1).cast());
+        let top = _mm512_maskz_loadu_epi8(third, p.wrapping_sub(2).cast());
+        store_values_of(b, middle, top, ends, out)
+    }
+}
+
+/// The byte permutations that give each byte lane the byte one place before it, and two.
+static BYTES_BEFORE: [[u8; 64]; 2] = {
+    let mut table = [[0; 64]; 2];
+    let mut i = 0;
+    while i < 64 {
+        table[0][i] = ((i + 63) % 64) as u8;
+        table[1][i] = ((i + 62) % 64) as u8;
+        i += 1;
+    }
+    table
+};
+
+/// [`store_narrow`] for a block that holds all its characters whole: the bytes before
+/// continuation bytes and third bytes taken from `b` itself, by permutations, not loaded again.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2; as many units writable at `out` as `ends` has
+/// bits.
+#[inline(always)]
+unsafe fn store_whole_narrow<T: RunStore>(
+    b: __m512i,
+    continuation: u64,
+    third: u64,
+    ends: u64,
+    out: *mut MaybeUninit<T>,
+) -> usize {
+    // SAFETY: by the caller; the tables hold 64 bytes each.
+    unsafe {
+        let middle = _mm512_maskz_permutexvar_epi8(continuation, table64(&BYTES_BEFORE[0]), b);
+        let top = _mm512_maskz_permutexvar_epi8(third, table64(&BYTES_BEFORE[1]), b);
+        store_values_of(b, middle, top, ends, out)
+    }
+}
+
+/// The stores of [`store_narrow`] and [`store_whole_narrow`], given `middle` and `top`, the
+/// bytes one and two places before the continuation bytes and the third bytes of `b` (zeros
+/// elsewhere).
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2; as many units writable at `out` as `ends` has
+/// bits.
+#[inline(always)]
+unsafe fn store_values_of<T: RunStore>(
+    b: __m512i,
+    middle: __m512i,
+    top: __m512i,
+    ends: u64,
+    out: *mut MaybeUninit<T>,
+) -> usize {
+    // SAFETY: by the caller.
+    unsafe {
         // Each byte's value if it ends a character: its own seven bits (six of a continuation
         // byte), the six of the byte before above them if it continues a character (five of a
         // 2-byte lead), the four of a 3-byte lead two before if it is the third byte of one.
-        let middle = _mm512_maskz_loadu_epi8(continuation, p.wrapping_sub(1).cast());
-        let top = _mm512_maskz_loadu_epi8(third, p.wrapping_sub(2).cast());
         let low_byte = _mm512_ternarylogic_epi32::<0xF8>(
             _mm512_and_si512(b, splat8(0x7F)),
             _mm512_slli_epi16::<6>(middle),
@@ -876,6 +955,82 @@ unsafe fn short_string<T: RunStore + MixedTailUnit>(
     }
 }
 
+/// Converts all of `src`, 1 to 64 bytes, if it is well-formed UTF-8 of characters of 1 to 3
+/// bytes whose units fit in `dst`: the units written, or `None`, having written nothing. One
+/// masked load; ASCII widened at once; else the checks of a block of [`narrow_run`] on it,
+/// with the end of the input in place of the next block (a lead byte must have its
+/// continuation bytes before the end), then [`store_whole_narrow`]: the input is read once,
+/// and what is converted is what was checked.
+///
+/// Short strings of every script but emoji take this one path, with about half the
+/// instructions of the plain loop or of [`short_string`] (a call on a short string is mostly
+/// fixed cost). Strings with a 4-byte character are left to those, as soon as one is seen.
+/// The dispatch calls it before them and before any converter (`Kernels::utf8_to_utf16_short`
+/// and the others): entering a converter, its registers and stack set up for its loops, cost
+/// a short string about as much as converting it.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2")]
+pub(crate) unsafe fn short_utf8<T: RunStore>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<T>],
+) -> Option<usize> {
+    if src.is_empty() || src.len() > from_utf8::BLOCK {
+        return None;
+    }
+    let within = low_bits(src.len());
+    // SAFETY: the instructions by the caller; the load reads the bytes of `src` (the others
+    // are masked off: neither read nor able to fault), zeros after them.
+    unsafe {
+        let b = _mm512_maskz_loadu_epi8(within, src.as_ptr().cast());
+        // As in `narrow_run`: 80..BF are the bytes below -64 as signed bytes.
+        let continuation = _mm512_cmplt_epi8_mask(b, splat8(0xC0));
+        let lead = _mm512_cmpge_epu8_mask(b, splat8(0xC0));
+        let out = dst.as_mut_ptr().cast::<T>();
+        if continuation | lead == 0 {
+            if src.len() > dst.len() {
+                return None;
+            }
+            T::store_ascii(b, src.len(), out);
+            return Some(src.len());
+        }
+        // A 4-byte character, or a lead byte from F5, is for the other paths.
+        if _mm512_cmpge_epu8_mask(b, splat8(0xF0)) != 0 {
+            return None;
+        }
+        let lead3 = _mm512_cmpge_epu8_mask(b, splat8(0xE0));
+        let third = lead3 << 2;
+        let from_c2 = _mm512_sub_epi8(b, splat8(0xC2));
+        let mut error = _mm512_mask_cmpge_epu8_mask(lead, from_c2, splat8(0x2E))
+            // A lead byte whose continuation bytes the string does not hold.
+            | (lead & !(within >> 1))
+            | (lead3 & !(within >> 2));
+        if lead3 != 0 {
+            let below_a0 = _mm512_cmplt_epu8_mask(b, splat8(0xA0));
+            let e0 = _mm512_cmpeq_epi8_mask(b, splat8(0xE0));
+            let ed = _mm512_cmpeq_epi8_mask(b, splat8(0xED));
+            error |= ((e0 << 1) & below_a0) | ((ed << 1) & !below_a0);
+        }
+        if (continuation ^ ((lead << 1) | third)) | error != 0 {
+            return None;
+        }
+        // Every byte of the string followed by no continuation byte ends a character.
+        let ends = !(continuation >> 1) & within;
+        if ends.count_ones() as usize > dst.len() {
+            return None;
+        }
+        // Its characters are whole in `b`; `ends`' units fit.
+        Some(store_whole_narrow(
+            b,
+            continuation,
+            third,
+            ends,
+            dst.as_mut_ptr(),
+        ))
+    }
+}
+
 /// The progress of [`short_string`]'s `(read, written)`, if it converted all of `src`.
 fn whole_string((read, written): (usize, usize), src: &[u8]) -> Option<Progress> {
     (read > 0 && read == src.len()).then_some(Progress {
@@ -1063,6 +1218,10 @@ mod untrusted_input {
                 assert_within_bounds(&src, cap, |d| unsafe { tail(&src, d) });
                 // SAFETY: as above.
                 assert_within_bounds(&src, cap, |d| unsafe { short_string::<T>(&src, d) });
+                // SAFETY: as above.
+                assert_within_bounds(&src, cap, |d| unsafe {
+                    short_utf8::<T>(&src, d).map_or((0, 0), |w| (src.len(), w))
+                });
             }
         }
     }
