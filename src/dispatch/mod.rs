@@ -91,17 +91,28 @@ struct Kernels {
     utf8_to_latin1: Converter<u8, u8>,
     /// Converters of short strings of UTF-8, tried before the plain loops of `engine::short`
     /// and the converters above (after the test for ASCII, which most short strings are).
-    utf8_to_utf16_short: Option<ShortConverter<u16>>,
-    utf8_to_utf16_swapped_short: Option<ShortConverter<U16Swapped>>,
-    utf8_to_utf32_short: Option<ShortConverter<u32>>,
+    utf8_to_utf16_short: Option<ShortConverter<u8, u16>>,
+    utf8_to_utf16_swapped_short: Option<ShortConverter<u8, U16Swapped>>,
+    utf8_to_utf32_short: Option<ShortConverter<u8, u32>>,
+    /// Converters of short strings into UTF-8, tried after the leading ASCII and before the
+    /// plain loops of `engine::short` and the converters above.
+    utf16_to_utf8_short: Option<ShortConverter<u16, u8>>,
+    utf16_swapped_to_utf8_short: Option<ShortConverter<U16Swapped, u8>>,
+    utf32_to_utf8_short: Option<ShortConverter<u32, u8>>,
 }
 
-/// A converter of short strings of UTF-8 (up to [`SHORT_BLOCK`] bytes): all of a well-formed
-/// string whose units fit, the units written, or `None` and nothing written.
-type ShortConverter<T> = unsafe fn(&[u8], &mut [MaybeUninit<T>]) -> Option<usize>;
+/// A converter of short strings (up to [`SHORT_UTF8`] bytes of UTF-8, or
+/// [`SHORT_INTO_UTF8`] bytes of UTF-16 or UTF-32 into UTF-8): all of a well-formed string
+/// whose output fits, the units written; or `None`, nothing written, or into UTF-8 only the
+/// bytes of a well-formed prefix, which the converter then writes again alike.
+type ShortConverter<S, T> = unsafe fn(&[S], &mut [MaybeUninit<T>]) -> Option<usize>;
 
-/// The longest string given to a [`ShortConverter`].
-const SHORT_BLOCK: usize = 64;
+/// The longest string of UTF-8 given to a [`ShortConverter`]: AVX-512's one register.
+const SHORT_UTF8: usize = 64;
+
+/// The longest string of UTF-16 or UTF-32, in bytes, given to a [`ShortConverter`] into
+/// UTF-8: AVX-512's two steps, 64 units of UTF-16 or 32 of UTF-32.
+const SHORT_INTO_UTF8: usize = 128;
 
 static SCALAR: Kernels = Kernels {
     isa: Isa::Scalar,
@@ -119,6 +130,9 @@ static SCALAR: Kernels = Kernels {
     utf8_to_utf16_short: None,
     utf8_to_utf16_swapped_short: None,
     utf8_to_utf32_short: None,
+    utf16_to_utf8_short: None,
+    utf16_swapped_to_utf8_short: None,
+    utf32_to_utf8_short: None,
 };
 /// Validation and counting in 16-byte registers; the converters of UTF-16 and UTF-32 are the
 /// scalar loops, those from UTF-8 validating with this kernel; those of Latin-1 and
@@ -154,6 +168,9 @@ static SSE42: Kernels = Kernels {
     utf8_to_utf16_short: None,
     utf8_to_utf16_swapped_short: None,
     utf8_to_utf32_short: None,
+    utf16_to_utf8_short: None,
+    utf16_swapped_to_utf8_short: None,
+    utf32_to_utf8_short: None,
 };
 #[cfg(target_arch = "x86_64")]
 static AVX2: Kernels = Kernels {
@@ -172,6 +189,9 @@ static AVX2: Kernels = Kernels {
     utf8_to_utf16_short: None,
     utf8_to_utf16_swapped_short: None,
     utf8_to_utf32_short: None,
+    utf16_to_utf8_short: None,
+    utf16_swapped_to_utf8_short: None,
+    utf32_to_utf8_short: None,
 };
 /// Validation and counting in 64-byte registers; UTF-16 of either byte order into UTF-8 with
 /// steps of 32 units below U+0800 and of 32 of any other characters, and runs of ASCII only
@@ -201,6 +221,9 @@ static AVX512: Kernels = Kernels {
     utf8_to_utf16_short: Some(avx512::from_utf8::short_utf8::<u16>),
     utf8_to_utf16_swapped_short: Some(avx512::from_utf8::short_utf8::<U16Swapped>),
     utf8_to_utf32_short: Some(avx512::from_utf8::short_utf8::<u32>),
+    utf16_to_utf8_short: Some(avx512::to_utf8::short_to_utf8::<u16>),
+    utf16_swapped_to_utf8_short: Some(avx512::to_utf8::short_to_utf8::<U16Swapped>),
+    utf32_to_utf8_short: Some(avx512::to_utf8::short_to_utf8::<u32>),
 };
 /// AVX512's kernels, but validation and counting never prefetch (see `lookup::STREAM_FROM`) and
 /// UTF-16 of either byte order into UTF-8 leaves its steps for ASCII as AVX2's loop does (see
@@ -363,7 +386,7 @@ impl Isa {
         // write units, and store back only units they read from `dst`.
         Some(unsafe {
             let dst = as_uninit(dst);
-            short_string(k.utf8_to_utf16_short, src, dst)
+            short_from_utf8(k.utf8_to_utf16_short, src, dst)
                 .unwrap_or_else(|| (k.utf8_to_utf16)(src, dst, mode))
         })
     }
@@ -390,7 +413,7 @@ impl Isa {
         // write units, and store back only units they read from `dst`.
         Some(unsafe {
             let dst = U16Swapped::units_mut(as_uninit(dst));
-            short_string(k.utf8_to_utf16_swapped_short, src, dst)
+            short_from_utf8(k.utf8_to_utf16_swapped_short, src, dst)
                 .unwrap_or_else(|| (k.utf8_to_utf16_swapped)(src, dst, mode))
         })
     }
@@ -417,7 +440,7 @@ impl Isa {
         // write units, and store back only units they read from `dst`.
         Some(unsafe {
             let dst = as_uninit(dst);
-            short_string(k.utf8_to_utf32_short, src, dst)
+            short_from_utf8(k.utf8_to_utf32_short, src, dst)
                 .unwrap_or_else(|| (k.utf8_to_utf32)(src, dst, mode))
         })
     }
@@ -552,6 +575,9 @@ static UNCHOSEN: Kernels = Kernels {
     utf8_to_utf16_short: None,
     utf8_to_utf16_swapped_short: None,
     utf8_to_utf32_short: None,
+    utf16_to_utf8_short: None,
+    utf16_swapped_to_utf8_short: None,
+    utf32_to_utf8_short: None,
 };
 
 /// The kernels of the implementation in use, or [`UNCHOSEN`]'s.
@@ -616,14 +642,14 @@ fn utf8_to_units<T: CodeUnit, const PAIRS: bool>(
     src: &[u8],
     dst: &mut [MaybeUninit<T>],
     mode: Mode,
-    kernel: impl FnOnce(&Kernels) -> (Converter<u8, T>, Option<ShortConverter<T>>),
+    kernel: impl FnOnce(&Kernels) -> (Converter<u8, T>, Option<ShortConverter<u8, T>>),
 ) -> Progress {
     if let Some(done) = short_ascii::from_utf8(src, dst) {
         return done;
     }
     let (convert, short_kernel) = kernel(active());
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
-    if let Some(done) = unsafe { short_string(short_kernel, src, dst) } {
+    if let Some(done) = unsafe { short_from_utf8(short_kernel, src, dst) } {
         return done;
     }
     if let Some(done) = short::from_utf8::<_, PAIRS>(src, dst) {
@@ -638,12 +664,12 @@ fn utf8_to_units<T: CodeUnit, const PAIRS: bool>(
 /// # Safety
 /// `short_kernel` is from a table of an ISA the CPU supports.
 #[inline(always)]
-unsafe fn short_string<T>(
-    short_kernel: Option<ShortConverter<T>>,
+unsafe fn short_from_utf8<T>(
+    short_kernel: Option<ShortConverter<u8, T>>,
     src: &[u8],
     dst: &mut [MaybeUninit<T>],
 ) -> Option<Progress> {
-    let short_kernel = short_kernel.filter(|_| src.len() <= SHORT_BLOCK)?;
+    let short_kernel = short_kernel.filter(|_| src.len() <= SHORT_UTF8)?;
     // SAFETY: by the caller.
     let written = unsafe { short_kernel(src, dst) }?;
     Some(Progress {
@@ -662,7 +688,7 @@ fn units_to_utf8<S: ShortAsciiUnit>(
     dst: &mut [MaybeUninit<u8>],
     mode: Mode,
     short: impl FnOnce(&[S], &mut [MaybeUninit<u8>]) -> Option<Progress>,
-    kernel: impl FnOnce(&Kernels) -> Converter<S, u8>,
+    kernel: impl FnOnce(&Kernels) -> (Converter<S, u8>, Option<ShortConverter<S, u8>>),
 ) -> Progress {
     let ascii = match short_ascii::into_utf8(src, dst) {
         Ok(done) => return done,
@@ -672,12 +698,41 @@ fn units_to_utf8<S: ShortAsciiUnit>(
         src.get(ascii..).unwrap_or_default(),
         dst.get_mut(ascii..).unwrap_or_default(),
     );
-    let rest = match short(src, out) {
+    let (convert, short_kernel) = kernel(active());
+    // What a run of ASCII leaves of a short string, if a few units, the plain loop converts
+    // faster than the call (accented Latin text; see BENCHMARKS.md).
+    let short_kernel = short_kernel.filter(|_| ascii == 0 || src.len() > short::SHORT_INTO_UTF8);
+    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+    let rest = match unsafe { short_into_utf8(short_kernel, src, out) } {
         Some(done) => done,
-        // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
-        None => unsafe { kernel(active())(src, out, mode) },
+        None => match short(src, out) {
+            Some(done) => done,
+            // SAFETY: as above.
+            None => unsafe { convert(src, out, mode) },
+        },
     };
     after_ascii(ascii, rest)
+}
+
+/// `src` converted whole into UTF-8 by `short_kernel`, if the table has one and `src` is short
+/// enough.
+///
+/// # Safety
+/// `short_kernel` is from a table of an ISA the CPU supports.
+#[inline(always)]
+unsafe fn short_into_utf8<S>(
+    short_kernel: Option<ShortConverter<S, u8>>,
+    src: &[S],
+    dst: &mut [MaybeUninit<u8>],
+) -> Option<Progress> {
+    let short_kernel = short_kernel.filter(|_| core::mem::size_of_val(src) <= SHORT_INTO_UTF8)?;
+    // SAFETY: by the caller.
+    let written = unsafe { short_kernel(src, dst) }?;
+    Some(Progress {
+        read: src.len(),
+        written,
+        stop: None,
+    })
 }
 
 /// Converts UTF-8 to UTF-16 with the implementation in use.
@@ -689,7 +744,9 @@ pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [MaybeUninit<u16>], mode: Mode
 /// Converts UTF-16 to UTF-8 with the implementation in use.
 #[inline]
 pub(crate) fn utf16_to_utf8(src: &[u16], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
-    units_to_utf8(src, dst, mode, short::utf16_to_utf8, |k| k.utf16_to_utf8)
+    units_to_utf8(src, dst, mode, short::utf16_to_utf8, |k| {
+        (k.utf16_to_utf8, k.utf16_to_utf8_short)
+    })
 }
 
 /// Converts UTF-8 to UTF-16 in the other byte order than the machine's with the implementation
@@ -714,7 +771,7 @@ pub(crate) fn utf16_swapped_to_utf8(
     mode: Mode,
 ) -> Progress {
     units_to_utf8(src, dst, mode, short::utf16_to_utf8, |k| {
-        k.utf16_swapped_to_utf8
+        (k.utf16_swapped_to_utf8, k.utf16_swapped_to_utf8_short)
     })
 }
 
@@ -727,7 +784,9 @@ pub(crate) fn utf8_to_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>], mode: Mode
 /// Converts UTF-32 to UTF-8 with the implementation in use.
 #[inline]
 pub(crate) fn utf32_to_utf8(src: &[u32], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
-    units_to_utf8(src, dst, mode, short::utf32_to_utf8, |k| k.utf32_to_utf8)
+    units_to_utf8(src, dst, mode, short::utf32_to_utf8, |k| {
+        (k.utf32_to_utf8, k.utf32_to_utf8_short)
+    })
 }
 
 /// The progress of a conversion into UTF-8 whose first `ascii` units, ASCII, were converted

@@ -415,7 +415,7 @@ unsafe impl<const LONG_ASCII_RUNS: bool> CompressSteps for Avx512CompressSteps<L
 
 /// A unit type (UTF-16 of either byte order, or UTF-32) that [`tail_steps`] converts a step at
 /// a time: 32 units of UTF-16 or 16 of UTF-32, or all that are left if fewer.
-trait TailStepUnit: Sized {
+pub(crate) trait TailStepUnit: Sized {
     /// The units of a step at the start of `src` and their number, loaded with a mask (and put
     /// in the machine's byte order): the lanes past `src` are zeros, ASCII, one byte each after
     /// the step's bytes, which are left out of the stores.
@@ -576,6 +576,22 @@ unsafe fn short_units<S: TailStepUnit>(src: &[S], dst: &mut [MaybeUninit<u8>]) -
             stop: None,
         })
     }
+}
+
+/// [`short_units`] as a function of its own, which the dispatch calls before the plain loops
+/// of `engine::short` and before the converter (`Kernels::utf16_to_utf8_short` and the
+/// others), as `from_utf8::short_utf8` from UTF-8: the bytes written, if it converted all of
+/// `src`.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt")]
+pub(crate) unsafe fn short_to_utf8<S: TailStepUnit>(
+    src: &[S],
+    dst: &mut [MaybeUninit<u8>],
+) -> Option<usize> {
+    // SAFETY: by the caller.
+    unsafe { short_units(src, dst) }.map(|done| done.written)
 }
 
 /// Stores the `units` bytes of a step of ASCII at the start of `dst` if they fit: the units
