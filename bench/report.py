@@ -900,13 +900,33 @@ SHORT_STRINGS_SCRIPTS = ["ascii", "latin", "2-byte", "3-byte", "emoji"]
 SHORT_STRINGS_SIZES = [16, 32, 64, 128, 256]
 
 
+SHORT_STRINGS_MEDIANS = ("libutf8_ns", "simdutf_ns", "ratio", "ratio_of_medians",
+                         "libutf8_min_ns", "simdutf_min_ns")
+
+
 def short_strings_cells(results_dir):
-    """{(direction, script, size): row} of `short_strings.csv`, {} without the file."""
-    try:
-        with open(os.path.join(results_dir, "short_strings.csv"), encoding="utf-8") as f:
-            return {(r["direction"], r["script"], int(r["size"])): r for r in csv.DictReader(f)}
-    except OSError:
-        return {}
+    """{(direction, script, size): row} of `short_strings-N.csv` (bench/run.sh runs the
+    harness in LIBUTF8_BENCH_SHORT_PROCESSES processes), or of one `short_strings.csv`; each
+    time and ratio the median of the processes'. {} without the files."""
+    paths = sorted(glob.glob(os.path.join(results_dir, "short_strings-*.csv"))) or \
+        [os.path.join(results_dir, "short_strings.csv")]
+    runs = {}
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as f:
+                for r in csv.DictReader(f):
+                    runs.setdefault((r["direction"], r["script"], int(r["size"])), []).append(r)
+        except OSError:
+            continue
+    cells = {}
+    for key, rows in runs.items():
+        row = dict(rows[0])
+        for field in SHORT_STRINGS_MEDIANS:
+            if all(r.get(field) not in (None, "") for r in rows):
+                row[field] = str(statistics.median(float(r[field]) for r in rows))
+        row["processes"] = len(rows)
+        cells[key] = row
+    return cells
 
 
 def short_strings_goal(results_dir):
@@ -934,7 +954,7 @@ def short_strings_goal(results_dir):
 
 def short_strings_section(results_dir):
     """Tables of the short strings against simdutf called from C++, one per direction: scripts
-    by sizes, simdutf's time over libutf8's. [] without `short_strings.csv`."""
+    by sizes, simdutf's time over libutf8's. [] without its results."""
     cells = short_strings_cells(results_dir)
     if not cells:
         return []
@@ -945,7 +965,7 @@ def short_strings_section(results_dir):
            "validating `convert_*` functions, simdutf compiled at `-O3` from the C++ sources "
            "that the simdutf crate ships and called directly from C++ (its run-time dispatch "
            f"choosing its kernel: {any_row.get('simdutf_kernel', '?')}), not through the crate (`bench/c/short_strings.cpp`, "
-           "`bench/results/short_strings.csv`). Each cell holds "
+           "`bench/results/short_strings-*.csv`). Each cell holds "
            f"{int(any_row['strings']):,} different strings cut from the corpus at random "
            "characters, as many whole characters as fit in the size (*ascii*: English "
            "Wikipedia text without its other characters; *latin*: French, German, Portuguese, "
@@ -956,7 +976,10 @@ def short_strings_section(results_dir):
            "simdutf's time over libutf8's in the same round (above 1.00× libutf8 is faster; in "
            f"bold below the goal's {SHORT_STRINGS_TARGET:.2f}×), then the medians of libutf8's "
            "and simdutf's ns per string. Paired by round, the ratio is less moved by other "
-           "processes than the ratio of the two medians (also in the CSV file).\n"]
+           "processes than the ratio of the two medians (also in the CSV file). The harness "
+           f"runs in {any_row['processes']} processes, one after the other, and each figure "
+           "is the median of theirs (a single process's ratio moved by up to 0.1 from run to "
+           "run).\n"]
     if generated:
         out.append("Generated from a fixed seed, the corpus lacking their files: "
                    + ", ".join(generated) + ".\n")

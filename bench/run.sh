@@ -14,7 +14,8 @@
 # Environment: LIBUTF8_CORPUS (default ../shared/corpus from the repository's top; rows skipped
 # if absent), LIBUTF8_BENCH_SAMPLES, LIBUTF8_BENCH_LARGE_SAMPLES, LIBUTF8_BENCH_SAMPLE_MS,
 # LIBUTF8_BENCH_QUICK, LIBUTF8_BENCH_C_PROCESSES, LIBUTF8_BENCH_ONLY=short_strings,
-# LIBUTF8_SHORT_ROUNDS, LIBUTF8_SHORT_STRINGS (see bench/README.md); CARGO, CC, CXX, PYTHON,
+# LIBUTF8_BENCH_SHORT_PROCESSES, LIBUTF8_SHORT_ROUNDS, LIBUTF8_SHORT_STRINGS (see
+# bench/README.md); CARGO, CC, CXX, PYTHON,
 # PKG_CONFIG. LIBUTF8_BENCH_ONLY=decode_icu runs the inline decoder against ICU alone, with
 # LIBUTF8_BENCH_DECODE_SAMPLES, LIBUTF8_BENCH_DECODE_MS and LIBUTF8_BENCH_DECODE_PROCESSES.
 set -euo pipefail
@@ -133,7 +134,7 @@ fi
 only=${LIBUTF8_BENCH_ONLY:-}
 case $only in
   '') rm -f "$results"/*.csv "$results"/*.txt ;;
-  short_strings) rm -f "$results/short_strings.csv" ;;
+  short_strings) rm -f "$results"/short_strings*.csv ;;
   *)
     echo "bench: LIBUTF8_BENCH_ONLY=$only: the parts that run alone are short_strings," \
       "decode_icu and lossy_dense" >&2
@@ -153,7 +154,7 @@ phase() { echo "$1=$(since "$2")" >> "$results/run-meta.txt"; }
 # --- Short strings against simdutf called directly --------------------------------------------
 # bench/c/short_strings.cpp: libutf8's four strict converters against simdutf's validating ones,
 # 5 scripts x 5 sizes, simdutf compiled at -O3 from the sources the simdutf crate ships and
-# called from C++ (not through the crate's wrapper); results/short_strings.csv. Skipped, with a
+# called from C++ (not through the crate's wrapper); results/short_strings-N.csv. Skipped, with a
 # message, when the corpus or those sources are absent.
 short_strings() {
   local t=$EPOCHREALTIME cxx=${CXX:-c++} dir src out=bench/target/short
@@ -180,7 +181,13 @@ print(next((os.path.dirname(p["manifest_path"]) for p in json.load(sys.stdin)["p
   run "$cxx" -std=c++17 -O2 -Wall -Wextra -Werror -pedantic -Iinclude -I"$src" \
     bench/c/short_strings.cpp "$out/simdutf.o" "$lib" $(cat build/native-static-libs) \
     -o "$out/short_strings"
-  run "$out/short_strings" "$corpus" "$results/short_strings.csv"
+  # In several processes, one after the other (LIBUTF8_BENCH_SHORT_PROCESSES, 5): one
+  # process's paired ratio of a cell moved by up to 0.1 from run to run; the report takes the
+  # median of the processes'. Each takes a few seconds.
+  local i
+  for i in $(seq "${LIBUTF8_BENCH_SHORT_PROCESSES:-5}"); do
+    run "$out/short_strings" "$corpus" "$results/short_strings-$i.csv"
+  done
   phase short_strings_s "$t"
 }
 
