@@ -89,16 +89,33 @@ struct Kernels {
     latin1_to_utf8: SingleByte,
     cp1252_to_utf8: SingleByte,
     utf8_to_latin1: Converter<u8, u8>,
-    /// Converters of short strings of UTF-8, tried before the plain loops of `engine::short`
-    /// and the converters above (after the test for ASCII, which most short strings are).
-    utf8_to_utf16_short: Option<ShortConverter<u8, u16>>,
-    utf8_to_utf16_swapped_short: Option<ShortConverter<u8, U16Swapped>>,
-    utf8_to_utf32_short: Option<ShortConverter<u8, u32>>,
-    /// Converters of short strings into UTF-8, tried after the leading ASCII and before the
-    /// plain loops of `engine::short` and the converters above.
-    utf16_to_utf8_short: Option<ShortConverter<u16, u8>>,
-    utf16_swapped_to_utf8_short: Option<ShortConverter<U16Swapped, u8>>,
-    utf32_to_utf8_short: Option<ShortConverter<u32, u8>>,
+    short: ShortConverters,
+}
+
+/// The converters of short strings of an implementation that has them. From UTF-8 they are
+/// tried before the plain loops of `engine::short` and the converters (after the test for
+/// ASCII, which most short strings are); into UTF-8, after the leading ASCII and before the
+/// plain loops and the converters.
+#[derive(Clone, Copy)]
+struct ShortConverters {
+    utf8_to_utf16: Option<ShortConverter<u8, u16>>,
+    utf8_to_utf16_swapped: Option<ShortConverter<u8, U16Swapped>>,
+    utf8_to_utf32: Option<ShortConverter<u8, u32>>,
+    utf16_to_utf8: Option<ShortConverter<u16, u8>>,
+    utf16_swapped_to_utf8: Option<ShortConverter<U16Swapped, u8>>,
+    utf32_to_utf8: Option<ShortConverter<u32, u8>>,
+}
+
+impl ShortConverters {
+    /// None: short strings go to the plain loops and the converters.
+    const NONE: Self = Self {
+        utf8_to_utf16: None,
+        utf8_to_utf16_swapped: None,
+        utf8_to_utf32: None,
+        utf16_to_utf8: None,
+        utf16_swapped_to_utf8: None,
+        utf32_to_utf8: None,
+    };
 }
 
 /// A converter of short strings (up to [`SHORT_UTF8`] bytes of UTF-8, or
@@ -127,12 +144,7 @@ static SCALAR: Kernels = Kernels {
     latin1_to_utf8: scalar::latin1_to_utf8,
     cp1252_to_utf8: scalar::cp1252_to_utf8,
     utf8_to_latin1: scalar::utf8_to_latin1,
-    utf8_to_utf16_short: None,
-    utf8_to_utf16_swapped_short: None,
-    utf8_to_utf32_short: None,
-    utf16_to_utf8_short: None,
-    utf16_swapped_to_utf8_short: None,
-    utf32_to_utf8_short: None,
+    short: ShortConverters::NONE,
 };
 /// Validation and counting in 16-byte registers; the converters of UTF-16 and UTF-32 are the
 /// scalar loops, those from UTF-8 validating with this kernel; those of Latin-1 and
@@ -165,12 +177,7 @@ static SSE42: Kernels = Kernels {
     latin1_to_utf8: sse42::latin1_to_utf8,
     cp1252_to_utf8: sse42::cp1252_to_utf8,
     utf8_to_latin1: sse42::utf8_to_latin1,
-    utf8_to_utf16_short: None,
-    utf8_to_utf16_swapped_short: None,
-    utf8_to_utf32_short: None,
-    utf16_to_utf8_short: None,
-    utf16_swapped_to_utf8_short: None,
-    utf32_to_utf8_short: None,
+    short: ShortConverters::NONE,
 };
 #[cfg(target_arch = "x86_64")]
 static AVX2: Kernels = Kernels {
@@ -186,12 +193,7 @@ static AVX2: Kernels = Kernels {
     latin1_to_utf8: avx2::latin1_to_utf8,
     cp1252_to_utf8: avx2::cp1252_to_utf8,
     utf8_to_latin1: avx2::utf8_to_latin1,
-    utf8_to_utf16_short: None,
-    utf8_to_utf16_swapped_short: None,
-    utf8_to_utf32_short: None,
-    utf16_to_utf8_short: None,
-    utf16_swapped_to_utf8_short: None,
-    utf32_to_utf8_short: None,
+    short: ShortConverters::NONE,
 };
 /// Validation and counting in 64-byte registers; UTF-16 of either byte order into UTF-8 with
 /// steps of 32 units below U+0800 and of 32 of any other characters, and runs of ASCII only
@@ -218,12 +220,14 @@ static AVX512: Kernels = Kernels {
     latin1_to_utf8: avx512::latin1::latin1_to_utf8,
     cp1252_to_utf8: avx512::latin1::cp1252_to_utf8,
     utf8_to_latin1: avx512::latin1::utf8_to_latin1,
-    utf8_to_utf16_short: Some(avx512::from_utf8::short_utf8::<u16>),
-    utf8_to_utf16_swapped_short: Some(avx512::from_utf8::short_utf8::<U16Swapped>),
-    utf8_to_utf32_short: Some(avx512::from_utf8::short_utf8::<u32>),
-    utf16_to_utf8_short: Some(avx512::to_utf8::short_to_utf8::<u16>),
-    utf16_swapped_to_utf8_short: Some(avx512::to_utf8::short_to_utf8::<U16Swapped>),
-    utf32_to_utf8_short: Some(avx512::to_utf8::short_to_utf8::<u32>),
+    short: ShortConverters {
+        utf8_to_utf16: Some(avx512::from_utf8::short_utf8::<u16>),
+        utf8_to_utf16_swapped: Some(avx512::from_utf8::short_utf8::<U16Swapped>),
+        utf8_to_utf32: Some(avx512::from_utf8::short_utf8::<u32>),
+        utf16_to_utf8: Some(avx512::to_utf8::short_to_utf8::<u16>),
+        utf16_swapped_to_utf8: Some(avx512::to_utf8::short_to_utf8::<U16Swapped>),
+        utf32_to_utf8: Some(avx512::to_utf8::short_to_utf8::<u32>),
+    },
 };
 /// AVX512's kernels, but validation and counting never prefetch (see `lookup::STREAM_FROM`) and
 /// UTF-16 of either byte order into UTF-8 leaves its steps for ASCII as AVX2's loop does (see
@@ -386,7 +390,7 @@ impl Isa {
         // write units, and store back only units they read from `dst`.
         Some(unsafe {
             let dst = as_uninit(dst);
-            short_from_utf8(k.utf8_to_utf16_short, src, dst)
+            short_from_utf8(k.short.utf8_to_utf16, src, dst)
                 .unwrap_or_else(|| (k.utf8_to_utf16)(src, dst, mode))
         })
     }
@@ -413,7 +417,7 @@ impl Isa {
         // write units, and store back only units they read from `dst`.
         Some(unsafe {
             let dst = U16Swapped::units_mut(as_uninit(dst));
-            short_from_utf8(k.utf8_to_utf16_swapped_short, src, dst)
+            short_from_utf8(k.short.utf8_to_utf16_swapped, src, dst)
                 .unwrap_or_else(|| (k.utf8_to_utf16_swapped)(src, dst, mode))
         })
     }
@@ -440,7 +444,7 @@ impl Isa {
         // write units, and store back only units they read from `dst`.
         Some(unsafe {
             let dst = as_uninit(dst);
-            short_from_utf8(k.utf8_to_utf32_short, src, dst)
+            short_from_utf8(k.short.utf8_to_utf32, src, dst)
                 .unwrap_or_else(|| (k.utf8_to_utf32)(src, dst, mode))
         })
     }
@@ -572,12 +576,7 @@ static UNCHOSEN: Kernels = Kernels {
     cp1252_to_utf8: |s, d| unsafe { (choose().cp1252_to_utf8)(s, d) },
     // SAFETY: as above.
     utf8_to_latin1: |s, d, m| unsafe { (choose().utf8_to_latin1)(s, d, m) },
-    utf8_to_utf16_short: None,
-    utf8_to_utf16_swapped_short: None,
-    utf8_to_utf32_short: None,
-    utf16_to_utf8_short: None,
-    utf16_swapped_to_utf8_short: None,
-    utf32_to_utf8_short: None,
+    short: ShortConverters::NONE,
 };
 
 /// The kernels of the implementation in use, or [`UNCHOSEN`]'s.
@@ -738,14 +737,14 @@ unsafe fn short_into_utf8<S>(
 /// Converts UTF-8 to UTF-16 with the implementation in use.
 #[inline]
 pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [MaybeUninit<u16>], mode: Mode) -> Progress {
-    utf8_to_units::<_, true>(src, dst, mode, |k| (k.utf8_to_utf16, k.utf8_to_utf16_short))
+    utf8_to_units::<_, true>(src, dst, mode, |k| (k.utf8_to_utf16, k.short.utf8_to_utf16))
 }
 
 /// Converts UTF-16 to UTF-8 with the implementation in use.
 #[inline]
 pub(crate) fn utf16_to_utf8(src: &[u16], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
     units_to_utf8(src, dst, mode, short::utf16_to_utf8, |k| {
-        (k.utf16_to_utf8, k.utf16_to_utf8_short)
+        (k.utf16_to_utf8, k.short.utf16_to_utf8)
     })
 }
 
@@ -758,7 +757,7 @@ pub(crate) fn utf8_to_utf16_swapped(
     mode: Mode,
 ) -> Progress {
     utf8_to_units::<_, true>(src, dst, mode, |k| {
-        (k.utf8_to_utf16_swapped, k.utf8_to_utf16_swapped_short)
+        (k.utf8_to_utf16_swapped, k.short.utf8_to_utf16_swapped)
     })
 }
 
@@ -771,21 +770,21 @@ pub(crate) fn utf16_swapped_to_utf8(
     mode: Mode,
 ) -> Progress {
     units_to_utf8(src, dst, mode, short::utf16_to_utf8, |k| {
-        (k.utf16_swapped_to_utf8, k.utf16_swapped_to_utf8_short)
+        (k.utf16_swapped_to_utf8, k.short.utf16_swapped_to_utf8)
     })
 }
 
 /// Converts UTF-8 to UTF-32 with the implementation in use.
 #[inline]
 pub(crate) fn utf8_to_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>], mode: Mode) -> Progress {
-    utf8_to_units::<_, false>(src, dst, mode, |k| (k.utf8_to_utf32, k.utf8_to_utf32_short))
+    utf8_to_units::<_, false>(src, dst, mode, |k| (k.utf8_to_utf32, k.short.utf8_to_utf32))
 }
 
 /// Converts UTF-32 to UTF-8 with the implementation in use.
 #[inline]
 pub(crate) fn utf32_to_utf8(src: &[u32], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
     units_to_utf8(src, dst, mode, short::utf32_to_utf8, |k| {
-        (k.utf32_to_utf8, k.utf32_to_utf8_short)
+        (k.utf32_to_utf8, k.short.utf32_to_utf8)
     })
 }
 
