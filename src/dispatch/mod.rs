@@ -119,7 +119,7 @@ impl ShortConverters {
 }
 
 /// A converter of short strings (up to [`SHORT_UTF8`] bytes of UTF-8, or
-/// [`SHORT_INTO_UTF8`] bytes of UTF-16 or UTF-32 into UTF-8): all of a well-formed string
+/// [`SHORT_INTO_UTF8_BYTES`] bytes of UTF-16 or UTF-32 into UTF-8): all of a well-formed string
 /// whose output fits, the units written; or `None`, nothing written, or into UTF-8 only the
 /// bytes of a well-formed prefix, which the converter then writes again alike.
 type ShortConverter<S, T> = unsafe fn(&[S], &mut [MaybeUninit<T>]) -> Option<usize>;
@@ -129,7 +129,7 @@ const SHORT_UTF8: usize = 64;
 
 /// The longest string of UTF-16 or UTF-32, in bytes, given to a [`ShortConverter`] into
 /// UTF-8: AVX-512's two steps, 64 units of UTF-16 or 32 of UTF-32.
-const SHORT_INTO_UTF8: usize = 128;
+const SHORT_INTO_UTF8_BYTES: usize = 128;
 
 static SCALAR: Kernels = Kernels {
     isa: Isa::Scalar,
@@ -390,7 +390,7 @@ impl Isa {
         // write units, and store back only units they read from `dst`.
         Some(unsafe {
             let dst = as_uninit(dst);
-            short_from_utf8(k.short.utf8_to_utf16, src, dst)
+            short_converted(k.short.utf8_to_utf16, src, dst, SHORT_UTF8)
                 .unwrap_or_else(|| (k.utf8_to_utf16)(src, dst, mode))
         })
     }
@@ -417,7 +417,7 @@ impl Isa {
         // write units, and store back only units they read from `dst`.
         Some(unsafe {
             let dst = U16Swapped::units_mut(as_uninit(dst));
-            short_from_utf8(k.short.utf8_to_utf16_swapped, src, dst)
+            short_converted(k.short.utf8_to_utf16_swapped, src, dst, SHORT_UTF8)
                 .unwrap_or_else(|| (k.utf8_to_utf16_swapped)(src, dst, mode))
         })
     }
@@ -444,7 +444,7 @@ impl Isa {
         // write units, and store back only units they read from `dst`.
         Some(unsafe {
             let dst = as_uninit(dst);
-            short_from_utf8(k.short.utf8_to_utf32, src, dst)
+            short_converted(k.short.utf8_to_utf32, src, dst, SHORT_UTF8)
                 .unwrap_or_else(|| (k.utf8_to_utf32)(src, dst, mode))
         })
     }
@@ -648,7 +648,7 @@ fn utf8_to_units<T: CodeUnit, const PAIRS: bool>(
     }
     let (convert, short_kernel) = kernel(active());
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
-    if let Some(done) = unsafe { short_from_utf8(short_kernel, src, dst) } {
+    if let Some(done) = unsafe { short_converted(short_kernel, src, dst, SHORT_UTF8) } {
         return done;
     }
     if let Some(done) = short::from_utf8::<_, PAIRS>(src, dst) {
@@ -658,17 +658,19 @@ fn utf8_to_units<T: CodeUnit, const PAIRS: bool>(
     unsafe { convert(src, dst, mode) }
 }
 
-/// `src` converted whole by `short_kernel`, if the table has one and `src` is short enough.
+/// `src` converted whole by `short_kernel`, if the table has one and `src` is at most `max`
+/// bytes long (of any unit).
 ///
 /// # Safety
 /// `short_kernel` is from a table of an ISA the CPU supports.
 #[inline(always)]
-unsafe fn short_from_utf8<T>(
-    short_kernel: Option<ShortConverter<u8, T>>,
-    src: &[u8],
+unsafe fn short_converted<S, T>(
+    short_kernel: Option<ShortConverter<S, T>>,
+    src: &[S],
     dst: &mut [MaybeUninit<T>],
+    max: usize,
 ) -> Option<Progress> {
-    let short_kernel = short_kernel.filter(|_| src.len() <= SHORT_UTF8)?;
+    let short_kernel = short_kernel.filter(|_| core::mem::size_of_val(src) <= max)?;
     // SAFETY: by the caller.
     let written = unsafe { short_kernel(src, dst) }?;
     Some(Progress {
@@ -702,7 +704,7 @@ fn units_to_utf8<S: ShortAsciiUnit>(
     // faster than the call (accented Latin text; see BENCHMARKS.md).
     let short_kernel = short_kernel.filter(|_| ascii == 0 || src.len() > short::SHORT_INTO_UTF8);
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
-    let rest = match unsafe { short_into_utf8(short_kernel, src, out) } {
+    let rest = match unsafe { short_converted(short_kernel, src, out, SHORT_INTO_UTF8_BYTES) } {
         Some(done) => done,
         None => match short(src, out) {
             Some(done) => done,
@@ -711,27 +713,6 @@ fn units_to_utf8<S: ShortAsciiUnit>(
         },
     };
     after_ascii(ascii, rest)
-}
-
-/// `src` converted whole into UTF-8 by `short_kernel`, if the table has one and `src` is short
-/// enough.
-///
-/// # Safety
-/// `short_kernel` is from a table of an ISA the CPU supports.
-#[inline(always)]
-unsafe fn short_into_utf8<S>(
-    short_kernel: Option<ShortConverter<S, u8>>,
-    src: &[S],
-    dst: &mut [MaybeUninit<u8>],
-) -> Option<Progress> {
-    let short_kernel = short_kernel.filter(|_| core::mem::size_of_val(src) <= SHORT_INTO_UTF8)?;
-    // SAFETY: by the caller.
-    let written = unsafe { short_kernel(src, dst) }?;
-    Some(Progress {
-        read: src.len(),
-        written,
-        stop: None,
-    })
 }
 
 /// Converts UTF-8 to UTF-16 with the implementation in use.

@@ -965,8 +965,8 @@ unsafe fn short_string<T: RunStore + MixedTailUnit>(
 /// Short strings of every script but emoji take this one path, with about half the
 /// instructions of the plain loop or of [`short_string`] (a call on a short string is mostly
 /// fixed cost). Strings with a 4-byte character are left to those, as soon as one is seen.
-/// The dispatch calls it before them and before any converter (`Kernels::utf8_to_utf16_short`
-/// and the others): entering a converter, its registers and stack set up for its loops, cost
+/// The dispatch calls it before them and before any converter (`Kernels::short`,
+/// `ShortConverters`): entering a converter, its registers and stack set up for its loops, cost
 /// a short string about as much as converting it.
 ///
 /// # Safety

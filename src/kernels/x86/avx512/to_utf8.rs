@@ -579,8 +579,8 @@ unsafe fn short_units<S: TailStepUnit>(src: &[S], dst: &mut [MaybeUninit<u8>]) -
 }
 
 /// [`short_units`] as a function of its own, which the dispatch calls before the plain loops
-/// of `engine::short` and before the converter (`Kernels::utf16_to_utf8_short` and the
-/// others), as `from_utf8::short_utf8` from UTF-8: the bytes written, if it converted all of
+/// of `engine::short` and before the converter (`Kernels::short`,
+/// `ShortConverters`), as `from_utf8::short_utf8` from UTF-8: the bytes written, if it converted all of
 /// `src`.
 ///
 /// # Safety
