@@ -1,14 +1,17 @@
 //! Short strings of ASCII converted with no kernel: every mode converts ASCII alike, unit for
 //! unit, and a kernel's setup (its constants loaded, registers saved) costs more than the copy
-//! of a short string. From UTF-8, a plain loop over strings of up to 128 bytes (validated as
-//! `utf8_validate` does); into UTF-8, on x86_64, SSE2 registers (the baseline) over strings of
-//! up to 256 units, 16 units at a time, the last 16 again where the length is not a multiple
-//! (the loads and stores overlap, and no loop takes the rest); elsewhere, plain loops.
+//! of a short string. On x86_64, SSE2 registers (the baseline), 16 units at a time, the last
+//! 16 again where the length is not a multiple (the loads and stores overlap, and no loop
+//! takes the rest): from UTF-8, strings of up to 128 bytes, tested whole first (as
+//! `utf8_validate` does), then widened; into UTF-8, strings of up to 256 units, each 16 tested
+//! and narrowed before the next are read. Elsewhere, plain loops.
 //!
-//! The bounds: up to 128 units, plain loops beat the kernels on ASCII strings both ways and
-//! cost other strings next to nothing; at 256 units the kernels beat the loops. Into UTF-8,
-//! SSE2 registers beat both, up to 256 units; from UTF-8 they did not beat the loop, which
-//! stays. The measurements are in BENCHMARKS.md.
+//! The bounds: up to 128 units, these loops beat the kernels on ASCII strings both ways and
+//! cost other strings next to nothing; at 256 units the kernels beat them from UTF-8 (and
+//! AVX-512's short converter from 65 bytes, see `dispatch`). From UTF-8, the plain loop
+//! widened as well, but LLVM's vectorised loop tested first whether the output overlaps the
+//! input, which cost short strings more than the widening itself. The measurements are in
+//! BENCHMARKS.md.
 
 use core::mem::MaybeUninit;
 
@@ -27,6 +30,9 @@ pub(crate) trait ShortAsciiUnit: CodeUnit {
     /// The bits that are not ASCII, in each lane of [`ShortAsciiUnit::or`]'s register.
     #[cfg(target_arch = "x86_64")]
     const NOT_ASCII: core::arch::x86_64::__m128i;
+    /// Stores the 16 bytes of ASCII `bytes` as units at `out`.
+    #[cfg(target_arch = "x86_64")]
+    fn widen(bytes: core::arch::x86_64::__m128i, out: &mut [MaybeUninit<Self>; 16]);
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -49,6 +55,22 @@ mod sse2 {
     pub(crate) fn store(reg: __m128i, out: &mut [MaybeUninit<u8>; 16]) {
         // SAFETY: `out` has the 16 bytes; SSE2 is part of the x86_64 baseline.
         unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), reg) };
+    }
+
+    /// Stores `first` and `second` at `out`, units of 32 bytes in all.
+    #[inline(always)]
+    pub(crate) fn store_units<T, const N: usize>(
+        first: __m128i,
+        second: __m128i,
+        out: &mut [MaybeUninit<T>; N],
+    ) {
+        const { assert!(N * core::mem::size_of::<T>() == 32) };
+        let p = out.as_mut_ptr().cast::<__m128i>();
+        // SAFETY: `out` has the 32 bytes; SSE2 is part of the x86_64 baseline.
+        unsafe {
+            _mm_storeu_si128(p, first);
+            _mm_storeu_si128(p.add(1), second);
+        }
     }
 }
 
@@ -73,6 +95,21 @@ impl ShortAsciiUnit for u16 {
     // SAFETY: eight u16 are the 16 bytes of a register, of which any bits are a value.
     const NOT_ASCII: core::arch::x86_64::__m128i =
         unsafe { core::mem::transmute::<[u16; 8], _>([0xFF80; 8]) };
+
+    #[inline(always)]
+    fn widen(bytes: core::arch::x86_64::__m128i, out: &mut [MaybeUninit<u16>; 16]) {
+        use core::arch::x86_64::*;
+        // SAFETY: SSE2 is part of the x86_64 baseline. Each byte becomes the low byte of its
+        // unit.
+        let (low, high) = unsafe {
+            let zero = _mm_setzero_si128();
+            (
+                _mm_unpacklo_epi8(bytes, zero),
+                _mm_unpackhi_epi8(bytes, zero),
+            )
+        };
+        sse2::store_units(low, high, out);
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -100,6 +137,20 @@ impl ShortAsciiUnit for U16Swapped {
     // SAFETY: as for `u16`: 0xFF80 with its bytes swapped.
     const NOT_ASCII: core::arch::x86_64::__m128i =
         unsafe { core::mem::transmute::<[u16; 8], _>([0xFF80u16.swap_bytes(); 8]) };
+
+    #[inline(always)]
+    fn widen(bytes: core::arch::x86_64::__m128i, out: &mut [MaybeUninit<U16Swapped>; 16]) {
+        use core::arch::x86_64::*;
+        // SAFETY: as for `u16`; each byte becomes the high byte of its unit, stored first.
+        let (low, high) = unsafe {
+            let zero = _mm_setzero_si128();
+            (
+                _mm_unpacklo_epi8(zero, bytes),
+                _mm_unpackhi_epi8(zero, bytes),
+            )
+        };
+        sse2::store_units(low, high, out);
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -123,6 +174,33 @@ impl ShortAsciiUnit for u32 {
     // SAFETY: as for UTF-16.
     const NOT_ASCII: core::arch::x86_64::__m128i =
         unsafe { core::mem::transmute::<[u32; 4], _>([0xFFFF_FF80; 4]) };
+
+    #[inline(always)]
+    fn widen(bytes: core::arch::x86_64::__m128i, out: &mut [MaybeUninit<u32>; 16]) {
+        use core::arch::x86_64::*;
+        // SAFETY: SSE2 is part of the x86_64 baseline. Bytes to 16-bit lanes, then to 32.
+        let [a, b, c, d] = unsafe {
+            let zero = _mm_setzero_si128();
+            let (low, high) = (
+                _mm_unpacklo_epi8(bytes, zero),
+                _mm_unpackhi_epi8(bytes, zero),
+            );
+            [
+                _mm_unpacklo_epi16(low, zero),
+                _mm_unpackhi_epi16(low, zero),
+                _mm_unpacklo_epi16(high, zero),
+                _mm_unpackhi_epi16(high, zero),
+            ]
+        };
+        let (first, second) = out.split_at_mut(8);
+        if let (Ok(first), Ok(second)) = (
+            <&mut [MaybeUninit<u32>; 8]>::try_from(first),
+            <&mut [MaybeUninit<u32>; 8]>::try_from(second),
+        ) {
+            sse2::store_units(a, b, first);
+            sse2::store_units(c, d, second);
+        }
+    }
 }
 
 /// The 16 units in four registers.
@@ -144,9 +222,32 @@ impl ShortAsciiUnit for u32 {}
 /// All of `src`, if it is a string of ASCII of at most half [`SHORT_ASCII`] bytes, converted
 /// into `dst` if it fits; else `None`, nothing written.
 #[inline(always)]
-pub(crate) fn from_utf8<T: CodeUnit>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> Option<Progress> {
+pub(crate) fn from_utf8<T: ShortAsciiUnit>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<T>],
+) -> Option<Progress> {
     if src.len() > SHORT_ASCII / 2 || dst.len() < src.len() || !is_short_ascii(src) {
         return None;
+    }
+    // 16 bytes at a time, the last 16 again where the length is not a multiple of 16.
+    #[cfg(target_arch = "x86_64")]
+    if let Some(last) = src.last_chunk::<16>() {
+        use crate::chunks::{as_chunks, as_chunks_mut};
+        // SAFETY: SSE2 is part of the x86_64 baseline; each load reads one array of 16.
+        let load = |bytes: &[u8; 16]| unsafe { sse2::load(bytes.as_ptr()) };
+        let (chunks, _) = as_chunks::<16, _>(src);
+        for (out, chunk) in as_chunks_mut::<16, _>(dst).0.iter_mut().zip(chunks) {
+            T::widen(load(chunk), out);
+        }
+        if src.len() % 16 != 0 {
+            if let Some(out) = dst
+                .get_mut(src.len() - 16..src.len())
+                .and_then(|out| out.first_chunk_mut::<16>())
+            {
+                T::widen(load(last), out);
+            }
+        }
+        return Some(done(src.len()));
     }
     for (unit, &b) in dst.iter_mut().zip(src) {
         unit.write(T::from_ascii(b));

@@ -24,7 +24,7 @@ use core::sync::atomic::{AtomicPtr, Ordering};
 use crate::algorithms::ascii::{SHORT_ASCII, is_short_ascii};
 use crate::algorithms::lookup::Blocks;
 use crate::algorithms::short_ascii::{self, ShortAsciiUnit};
-use crate::engine::{CodeUnit, Mode, Progress, U16Swapped, short};
+use crate::engine::{Mode, Progress, U16Swapped, short};
 #[cfg(target_arch = "aarch64")]
 use crate::kernels::aarch64::neon;
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
@@ -637,7 +637,7 @@ pub(crate) fn count_prefix(s: &[u8]) -> Prefix {
 /// string of ASCII or of well-formed text by its loops, anything else by `kernel` of the
 /// implementation in use.
 #[inline(always)]
-fn utf8_to_units<T: CodeUnit, const PAIRS: bool>(
+fn utf8_to_units<T: ShortAsciiUnit, const PAIRS: bool>(
     src: &[u8],
     dst: &mut [MaybeUninit<T>],
     mode: Mode,
