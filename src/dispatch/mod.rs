@@ -120,12 +120,14 @@ impl ShortConverters {
 
 /// A converter of short strings (up to [`SHORT_UTF8`] bytes of UTF-8, or
 /// [`SHORT_INTO_UTF8_BYTES`] bytes of UTF-16 or UTF-32 into UTF-8): all of a well-formed string
-/// whose output fits, the units written; or `None`, nothing written, or into UTF-8 only the
-/// bytes of a well-formed prefix, which the converter then writes again alike.
+/// whose output fits, the units written; or `None`, nothing written, or only the units of a
+/// well-formed prefix (from UTF-8, of leading blocks of ASCII), which the converter then
+/// writes again alike.
 type ShortConverter<S, T> = unsafe fn(&[S], &mut [MaybeUninit<T>]) -> Option<usize>;
 
-/// The longest string of UTF-8 given to a [`ShortConverter`]: AVX-512's one register.
-const SHORT_UTF8: usize = 64;
+/// The longest string of UTF-8 given to a [`ShortConverter`]: four of AVX-512's registers,
+/// which it converts if ASCII.
+const SHORT_UTF8: usize = 256;
 
 /// The longest string of UTF-16 or UTF-32, in bytes, given to a [`ShortConverter`] into
 /// UTF-8: AVX-512's two steps, 64 units of UTF-16 or 32 of UTF-32.
@@ -576,7 +578,22 @@ static UNCHOSEN: Kernels = Kernels {
     cp1252_to_utf8: |s, d| unsafe { (choose().cp1252_to_utf8)(s, d) },
     // SAFETY: as above.
     utf8_to_latin1: |s, d, m| unsafe { (choose().utf8_to_latin1)(s, d, m) },
-    short: ShortConverters::NONE,
+    // The short converters choose too: a program that converts only short strings of ASCII
+    // would otherwise never reach a kernel that chooses, and never use them.
+    short: ShortConverters {
+        // SAFETY: as above.
+        utf8_to_utf16: Some(|s, d| unsafe { choose().short.utf8_to_utf16?(s, d) }),
+        // SAFETY: as above.
+        utf8_to_utf16_swapped: Some(|s, d| unsafe { choose().short.utf8_to_utf16_swapped?(s, d) }),
+        // SAFETY: as above.
+        utf8_to_utf32: Some(|s, d| unsafe { choose().short.utf8_to_utf32?(s, d) }),
+        // SAFETY: as above.
+        utf16_to_utf8: Some(|s, d| unsafe { choose().short.utf16_to_utf8?(s, d) }),
+        // SAFETY: as above.
+        utf16_swapped_to_utf8: Some(|s, d| unsafe { choose().short.utf16_swapped_to_utf8?(s, d) }),
+        // SAFETY: as above.
+        utf32_to_utf8: Some(|s, d| unsafe { choose().short.utf32_to_utf8?(s, d) }),
+    },
 };
 
 /// The kernels of the implementation in use, or [`UNCHOSEN`]'s.

@@ -956,7 +956,8 @@ unsafe fn short_string<T: RunStore + MixedTailUnit>(
 }
 
 /// Converts all of `src`, 1 to 64 bytes, if it is well-formed UTF-8 of characters of 1 to 3
-/// bytes whose units fit in `dst`: the units written, or `None`, having written nothing. One
+/// bytes whose units fit in `dst`, or 65 to 256 bytes of ASCII ([`short_ascii`]): the units
+/// written, or `None`, having written nothing but units of leading ASCII. One
 /// masked load; ASCII widened at once; else the checks of a block of [`narrow_run`] on it,
 /// with the end of the input in place of the next block (a lead byte must have its
 /// continuation bytes before the end), then [`store_whole_narrow`]: the input is read once,
@@ -976,8 +977,12 @@ pub(crate) unsafe fn short_utf8<T: RunStore>(
     src: &[u8],
     dst: &mut [MaybeUninit<T>],
 ) -> Option<usize> {
-    if src.is_empty() || src.len() > from_utf8::BLOCK {
+    if src.is_empty() {
         return None;
+    }
+    if src.len() > from_utf8::BLOCK {
+        // SAFETY: by the caller.
+        return unsafe { short_ascii(src, dst) };
     }
     let within = low_bits(src.len());
     // SAFETY: the instructions by the caller; the load reads the bytes of `src` (the others
@@ -1029,6 +1034,36 @@ pub(crate) unsafe fn short_utf8<T: RunStore>(
             dst.as_mut_ptr(),
         ))
     }
+}
+
+/// Converts all of `src`, 65 to 256 bytes, if it is ASCII and fits in `dst`: its length; or
+/// `None`, having written only the units of the blocks of 64 bytes before the first that is
+/// not ASCII (the last block overlaps the one before it, and no loop takes the rest).
+///
+/// # Safety
+/// The CPU has AVX-512F and BW.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn short_ascii<T: RunStore>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> Option<usize> {
+    if src.len() > 4 * from_utf8::BLOCK || dst.len() < src.len() {
+        return None;
+    }
+    let out = dst.as_mut_ptr().cast::<T>();
+    let mut at = 0;
+    // SAFETY: the instructions by the caller; each load reads 64 bytes of `src` (the last
+    // block overlaps the one before it), each store the units of those 64 bytes.
+    unsafe {
+        while at < src.len() {
+            let from = at.min(src.len() - from_utf8::BLOCK);
+            let b = _mm512_loadu_si512(src.as_ptr().add(from).cast());
+            if _mm512_movepi8_mask(b) != 0 {
+                return None;
+            }
+            T::store_ascii(b, from_utf8::BLOCK, out.add(from));
+            at += from_utf8::BLOCK;
+        }
+    }
+    Some(src.len())
 }
 
 /// The progress of [`short_string`]'s `(read, written)`, if it converted all of `src`.
