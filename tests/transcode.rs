@@ -1465,6 +1465,173 @@ fn c_functions_against_the_oracle() {
     }
 }
 
+/// The progress a C function's result reports (the inverse of [`c_result`]).
+fn progress_of(r: utf8_result) -> Progress {
+    let kinds = [
+        ErrorKind::Truncated,
+        ErrorKind::UnexpectedContinuation,
+        ErrorKind::MissingContinuation,
+        ErrorKind::Overlong,
+        ErrorKind::Surrogate,
+        ErrorKind::TooLarge,
+        ErrorKind::InvalidByte,
+    ];
+    let stop = match r.status {
+        UTF8_OK => None,
+        UTF8_ERR_BUFFER_TOO_SMALL => Some(Stop::OutputFull),
+        UTF8_ERR_UNREPRESENTABLE => Some(Stop::Unrepresentable),
+        other => Some(Stop::Malformed(
+            *kinds
+                .iter()
+                .find(|&&k| status(k) == other)
+                .expect("a status of the table"),
+        )),
+    };
+    Progress {
+        read: r.read,
+        written: r.written,
+        stop,
+    }
+}
+
+/// The flags of `mode`, of those the tests below take.
+fn flags_of(mode: Mode) -> u32 {
+    if mode == REPLACE { UTF8_REPLACE } else { 0 }
+}
+
+// The four C functions as converters of the tests: without flags, a call takes the C
+// functions' own path for short strings (`ffi::transcode::plain_call`).
+fn c_to_utf16(_: Isa, s: &[u8], d: &mut [u16], m: Mode) -> Option<Progress> {
+    // SAFETY: `s` and `d` are live buffers of the lengths passed.
+    let r = unsafe {
+        utf8_to_utf16(
+            s.as_ptr().cast(),
+            s.len(),
+            d.as_mut_ptr(),
+            d.len(),
+            flags_of(m),
+        )
+    };
+    Some(progress_of(r))
+}
+fn c_to_utf32(_: Isa, s: &[u8], d: &mut [u32], m: Mode) -> Option<Progress> {
+    // SAFETY: as above.
+    let r = unsafe {
+        utf8_to_utf32(
+            s.as_ptr().cast(),
+            s.len(),
+            d.as_mut_ptr(),
+            d.len(),
+            flags_of(m),
+        )
+    };
+    Some(progress_of(r))
+}
+fn c_from_utf16(_: Isa, s: &[u16], d: &mut [u8], m: Mode) -> Option<Progress> {
+    // SAFETY: as above.
+    let r = unsafe {
+        utf16_to_utf8(
+            s.as_ptr(),
+            s.len(),
+            d.as_mut_ptr().cast(),
+            d.len(),
+            flags_of(m),
+        )
+    };
+    Some(progress_of(r))
+}
+fn c_from_utf32(_: Isa, s: &[u32], d: &mut [u8], m: Mode) -> Option<Progress> {
+    // SAFETY: as above.
+    let r = unsafe {
+        utf32_to_utf8(
+            s.as_ptr(),
+            s.len(),
+            d.as_mut_ptr().cast(),
+            d.len(),
+            flags_of(m),
+        )
+    };
+    Some(progress_of(r))
+}
+
+/// The C functions' path for short strings, which composes the dispatch's paths itself (the
+/// SSE2 loop of ASCII inline, then the table's short converter, then the rest): ASCII strings
+/// of every length to past the longest those paths take (256 bytes), alone, with a 2-byte
+/// character last, and around the 64-byte blocks of AVX-512's loop of ASCII with a 2-byte
+/// character or an ill-formed byte at every offset (that loop stores the blocks before the
+/// one that fails it); then their UTF-16 and UTF-32. Every capacity, both modes, against the
+/// oracle's steps, and nothing written past the output reported.
+#[test]
+fn short_strings_through_the_c_functions() {
+    let mut rng = Rng::new(0xC5_4087);
+    let ascii =
+        |rng: &mut Rng, len: usize| -> Vec<u8> { (0..len).map(|_| rng.below(128) as u8).collect() };
+    let mut inputs: Vec<Vec<u8>> = Vec::new();
+    let lens: Vec<usize> = common::or_under_miri((0..=300).collect(), vec![0, 16, 33, 65, 129]);
+    for &len in &lens {
+        inputs.push(ascii(&mut rng, len));
+        let mut s = ascii(&mut rng, len.saturating_sub(2));
+        s.extend_from_slice("\u{E9}".as_bytes());
+        inputs.push(s);
+    }
+    let around: Vec<usize> = common::or_under_miri(
+        vec![63, 64, 65, 127, 128, 129, 191, 192, 193, 255, 256, 257],
+        vec![130],
+    );
+    for &len in &around {
+        let ats: Vec<usize> = common::or_under_miri((0..len - 1).collect(), vec![0, 64, 128]);
+        for &at in &ats {
+            for odd in [&b"\xC3\xA9"[..], b"\xFF"] {
+                let mut s = ascii(&mut rng, len);
+                s.splice(at..at + odd.len(), odd.iter().copied());
+                inputs.push(s);
+            }
+        }
+    }
+    for s in &inputs {
+        let steps16 = utf8_steps(s, utf16_of);
+        let steps32 = utf8_steps(s, |c| vec![u32::from(c)]);
+        check_with(
+            &PUBLIC,
+            "C utf8_to_utf16",
+            s,
+            &steps16,
+            c_to_utf16,
+            caps(&steps16),
+        );
+        check_with(
+            &PUBLIC,
+            "C utf8_to_utf32",
+            s,
+            &steps32,
+            c_to_utf32,
+            caps(&steps32),
+        );
+        if let Ok(text) = std::str::from_utf8(s) {
+            let units16: Vec<u16> = text.encode_utf16().collect();
+            let units32: Vec<u32> = text.chars().map(u32::from).collect();
+            let from16 = utf16_steps(&units16);
+            let from32 = utf32_steps(&units32);
+            check_with(
+                &PUBLIC,
+                "C utf16_to_utf8",
+                &units16,
+                &from16,
+                c_from_utf16,
+                caps(&from16),
+            );
+            check_with(
+                &PUBLIC,
+                "C utf32_to_utf8",
+                &units32,
+                &from32,
+                c_from_utf32,
+                caps(&from32),
+            );
+        }
+    }
+}
+
 /// A C caller's output buffer may be fresh from `malloc`, never written. The SIMD converters
 /// store whole registers past their output and put back what was there, which they must copy
 /// without reading it as values: under Miri (`make check-miri`, AVX2's converters) a load of

@@ -17,6 +17,7 @@ mod count;
 mod cpu;
 mod env;
 
+use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 use core::ptr;
 use core::sync::atomic::{AtomicPtr, Ordering};
@@ -92,10 +93,10 @@ struct Kernels {
     short: ShortConverters,
 }
 
-/// The converters of short strings of an implementation that has them. From UTF-8 they are
-/// tried before the plain loops of `engine::short` and the converters (after the test for
-/// ASCII, which most short strings are); into UTF-8, after the leading ASCII and before the
-/// plain loops and the converters.
+/// The converters of short strings of an implementation that has them (see [`Direction`]).
+/// From UTF-8 they are tried before the plain loops of `engine::short` and the converters
+/// (after the SSE2 loop of ASCII, which most short strings are); into UTF-8, after the leading
+/// ASCII and before the plain loops and the converters.
 #[derive(Clone, Copy)]
 struct ShortConverters {
     utf8_to_utf16: Option<ShortConverter<u8, u16>>,
@@ -120,14 +121,23 @@ impl ShortConverters {
 
 /// A converter of short strings (up to [`SHORT_UTF8`] bytes of UTF-8, or
 /// [`SHORT_INTO_UTF8_BYTES`] bytes of UTF-16 or UTF-32 into UTF-8): all of a well-formed string
-/// whose output fits, the units written; or `None`, nothing written, or only the units of a
-/// well-formed prefix (from UTF-8, of leading blocks of ASCII), which the converter then
-/// writes again alike.
-type ShortConverter<S, T> = unsafe fn(&[S], &mut [MaybeUninit<T>]) -> Option<usize>;
+/// whose output fits, `Ok` with the units written; else `Err` with the number of leading units
+/// converted, ASCII (from UTF-8, whole blocks of it; else 0), the rest being the converter's.
+/// Into UTF-8 it may also have written the bytes of a well-formed prefix, which the converter
+/// then writes again alike.
+type ShortConverter<S, T> = unsafe fn(&[S], &mut [MaybeUninit<T>]) -> Result<usize, usize>;
 
 /// The longest string of UTF-8 given to a [`ShortConverter`]: four of AVX-512's registers,
 /// which it converts if ASCII.
 const SHORT_UTF8: usize = 256;
+
+/// The longest string of UTF-8 of any text that a [`ShortConverter`] converts: AVX-512's one
+/// register.
+const SHORT_UTF8_BLOCK: usize = 64;
+
+/// Strings of ASCII up to this length go to the SSE2 loop before a [`ShortConverter`]: it
+/// converts them in fewer instructions than the call (see BENCHMARKS.md).
+const SHORT_ASCII_FIRST: usize = 64;
 
 /// The longest string of UTF-16 or UTF-32, in bytes, given to a [`ShortConverter`] into
 /// UTF-8: AVX-512's two steps, 64 units of UTF-16 or 32 of UTF-32.
@@ -393,6 +403,12 @@ impl Isa {
         Some(unsafe {
             let dst = as_uninit(dst);
             short_converted(k.short.utf8_to_utf16, src, dst, SHORT_UTF8)
+                .ok()
+                .map(|written| Progress {
+                    read: src.len(),
+                    written,
+                    stop: None,
+                })
                 .unwrap_or_else(|| (k.utf8_to_utf16)(src, dst, mode))
         })
     }
@@ -420,6 +436,12 @@ impl Isa {
         Some(unsafe {
             let dst = U16Swapped::units_mut(as_uninit(dst));
             short_converted(k.short.utf8_to_utf16_swapped, src, dst, SHORT_UTF8)
+                .ok()
+                .map(|written| Progress {
+                    read: src.len(),
+                    written,
+                    stop: None,
+                })
                 .unwrap_or_else(|| (k.utf8_to_utf16_swapped)(src, dst, mode))
         })
     }
@@ -447,6 +469,12 @@ impl Isa {
         Some(unsafe {
             let dst = as_uninit(dst);
             short_converted(k.short.utf8_to_utf32, src, dst, SHORT_UTF8)
+                .ok()
+                .map(|written| Progress {
+                    read: src.len(),
+                    written,
+                    stop: None,
+                })
                 .unwrap_or_else(|| (k.utf8_to_utf32)(src, dst, mode))
         })
     }
@@ -582,17 +610,35 @@ static UNCHOSEN: Kernels = Kernels {
     // would otherwise never reach a kernel that chooses, and never use them.
     short: ShortConverters {
         // SAFETY: as above.
-        utf8_to_utf16: Some(|s, d| unsafe { choose().short.utf8_to_utf16?(s, d) }),
+        utf8_to_utf16: Some(|s, d| unsafe {
+            choose().short.utf8_to_utf16.map_or(Err(0), |f| f(s, d))
+        }),
         // SAFETY: as above.
-        utf8_to_utf16_swapped: Some(|s, d| unsafe { choose().short.utf8_to_utf16_swapped?(s, d) }),
+        utf8_to_utf16_swapped: Some(|s, d| unsafe {
+            choose()
+                .short
+                .utf8_to_utf16_swapped
+                .map_or(Err(0), |f| f(s, d))
+        }),
         // SAFETY: as above.
-        utf8_to_utf32: Some(|s, d| unsafe { choose().short.utf8_to_utf32?(s, d) }),
+        utf8_to_utf32: Some(|s, d| unsafe {
+            choose().short.utf8_to_utf32.map_or(Err(0), |f| f(s, d))
+        }),
         // SAFETY: as above.
-        utf16_to_utf8: Some(|s, d| unsafe { choose().short.utf16_to_utf8?(s, d) }),
+        utf16_to_utf8: Some(|s, d| unsafe {
+            choose().short.utf16_to_utf8.map_or(Err(0), |f| f(s, d))
+        }),
         // SAFETY: as above.
-        utf16_swapped_to_utf8: Some(|s, d| unsafe { choose().short.utf16_swapped_to_utf8?(s, d) }),
+        utf16_swapped_to_utf8: Some(|s, d| unsafe {
+            choose()
+                .short
+                .utf16_swapped_to_utf8
+                .map_or(Err(0), |f| f(s, d))
+        }),
         // SAFETY: as above.
-        utf32_to_utf8: Some(|s, d| unsafe { choose().short.utf32_to_utf8?(s, d) }),
+        utf32_to_utf8: Some(|s, d| unsafe {
+            choose().short.utf32_to_utf8.map_or(Err(0), |f| f(s, d))
+        }),
     },
 };
 
@@ -650,33 +696,229 @@ pub(crate) fn count_prefix(s: &[u8]) -> Prefix {
     count_prefix_with(active(), s)
 }
 
-/// Converts UTF-8 into units `T` (UTF-16 of either byte order, with `PAIRS`, or UTF-32): a short
-/// string of ASCII or of well-formed text by its loops, anything else by `kernel` of the
-/// implementation in use.
-#[inline(always)]
-fn utf8_to_units<T: ShortAsciiUnit, const PAIRS: bool>(
-    src: &[u8],
-    dst: &mut [MaybeUninit<T>],
-    mode: Mode,
-    kernel: impl FnOnce(&Kernels) -> (Converter<u8, T>, Option<ShortConverter<u8, T>>),
-) -> Progress {
-    if let Some(done) = short_ascii::from_utf8(src, dst) {
-        return done;
-    }
-    let (convert, short_kernel) = kernel(active());
-    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
-    if let Some(done) = unsafe { short_converted(short_kernel, src, dst, SHORT_UTF8) } {
-        return done;
-    }
-    if let Some(done) = short::from_utf8::<_, PAIRS>(src, dst) {
-        return done;
-    }
-    // SAFETY: as above.
-    unsafe { convert(src, dst, mode) }
+/// A conversion between UTF-8 and UTF-16 (of either byte order) or UTF-32 with the
+/// implementation in use, by three paths, each taking over where the one before it stopped
+/// (`Err` with the units it converted, all ASCII, one unit for one): a short string of ASCII
+/// by the SSE2 loop; a short string of other well-formed text by the table's short
+/// converter; anything else by the plain loop or the table's converter. [`convert`] takes them
+/// in turn; the C functions take them apart for their common call (see `ffi::transcode`), the
+/// first inlined and the others out of line. Short strings convert alike in every mode.
+pub(crate) trait Direction {
+    /// A unit of the input.
+    type Src;
+    /// A unit of the output.
+    type Dst;
+    /// All of a short string of ASCII converted by the SSE2 loop: `Ok` with the units written;
+    /// else `Err` with the leading units converted.
+    fn ascii(src: &[Self::Src], dst: &mut [MaybeUninit<Self::Dst>]) -> Result<usize, usize>;
+    /// All of a short string of well-formed text converted by the table's short converter,
+    /// after [`Direction::ascii`] converted the first `done` units: `Ok` with the units
+    /// written; else `Err(done)`.
+    fn short(
+        src: &[Self::Src],
+        dst: &mut [MaybeUninit<Self::Dst>],
+        done: usize,
+    ) -> Result<usize, usize>;
+    /// The conversion of the rest, after the first `done` units: the plain loop for a short
+    /// string, else the table's converter.
+    fn rest(
+        src: &[Self::Src],
+        dst: &mut [MaybeUninit<Self::Dst>],
+        mode: Mode,
+        done: usize,
+    ) -> Progress;
 }
 
-/// `src` converted whole by `short_kernel`, if the table has one and `src` is at most `max`
-/// bytes long (of any unit).
+/// UTF-8 into units `T`.
+pub(crate) struct FromUtf8<T>(PhantomData<T>);
+
+/// Units `S` into UTF-8.
+pub(crate) struct IntoUtf8<S>(PhantomData<S>);
+
+/// A unit of UTF-16 (of either byte order) or UTF-32 as the kernel tables convert it.
+trait TableUnit: ShortAsciiUnit {
+    /// The plain loop of short strings from UTF-8 (`engine::short`).
+    fn plain_from_utf8(src: &[u8], dst: &mut [MaybeUninit<Self>]) -> Option<Progress>;
+    /// The table's converter and short converter from UTF-8.
+    fn from_utf8(k: &Kernels) -> (Converter<u8, Self>, Option<ShortConverter<u8, Self>>);
+    /// The table's converter and short converter into UTF-8.
+    fn into_utf8(k: &Kernels) -> (Converter<Self, u8>, Option<ShortConverter<Self, u8>>);
+    /// The plain loop of short strings into UTF-8 (`engine::short`).
+    fn plain_into_utf8(src: &[Self], dst: &mut [MaybeUninit<u8>]) -> Option<Progress>;
+}
+
+impl TableUnit for u16 {
+    #[inline(always)]
+    fn plain_from_utf8(src: &[u8], dst: &mut [MaybeUninit<u16>]) -> Option<Progress> {
+        short::from_utf8::<_, true>(src, dst)
+    }
+    #[inline(always)]
+    fn from_utf8(k: &Kernels) -> (Converter<u8, u16>, Option<ShortConverter<u8, u16>>) {
+        (k.utf8_to_utf16, k.short.utf8_to_utf16)
+    }
+    #[inline(always)]
+    fn into_utf8(k: &Kernels) -> (Converter<u16, u8>, Option<ShortConverter<u16, u8>>) {
+        (k.utf16_to_utf8, k.short.utf16_to_utf8)
+    }
+    #[inline(always)]
+    fn plain_into_utf8(src: &[u16], dst: &mut [MaybeUninit<u8>]) -> Option<Progress> {
+        short::utf16_to_utf8(src, dst)
+    }
+}
+
+impl TableUnit for U16Swapped {
+    #[inline(always)]
+    fn plain_from_utf8(src: &[u8], dst: &mut [MaybeUninit<U16Swapped>]) -> Option<Progress> {
+        short::from_utf8::<_, true>(src, dst)
+    }
+    #[inline(always)]
+    fn from_utf8(
+        k: &Kernels,
+    ) -> (
+        Converter<u8, U16Swapped>,
+        Option<ShortConverter<u8, U16Swapped>>,
+    ) {
+        (k.utf8_to_utf16_swapped, k.short.utf8_to_utf16_swapped)
+    }
+    #[inline(always)]
+    fn into_utf8(
+        k: &Kernels,
+    ) -> (
+        Converter<U16Swapped, u8>,
+        Option<ShortConverter<U16Swapped, u8>>,
+    ) {
+        (k.utf16_swapped_to_utf8, k.short.utf16_swapped_to_utf8)
+    }
+    #[inline(always)]
+    fn plain_into_utf8(src: &[U16Swapped], dst: &mut [MaybeUninit<u8>]) -> Option<Progress> {
+        short::utf16_to_utf8(src, dst)
+    }
+}
+
+impl TableUnit for u32 {
+    #[inline(always)]
+    fn plain_from_utf8(src: &[u8], dst: &mut [MaybeUninit<u32>]) -> Option<Progress> {
+        short::from_utf8::<_, false>(src, dst)
+    }
+    #[inline(always)]
+    fn from_utf8(k: &Kernels) -> (Converter<u8, u32>, Option<ShortConverter<u8, u32>>) {
+        (k.utf8_to_utf32, k.short.utf8_to_utf32)
+    }
+    #[inline(always)]
+    fn into_utf8(k: &Kernels) -> (Converter<u32, u8>, Option<ShortConverter<u32, u8>>) {
+        (k.utf32_to_utf8, k.short.utf32_to_utf8)
+    }
+    #[inline(always)]
+    fn plain_into_utf8(src: &[u32], dst: &mut [MaybeUninit<u8>]) -> Option<Progress> {
+        short::utf32_to_utf8(src, dst)
+    }
+}
+
+impl<T: TableUnit> Direction for FromUtf8<T> {
+    type Src = u8;
+    type Dst = T;
+
+    /// Strings of up to [`SHORT_ASCII_FIRST`] bytes, or up to half [`SHORT_ASCII`] where the
+    /// table has no short converter.
+    #[inline(always)]
+    fn ascii(src: &[u8], dst: &mut [MaybeUninit<T>]) -> Result<usize, usize> {
+        if src.len() <= SHORT_ASCII_FIRST || T::from_utf8(active()).1.is_none() {
+            if let Some(done) = short_ascii::from_utf8(src, dst) {
+                return Ok(done.written);
+            }
+        }
+        Err(0)
+    }
+
+    /// (From UTF-8, `done` is 0: the SSE2 loop converts all or nothing.) Strings longer than
+    /// one register of AVX-512's, which it converts only if ASCII, go to it only if their
+    /// first 64 bytes are (a string of Latin text seldom is, and the call cost it more than
+    /// the SSE2 test); it converts their leading blocks of ASCII.
+    #[inline(always)]
+    fn short(src: &[u8], dst: &mut [MaybeUninit<T>], _: usize) -> Result<usize, usize> {
+        if src.len() > SHORT_UTF8_BLOCK
+            && !src.first_chunk::<64>().is_some_and(|b| is_short_ascii(b))
+        {
+            return Err(0);
+        }
+        // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+        unsafe { short_converted(T::from_utf8(active()).1, src, dst, SHORT_UTF8) }
+    }
+
+    #[inline(always)]
+    fn rest(src: &[u8], dst: &mut [MaybeUninit<T>], mode: Mode, ascii: usize) -> Progress {
+        if ascii == 0 {
+            if let Some(done) = T::plain_from_utf8(src, dst) {
+                return done;
+            }
+        }
+        let (src, out) = (
+            src.get(ascii..).unwrap_or_default(),
+            dst.get_mut(ascii..).unwrap_or_default(),
+        );
+        // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+        after_ascii(ascii, unsafe { (T::from_utf8(active()).0)(src, out, mode) })
+    }
+}
+
+impl<S: TableUnit> Direction for IntoUtf8<S> {
+    type Src = S;
+    type Dst = u8;
+
+    /// Strings of up to [`SHORT_ASCII`] units, 16 at a time as far as they are ASCII.
+    #[inline(always)]
+    fn ascii(src: &[S], dst: &mut [MaybeUninit<u8>]) -> Result<usize, usize> {
+        short_ascii::into_utf8(src, dst).map(|done| done.written)
+    }
+
+    #[inline(always)]
+    fn short(src: &[S], dst: &mut [MaybeUninit<u8>], ascii: usize) -> Result<usize, usize> {
+        let (rest, out) = (
+            src.get(ascii..).unwrap_or_default(),
+            dst.get_mut(ascii..).unwrap_or_default(),
+        );
+        // What a run of ASCII leaves of a short string, if a few units, the plain loop
+        // converts faster than the call (accented Latin text; see BENCHMARKS.md).
+        let short_kernel = S::into_utf8(active())
+            .1
+            .filter(|_| ascii == 0 || rest.len() > short::SHORT_INTO_UTF8);
+        // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+        match unsafe { short_converted(short_kernel, rest, out, SHORT_INTO_UTF8_BYTES) } {
+            Ok(written) => Ok(ascii + written),
+            Err(_) => Err(ascii),
+        }
+    }
+
+    #[inline(always)]
+    fn rest(src: &[S], dst: &mut [MaybeUninit<u8>], mode: Mode, ascii: usize) -> Progress {
+        let (src, out) = (
+            src.get(ascii..).unwrap_or_default(),
+            dst.get_mut(ascii..).unwrap_or_default(),
+        );
+        let rest = match S::plain_into_utf8(src, out) {
+            Some(done) => done,
+            // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+            None => unsafe { (S::into_utf8(active()).0)(src, out, mode) },
+        };
+        after_ascii(ascii, rest)
+    }
+}
+
+/// Converts `src` into `dst` by `D`'s paths in turn.
+#[inline(always)]
+fn convert<D: Direction>(src: &[D::Src], dst: &mut [MaybeUninit<D::Dst>], mode: Mode) -> Progress {
+    match D::ascii(src, dst).or_else(|done| D::short(src, dst, done)) {
+        Ok(written) => Progress {
+            read: src.len(),
+            written,
+            stop: None,
+        },
+        Err(done) => D::rest(src, dst, mode, done),
+    }
+}
+
+/// `short_kernel`'s conversion of `src` (see [`ShortConverter`]), if the table has one and
+/// `src` is at most `max` bytes long (of any unit); else `Err(0)`.
 ///
 /// # Safety
 /// `short_kernel` is from a table of an ISA the CPU supports.
@@ -686,64 +928,24 @@ unsafe fn short_converted<S, T>(
     src: &[S],
     dst: &mut [MaybeUninit<T>],
     max: usize,
-) -> Option<Progress> {
-    let short_kernel = short_kernel.filter(|_| core::mem::size_of_val(src) <= max)?;
-    // SAFETY: by the caller.
-    let written = unsafe { short_kernel(src, dst) }?;
-    Some(Progress {
-        read: src.len(),
-        written,
-        stop: None,
-    })
-}
-
-/// Converts UTF-16 of either byte order or UTF-32 into UTF-8: the leading ASCII and a short
-/// string of well-formed text by their loops (`short`), the rest by `kernel` of the
-/// implementation in use.
-#[inline(always)]
-fn units_to_utf8<S: ShortAsciiUnit>(
-    src: &[S],
-    dst: &mut [MaybeUninit<u8>],
-    mode: Mode,
-    short: impl FnOnce(&[S], &mut [MaybeUninit<u8>]) -> Option<Progress>,
-    kernel: impl FnOnce(&Kernels) -> (Converter<S, u8>, Option<ShortConverter<S, u8>>),
-) -> Progress {
-    let ascii = match short_ascii::into_utf8(src, dst) {
-        Ok(done) => return done,
-        Err(ascii) => ascii,
-    };
-    let (src, out) = (
-        src.get(ascii..).unwrap_or_default(),
-        dst.get_mut(ascii..).unwrap_or_default(),
-    );
-    let (convert, short_kernel) = kernel(active());
-    // What a run of ASCII leaves of a short string, if a few units, the plain loop converts
-    // faster than the call (accented Latin text; see BENCHMARKS.md).
-    let short_kernel = short_kernel.filter(|_| ascii == 0 || src.len() > short::SHORT_INTO_UTF8);
-    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
-    let rest = match unsafe { short_converted(short_kernel, src, out, SHORT_INTO_UTF8_BYTES) } {
-        Some(done) => done,
-        None => match short(src, out) {
-            Some(done) => done,
-            // SAFETY: as above.
-            None => unsafe { convert(src, out, mode) },
-        },
-    };
-    after_ascii(ascii, rest)
+) -> Result<usize, usize> {
+    match short_kernel.filter(|_| core::mem::size_of_val(src) <= max) {
+        // SAFETY: by the caller.
+        Some(short_kernel) => unsafe { short_kernel(src, dst) },
+        None => Err(0),
+    }
 }
 
 /// Converts UTF-8 to UTF-16 with the implementation in use.
 #[inline]
 pub(crate) fn utf8_to_utf16(src: &[u8], dst: &mut [MaybeUninit<u16>], mode: Mode) -> Progress {
-    utf8_to_units::<_, true>(src, dst, mode, |k| (k.utf8_to_utf16, k.short.utf8_to_utf16))
+    convert::<FromUtf8<u16>>(src, dst, mode)
 }
 
 /// Converts UTF-16 to UTF-8 with the implementation in use.
 #[inline]
 pub(crate) fn utf16_to_utf8(src: &[u16], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
-    units_to_utf8(src, dst, mode, short::utf16_to_utf8, |k| {
-        (k.utf16_to_utf8, k.short.utf16_to_utf8)
-    })
+    convert::<IntoUtf8<u16>>(src, dst, mode)
 }
 
 /// Converts UTF-8 to UTF-16 in the other byte order than the machine's with the implementation
@@ -754,9 +956,7 @@ pub(crate) fn utf8_to_utf16_swapped(
     dst: &mut [MaybeUninit<U16Swapped>],
     mode: Mode,
 ) -> Progress {
-    utf8_to_units::<_, true>(src, dst, mode, |k| {
-        (k.utf8_to_utf16_swapped, k.short.utf8_to_utf16_swapped)
-    })
+    convert::<FromUtf8<U16Swapped>>(src, dst, mode)
 }
 
 /// Converts UTF-16 in the other byte order than the machine's to UTF-8 with the implementation
@@ -767,28 +967,25 @@ pub(crate) fn utf16_swapped_to_utf8(
     dst: &mut [MaybeUninit<u8>],
     mode: Mode,
 ) -> Progress {
-    units_to_utf8(src, dst, mode, short::utf16_to_utf8, |k| {
-        (k.utf16_swapped_to_utf8, k.short.utf16_swapped_to_utf8)
-    })
+    convert::<IntoUtf8<U16Swapped>>(src, dst, mode)
 }
 
 /// Converts UTF-8 to UTF-32 with the implementation in use.
 #[inline]
 pub(crate) fn utf8_to_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>], mode: Mode) -> Progress {
-    utf8_to_units::<_, false>(src, dst, mode, |k| (k.utf8_to_utf32, k.short.utf8_to_utf32))
+    convert::<FromUtf8<u32>>(src, dst, mode)
 }
 
 /// Converts UTF-32 to UTF-8 with the implementation in use.
 #[inline]
 pub(crate) fn utf32_to_utf8(src: &[u32], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
-    units_to_utf8(src, dst, mode, short::utf32_to_utf8, |k| {
-        (k.utf32_to_utf8, k.short.utf32_to_utf8)
-    })
+    convert::<IntoUtf8<u32>>(src, dst, mode)
 }
 
-/// The progress of a conversion into UTF-8 whose first `ascii` units, ASCII, were converted
-/// before the rest, which gave `rest`: an ASCII unit is one character, converted alike in every
-/// mode, so that the conversion of the rest from there gives the results of the whole.
+/// The progress of a conversion whose first `ascii` units, ASCII, were converted before the
+/// rest, which gave `rest`: an ASCII unit is one character of one unit on either side,
+/// converted alike in every mode, so that the conversion of the rest from there gives the
+/// results of the whole.
 #[inline(always)]
 fn after_ascii(ascii: usize, rest: Progress) -> Progress {
     Progress {

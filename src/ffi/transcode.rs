@@ -6,7 +6,9 @@ use core::mem::MaybeUninit;
 
 use super::utf8_status::{self, *};
 use super::{input, output, units};
-use crate::transcode::{Mode, Progress, Replacement, Stop, latin1, utf16, utf32};
+use crate::transcode::{
+    Direction, FromUtf8, IntoUtf8, Mode, Progress, Replacement, Stop, latin1, utf16, utf32,
+};
 
 /// Flag of the conversion functions: replace each ill-formed sequence of the input with U+FFFD
 /// and go on, instead of stopping there.
@@ -205,14 +207,15 @@ unsafe fn run<S, T>(
     convert(src, dst, mode).into()
 }
 
-/// [`run`] for UTF-16 in the other byte order than the machine's, out of line: with both
-/// inlined into one function, the optimiser chooses the converter at run time and calls it
-/// indirectly, and the machine's order, the common case, loses its converter's inlined path.
+/// [`run`] out of line: the C functions of UTF-16 and UTF-32 run their common call
+/// ([`plain_call`]) by [`short_first`] and every other one by this. (With UTF-16 of both byte
+/// orders in one function, the optimiser chose the converter at run time and called it
+/// indirectly.)
 ///
 /// # Safety
 /// As for [`run`].
 #[inline(never)]
-unsafe fn run_swapped<S, T>(
+unsafe fn run_out_of_line<S, T>(
     src: *const S,
     len: usize,
     out: *mut T,
@@ -222,6 +225,72 @@ unsafe fn run_swapped<S, T>(
 ) -> utf8_result {
     // SAFETY: the caller's contract is passed on unchanged.
     unsafe { run(src, len, out, cap, flags, convert) }
+}
+
+/// The input and output of the common call, as slices: no flags, a non-empty input and output
+/// at pointers that are not NULL and are aligned; `None` for any other call (for [`run`] to
+/// check in full).
+///
+/// # Safety
+/// `src` is NULL or points to `len` readable units; `out` is NULL or points to `cap` writable
+/// units that do not overlap the input.
+#[inline(always)]
+unsafe fn plain_call<'a, S, T>(
+    src: *const S,
+    len: usize,
+    out: *mut T,
+    cap: usize,
+    flags: u32,
+) -> Option<(&'a [S], &'a mut [MaybeUninit<T>])> {
+    let plain = flags == 0
+        && len > 0
+        && cap > 0
+        && !src.is_null()
+        && src.is_aligned()
+        && !out.is_null()
+        && out.is_aligned();
+    // SAFETY: the pointers are checked above, the lengths are the caller's contract;
+    // `MaybeUninit<T>` has the layout of `T` and needs no initialised value.
+    plain.then(|| unsafe {
+        (
+            core::slice::from_raw_parts(src, len),
+            core::slice::from_raw_parts_mut(out.cast::<MaybeUninit<T>>(), cap),
+        )
+    })
+}
+
+/// Converts `src` into `dst` in the default mode by `D`'s paths. The call of a short string
+/// costs a few instructions more than its conversion, and each one saved shows: the path of
+/// ASCII, which calls nothing, is inlined into the C function, which then saves no register
+/// and returns at once; the others, which need to, follow out of line.
+#[inline(always)]
+fn short_first<D: Direction>(src: &[D::Src], dst: &mut [MaybeUninit<D::Dst>]) -> utf8_result {
+    match D::ascii(src, dst) {
+        Ok(written) => converted(src.len(), written),
+        Err(done) => beyond_ascii::<D>(src, dst, done),
+    }
+}
+
+/// [`short_first`] after the path of ASCII converted the first `done` units.
+#[inline(never)]
+fn beyond_ascii<D: Direction>(
+    src: &[D::Src],
+    dst: &mut [MaybeUninit<D::Dst>],
+    done: usize,
+) -> utf8_result {
+    match D::short(src, dst, done) {
+        Ok(written) => converted(src.len(), written),
+        Err(done) => D::rest(src, dst, Mode::default(), done).into(),
+    }
+}
+
+/// The result of a conversion of all of `read` units into `written`.
+fn converted(read: usize, written: usize) -> utf8_result {
+    utf8_result {
+        status: UTF8_OK,
+        read,
+        written,
+    }
 }
 
 /// Converts the `len` bytes of UTF-8 at `src` into UTF-16 at `out`, which has room for `cap`
@@ -285,8 +354,10 @@ pub unsafe extern "C" fn utf8_to_utf16(
 ) -> utf8_result {
     // SAFETY: the caller's contract is passed on unchanged.
     unsafe {
-        if swapped(flags) {
-            run_swapped(
+        if let Some((src, dst)) = plain_call(src.cast::<u8>(), len, out, cap, flags) {
+            short_first::<FromUtf8<u16>>(src, dst)
+        } else if swapped(flags) {
+            run_out_of_line(
                 src.cast::<u8>(),
                 len,
                 out,
@@ -295,7 +366,7 @@ pub unsafe extern "C" fn utf8_to_utf16(
                 utf16::utf8_to_utf16_swapped_uninit,
             )
         } else {
-            run(
+            run_out_of_line(
                 src.cast::<u8>(),
                 len,
                 out,
@@ -327,14 +398,18 @@ pub unsafe extern "C" fn utf8_to_utf32(
 ) -> utf8_result {
     // SAFETY: the caller's contract is passed on unchanged.
     unsafe {
-        run(
-            src.cast::<u8>(),
-            len,
-            out,
-            cap,
-            (flags, FROM_UTF8_TO_UTF32),
-            utf32::utf8_to_utf32_uninit,
-        )
+        if let Some((src, dst)) = plain_call(src.cast::<u8>(), len, out, cap, flags) {
+            short_first::<FromUtf8<u32>>(src, dst)
+        } else {
+            run_out_of_line(
+                src.cast::<u8>(),
+                len,
+                out,
+                cap,
+                (flags, FROM_UTF8_TO_UTF32),
+                utf32::utf8_to_utf32_uninit,
+            )
+        }
     }
 }
 
@@ -394,8 +469,10 @@ pub unsafe extern "C" fn utf16_to_utf8(
 ) -> utf8_result {
     // SAFETY: the caller's contract is passed on unchanged.
     unsafe {
-        if swapped(flags) {
-            run_swapped(
+        if let Some((src, dst)) = plain_call(src, len, out.cast::<u8>(), cap, flags) {
+            short_first::<IntoUtf8<u16>>(src, dst)
+        } else if swapped(flags) {
+            run_out_of_line(
                 src,
                 len,
                 out.cast::<u8>(),
@@ -404,7 +481,7 @@ pub unsafe extern "C" fn utf16_to_utf8(
                 utf16::utf16_swapped_to_utf8_uninit,
             )
         } else {
-            run(
+            run_out_of_line(
                 src,
                 len,
                 out.cast::<u8>(),
@@ -440,14 +517,18 @@ pub unsafe extern "C" fn utf32_to_utf8(
 ) -> utf8_result {
     // SAFETY: the caller's contract is passed on unchanged.
     unsafe {
-        run(
-            src,
-            len,
-            out.cast::<u8>(),
-            cap,
-            (flags, TO_UTF8_FROM_UTF32),
-            utf32::utf32_to_utf8_uninit,
-        )
+        if let Some((src, dst)) = plain_call(src, len, out.cast::<u8>(), cap, flags) {
+            short_first::<IntoUtf8<u32>>(src, dst)
+        } else {
+            run_out_of_line(
+                src,
+                len,
+                out.cast::<u8>(),
+                cap,
+                (flags, TO_UTF8_FROM_UTF32),
+                utf32::utf32_to_utf8_uninit,
+            )
+        }
     }
 }
 

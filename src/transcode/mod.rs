@@ -19,6 +19,9 @@ pub mod utf32;
 
 pub use crate::engine::{Mode, Progress, Replacement, Stop};
 
+/// The paths of the conversions, which the C functions take apart (see `ffi::transcode`).
+pub(crate) use crate::dispatch::{Direction, FromUtf8, IntoUtf8};
+
 /// The number of units of the lossy conversion of `s` from UTF-8, where each character of
 /// `s` gives `units_of(lead)` units (`lead` being its first byte) and each maximal subpart of an
 /// ill-formed sequence gives one ([`Replacement::Fffd`]) or, under the other strategies, one per

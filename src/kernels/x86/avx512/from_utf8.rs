@@ -956,8 +956,9 @@ unsafe fn short_string<T: RunStore + MixedTailUnit>(
 }
 
 /// Converts all of `src`, 1 to 64 bytes, if it is well-formed UTF-8 of characters of 1 to 3
-/// bytes whose units fit in `dst`, or 65 to 256 bytes of ASCII ([`short_ascii`]): the units
-/// written, or `None`, having written nothing but units of leading ASCII. One
+/// bytes whose units fit in `dst`, or 65 to 256 bytes of ASCII ([`short_ascii`]): `Ok` with
+/// the units written; else `Err` with the units of leading ASCII converted (0 but from
+/// [`short_ascii`]), having written nothing else. One
 /// masked load; ASCII widened at once; else the checks of a block of [`narrow_run`] on it,
 /// with the end of the input in place of the next block (a lead byte must have its
 /// continuation bytes before the end), then [`store_whole_narrow`]: the input is read once,
@@ -976,9 +977,9 @@ unsafe fn short_string<T: RunStore + MixedTailUnit>(
 pub(crate) unsafe fn short_utf8<T: RunStore>(
     src: &[u8],
     dst: &mut [MaybeUninit<T>],
-) -> Option<usize> {
+) -> Result<usize, usize> {
     if src.is_empty() {
-        return None;
+        return Err(0);
     }
     if src.len() > from_utf8::BLOCK {
         // SAFETY: by the caller.
@@ -995,14 +996,14 @@ pub(crate) unsafe fn short_utf8<T: RunStore>(
         let out = dst.as_mut_ptr().cast::<T>();
         if continuation | lead == 0 {
             if src.len() > dst.len() {
-                return None;
+                return Err(0);
             }
             T::store_ascii(b, src.len(), out);
-            return Some(src.len());
+            return Ok(src.len());
         }
         // A 4-byte character, or a lead byte from F5, is for the other paths.
         if _mm512_cmpge_epu8_mask(b, splat8(0xF0)) != 0 {
-            return None;
+            return Err(0);
         }
         let lead3 = _mm512_cmpge_epu8_mask(b, splat8(0xE0));
         let third = lead3 << 2;
@@ -1018,15 +1019,15 @@ pub(crate) unsafe fn short_utf8<T: RunStore>(
             error |= ((e0 << 1) & below_a0) | ((ed << 1) & !below_a0);
         }
         if (continuation ^ ((lead << 1) | third)) | error != 0 {
-            return None;
+            return Err(0);
         }
         // Every byte of the string followed by no continuation byte ends a character.
         let ends = !(continuation >> 1) & within;
         if ends.count_ones() as usize > dst.len() {
-            return None;
+            return Err(0);
         }
         // Its characters are whole in `b`; `ends`' units fit.
-        Some(store_whole_narrow(
+        Ok(store_whole_narrow(
             b,
             continuation,
             third,
@@ -1036,17 +1037,18 @@ pub(crate) unsafe fn short_utf8<T: RunStore>(
     }
 }
 
-/// Converts all of `src`, 65 to 256 bytes, if it is ASCII and fits in `dst`: its length; or
-/// `None`, having written only the units of the blocks of 64 bytes before the first that is
-/// not ASCII (the last block overlaps the one before it, and no loop takes the rest).
+/// Converts all of `src`, 65 to 256 bytes, if it is ASCII and fits in `dst`: `Ok` with its
+/// length; else `Err` with the number of bytes converted, those of the blocks of 64 before
+/// the first that is not ASCII (the last block overlaps the one before it, and no loop takes
+/// the rest), for the converter to go on from there.
 ///
 /// # Safety
 /// The CPU has AVX-512F and BW.
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
-unsafe fn short_ascii<T: RunStore>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> Option<usize> {
+unsafe fn short_ascii<T: RunStore>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> Result<usize, usize> {
     if src.len() > 4 * from_utf8::BLOCK || dst.len() < src.len() {
-        return None;
+        return Err(0);
     }
     let out = dst.as_mut_ptr().cast::<T>();
     let mut at = 0;
@@ -1057,13 +1059,13 @@ unsafe fn short_ascii<T: RunStore>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> Op
             let from = at.min(src.len() - from_utf8::BLOCK);
             let b = _mm512_loadu_si512(src.as_ptr().add(from).cast());
             if _mm512_movepi8_mask(b) != 0 {
-                return None;
+                return Err(at);
             }
             T::store_ascii(b, from_utf8::BLOCK, out.add(from));
             at += from_utf8::BLOCK;
         }
     }
-    Some(src.len())
+    Ok(src.len())
 }
 
 /// The progress of [`short_string`]'s `(read, written)`, if it converted all of `src`.

@@ -580,8 +580,8 @@ unsafe fn short_units<S: TailStepUnit>(src: &[S], dst: &mut [MaybeUninit<u8>]) -
 
 /// [`short_units`] as a function of its own, which the dispatch calls before the plain loops
 /// of `engine::short` and before the converter (`Kernels::short`,
-/// `ShortConverters`), as `from_utf8::short_utf8` from UTF-8: the bytes written, if it converted all of
-/// `src`.
+/// `ShortConverters`), as `from_utf8::short_utf8` from UTF-8: `Ok` with the bytes written, if
+/// it converted all of `src`, else `Err(0)`.
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
@@ -589,9 +589,11 @@ unsafe fn short_units<S: TailStepUnit>(src: &[S], dst: &mut [MaybeUninit<u8>]) -
 pub(crate) unsafe fn short_to_utf8<S: TailStepUnit>(
     src: &[S],
     dst: &mut [MaybeUninit<u8>],
-) -> Option<usize> {
+) -> Result<usize, usize> {
     // SAFETY: by the caller.
-    unsafe { short_units(src, dst) }.map(|done| done.written)
+    unsafe { short_units(src, dst) }
+        .map(|done| done.written)
+        .ok_or(0)
 }
 
 /// Stores the `units` bytes of a step of ASCII at the start of `dst` if they fit: the units
