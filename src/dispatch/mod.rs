@@ -140,8 +140,8 @@ const SHORT_UTF8_BLOCK: usize = 64;
 const SHORT_ASCII_FIRST: usize = 64;
 
 /// The longest string of UTF-16 or UTF-32, in bytes, given to a [`ShortConverter`] into
-/// UTF-8: AVX-512's two steps, 64 units of UTF-16 or 32 of UTF-32.
-const SHORT_INTO_UTF8_BYTES: usize = 128;
+/// UTF-8: AVX-512's four steps, 128 units of UTF-16 or 64 of UTF-32.
+const SHORT_INTO_UTF8_BYTES: usize = 256;
 
 static SCALAR: Kernels = Kernels {
     isa: Isa::Scalar,
@@ -402,23 +402,30 @@ impl Isa {
         // write units, and store back only units they read from `dst`.
         Some(unsafe {
             let dst = as_uninit(dst);
-            short_converted(k.short.utf8_to_utf16, src, dst, SHORT_UTF8)
-                .ok()
-                .map(|written| Progress {
-                    read: src.len(),
-                    written,
-                    stop: None,
-                })
-                .unwrap_or_else(|| (k.utf8_to_utf16)(src, dst, mode))
+            short_kernel_first(
+                k.short.utf8_to_utf16,
+                SHORT_UTF8,
+                k.utf8_to_utf16,
+                src,
+                dst,
+                mode,
+            )
         })
     }
 
-    /// Converts UTF-16 to UTF-8 with this implementation, or `None` if the CPU cannot run it.
+    /// Converts UTF-16 to UTF-8 with this implementation (its converter of short strings
+    /// first, as the library does after the leading ASCII), or `None` if the CPU cannot run
+    /// it.
     #[cfg(any(test, feature = "internals"))]
     pub fn utf16_to_utf8(self, src: &[u16], dst: &mut [u8], mode: Mode) -> Option<Progress> {
+        let k = self.kernels()?;
         // SAFETY: `kernels` returns only kernels whose ISA the CPU supports; the converters
         // write units, and store back only units they read from `dst`.
-        Some(unsafe { (self.kernels()?.utf16_to_utf8)(src, as_uninit(dst), mode) })
+        Some(unsafe {
+            let dst = as_uninit(dst);
+            let (short, convert) = (k.short.utf16_to_utf8, k.utf16_to_utf8);
+            short_kernel_first(short, SHORT_INTO_UTF8_BYTES, convert, src, dst, mode)
+        })
     }
 
     /// Converts UTF-8 to UTF-16 in the other byte order than the machine's with this
@@ -435,14 +442,14 @@ impl Isa {
         // write units, and store back only units they read from `dst`.
         Some(unsafe {
             let dst = U16Swapped::units_mut(as_uninit(dst));
-            short_converted(k.short.utf8_to_utf16_swapped, src, dst, SHORT_UTF8)
-                .ok()
-                .map(|written| Progress {
-                    read: src.len(),
-                    written,
-                    stop: None,
-                })
-                .unwrap_or_else(|| (k.utf8_to_utf16_swapped)(src, dst, mode))
+            short_kernel_first(
+                k.short.utf8_to_utf16_swapped,
+                SHORT_UTF8,
+                k.utf8_to_utf16_swapped,
+                src,
+                dst,
+                mode,
+            )
         })
     }
 
@@ -455,9 +462,13 @@ impl Isa {
         dst: &mut [u8],
         mode: Mode,
     ) -> Option<Progress> {
-        let src = U16Swapped::units(src);
+        let (k, src) = (self.kernels()?, U16Swapped::units(src));
         // SAFETY: as for `utf8_to_utf16_swapped`.
-        Some(unsafe { (self.kernels()?.utf16_swapped_to_utf8)(src, as_uninit(dst), mode) })
+        Some(unsafe {
+            let dst = as_uninit(dst);
+            let (short, convert) = (k.short.utf16_swapped_to_utf8, k.utf16_swapped_to_utf8);
+            short_kernel_first(short, SHORT_INTO_UTF8_BYTES, convert, src, dst, mode)
+        })
     }
 
     /// Converts UTF-8 to UTF-32 with this implementation, or `None` if the CPU cannot run it.
@@ -468,23 +479,28 @@ impl Isa {
         // write units, and store back only units they read from `dst`.
         Some(unsafe {
             let dst = as_uninit(dst);
-            short_converted(k.short.utf8_to_utf32, src, dst, SHORT_UTF8)
-                .ok()
-                .map(|written| Progress {
-                    read: src.len(),
-                    written,
-                    stop: None,
-                })
-                .unwrap_or_else(|| (k.utf8_to_utf32)(src, dst, mode))
+            short_kernel_first(
+                k.short.utf8_to_utf32,
+                SHORT_UTF8,
+                k.utf8_to_utf32,
+                src,
+                dst,
+                mode,
+            )
         })
     }
 
     /// Converts UTF-32 to UTF-8 with this implementation, or `None` if the CPU cannot run it.
     #[cfg(any(test, feature = "internals"))]
     pub fn utf32_to_utf8(self, src: &[u32], dst: &mut [u8], mode: Mode) -> Option<Progress> {
+        let k = self.kernels()?;
         // SAFETY: `kernels` returns only kernels whose ISA the CPU supports; the converters
         // write units, and store back only units they read from `dst`.
-        Some(unsafe { (self.kernels()?.utf32_to_utf8)(src, as_uninit(dst), mode) })
+        Some(unsafe {
+            let dst = as_uninit(dst);
+            let (short, convert) = (k.short.utf32_to_utf8, k.utf32_to_utf8);
+            short_kernel_first(short, SHORT_INTO_UTF8_BYTES, convert, src, dst, mode)
+        })
     }
 
     /// Converts Latin-1 to UTF-8 with this implementation, or `None` if the CPU cannot run it.
@@ -933,6 +949,33 @@ unsafe fn short_converted<S, T>(
         // SAFETY: by the caller.
         Some(short_kernel) => unsafe { short_kernel(src, dst) },
         None => Err(0),
+    }
+}
+
+/// `src` converted by `short_kernel` if it converts all of it, else by `convert` from the
+/// start (which writes again alike what the short converter wrote): the order of the
+/// library's paths, for the tests' entry points of each implementation ([`Isa`]).
+///
+/// # Safety
+/// `short_kernel` and `convert` are from a table of an ISA the CPU supports.
+#[cfg(any(test, feature = "internals"))]
+unsafe fn short_kernel_first<S, T>(
+    short_kernel: Option<ShortConverter<S, T>>,
+    max: usize,
+    convert: Converter<S, T>,
+    src: &[S],
+    dst: &mut [MaybeUninit<T>],
+    mode: Mode,
+) -> Progress {
+    // SAFETY: by the caller.
+    match unsafe { short_converted(short_kernel, src, dst, max) } {
+        Ok(written) => Progress {
+            read: src.len(),
+            written,
+            stop: None,
+        },
+        // SAFETY: by the caller.
+        Err(_) => unsafe { convert(src, dst, mode) },
     }
 }
 

@@ -416,6 +416,8 @@ unsafe impl<const LONG_ASCII_RUNS: bool> CompressSteps for Avx512CompressSteps<L
 /// A unit type (UTF-16 of either byte order, or UTF-32) that [`tail_steps`] converts a step at
 /// a time: 32 units of UTF-16 or 16 of UTF-32, or all that are left if fewer.
 pub(crate) trait TailStepUnit: Sized {
+    /// The units of a whole step.
+    const STEP_UNITS: usize;
     /// The units of a step at the start of `src` and their number, loaded with a mask (and put
     /// in the machine's byte order): the lanes past `src` are zeros, ASCII, one byte each after
     /// the step's bytes, which are left out of the stores.
@@ -434,9 +436,15 @@ pub(crate) trait TailStepUnit: Sized {
     /// # Safety
     /// The CPU has AVX-512F, BW, VBMI and VBMI2, and AVX2.
     unsafe fn other_step(v: __m512i, units: usize, dst: &mut [MaybeUninit<u8>]) -> (usize, usize);
+    /// Whether `v` holds a surrogate (UTF-16).
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F and BW.
+    unsafe fn has_surrogates(v: __m512i) -> bool;
 }
 
 impl<S: Utf16Source> TailStepUnit for S {
+    const STEP_UNITS: usize = 2 * to_utf8::STEP;
     #[inline(always)]
     unsafe fn load_step(src: &[S]) -> (__m512i, usize) {
         let units = src.len().min(2 * to_utf8::STEP);
@@ -466,9 +474,19 @@ impl<S: Utf16Source> TailStepUnit for S {
         // SAFETY: by the caller.
         unsafe { utf16_tail_step(v, units, dst) }
     }
+
+    #[inline(always)]
+    unsafe fn has_surrogates(v: __m512i) -> bool {
+        // SAFETY: AVX-512F and BW by the caller.
+        unsafe {
+            let high_bits = _mm512_and_si512(v, _mm512_set1_epi16(0xF800_u16 as i16));
+            _mm512_cmpeq_epi16_mask(high_bits, _mm512_set1_epi16(0xD800_u16 as i16)) != 0
+        }
+    }
 }
 
 impl TailStepUnit for u32 {
+    const STEP_UNITS: usize = to_utf8::STEP;
     #[inline(always)]
     unsafe fn load_step(src: &[u32]) -> (__m512i, usize) {
         let units = src.len().min(to_utf8::STEP);
@@ -490,6 +508,11 @@ impl TailStepUnit for u32 {
     unsafe fn other_step(v: __m512i, units: usize, dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
         // SAFETY: by the caller.
         unsafe { utf32_tail_step(v, units, dst) }
+    }
+
+    #[inline(always)]
+    unsafe fn has_surrogates(_: __m512i) -> bool {
+        false
     }
 }
 
@@ -578,10 +601,58 @@ unsafe fn short_units<S: TailStepUnit>(src: &[S], dst: &mut [MaybeUninit<u8>]) -
     }
 }
 
+/// The steps of [`short_to_utf8`] for a string of three or four steps' units (at most 128
+/// units of UTF-16, 64 of UTF-32): `Ok` with the bytes written if it converted all of `src`,
+/// else `Err(0)`, having written nothing, or only the bytes of the characters of the first
+/// steps, which the converter then writes again alike.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt")]
+#[inline(never)]
+unsafe fn short_units_up_to_4_steps<S: TailStepUnit>(
+    src: &[S],
+    dst: &mut [MaybeUninit<u8>],
+) -> Result<usize, usize> {
+    // Surrogate pairs (emoji, say) are the converter's: its steps of pairs convert strings of
+    // them in half the time of these steps. (Tested on the first step's units.)
+    // SAFETY: the instruction sets by the caller.
+    if src.len() > 4 * S::STEP_UNITS || unsafe { S::has_surrogates(S::load_step(src).0) } {
+        return Err(0);
+    }
+    let (mut read, mut written) = (0, 0);
+    // At most four steps: a step may take fewer units than it loaded (it stops before a
+    // surrogate pair it cannot take whole, say), and a string of those is the converter's.
+    for _ in 0..4 {
+        if read == src.len() {
+            return Ok(written);
+        }
+        let (rest, out) = (
+            src.get(read..).unwrap_or_default(),
+            dst.get_mut(written..).unwrap_or_default(),
+        );
+        // SAFETY: the instruction sets by the caller.
+        let (r, w) = unsafe {
+            let (v, units) = S::load_step(rest);
+            S::other_step(v, units, out)
+        };
+        if r == 0 {
+            return Err(0);
+        }
+        (read, written) = (read + r, written + w);
+    }
+    if read == src.len() {
+        Ok(written)
+    } else {
+        Err(0)
+    }
+}
+
 /// [`short_units`] as a function of its own, which the dispatch calls before the plain loops
-/// of `engine::short` and before the converter (`Kernels::short`,
-/// `ShortConverters`), as `from_utf8::short_utf8` from UTF-8: `Ok` with the bytes written, if
-/// it converted all of `src`, else `Err(0)`.
+/// of `engine::short` and before the converter (`Kernels::short`, `ShortConverters`), as
+/// `from_utf8::short_utf8` from UTF-8; and for strings of three or four steps,
+/// [`short_units_up_to_4_steps`] (apart: in one loop, the strings of one or two steps took
+/// longer). `Ok` with the bytes written, if it converted all of `src`, else `Err(0)`.
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
@@ -590,6 +661,10 @@ pub(crate) unsafe fn short_to_utf8<S: TailStepUnit>(
     src: &[S],
     dst: &mut [MaybeUninit<u8>],
 ) -> Result<usize, usize> {
+    if src.len() > 2 * S::STEP_UNITS {
+        // SAFETY: by the caller.
+        return unsafe { short_units_up_to_4_steps(src, dst) };
+    }
     // SAFETY: by the caller.
     unsafe { short_units(src, dst) }
         .map(|done| done.written)
