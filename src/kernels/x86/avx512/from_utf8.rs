@@ -668,8 +668,8 @@ unsafe fn store_values_of<T: RunStore>(
 /// same made no difference).
 ///
 /// # Safety
-/// The CPU has AVX-512F, BW, VBMI and VBMI2; as for [`BlockConverter::mixed_utf32`].
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2")]
+/// The CPU has AVX-512F, BW, VBMI, VBMI2 and POPCNT; as for [`BlockConverter::mixed_utf32`].
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")]
 #[inline(never)]
 unsafe fn mixed_block_utf32(block: *const u8, out: *mut u32) -> (usize, usize) {
     // SAFETY: the instructions and `block` by the caller, as `mixed_values` needs; 64 units
@@ -919,8 +919,8 @@ const NARROW_MAX: usize = 128;
 /// [`mixed_tail`] into UTF-32, as a function of its own, as [`mixed_block_utf32`] is.
 ///
 /// # Safety
-/// The CPU has AVX-512F, BW, VBMI and VBMI2.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2")]
+/// The CPU has AVX-512F, BW, VBMI, VBMI2 and POPCNT.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")]
 #[inline(never)]
 unsafe fn mixed_tail_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>]) -> (usize, usize) {
     // SAFETY: by the caller.
@@ -972,8 +972,8 @@ unsafe fn short_string<T: RunStore + MixedTailUnit>(
 /// a short string about as much as converting it.
 ///
 /// # Safety
-/// The CPU has AVX-512F, BW, VBMI and VBMI2.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2")]
+/// The CPU has AVX-512F, BW, VBMI, VBMI2 and POPCNT.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")]
 pub(crate) unsafe fn short_utf8<T: RunStore>(
     src: &[u8],
     dst: &mut [MaybeUninit<T>],
@@ -1083,8 +1083,8 @@ fn whole_string((read, written): (usize, usize), src: &[u8]) -> Option<Progress>
 /// UTF-32 paid for.
 ///
 /// # Safety
-/// The CPU has AVX-512F, BW, VBMI and VBMI2.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2")]
+/// The CPU has AVX-512F, BW, VBMI, VBMI2 and POPCNT.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")]
 #[inline(never)]
 unsafe fn short_string_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>]) -> (usize, usize) {
     // SAFETY: by the caller.
