@@ -346,8 +346,8 @@ unsafe fn mixed_block_utf16<T: Utf16Store>(block: *const u8, out: *mut T) -> (us
 /// and its blocks of ASCII.
 ///
 /// # Safety
-/// Implementations use AVX-512F, BW and VBMI instructions only, and write only the units
-/// documented.
+/// Implementations use AVX-512F, BW and VBMI instructions only (and those a method's contract
+/// names), and write only the units documented.
 pub(crate) unsafe trait RunStore: Sized {
     /// Writes the first `total` (below 64) of the 16-bit values whose low bytes are `lows` and
     /// high bytes `highs`, at `out`, and nothing after them.
@@ -361,6 +361,16 @@ pub(crate) unsafe trait RunStore: Sized {
     /// # Safety
     /// `total` units writable at `out`; the CPU has AVX-512F and BW.
     unsafe fn store_ascii(bytes: __m512i, total: usize, out: *mut Self);
+    /// [`short_pairs`] into these units: `Err(0)` into UTF-32, whose strings with 4-byte
+    /// characters are left to the converter.
+    ///
+    /// # Safety
+    /// As for [`short_pairs`].
+    unsafe fn short_with_pairs(
+        b: __m512i,
+        len: usize,
+        dst: &mut [MaybeUninit<Self>],
+    ) -> Result<usize, usize>;
 }
 
 // SAFETY: AVX-512F, BW and VBMI (VBMI2 for `order`); the stores write `total` units, or 64 of
@@ -413,6 +423,16 @@ unsafe impl<T: Utf16Store> RunStore for T {
             }
         }
     }
+
+    #[inline(always)]
+    unsafe fn short_with_pairs(
+        b: __m512i,
+        len: usize,
+        dst: &mut [MaybeUninit<T>],
+    ) -> Result<usize, usize> {
+        // SAFETY: by the caller.
+        unsafe { short_pairs(b, len, dst) }
+    }
 }
 
 // SAFETY: AVX-512F, BW and VBMI; the stores write `total` units, or 64 of ASCII.
@@ -464,6 +484,15 @@ unsafe impl RunStore for u32 {
                 }
             }
         }
+    }
+
+    #[inline(always)]
+    unsafe fn short_with_pairs(
+        _: __m512i,
+        _: usize,
+        _: &mut [MaybeUninit<u32>],
+    ) -> Result<usize, usize> {
+        Err(0)
     }
 }
 
@@ -955,24 +984,25 @@ unsafe fn short_string<T: RunStore + MixedTailUnit>(
     }
 }
 
-/// Converts all of `src`, 1 to 64 bytes, if it is well-formed UTF-8 of characters of 1 to 3
-/// bytes whose units fit in `dst`, or 65 to 256 bytes of ASCII ([`short_ascii`]): `Ok` with
-/// the units written; else `Err` with the units of leading ASCII converted (0 but from
-/// [`short_ascii`]), having written nothing else. One
-/// masked load; ASCII widened at once; else the checks of a block of [`narrow_run`] on it,
-/// with the end of the input in place of the next block (a lead byte must have its
-/// continuation bytes before the end), then [`store_whole_narrow`]: the input is read once,
-/// and what is converted is what was checked.
+/// Converts all of `src`, 1 to 64 bytes, if it is well-formed UTF-8 (into UTF-32, of
+/// characters of 1 to 3 bytes) whose units fit in `dst`, or 65 to 256 bytes of ASCII
+/// ([`short_ascii`]): `Ok` with the units written; else `Err` with the units of leading
+/// ASCII converted (0 but from [`short_ascii`]), having written nothing else. One masked
+/// load; ASCII widened at once; else the checks of a block of [`narrow_run`] on it, with the
+/// end of the input in place of the next block (a lead byte must have its continuation bytes
+/// before the end), then [`store_whole_narrow`]: the input is read once, and what is
+/// converted is what was checked. A string with a 4-byte character goes on, into UTF-16, to
+/// [`short_pairs`], which does the same with surrogate pairs.
 ///
-/// Short strings of every script but emoji take this one path, with about half the
-/// instructions of the plain loop or of [`short_string`] (a call on a short string is mostly
-/// fixed cost). Strings with a 4-byte character are left to those, as soon as one is seen.
+/// Short strings of every script take this one path, with about half the instructions of the
+/// plain loop or of [`short_string`] (a call on a short string is mostly fixed cost); into
+/// UTF-32, strings with a 4-byte character are left to those.
 /// The dispatch calls it before them and before any converter (`Kernels::short`,
 /// `ShortConverters`): entering a converter, its registers and stack set up for its loops, cost
 /// a short string about as much as converting it.
 ///
 /// # Safety
-/// The CPU has AVX-512F, BW, VBMI, VBMI2 and POPCNT.
+/// The CPU has AVX-512F, BW, VBMI, VBMI2, POPCNT and BMI2.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")]
 pub(crate) unsafe fn short_utf8<T: RunStore>(
     src: &[u8],
@@ -1001,9 +1031,9 @@ pub(crate) unsafe fn short_utf8<T: RunStore>(
             T::store_ascii(b, src.len(), out);
             return Ok(src.len());
         }
-        // A 4-byte character, or a lead byte from F5, is for the other paths.
+        // A 4-byte character, or a lead byte from F5: into UTF-16, the path of surrogate pairs.
         if _mm512_cmpge_epu8_mask(b, splat8(0xF0)) != 0 {
-            return Err(0);
+            return T::short_with_pairs(b, src.len(), dst);
         }
         let lead3 = _mm512_cmpge_epu8_mask(b, splat8(0xE0));
         let third = lead3 << 2;
@@ -1034,6 +1064,106 @@ pub(crate) unsafe fn short_utf8<T: RunStore>(
             ends,
             dst.as_mut_ptr(),
         ))
+    }
+}
+
+/// Converts all of the string of `len` bytes (1 to 64) loaded in `b` (zeros after it) into
+/// UTF-16, if it is well-formed UTF-8 (of characters of 1 to 4 bytes) and its units fit in
+/// `dst`: `Ok` with the units written; else `Err(0)`, having written nothing. The checks of
+/// [`short_utf8`] with those of 4-byte characters (a lead from F0 to F4, F0 followed by 90
+/// or above, F4 by less than 90, three continuation bytes), and its conversion with each
+/// 4-byte character ending twice: at its third byte, where the value of its first three
+/// bytes as a 3-byte character's is the scalar value shifted right by 6 bits (the high
+/// surrogate is 0xD7C0 plus that shifted right by 4 more), and at its fourth, where the value
+/// of its last two as a 2-byte character's holds the low 10 bits (the low surrogate's).
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI, VBMI2, POPCNT and BMI2.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
+#[inline(never)]
+unsafe fn short_pairs<T: Utf16Store>(
+    b: __m512i,
+    len: usize,
+    dst: &mut [MaybeUninit<T>],
+) -> Result<usize, usize> {
+    let within = low_bits(len);
+    // SAFETY: the instructions by the caller.
+    unsafe {
+        let continuation = _mm512_cmplt_epi8_mask(b, splat8(0xC0));
+        let lead = _mm512_cmpge_epu8_mask(b, splat8(0xC0));
+        let lead4 = _mm512_cmpge_epu8_mask(b, splat8(0xF0));
+        let lead3 = _mm512_cmpge_epu8_mask(b, splat8(0xE0)) & !lead4;
+        let from_c2 = _mm512_sub_epi8(b, splat8(0xC2));
+        // C0, C1 (below C2, as unsigned differences from it, at FE and FF), and F5 to FF.
+        let below_90 = _mm512_cmplt_epu8_mask(b, splat8(0x90));
+        let below_a0 = _mm512_cmplt_epu8_mask(b, splat8(0xA0));
+        let error = _mm512_mask_cmpge_epu8_mask(lead, from_c2, splat8(0xF5 - 0xC2))
+            // A lead byte whose continuation bytes the string does not hold.
+            | (lead & !(within >> 1))
+            | (lead3 & !(within >> 2))
+            | (lead4 & !(within >> 3))
+            // The second bytes: overlong or surrogate after E0 and ED, overlong or too large
+            // after F0 and F4.
+            | ((_mm512_cmpeq_epi8_mask(b, splat8(0xE0)) << 1) & below_a0)
+            | ((_mm512_cmpeq_epi8_mask(b, splat8(0xED)) << 1) & !below_a0)
+            | ((_mm512_cmpeq_epi8_mask(b, splat8(0xF0)) << 1) & below_90)
+            | ((_mm512_cmpeq_epi8_mask(b, splat8(0xF4)) << 1) & !below_90);
+        let third = (lead3 | lead4) << 2;
+        let fourth = lead4 << 3;
+        if (continuation ^ ((lead << 1) | third | fourth)) | error != 0 {
+            return Err(0);
+        }
+        // The last byte of each character, and the third of each 4-byte one.
+        let ends = (!(continuation >> 1) & within) | (lead4 << 2);
+        let total = ends.count_ones() as usize;
+        if total > dst.len() {
+            return Err(0);
+        }
+        let middle = _mm512_maskz_permutexvar_epi8(continuation, table64(&BYTES_BEFORE[0]), b);
+        let top = _mm512_maskz_permutexvar_epi8(third, table64(&BYTES_BEFORE[1]), b);
+        // As in `store_values_of`.
+        let low_byte = _mm512_ternarylogic_epi32::<0xF8>(
+            _mm512_and_si512(b, splat8(0x7F)),
+            _mm512_slli_epi16::<6>(middle),
+            splat8(0xC0),
+        );
+        let high_byte = _mm512_ternarylogic_epi32::<0xE4>(
+            _mm512_srli_epi16::<2>(middle),
+            _mm512_slli_epi16::<4>(top),
+            splat8(0x0F),
+        );
+        let lows = _mm512_maskz_compress_epi8(ends, low_byte);
+        let highs = _mm512_maskz_compress_epi8(ends, high_byte);
+        // Which of the packed values are the high and the low surrogates.
+        let high_surrogates = _pext_u64(lead4 << 2, ends);
+        let low_surrogates = _pext_u64(fourth, ends);
+        let out = dst.as_mut_ptr().cast::<T>();
+        for (half, interleave) in INTERLEAVE.iter().enumerate() {
+            if 32 * half >= total {
+                break;
+            }
+            let values = _mm512_permutex2var_epi8(lows, table64(interleave), highs);
+            let high = _mm512_add_epi16(
+                _mm512_srli_epi16::<4>(values),
+                _mm512_set1_epi16(0xD7C0_u16 as i16),
+            );
+            // (values & 0x3FF) | 0xDC00
+            let low = _mm512_ternarylogic_epi32::<0xEA>(
+                values,
+                _mm512_set1_epi16(0x03FF),
+                _mm512_set1_epi16(0xDC00_u16 as i16),
+            );
+            let values =
+                _mm512_mask_blend_epi16((high_surrogates >> (32 * half)) as u32, values, high);
+            let values =
+                _mm512_mask_blend_epi16((low_surrogates >> (32 * half)) as u32, values, low);
+            _mm512_mask_storeu_epi16(
+                out.add(32 * half).cast(),
+                low_bits(total - 32 * half) as u32,
+                order::<T>(values),
+            );
+        }
+        Ok(total)
     }
 }
 
