@@ -1499,59 +1499,38 @@ fn flags_of(mode: Mode) -> u32 {
     if mode == REPLACE { UTF8_REPLACE } else { 0 }
 }
 
+/// A C conversion function, of `P` units into `Q` units.
+type CFunction<P, Q> = unsafe extern "C" fn(*const P, usize, *mut Q, usize, u32) -> utf8_result;
+
+/// `f` on `s` into `d` with the flags of `m`, as a converter of the tests.
+fn c_call<S, T, P, Q>(f: CFunction<P, Q>, s: &[S], d: &mut [T], m: Mode) -> Option<Progress> {
+    // SAFETY: `s` and `d` are live buffers of the lengths passed, of units of the sizes the
+    // callers below pair with `f`'s.
+    let r = unsafe {
+        f(
+            s.as_ptr().cast(),
+            s.len(),
+            d.as_mut_ptr().cast(),
+            d.len(),
+            flags_of(m),
+        )
+    };
+    Some(progress_of(r))
+}
+
 // The four C functions as converters of the tests: without flags, a call takes the C
 // functions' own path for short strings (`ffi::transcode::plain_call`).
 fn c_to_utf16(_: Isa, s: &[u8], d: &mut [u16], m: Mode) -> Option<Progress> {
-    // SAFETY: `s` and `d` are live buffers of the lengths passed.
-    let r = unsafe {
-        utf8_to_utf16(
-            s.as_ptr().cast(),
-            s.len(),
-            d.as_mut_ptr(),
-            d.len(),
-            flags_of(m),
-        )
-    };
-    Some(progress_of(r))
+    c_call(utf8_to_utf16, s, d, m)
 }
 fn c_to_utf32(_: Isa, s: &[u8], d: &mut [u32], m: Mode) -> Option<Progress> {
-    // SAFETY: as above.
-    let r = unsafe {
-        utf8_to_utf32(
-            s.as_ptr().cast(),
-            s.len(),
-            d.as_mut_ptr(),
-            d.len(),
-            flags_of(m),
-        )
-    };
-    Some(progress_of(r))
+    c_call(utf8_to_utf32, s, d, m)
 }
 fn c_from_utf16(_: Isa, s: &[u16], d: &mut [u8], m: Mode) -> Option<Progress> {
-    // SAFETY: as above.
-    let r = unsafe {
-        utf16_to_utf8(
-            s.as_ptr(),
-            s.len(),
-            d.as_mut_ptr().cast(),
-            d.len(),
-            flags_of(m),
-        )
-    };
-    Some(progress_of(r))
+    c_call(utf16_to_utf8, s, d, m)
 }
 fn c_from_utf32(_: Isa, s: &[u32], d: &mut [u8], m: Mode) -> Option<Progress> {
-    // SAFETY: as above.
-    let r = unsafe {
-        utf32_to_utf8(
-            s.as_ptr(),
-            s.len(),
-            d.as_mut_ptr().cast(),
-            d.len(),
-            flags_of(m),
-        )
-    };
-    Some(progress_of(r))
+    c_call(utf32_to_utf8, s, d, m)
 }
 
 /// The C functions' path for short strings, which composes the dispatch's paths itself (the

@@ -649,21 +649,14 @@ unsafe fn store_whole_narrow<T: RunStore>(
     }
 }
 
-/// The stores of [`store_narrow`] and [`store_whole_narrow`], given `middle` and `top`, the
-/// bytes one and two places before the continuation bytes and the third bytes of `b` (zeros
-/// elsewhere).
+/// The low and high bytes of each byte's value if it ends a character of `b`, given `middle`
+/// and `top`, the bytes one and two places before its continuation bytes and the third bytes
+/// of its 3-byte characters (zeros elsewhere).
 ///
 /// # Safety
-/// The CPU has AVX-512F, BW, VBMI and VBMI2; as many units writable at `out` as `ends` has
-/// bits.
+/// The CPU has AVX-512F.
 #[inline(always)]
-unsafe fn store_values_of<T: RunStore>(
-    b: __m512i,
-    middle: __m512i,
-    top: __m512i,
-    ends: u64,
-    out: *mut MaybeUninit<T>,
-) -> usize {
+unsafe fn value_bytes(b: __m512i, middle: __m512i, top: __m512i) -> (__m512i, __m512i) {
     // SAFETY: by the caller.
     unsafe {
         // Each byte's value if it ends a character: its own seven bits (six of a continuation
@@ -681,6 +674,28 @@ unsafe fn store_values_of<T: RunStore>(
             _mm512_slli_epi16::<4>(top),
             splat8(0x0F),
         );
+        (low_byte, high_byte)
+    }
+}
+
+/// The stores of [`store_narrow`] and [`store_whole_narrow`], given `middle` and `top`, the
+/// bytes one and two places before the continuation bytes and the third bytes of `b` (zeros
+/// elsewhere).
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2; as many units writable at `out` as `ends` has
+/// bits.
+#[inline(always)]
+unsafe fn store_values_of<T: RunStore>(
+    b: __m512i,
+    middle: __m512i,
+    top: __m512i,
+    ends: u64,
+    out: *mut MaybeUninit<T>,
+) -> usize {
+    // SAFETY: by the caller.
+    unsafe {
+        let (low_byte, high_byte) = value_bytes(b, middle, top);
         // The low and high bytes of the values of the bytes that end a character, packed.
         let lows = _mm512_maskz_compress_epi8(ends, low_byte);
         let highs = _mm512_maskz_compress_epi8(ends, high_byte);
@@ -1121,17 +1136,7 @@ unsafe fn short_pairs<T: Utf16Store>(
         }
         let middle = _mm512_maskz_permutexvar_epi8(continuation, table64(&BYTES_BEFORE[0]), b);
         let top = _mm512_maskz_permutexvar_epi8(third, table64(&BYTES_BEFORE[1]), b);
-        // As in `store_values_of`.
-        let low_byte = _mm512_ternarylogic_epi32::<0xF8>(
-            _mm512_and_si512(b, splat8(0x7F)),
-            _mm512_slli_epi16::<6>(middle),
-            splat8(0xC0),
-        );
-        let high_byte = _mm512_ternarylogic_epi32::<0xE4>(
-            _mm512_srli_epi16::<2>(middle),
-            _mm512_slli_epi16::<4>(top),
-            splat8(0x0F),
-        );
+        let (low_byte, high_byte) = value_bytes(b, middle, top);
         let lows = _mm512_maskz_compress_epi8(ends, low_byte);
         let highs = _mm512_maskz_compress_epi8(ends, high_byte);
         // Which of the packed values are the high and the low surrogates.
