@@ -175,8 +175,8 @@ impl From<Progress> for utf8_result {
 /// # Safety
 /// `src` is NULL or points to `len` readable units; `out` is NULL or points to `cap` writable
 /// units that do not overlap the input.
-// Inlined into each C function, so that `convert` is a direct call there, itself inlined where
-// the optimiser judges it worth it: the short strings' paths of the converters are.
+// Inlined into each C function (into `run_out_of_line` for those of UTF-16 and UTF-32), so that
+// `convert` is a direct call there, itself inlined where the optimiser judges it worth it.
 #[inline(always)]
 unsafe fn run<S, T>(
     src: *const S,
@@ -184,7 +184,7 @@ unsafe fn run<S, T>(
     out: *mut T,
     cap: usize,
     (flags, known_flags): (u32, u32),
-    convert: fn(&[S], &mut [MaybeUninit<T>], Mode) -> Progress,
+    convert: impl FnOnce(&[S], &mut [MaybeUninit<T>], Mode) -> Progress,
 ) -> utf8_result {
     // A misaligned uint16_t or uint32_t pointer, which C does not allow either, cannot be a
     // slice.
@@ -221,7 +221,7 @@ unsafe fn run_out_of_line<S, T>(
     out: *mut T,
     cap: usize,
     flags: (u32, u32),
-    convert: fn(&[S], &mut [MaybeUninit<T>], Mode) -> Progress,
+    convert: impl FnOnce(&[S], &mut [MaybeUninit<T>], Mode) -> Progress,
 ) -> utf8_result {
     // SAFETY: the caller's contract is passed on unchanged.
     unsafe { run(src, len, out, cap, flags, convert) }
