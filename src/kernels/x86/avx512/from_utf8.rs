@@ -641,11 +641,85 @@ unsafe fn store_whole_narrow<T: RunStore>(
     ends: u64,
     out: *mut MaybeUninit<T>,
 ) -> usize {
+    // SAFETY: by the caller.
+    unsafe {
+        let (middle, top) = bytes_before(b, continuation, third);
+        store_values_of(b, middle, top, ends, out)
+    }
+}
+
+/// The bytes one place before the `continuation` bytes of `b` and two places before its
+/// `third` bytes, taken from `b` by permutations (zeros elsewhere).
+///
+/// # Safety
+/// The CPU has AVX-512F and VBMI.
+#[inline(always)]
+unsafe fn bytes_before(b: __m512i, continuation: u64, third: u64) -> (__m512i, __m512i) {
     // SAFETY: by the caller; the tables hold 64 bytes each.
     unsafe {
-        let middle = _mm512_maskz_permutexvar_epi8(continuation, table64(&BYTES_BEFORE[0]), b);
-        let top = _mm512_maskz_permutexvar_epi8(third, table64(&BYTES_BEFORE[1]), b);
-        store_values_of(b, middle, top, ends, out)
+        (
+            _mm512_maskz_permutexvar_epi8(continuation, table64(&BYTES_BEFORE[0]), b),
+            _mm512_maskz_permutexvar_epi8(third, table64(&BYTES_BEFORE[1]), b),
+        )
+    }
+}
+
+/// The checks of a string of 1 to 64 bytes loaded whole in `b` (zeros after the bytes of
+/// `within`), whose `continuation` and `lead` bytes are marked, as a block of a run of blocks
+/// is checked ([`narrow_run`]), the end of the string in place of the next block: a lead byte
+/// must have its continuation bytes before the end. Without `FOUR`, the caller has sent a
+/// string with a byte from F0 elsewhere, and its leads go to E0..EF; with it, 4-byte
+/// characters too (a lead from F0 to F4, F0 followed by 90 or above, F4 by less than 90,
+/// three continuation bytes). `Some` of the third bytes of its 3- and 4-byte characters, of
+/// its 4-byte leads and of the bytes that end a character (a 4-byte character ends twice, at
+/// its third byte and at its fourth, for its two units of UTF-16); `None` if it is ill-formed.
+///
+/// # Safety
+/// The CPU has AVX-512F and BW.
+#[inline(always)]
+unsafe fn whole_string_checks<const FOUR: bool>(
+    b: __m512i,
+    within: u64,
+    continuation: u64,
+    lead: u64,
+) -> Option<(u64, u64, u64)> {
+    // SAFETY: by the caller.
+    unsafe {
+        let lead4 = if FOUR {
+            _mm512_cmpge_epu8_mask(b, splat8(0xF0))
+        } else {
+            0
+        };
+        let lead3 = _mm512_cmpge_epu8_mask(b, splat8(0xE0)) & !lead4;
+        // C0 and C1 (below C2, as unsigned differences from it, at FE and FF), and the leads
+        // from F5 (from F0 without `FOUR`).
+        let first_bad = if FOUR { 0xF5 - 0xC2 } else { 0xF0 - 0xC2 };
+        let from_c2 = _mm512_sub_epi8(b, splat8(0xC2));
+        let mut error = _mm512_mask_cmpge_epu8_mask(lead, from_c2, splat8(first_bad))
+            // A lead byte whose continuation bytes the string does not hold.
+            | (lead & !(within >> 1))
+            | (lead3 & !(within >> 2))
+            | (lead4 & !(within >> 3));
+        // The second bytes: overlong or surrogate after E0 and ED, overlong or too large
+        // after F0 and F4.
+        if lead3 | lead4 != 0 {
+            let below_a0 = _mm512_cmplt_epu8_mask(b, splat8(0xA0));
+            let e0 = _mm512_cmpeq_epi8_mask(b, splat8(0xE0));
+            let ed = _mm512_cmpeq_epi8_mask(b, splat8(0xED));
+            error |= ((e0 << 1) & below_a0) | ((ed << 1) & !below_a0);
+            if FOUR {
+                let below_90 = _mm512_cmplt_epu8_mask(b, splat8(0x90));
+                let f0 = _mm512_cmpeq_epi8_mask(b, splat8(0xF0));
+                let f4 = _mm512_cmpeq_epi8_mask(b, splat8(0xF4));
+                error |= ((f0 << 1) & below_90) | ((f4 << 1) & !below_90);
+            }
+        }
+        let third = (lead3 | lead4) << 2;
+        if (continuation ^ ((lead << 1) | third | (lead4 << 3))) | error != 0 {
+            return None;
+        }
+        // Every byte of the string followed by no continuation byte ends a character.
+        Some((third, lead4, (!(continuation >> 1) & within) | (lead4 << 2)))
     }
 }
 
@@ -1050,24 +1124,10 @@ pub(crate) unsafe fn short_utf8<T: RunStore>(
         if _mm512_cmpge_epu8_mask(b, splat8(0xF0)) != 0 {
             return T::short_with_pairs(b, src.len(), dst);
         }
-        let lead3 = _mm512_cmpge_epu8_mask(b, splat8(0xE0));
-        let third = lead3 << 2;
-        let from_c2 = _mm512_sub_epi8(b, splat8(0xC2));
-        let mut error = _mm512_mask_cmpge_epu8_mask(lead, from_c2, splat8(0x2E))
-            // A lead byte whose continuation bytes the string does not hold.
-            | (lead & !(within >> 1))
-            | (lead3 & !(within >> 2));
-        if lead3 != 0 {
-            let below_a0 = _mm512_cmplt_epu8_mask(b, splat8(0xA0));
-            let e0 = _mm512_cmpeq_epi8_mask(b, splat8(0xE0));
-            let ed = _mm512_cmpeq_epi8_mask(b, splat8(0xED));
-            error |= ((e0 << 1) & below_a0) | ((ed << 1) & !below_a0);
-        }
-        if (continuation ^ ((lead << 1) | third)) | error != 0 {
+        let Some((third, _, ends)) = whole_string_checks::<false>(b, within, continuation, lead)
+        else {
             return Err(0);
-        }
-        // Every byte of the string followed by no continuation byte ends a character.
-        let ends = !(continuation >> 1) & within;
+        };
         if ends.count_ones() as usize > dst.len() {
             return Err(0);
         }
@@ -1085,9 +1145,8 @@ pub(crate) unsafe fn short_utf8<T: RunStore>(
 /// Converts all of the string of `len` bytes (1 to 64) loaded in `b` (zeros after it) into
 /// UTF-16, if it is well-formed UTF-8 (of characters of 1 to 4 bytes) and its units fit in
 /// `dst`: `Ok` with the units written; else `Err(0)`, having written nothing. The checks of
-/// [`short_utf8`] with those of 4-byte characters (a lead from F0 to F4, F0 followed by 90
-/// or above, F4 by less than 90, three continuation bytes), and its conversion with each
-/// 4-byte character ending twice: at its third byte, where the value of its first three
+/// [`short_utf8`] with those of 4-byte characters ([`whole_string_checks`]), and its
+/// conversion with each 4-byte character ending twice: at its third byte, where the value of its first three
 /// bytes as a 3-byte character's is the scalar value shifted right by 6 bits (the high
 /// surrogate is 0xD7C0 plus that shifted right by 4 more), and at its fourth, where the value
 /// of its last two as a 2-byte character's holds the low 10 bits (the low surrogate's).
@@ -1106,42 +1165,21 @@ unsafe fn short_pairs<T: Utf16Store>(
     unsafe {
         let continuation = _mm512_cmplt_epi8_mask(b, splat8(0xC0));
         let lead = _mm512_cmpge_epu8_mask(b, splat8(0xC0));
-        let lead4 = _mm512_cmpge_epu8_mask(b, splat8(0xF0));
-        let lead3 = _mm512_cmpge_epu8_mask(b, splat8(0xE0)) & !lead4;
-        let from_c2 = _mm512_sub_epi8(b, splat8(0xC2));
-        // C0, C1 (below C2, as unsigned differences from it, at FE and FF), and F5 to FF.
-        let below_90 = _mm512_cmplt_epu8_mask(b, splat8(0x90));
-        let below_a0 = _mm512_cmplt_epu8_mask(b, splat8(0xA0));
-        let error = _mm512_mask_cmpge_epu8_mask(lead, from_c2, splat8(0xF5 - 0xC2))
-            // A lead byte whose continuation bytes the string does not hold.
-            | (lead & !(within >> 1))
-            | (lead3 & !(within >> 2))
-            | (lead4 & !(within >> 3))
-            // The second bytes: overlong or surrogate after E0 and ED, overlong or too large
-            // after F0 and F4.
-            | ((_mm512_cmpeq_epi8_mask(b, splat8(0xE0)) << 1) & below_a0)
-            | ((_mm512_cmpeq_epi8_mask(b, splat8(0xED)) << 1) & !below_a0)
-            | ((_mm512_cmpeq_epi8_mask(b, splat8(0xF0)) << 1) & below_90)
-            | ((_mm512_cmpeq_epi8_mask(b, splat8(0xF4)) << 1) & !below_90);
-        let third = (lead3 | lead4) << 2;
-        let fourth = lead4 << 3;
-        if (continuation ^ ((lead << 1) | third | fourth)) | error != 0 {
+        let Some((third, lead4, ends)) = whole_string_checks::<true>(b, within, continuation, lead)
+        else {
             return Err(0);
-        }
-        // The last byte of each character, and the third of each 4-byte one.
-        let ends = (!(continuation >> 1) & within) | (lead4 << 2);
+        };
         let total = ends.count_ones() as usize;
         if total > dst.len() {
             return Err(0);
         }
-        let middle = _mm512_maskz_permutexvar_epi8(continuation, table64(&BYTES_BEFORE[0]), b);
-        let top = _mm512_maskz_permutexvar_epi8(third, table64(&BYTES_BEFORE[1]), b);
+        let (middle, top) = bytes_before(b, continuation, third);
         let (low_byte, high_byte) = value_bytes(b, middle, top);
         let lows = _mm512_maskz_compress_epi8(ends, low_byte);
         let highs = _mm512_maskz_compress_epi8(ends, high_byte);
         // Which of the packed values are the high and the low surrogates.
         let high_surrogates = _pext_u64(lead4 << 2, ends);
-        let low_surrogates = _pext_u64(fourth, ends);
+        let low_surrogates = _pext_u64(lead4 << 3, ends);
         let out = dst.as_mut_ptr().cast::<T>();
         for (half, interleave) in INTERLEAVE.iter().enumerate() {
             if 32 * half >= total {
