@@ -853,7 +853,9 @@ impl<T: TableUnit> Direction for FromUtf8<T> {
     #[inline(always)]
     fn short(src: &[u8], dst: &mut [MaybeUninit<T>], _: usize) -> Result<usize, usize> {
         if src.len() > SHORT_UTF8_BLOCK
-            && !src.first_chunk::<64>().is_some_and(|b| is_short_ascii(b))
+            && !src
+                .first_chunk::<SHORT_UTF8_BLOCK>()
+                .is_some_and(|b| is_short_ascii(b))
         {
             return Err(0);
         }
