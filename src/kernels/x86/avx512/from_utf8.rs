@@ -504,7 +504,7 @@ unsafe impl RunStore for u32 {
 /// # Safety
 /// As for [`BlockConverter::narrow_run_utf16`]; the CPU has AVX-512F, BW, VBMI and VBMI2, POPCNT
 /// and LZCNT.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,lzcnt,popcnt")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,lzcnt,popcnt,bmi2")]
 #[inline(never)]
 unsafe fn narrow_run<T: RunStore>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> (usize, usize) {
     // The next block is always 64 bytes on, so that no load waits for the one before to
@@ -787,7 +787,7 @@ unsafe fn store_values_of<T: RunStore>(
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI, VBMI2 and POPCNT; as for [`BlockConverter::mixed_utf32`].
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
 #[inline(never)]
 unsafe fn mixed_block_utf32(block: *const u8, out: *mut u32) -> (usize, usize) {
     // SAFETY: the instructions and `block` by the caller, as `mixed_values` needs; 64 units
@@ -881,7 +881,8 @@ unsafe fn mixed_steps<T: MixedTailUnit>(src: &[u8], dst: &mut [MaybeUninit<T>]) 
         let b = unsafe { _mm512_maskz_loadu_epi8(low_bits(len), rest.as_ptr().cast()) };
         // The starts in the block, and the one that ends the input in less.
         let keep = if len < from_utf8::BLOCK {
-            low_bits(len + 1)
+            // SAFETY: BMI2 by the caller.
+            unsafe { low_bits(len + 1) }
         } else {
             u64::MAX
         };
@@ -1006,8 +1007,9 @@ unsafe fn narrow_step<T: RunStore>(
     // Every byte followed by no continuation byte ends a character: past the block, the next
     // byte of the input says.
     let cut = rest.get(from_utf8::BLOCK).is_some_and(|&x| (x as i8) < -64);
-    let ends =
-        !(continuation >> 1) & low_bits(rest.len().min(from_utf8::BLOCK)) & !(u64::from(cut) << 63);
+    // SAFETY: BMI2 by the caller.
+    let within = unsafe { low_bits(rest.len().min(from_utf8::BLOCK)) };
+    let ends = !(continuation >> 1) & within & !(u64::from(cut) << 63);
     if continuation & 1 != 0 || ends.count_ones() as usize > out.len() {
         return (0, 0);
     }
@@ -1038,7 +1040,7 @@ const NARROW_MAX: usize = 128;
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI, VBMI2 and POPCNT.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
 #[inline(never)]
 unsafe fn mixed_tail_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>]) -> (usize, usize) {
     // SAFETY: by the caller.
@@ -1092,7 +1094,7 @@ unsafe fn short_string<T: RunStore + MixedTailUnit>(
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI, VBMI2, POPCNT and BMI2.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
 pub(crate) unsafe fn short_utf8<T: RunStore>(
     src: &[u8],
     dst: &mut [MaybeUninit<T>],
@@ -1217,7 +1219,7 @@ unsafe fn short_pairs<T: Utf16Store>(
 ///
 /// # Safety
 /// The CPU has AVX-512F and BW.
-#[target_feature(enable = "avx512f,avx512bw")]
+#[target_feature(enable = "avx512f,avx512bw,bmi2")]
 #[inline]
 unsafe fn short_ascii<T: RunStore>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> Result<usize, usize> {
     if src.len() > 4 * from_utf8::BLOCK || dst.len() < src.len() {
@@ -1257,7 +1259,7 @@ fn whole_string((read, written): (usize, usize), src: &[u8]) -> Option<Progress>
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI, VBMI2 and POPCNT.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
 #[inline(never)]
 unsafe fn short_string_utf32(src: &[u8], dst: &mut [MaybeUninit<u32>]) -> (usize, usize) {
     // SAFETY: by the caller.
@@ -1325,7 +1327,7 @@ unsafe impl MixedTailUnit for u32 {
 /// # Safety
 /// The CPU supports AVX-512F, BW, VL, VBMI and VBMI2, AVX2 and POPCNT; `src` starts a
 /// character, or `valid` is 0.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx2,popcnt")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx2,popcnt,bmi2")]
 #[inline(never)]
 unsafe fn convert_rest_utf16<T: Utf16Store>(
     src: &[u8],
@@ -1344,7 +1346,7 @@ crate::kernels::x86::from_utf8_converter!(
     ///
     /// # Safety
     /// The CPU supports AVX-512F, BW, VL, VBMI and VBMI2, AVX2 and POPCNT.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx2,popcnt")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx2,popcnt,bmi2")]
     utf8_to_utf16<T: Utf16Store> -> T, utf16::utf8_to_utf16_with,
     kernel: validate::<true>, registers: Avx2, rest: convert_rest_utf16,
     prelude(src, dst) {
@@ -1436,7 +1438,7 @@ mod untrusted_input {
         }
     }
 
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx2,popcnt")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx2,popcnt,bmi2")]
     unsafe fn block<T: from_utf8::OutputUnit>(
         s: &[u8],
         v: usize,
@@ -1446,7 +1448,7 @@ mod untrusted_input {
         unsafe { from_utf8::convert::<Avx2, T, Avx512BlockConverter>(s, v, d) }
     }
 
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx2,popcnt")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx2,popcnt,bmi2")]
     unsafe fn tail<T: MixedTailUnit + RunStore>(
         s: &[u8],
         d: &mut [MaybeUninit<T>],

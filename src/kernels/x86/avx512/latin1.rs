@@ -227,7 +227,7 @@ unsafe fn latin1_of_block(
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI2 and POPCNT.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi2")]
 #[inline(never)]
 unsafe fn utf8_to_latin1_blocks(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);

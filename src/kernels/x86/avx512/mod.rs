@@ -9,7 +9,9 @@
 //! characters at a fixed stride, and steps of characters of any lengths, or of sixteen 4-byte
 //! ones (VL, VBMI and VBMI2). Those of Latin-1 and Windows-1252 are this kernel's own, in
 //! blocks of 64 bytes (VBMI2's compression, BMI2's bit deposit). The implementation is chosen
-//! only where all of these are present (see `crate::dispatch::Isa::is_supported`).
+//! only where all of these are present (see `crate::dispatch::Isa::is_supported`), and BMI2,
+//! with which every function here is compiled: its BZHI makes the masks of a string's first
+//! `n` bytes or units ([`low_bits`]), which every short string and every tail needs.
 
 pub(crate) mod from_utf8;
 pub(crate) mod latin1;
@@ -214,8 +216,10 @@ pub(super) unsafe fn order<S: Utf16Source>(v: __m512i) -> __m512i {
     }
 }
 
-/// A mask of the `n` lowest bits, `n` at most 64.
-#[inline(always)]
+/// A mask of the `n` lowest bits, `n` at most 64: one instruction (BZHI), where a shift
+/// needs a test of `n == 0`.
+#[inline]
+#[target_feature(enable = "bmi2")]
 pub(super) fn low_bits(n: usize) -> u64 {
-    u64::MAX.checked_shr(64 - n as u32).unwrap_or(0)
+    _bzhi_u64(u64::MAX, n as u32)
 }

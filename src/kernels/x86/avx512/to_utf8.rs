@@ -534,7 +534,7 @@ unsafe fn tail_steps<S: TailStepUnit, const OTHERS_APART: bool>(
 ) -> (usize, usize) {
     /// # Safety
     /// As for `tail_steps`.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt,bmi2")]
     #[inline(never)]
     unsafe fn others<S: TailStepUnit>(src: &[S], dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
         // SAFETY: by the caller.
@@ -608,7 +608,7 @@ unsafe fn short_units<S: TailStepUnit>(src: &[S], dst: &mut [MaybeUninit<u8>]) -
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt,bmi2")]
 #[inline(never)]
 unsafe fn short_units_up_to_4_steps<S: TailStepUnit>(
     src: &[S],
@@ -656,7 +656,7 @@ unsafe fn short_units_up_to_4_steps<S: TailStepUnit>(
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt,bmi2")]
 pub(crate) unsafe fn short_to_utf8<S: TailStepUnit>(
     src: &[S],
     dst: &mut [MaybeUninit<u8>],
@@ -831,7 +831,7 @@ unsafe fn any_bytes(c: __m512i) -> Option<(__m512i, usize)> {
 ///
 /// # Safety
 /// As for [`CompressSteps::utf32_run`]; the CPU has AVX-512F, BW, VBMI and VBMI2, POPCNT and LZCNT.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,lzcnt")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,lzcnt,bmi2")]
 #[inline(never)]
 unsafe fn utf32_run(src: &[u32], dst: *mut u8) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
@@ -899,7 +899,7 @@ unsafe fn utf32_run(src: &[u32], dst: *mut u8) -> (usize, usize) {
 ///
 /// # Safety
 /// The CPU supports AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt,bmi2")]
 pub(crate) unsafe fn utf32_to_utf8(
     src: &[u32],
     dst: &mut [MaybeUninit<u8>],
@@ -913,7 +913,7 @@ pub(crate) unsafe fn utf32_to_utf8(
     ///
     /// # Safety
     /// The CPU supports AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt,bmi2")]
     #[inline(never)]
     unsafe fn steps(s: &[u32], d: &mut [MaybeUninit<u8>]) -> (usize, usize) {
         // SAFETY: the registers need the instruction set, which the CPU has.
@@ -939,7 +939,7 @@ pub(crate) unsafe fn utf32_to_utf8(
 ///
 /// # Safety
 /// The CPU supports AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt,bmi2")]
 pub(crate) unsafe fn utf16_to_utf8<const LONG_ASCII_RUNS: bool, S: Utf16Source>(
     src: &[S],
     dst: &mut [MaybeUninit<u8>],
@@ -953,7 +953,7 @@ pub(crate) unsafe fn utf16_to_utf8<const LONG_ASCII_RUNS: bool, S: Utf16Source>(
     ///
     /// # Safety
     /// As for `utf16_to_utf8`.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt,bmi2")]
     #[inline(never)]
     unsafe fn steps<const LONG_ASCII_RUNS: bool, S: Utf16Source>(
         s: &[S],
