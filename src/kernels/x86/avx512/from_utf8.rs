@@ -396,10 +396,9 @@ unsafe impl<T: Utf16Store> RunStore for T {
                 _mm512_storeu_si512(out.cast(), first);
                 let second =
                     _mm512_permutex2var_epi8(first_bytes, table64(&INTERLEAVE[1]), second_bytes);
-                let rest = (1u64 << (total - 32)) - 1;
-                _mm512_mask_storeu_epi16(out.add(32).cast(), rest as u32, second);
+                _mm512_mask_storeu_epi16(out.add(32).cast(), low_bits(total - 32) as u32, second);
             } else {
-                _mm512_mask_storeu_epi16(out.cast(), (1u32 << total) - 1, first);
+                _mm512_mask_storeu_epi16(out.cast(), low_bits(total) as u32, first);
             }
         }
     }
@@ -448,8 +447,11 @@ unsafe impl RunStore for u32 {
                 if total - at >= 16 {
                     _mm512_storeu_si512(out.add(at).cast(), units);
                 } else {
-                    let rest = (1u32 << (total - at)) - 1;
-                    _mm512_mask_storeu_epi32(out.add(at).cast(), rest as u16, units);
+                    _mm512_mask_storeu_epi32(
+                        out.add(at).cast(),
+                        low_bits(total - at) as u16,
+                        units,
+                    );
                 }
                 at += 16;
                 words = if at == 32 {
@@ -721,6 +723,22 @@ unsafe fn whole_string_checks<const FOUR: bool>(
         // Every byte of the string followed by no continuation byte ends a character.
         Some((third, lead4, (!(continuation >> 1) & within) | (lead4 << 2)))
     }
+}
+
+/// [`whole_string_checks`] for a string with no byte from E0 (whose characters are of one and
+/// two bytes, if it is well-formed): its lead bytes from C2, each followed by one continuation
+/// byte, the only ones (the zeros after the string are none; a lead that is the 64th byte
+/// has none). `Some` of the bytes of the string (of `within`) that end a character; `None`
+/// if it is ill-formed.
+///
+/// # Safety
+/// The CPU has AVX-512F and BW.
+#[inline(always)]
+unsafe fn two_byte_checks(b: __m512i, within: u64, continuation: u64, lead: u64) -> Option<u64> {
+    // SAFETY: by the caller.
+    let overlong = unsafe { _mm512_mask_cmplt_epu8_mask(lead, b, splat8(0xC2)) };
+    let error = overlong | (continuation ^ (lead << 1)) | (lead >> 63);
+    (error == 0).then_some(!(continuation >> 1) & within)
 }
 
 /// The low and high bytes of each byte's value if it ends a character of `b`, given `middle`
@@ -1121,6 +1139,24 @@ pub(crate) unsafe fn short_utf8<T: RunStore>(
             }
             T::store_ascii(b, src.len(), out);
             return Ok(src.len());
+        }
+        // Characters of one and two bytes alone (Latin, Greek, Cyrillic, Hebrew, Arabic
+        // text): the checks and the values of those only.
+        if _mm512_cmpge_epu8_mask(b, splat8(0xE0)) == 0 {
+            let Some(ends) = two_byte_checks(b, within, continuation, lead) else {
+                return Err(0);
+            };
+            if ends.count_ones() as usize > dst.len() {
+                return Err(0);
+            }
+            let middle = bytes_before(b, continuation, 0).0;
+            return Ok(store_values_of(
+                b,
+                middle,
+                _mm512_setzero_si512(),
+                ends,
+                dst.as_mut_ptr(),
+            ));
         }
         // A 4-byte character, or a lead byte from F5: into UTF-16, the path of surrogate pairs.
         if _mm512_cmpge_epu8_mask(b, splat8(0xF0)) != 0 {
