@@ -1611,6 +1611,88 @@ fn short_strings_through_the_c_functions() {
     }
 }
 
+/// Short strings of text of every width through the C functions, longer than one register
+/// (AVX-512's short converter takes them in steps of up to 64 bytes, each ending where a
+/// character ends, after its blocks of ASCII): mixed text with an ill-formed byte at every
+/// offset, and with a character of 2, 3 and 4 bytes across every 64-byte boundary, at every
+/// offset, so that a step stops before it; one ASCII block first, or not (a step that fails
+/// after others that were not ASCII leaves nothing converted). Every capacity, both modes,
+/// against the oracle's steps.
+#[test]
+fn short_strings_of_every_width_in_steps_through_the_c_functions() {
+    let mut rng = Rng::new(0x5E_9507);
+    let widths = ['a', '\u{E9}', '\u{416}', '\u{4E2D}', '\u{1F600}'];
+    // Characters of random widths up to `len` bytes (spaces where the next would not fit).
+    let fill = |rng: &mut Rng, s: &mut Vec<u8>, len: usize| {
+        while s.len() < len {
+            let c = widths[rng.below(widths.len())];
+            if s.len() + c.len_utf8() <= len {
+                s.extend_from_slice(c.to_string().as_bytes());
+            } else {
+                s.push(b' ');
+            }
+        }
+    };
+    let text = |rng: &mut Rng, len: usize, ascii_first: bool| -> Vec<u8> {
+        let mut s: Vec<u8> = if ascii_first {
+            vec![b'x'; 64]
+        } else {
+            Vec::new()
+        };
+        fill(rng, &mut s, len);
+        s
+    };
+    let mut inputs: Vec<Vec<u8>> = Vec::new();
+    let lens: Vec<usize> = common::or_under_miri(
+        vec![65, 100, 127, 128, 129, 191, 192, 193, 255, 256],
+        vec![130],
+    );
+    for &len in &lens {
+        for ascii_first in [false, true] {
+            let ats: Vec<usize> = common::or_under_miri((0..len).collect(), vec![70, 129]);
+            for &at in &ats {
+                let mut s = text(&mut rng, len, ascii_first);
+                s[at] = 0xFF;
+                inputs.push(s);
+            }
+            for boundary in (64..len).step_by(64) {
+                for c in &widths[1..] {
+                    for back in 1..c.len_utf8() {
+                        let at = boundary - back;
+                        if at + c.len_utf8() > len {
+                            continue;
+                        }
+                        let mut s = text(&mut rng, at, ascii_first && at >= 64);
+                        s.extend_from_slice(c.to_string().as_bytes());
+                        fill(&mut rng, &mut s, len);
+                        inputs.push(s);
+                    }
+                }
+            }
+        }
+    }
+    for s in &inputs {
+        let steps16 = utf8_steps(s, utf16_of);
+        let steps32 = utf8_steps(s, |c| vec![u32::from(c)]);
+        check_with(
+            &PUBLIC,
+            "C utf8_to_utf16",
+            s,
+            &steps16,
+            c_to_utf16,
+            caps(&steps16),
+        );
+        check_with(
+            &PUBLIC,
+            "C utf8_to_utf32",
+            s,
+            &steps32,
+            c_to_utf32,
+            caps(&steps32),
+        );
+    }
+}
+
 /// A C caller's output buffer may be fresh from `malloc`, never written. The SIMD converters
 /// store whole registers past their output and put back what was there, which they must copy
 /// without reading it as values: under Miri (`make check-miri`, AVX2's converters) a load of

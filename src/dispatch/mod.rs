@@ -122,18 +122,14 @@ impl ShortConverters {
 /// A converter of short strings (up to [`SHORT_UTF8`] bytes of UTF-8, or
 /// [`SHORT_INTO_UTF8_BYTES`] bytes of UTF-16 or UTF-32 into UTF-8): all of a well-formed string
 /// whose output fits, `Ok` with the units written; else `Err` with the number of leading units
-/// converted, ASCII (from UTF-8, whole blocks of it; else 0), the rest being the converter's.
+/// converted, ASCII (from UTF-8, whole steps of it; else 0), the rest being the converter's.
 /// Into UTF-8 it may also have written the bytes of a well-formed prefix, which the converter
 /// then writes again alike.
 type ShortConverter<S, T> = unsafe fn(&[S], &mut [MaybeUninit<T>]) -> Result<usize, usize>;
 
-/// The longest string of UTF-8 given to a [`ShortConverter`]: four of AVX-512's registers,
-/// which it converts if ASCII.
+/// The longest string of UTF-8 given to a [`ShortConverter`]: AVX-512's four or five steps
+/// (of up to one register each, ending where a character ends).
 const SHORT_UTF8: usize = 256;
-
-/// The longest string of UTF-8 of any text that a [`ShortConverter`] converts: AVX-512's one
-/// register.
-const SHORT_UTF8_BLOCK: usize = 64;
 
 /// Strings of ASCII up to this length go to the SSE2 loop before a [`ShortConverter`]: it
 /// converts them in fewer instructions than the call (see BENCHMARKS.md).
@@ -846,19 +842,9 @@ impl<T: TableUnit> Direction for FromUtf8<T> {
         Err(0)
     }
 
-    /// (From UTF-8, `done` is 0: the SSE2 loop converts all or nothing.) Strings longer than
-    /// one register of AVX-512's, which it converts only if ASCII, go to it only if their
-    /// first 64 bytes are (a string of Latin text seldom is, and the call cost it more than
-    /// the SSE2 test); it converts their leading blocks of ASCII.
+    /// (From UTF-8, `done` is 0: the SSE2 loop converts all or nothing.)
     #[inline(always)]
     fn short(src: &[u8], dst: &mut [MaybeUninit<T>], _: usize) -> Result<usize, usize> {
-        if src.len() > SHORT_UTF8_BLOCK
-            && !src
-                .first_chunk::<SHORT_UTF8_BLOCK>()
-                .is_some_and(|b| is_short_ascii(b))
-        {
-            return Err(0);
-        }
         // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
         unsafe { short_converted(T::from_utf8(active()).1, src, dst, SHORT_UTF8) }
     }

@@ -366,11 +366,8 @@ pub(crate) unsafe trait RunStore: Sized {
     ///
     /// # Safety
     /// As for [`short_pairs`].
-    unsafe fn short_with_pairs(
-        b: __m512i,
-        len: usize,
-        dst: &mut [MaybeUninit<Self>],
-    ) -> Result<usize, usize>;
+    unsafe fn short_with_pairs(bytes: &[u8], dst: &mut [MaybeUninit<Self>])
+    -> Result<usize, usize>;
 }
 
 // SAFETY: AVX-512F, BW and VBMI (VBMI2 for `order`); the stores write `total` units, or 64 of
@@ -424,13 +421,9 @@ unsafe impl<T: Utf16Store> RunStore for T {
     }
 
     #[inline(always)]
-    unsafe fn short_with_pairs(
-        b: __m512i,
-        len: usize,
-        dst: &mut [MaybeUninit<T>],
-    ) -> Result<usize, usize> {
+    unsafe fn short_with_pairs(bytes: &[u8], dst: &mut [MaybeUninit<T>]) -> Result<usize, usize> {
         // SAFETY: by the caller.
-        unsafe { short_pairs(b, len, dst) }
+        unsafe { short_pairs(bytes, dst) }
     }
 }
 
@@ -489,11 +482,7 @@ unsafe impl RunStore for u32 {
     }
 
     #[inline(always)]
-    unsafe fn short_with_pairs(
-        _: __m512i,
-        _: usize,
-        _: &mut [MaybeUninit<u32>],
-    ) -> Result<usize, usize> {
+    unsafe fn short_with_pairs(_: &[u8], _: &mut [MaybeUninit<u32>]) -> Result<usize, usize> {
         Err(0)
     }
 }
@@ -1093,15 +1082,12 @@ unsafe fn short_string<T: RunStore + MixedTailUnit>(
     }
 }
 
-/// Converts all of `src`, 1 to 64 bytes, if it is well-formed UTF-8 (into UTF-32, of
-/// characters of 1 to 3 bytes) whose units fit in `dst`, or 65 to 256 bytes of ASCII
-/// ([`short_ascii`]): `Ok` with the units written; else `Err` with the units of leading
-/// ASCII converted (0 but from [`short_ascii`]), having written nothing else. One masked
-/// load; ASCII widened at once; else the checks of a block of [`narrow_run`] on it, with the
-/// end of the input in place of the next block (a lead byte must have its continuation bytes
-/// before the end), then [`store_whole_narrow`]: the input is read once, and what is
-/// converted is what was checked. A string with a 4-byte character goes on, into UTF-16, to
-/// [`short_pairs`], which does the same with surrogate pairs.
+/// Converts all of `src` if it is well-formed UTF-8 (into UTF-32, of characters of 1 to 3
+/// bytes) whose units fit in `dst`: `Ok` with the units written; else `Err` with the units of
+/// leading ASCII converted, the bytes of the steps before the one that failed if all were
+/// ASCII, else 0 (the converter writes again alike what was written). Up to 64 bytes, one
+/// masked load and [`short_block`]; longer, [`short_steps`]: the input is read once, and
+/// what is converted is what was checked. The dispatch gives it up to `SHORT_UTF8` bytes.
 ///
 /// Short strings of every script take this one path, with about half the instructions of the
 /// plain loop or of [`short_string`] (a call on a short string is mostly fixed cost); into
@@ -1117,28 +1103,133 @@ pub(crate) unsafe fn short_utf8<T: RunStore>(
     src: &[u8],
     dst: &mut [MaybeUninit<T>],
 ) -> Result<usize, usize> {
-    if src.is_empty() {
+    if src.len() <= from_utf8::BLOCK {
+        // SAFETY: by the caller.
+        return unsafe { short_block(src, dst) };
+    }
+    // SAFETY: by the caller.
+    let ascii = unsafe { ascii_blocks(src, dst) };
+    if ascii == src.len() {
+        return Ok(ascii);
+    }
+    // SAFETY: by the caller.
+    unsafe { short_steps(src, dst, ascii) }
+}
+
+/// [`short_utf8`] for strings longer than a register, after their first `ascii` bytes of
+/// blocks of ASCII ([`ascii_blocks`]): steps of up to 64 bytes, each ending where a character
+/// ends (before the lead of one that the block ends inside, which the next step takes whole),
+/// each converted by [`short_block`]. Out of line: inlined, its loop's registers were saved
+/// and restored on every call of a string of one register.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI, VBMI2, POPCNT and BMI2.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
+#[inline(never)]
+unsafe fn short_steps<T: RunStore>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<T>],
+    ascii: usize,
+) -> Result<usize, usize> {
+    let (mut read, mut written) = (ascii, ascii);
+    while let Some(rest) = src.get(read..).filter(|r| !r.is_empty()) {
+        let mut len = rest.len().min(from_utf8::BLOCK);
+        // SAFETY: the instructions by the caller; the load reads the first `len` bytes of
+        // `rest` (the others are masked off: neither read nor able to fault), zeros after
+        // them, and so does the move of the step's bytes.
+        let converted = unsafe {
+            if rest
+                .get(from_utf8::BLOCK)
+                .is_some_and(|&next| (next as i8) < -64)
+            {
+                // The block ends inside a character: the step ends before its first byte,
+                // the last that is no continuation byte (none, or the first: ill-formed).
+                let b = _mm512_loadu_si512(rest.as_ptr().cast());
+                let starts = !_mm512_cmplt_epi8_mask(b, splat8(0xC0));
+                len = 63_usize.saturating_sub(starts.leading_zeros() as usize);
+            }
+            let out = dst.get_mut(written..).unwrap_or_default();
+            short_block(rest.get(..len).unwrap_or_default(), out)
+        };
+        let Ok(units) = converted else {
+            return Err(if written == read { read } else { 0 });
+        };
+        (read, written) = (read + len, written + units);
+    }
+    Ok(written)
+}
+
+/// The bytes at the start of `src` (at least 64) in blocks of 64 of ASCII, widened into
+/// `dst`, as far as they go and fit: their number (all of `src` if it is ASCII: the last
+/// block then overlaps the one before it, whose units it writes again alike).
+///
+/// # Safety
+/// The CPU has AVX-512F and BW.
+#[inline(always)]
+unsafe fn ascii_blocks<T: RunStore>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> usize {
+    let fit = src.len().min(dst.len());
+    let out = dst.as_mut_ptr().cast::<T>();
+    let mut at = 0;
+    // SAFETY: the instructions by the caller; each load reads 64 bytes of `src` (`at + 64`
+    // is at most its length), each store the units of those 64 bytes, within `fit`.
+    unsafe {
+        while at < fit {
+            let from = if at + from_utf8::BLOCK <= fit {
+                at
+            } else if fit == src.len() && fit >= from_utf8::BLOCK {
+                fit - from_utf8::BLOCK
+            } else {
+                break;
+            };
+            let b = _mm512_loadu_si512(src.as_ptr().add(from).cast());
+            if _mm512_movepi8_mask(b) != 0 {
+                break;
+            }
+            T::store_ascii(b, from_utf8::BLOCK, out.add(from));
+            at = from + from_utf8::BLOCK;
+        }
+    }
+    at
+}
+
+/// Converts `bytes` (up to 64) into `dst`, if they are well-formed UTF-8 whose characters end
+/// within them (into UTF-32, of 1 to 3 bytes) and their units fit: `Ok` of the units
+/// written; else (or if there are none) `Err(0)`, having written nothing. One masked load; ASCII
+/// widened at once; else the checks of a block of [`narrow_run`], with the end of the string
+/// in place of the next block (a lead byte must have its continuation bytes before the end),
+/// then the stores of [`store_values_of`]. Bytes from F0 go on, into UTF-16, to
+/// [`short_pairs`], which does the same with surrogate pairs.
+///
+/// Out of line, for its two callers, so that [`short_pairs`] is inlined into it.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI, VBMI2, POPCNT and BMI2.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
+#[inline(never)]
+unsafe fn short_block<T: RunStore>(
+    bytes: &[u8],
+    dst: &mut [MaybeUninit<T>],
+) -> Result<usize, usize> {
+    let len = bytes.len();
+    if len == 0 {
         return Err(0);
     }
-    if src.len() > from_utf8::BLOCK {
-        // SAFETY: by the caller.
-        return unsafe { short_ascii(src, dst) };
-    }
-    let within = low_bits(src.len());
-    // SAFETY: the instructions by the caller; the load reads the bytes of `src` (the others
-    // are masked off: neither read nor able to fault), zeros after them.
+    // SAFETY: the instructions by the caller; the load reads the bytes of `bytes` (the others
+    // are masked off: neither read nor able to fault), zeros after them; the stores write the
+    // units counted, which `dst` has.
     unsafe {
-        let b = _mm512_maskz_loadu_epi8(within, src.as_ptr().cast());
+        let within = low_bits(len);
+        let b = _mm512_maskz_loadu_epi8(within, bytes.as_ptr().cast());
         // As in `narrow_run`: 80..BF are the bytes below -64 as signed bytes.
         let continuation = _mm512_cmplt_epi8_mask(b, splat8(0xC0));
         let lead = _mm512_cmpge_epu8_mask(b, splat8(0xC0));
         let out = dst.as_mut_ptr().cast::<T>();
         if continuation | lead == 0 {
-            if src.len() > dst.len() {
+            if len > dst.len() {
                 return Err(0);
             }
-            T::store_ascii(b, src.len(), out);
-            return Ok(src.len());
+            T::store_ascii(b, len, out);
+            return Ok(len);
         }
         // Characters of one and two bytes alone (Latin, Greek, Cyrillic, Hebrew, Arabic
         // text): the checks and the values of those only.
@@ -1160,7 +1251,7 @@ pub(crate) unsafe fn short_utf8<T: RunStore>(
         }
         // A 4-byte character, or a lead byte from F5: into UTF-16, the path of surrogate pairs.
         if _mm512_cmpge_epu8_mask(b, splat8(0xF0)) != 0 {
-            return T::short_with_pairs(b, src.len(), dst);
+            return T::short_with_pairs(bytes, dst);
         }
         let Some((third, _, ends)) = whole_string_checks::<false>(b, within, continuation, lead)
         else {
@@ -1180,10 +1271,10 @@ pub(crate) unsafe fn short_utf8<T: RunStore>(
     }
 }
 
-/// Converts all of the string of `len` bytes (1 to 64) loaded in `b` (zeros after it) into
-/// UTF-16, if it is well-formed UTF-8 (of characters of 1 to 4 bytes) and its units fit in
-/// `dst`: `Ok` with the units written; else `Err(0)`, having written nothing. The checks of
-/// [`short_utf8`] with those of 4-byte characters ([`whole_string_checks`]), and its
+/// Converts `bytes` (1 to 64) into UTF-16, if they are well-formed UTF-8 (of characters of 1
+/// to 4 bytes) whose units fit in `dst`: `Ok` with the units written; else `Err(0)`, having
+/// written nothing. The checks of [`short_block`] with those of 4-byte characters
+/// ([`whole_string_checks`]), and its
 /// conversion with each 4-byte character ending twice: at its third byte, where the value of its first three
 /// bytes as a 3-byte character's is the scalar value shifted right by 6 bits (the high
 /// surrogate is 0xD7C0 plus that shifted right by 4 more), and at its fourth, where the value
@@ -1192,15 +1283,16 @@ pub(crate) unsafe fn short_utf8<T: RunStore>(
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI, VBMI2, POPCNT and BMI2.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
-#[inline(never)]
+#[inline]
 unsafe fn short_pairs<T: Utf16Store>(
-    b: __m512i,
-    len: usize,
+    bytes: &[u8],
     dst: &mut [MaybeUninit<T>],
 ) -> Result<usize, usize> {
-    let within = low_bits(len);
-    // SAFETY: the instructions by the caller.
+    let within = low_bits(bytes.len());
+    // SAFETY: the instructions by the caller; the load reads the bytes of `bytes` (the others
+    // are masked off: neither read nor able to fault), zeros after them.
     unsafe {
+        let b = _mm512_maskz_loadu_epi8(within, bytes.as_ptr().cast());
         let continuation = _mm512_cmplt_epi8_mask(b, splat8(0xC0));
         let lead = _mm512_cmpge_epu8_mask(b, splat8(0xC0));
         let Some((third, lead4, ends)) = whole_string_checks::<true>(b, within, continuation, lead)
@@ -1246,37 +1338,6 @@ unsafe fn short_pairs<T: Utf16Store>(
         }
         Ok(total)
     }
-}
-
-/// Converts all of `src`, 65 to 256 bytes, if it is ASCII and fits in `dst`: `Ok` with its
-/// length; else `Err` with the number of bytes converted, those of the blocks of 64 before
-/// the first that is not ASCII (the last block overlaps the one before it, and no loop takes
-/// the rest), for the converter to go on from there.
-///
-/// # Safety
-/// The CPU has AVX-512F and BW.
-#[target_feature(enable = "avx512f,avx512bw,bmi2")]
-#[inline]
-unsafe fn short_ascii<T: RunStore>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> Result<usize, usize> {
-    if src.len() > 4 * from_utf8::BLOCK || dst.len() < src.len() {
-        return Err(0);
-    }
-    let out = dst.as_mut_ptr().cast::<T>();
-    let mut at = 0;
-    // SAFETY: the instructions by the caller; each load reads 64 bytes of `src` (the last
-    // block overlaps the one before it), each store the units of those 64 bytes.
-    unsafe {
-        while at < src.len() {
-            let from = at.min(src.len() - from_utf8::BLOCK);
-            let b = _mm512_loadu_si512(src.as_ptr().add(from).cast());
-            if _mm512_movepi8_mask(b) != 0 {
-                return Err(at);
-            }
-            T::store_ascii(b, from_utf8::BLOCK, out.add(from));
-            at += from_utf8::BLOCK;
-        }
-    }
-    Ok(src.len())
 }
 
 /// The progress of [`short_string`]'s `(read, written)`, if it converted all of `src`.
