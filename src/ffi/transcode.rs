@@ -280,8 +280,21 @@ fn beyond_ascii<D: Direction>(
 ) -> utf8_result {
     match D::short(src, dst, done) {
         Ok(written) => converted(src.len(), written),
-        Err(done) => D::rest(src, dst, Mode::default(), done).into(),
+        Err(done) => rest_of::<D>(src, dst, done),
     }
+}
+
+/// The rest of [`beyond_ascii`]'s paths, for what the short converter leaves (an error, no
+/// room, a string it does not take): out of line and cold, so that `beyond_ascii` saves fewer
+/// registers and sets up no stack frame for a call that a short string seldom makes.
+#[cold]
+#[inline(never)]
+fn rest_of<D: Direction>(
+    src: &[D::Src],
+    dst: &mut [MaybeUninit<D::Dst>],
+    done: usize,
+) -> utf8_result {
+    D::rest(src, dst, Mode::default(), done).into()
 }
 
 /// The result of a conversion of all of `read` units into `written`.
