@@ -1533,6 +1533,29 @@ fn c_from_utf32(_: Isa, s: &[u32], d: &mut [u8], m: Mode) -> Option<Progress> {
     c_call(utf32_to_utf8, s, d, m)
 }
 
+/// UTF-8 `s` into UTF-16 and UTF-32 through the C functions: every capacity, both modes,
+/// against the oracle's steps.
+fn check_c_from_utf8(s: &[u8]) {
+    let steps16 = utf8_steps(s, utf16_of);
+    let steps32 = utf8_steps(s, |c| vec![u32::from(c)]);
+    check_with(
+        &PUBLIC,
+        "C utf8_to_utf16",
+        s,
+        &steps16,
+        c_to_utf16,
+        caps(&steps16),
+    );
+    check_with(
+        &PUBLIC,
+        "C utf8_to_utf32",
+        s,
+        &steps32,
+        c_to_utf32,
+        caps(&steps32),
+    );
+}
+
 /// The C functions' path for short strings, which composes the dispatch's paths itself (the
 /// SSE2 loop of ASCII inline, then the table's short converter, then the rest): ASCII strings
 /// of every length to past the longest those paths take (256 bytes), alone, with a 2-byte
@@ -1568,24 +1591,7 @@ fn short_strings_through_the_c_functions() {
         }
     }
     for s in &inputs {
-        let steps16 = utf8_steps(s, utf16_of);
-        let steps32 = utf8_steps(s, |c| vec![u32::from(c)]);
-        check_with(
-            &PUBLIC,
-            "C utf8_to_utf16",
-            s,
-            &steps16,
-            c_to_utf16,
-            caps(&steps16),
-        );
-        check_with(
-            &PUBLIC,
-            "C utf8_to_utf32",
-            s,
-            &steps32,
-            c_to_utf32,
-            caps(&steps32),
-        );
+        check_c_from_utf8(s);
         if let Ok(text) = std::str::from_utf8(s) {
             let units16: Vec<u16> = text.encode_utf16().collect();
             let units32: Vec<u32> = text.chars().map(u32::from).collect();
@@ -1672,24 +1678,7 @@ fn short_strings_of_every_width_in_steps_through_the_c_functions() {
         }
     }
     for s in &inputs {
-        let steps16 = utf8_steps(s, utf16_of);
-        let steps32 = utf8_steps(s, |c| vec![u32::from(c)]);
-        check_with(
-            &PUBLIC,
-            "C utf8_to_utf16",
-            s,
-            &steps16,
-            c_to_utf16,
-            caps(&steps16),
-        );
-        check_with(
-            &PUBLIC,
-            "C utf8_to_utf32",
-            s,
-            &steps32,
-            c_to_utf32,
-            caps(&steps32),
-        );
+        check_c_from_utf8(s);
     }
 }
 
