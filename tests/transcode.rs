@@ -1682,6 +1682,45 @@ fn short_strings_of_every_width_in_steps_through_the_c_functions() {
     }
 }
 
+/// UTF-16 and UTF-32 of 1- and 2-byte characters into UTF-8 (AVX-512 converts a string of
+/// up to one register of UTF-16 below U+0800 in one compression), of every length to past two
+/// registers, the characters at the edges of those widths (U+007F, U+0080, U+07FF) and, last,
+/// one of three bytes (U+0800) or not: every capacity, through each implementation and
+/// through the C functions.
+#[test]
+fn short_strings_of_one_and_two_byte_characters_into_utf8() {
+    let mut rng = Rng::new(0x07FF_0080);
+    let chars = ['a', '\u{7F}', '\u{80}', '\u{E9}', '\u{416}', '\u{7FF}'];
+    let lens: Vec<usize> = common::or_under_miri((1..=70).collect(), vec![5, 33]);
+    for &len in &lens {
+        for last in [None, Some('\u{800}')] {
+            let mut text: String = (0..len).map(|_| chars[rng.below(chars.len())]).collect();
+            text.extend(last);
+            let units16: Vec<u16> = text.encode_utf16().collect();
+            let units32: Vec<u32> = text.chars().map(u32::from).collect();
+            check_utf16(&units16);
+            check_utf32(&units32);
+            let (from16, from32) = (utf16_steps(&units16), utf32_steps(&units32));
+            check_with(
+                &PUBLIC,
+                "C utf16_to_utf8",
+                &units16,
+                &from16,
+                c_from_utf16,
+                caps(&from16),
+            );
+            check_with(
+                &PUBLIC,
+                "C utf32_to_utf8",
+                &units32,
+                &from32,
+                c_from_utf32,
+                caps(&from32),
+            );
+        }
+    }
+}
+
 /// A C caller's output buffer may be fresh from `malloc`, never written. The SIMD converters
 /// store whole registers past their output and put back what was there, which they must copy
 /// without reading it as values: under Miri (`make check-miri`, AVX2's converters) a load of

@@ -441,6 +441,13 @@ pub(crate) trait TailStepUnit: Sized {
     /// # Safety
     /// The CPU has AVX-512F and BW.
     unsafe fn has_surrogates(v: __m512i) -> bool;
+    /// The UTF-8 of the first `units` units of `v` (the step at the start of a string,
+    /// zeros after them), compressed, and its length, if all are below U+0800 and fit in one
+    /// register (UTF-16: [`one_two_bytes`]); else `None`.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F, BW, VBMI and VBMI2.
+    unsafe fn one_two_step(v: __m512i, units: usize) -> Option<(__m512i, usize)>;
 }
 
 impl<S: Utf16Source> TailStepUnit for S {
@@ -483,6 +490,19 @@ impl<S: Utf16Source> TailStepUnit for S {
             _mm512_cmpeq_epi16_mask(high_bits, _mm512_set1_epi16(0xD800_u16 as i16)) != 0
         }
     }
+
+    #[inline(always)]
+    unsafe fn one_two_step(v: __m512i, units: usize) -> Option<(__m512i, usize)> {
+        // SAFETY: by the caller.
+        unsafe {
+            if _mm512_test_epi16_mask(v, _mm512_set1_epi16(0xF800_u16 as i16)) != 0 {
+                return None;
+            }
+            // The zeros past `units` give one byte each, the last of the register's.
+            let (bytes, len) = one_two_bytes(v);
+            Some((bytes, len - (Self::STEP_UNITS - units)))
+        }
+    }
 }
 
 impl TailStepUnit for u32 {
@@ -513,6 +533,11 @@ impl TailStepUnit for u32 {
     #[inline(always)]
     unsafe fn has_surrogates(_: __m512i) -> bool {
         false
+    }
+
+    #[inline(always)]
+    unsafe fn one_two_step(_: __m512i, _: usize) -> Option<(__m512i, usize)> {
+        None
     }
 }
 
@@ -574,9 +599,27 @@ unsafe fn tail_steps<S: TailStepUnit, const OTHERS_APART: bool>(
 /// The CPU has AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
 #[inline(always)]
 unsafe fn short_units<S: TailStepUnit>(src: &[S], dst: &mut [MaybeUninit<u8>]) -> Option<Progress> {
-    // SAFETY: the instruction sets by the caller.
+    // SAFETY: by the caller.
     unsafe {
         let (v, units) = S::load_step(src);
+        short_units_loaded(src, dst, v, units)
+    }
+}
+
+/// [`short_units`] with the first step's units loaded: `v`, `units` (as
+/// [`TailStepUnit::load_step`] gives them).
+///
+/// # Safety
+/// As for [`short_units`].
+#[inline(always)]
+unsafe fn short_units_loaded<S: TailStepUnit>(
+    src: &[S],
+    dst: &mut [MaybeUninit<u8>],
+    v: __m512i,
+    units: usize,
+) -> Option<Progress> {
+    // SAFETY: the instruction sets by the caller.
+    unsafe {
         if units == 0 || src.len() > 2 * units {
             return None;
         }
@@ -652,7 +695,9 @@ unsafe fn short_units_up_to_4_steps<S: TailStepUnit>(
 /// of `engine::short` and before the converter (`Kernels::short`, `ShortConverters`), as
 /// `from_utf8::short_utf8` from UTF-8; and for strings of three or four steps,
 /// [`short_units_up_to_4_steps`] (apart: in one loop, the strings of one or two steps took
-/// longer). `Ok` with the bytes written, if it converted all of `src`, else `Err(0)`.
+/// longer). A string of one register of UTF-16 below U+0800 (Latin, Greek, Cyrillic, Hebrew,
+/// Arabic text) takes its one compression without the steps' bookkeeping. `Ok` with the bytes
+/// written, if it converted all of `src`, else `Err(0)`.
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
@@ -665,10 +710,23 @@ pub(crate) unsafe fn short_to_utf8<S: TailStepUnit>(
         // SAFETY: by the caller.
         return unsafe { short_units_up_to_4_steps(src, dst) };
     }
-    // SAFETY: by the caller.
-    unsafe { short_units(src, dst) }
-        .map(|done| done.written)
-        .ok_or(0)
+    // SAFETY: the instruction sets by the caller; the store writes the first `len` bytes of
+    // `dst`, which it has.
+    unsafe {
+        let (v, units) = S::load_step(src);
+        if units == src.len()
+            && let Some((bytes, len)) = S::one_two_step(v, units)
+        {
+            if units == 0 || len > dst.len() {
+                return Err(0);
+            }
+            _mm512_mask_storeu_epi8(dst.as_mut_ptr().cast(), low_bits(len), bytes);
+            return Ok(len);
+        }
+        short_units_loaded(src, dst, v, units)
+            .map(|done| done.written)
+            .ok_or(0)
+    }
 }
 
 /// Stores the `units` bytes of a step of ASCII at the start of `dst` if they fit: the units
