@@ -1556,6 +1556,30 @@ fn check_c_from_utf8(s: &[u8]) {
     );
 }
 
+/// `text` as UTF-16 and UTF-32 into UTF-8 through the C functions: every capacity, both
+/// modes, against the oracle's steps.
+fn check_c_into_utf8(text: &str) {
+    let units16: Vec<u16> = text.encode_utf16().collect();
+    let units32: Vec<u32> = text.chars().map(u32::from).collect();
+    let (from16, from32) = (utf16_steps(&units16), utf32_steps(&units32));
+    check_with(
+        &PUBLIC,
+        "C utf16_to_utf8",
+        &units16,
+        &from16,
+        c_from_utf16,
+        caps(&from16),
+    );
+    check_with(
+        &PUBLIC,
+        "C utf32_to_utf8",
+        &units32,
+        &from32,
+        c_from_utf32,
+        caps(&from32),
+    );
+}
+
 /// The C functions' path for short strings, which composes the dispatch's paths itself (the
 /// SSE2 loop of ASCII inline, then the table's short converter, then the rest): ASCII strings
 /// of every length to past the longest those paths take (256 bytes), alone, with a 2-byte
@@ -1593,26 +1617,7 @@ fn short_strings_through_the_c_functions() {
     for s in &inputs {
         check_c_from_utf8(s);
         if let Ok(text) = std::str::from_utf8(s) {
-            let units16: Vec<u16> = text.encode_utf16().collect();
-            let units32: Vec<u32> = text.chars().map(u32::from).collect();
-            let from16 = utf16_steps(&units16);
-            let from32 = utf32_steps(&units32);
-            check_with(
-                &PUBLIC,
-                "C utf16_to_utf8",
-                &units16,
-                &from16,
-                c_from_utf16,
-                caps(&from16),
-            );
-            check_with(
-                &PUBLIC,
-                "C utf32_to_utf8",
-                &units32,
-                &from32,
-                c_from_utf32,
-                caps(&from32),
-            );
+            check_c_into_utf8(text);
         }
     }
 }
@@ -1696,27 +1701,9 @@ fn short_strings_of_one_and_two_byte_characters_into_utf8() {
         for last in [None, Some('\u{800}')] {
             let mut text: String = (0..len).map(|_| chars[rng.below(chars.len())]).collect();
             text.extend(last);
-            let units16: Vec<u16> = text.encode_utf16().collect();
-            let units32: Vec<u32> = text.chars().map(u32::from).collect();
-            check_utf16(&units16);
-            check_utf32(&units32);
-            let (from16, from32) = (utf16_steps(&units16), utf32_steps(&units32));
-            check_with(
-                &PUBLIC,
-                "C utf16_to_utf8",
-                &units16,
-                &from16,
-                c_from_utf16,
-                caps(&from16),
-            );
-            check_with(
-                &PUBLIC,
-                "C utf32_to_utf8",
-                &units32,
-                &from32,
-                c_from_utf32,
-                caps(&from32),
-            );
+            check_utf16(&text.encode_utf16().collect::<Vec<u16>>());
+            check_utf32(&text.chars().map(u32::from).collect::<Vec<u32>>());
+            check_c_into_utf8(&text);
         }
     }
 }
