@@ -658,8 +658,8 @@ unsafe fn bytes_before(b: __m512i, continuation: u64, third: u64) -> (__m512i, _
 /// The checks of a string of 1 to 64 bytes loaded whole in `b` (zeros after the bytes of
 /// `within`), whose `continuation` and `lead` bytes are marked, as a block of a run of blocks
 /// is checked ([`narrow_run`]), the end of the string in place of the next block: a lead byte
-/// must have its continuation bytes before the end. Without `FOUR`, the caller has sent a
-/// string with a byte from F0 elsewhere, and its leads go to E0..EF; with it, 4-byte
+/// must have its continuation bytes before the end. Without `FOUR`, the caller sends strings
+/// with a byte from F0 elsewhere, and the leads go to E0..EF; with it, 4-byte
 /// characters too (a lead from F0 to F4, F0 followed by 90 or above, F4 by less than 90,
 /// three continuation bytes). `Some` of the third bytes of its 3- and 4-byte characters, of
 /// its 4-byte leads and of the bytes that end a character (a 4-byte character ends twice, at
@@ -857,7 +857,7 @@ unsafe fn store_utf32(b: __m512i, positions: __m512i, n: usize, out: *mut u32) {
 /// with no 4-byte character takes [`narrow_tail`] instead.
 ///
 /// # Safety
-/// The CPU has AVX-512F, BW, VBMI and VBMI2.
+/// The CPU has AVX-512F, BW, VBMI, VBMI2 and BMI2.
 #[inline(always)]
 unsafe fn mixed_tail<T: MixedTailUnit + RunStore>(
     src: &[u8],
@@ -996,8 +996,8 @@ unsafe fn narrow_tail<T: RunStore, const VALIDATE: bool>(
 /// `out` even where another thread changes the input during the call.
 ///
 /// # Safety
-/// The CPU has AVX-512F, BW, VBMI and VBMI2; `b` holds the first bytes of `rest` (at most 64),
-/// zeros after them.
+/// The CPU has AVX-512F, BW, VBMI, VBMI2 and BMI2; `b` holds the first bytes of `rest` (at
+/// most 64), zeros after them.
 #[inline(always)]
 unsafe fn narrow_step<T: RunStore>(
     b: __m512i,
@@ -1274,11 +1274,11 @@ unsafe fn short_block<T: RunStore>(
 /// Converts `bytes` (1 to 64) into UTF-16, if they are well-formed UTF-8 (of characters of 1
 /// to 4 bytes) whose units fit in `dst`: `Ok` with the units written; else `Err(0)`, having
 /// written nothing. The checks of [`short_block`] with those of 4-byte characters
-/// ([`whole_string_checks`]), and its
-/// conversion with each 4-byte character ending twice: at its third byte, where the value of its first three
-/// bytes as a 3-byte character's is the scalar value shifted right by 6 bits (the high
-/// surrogate is 0xD7C0 plus that shifted right by 4 more), and at its fourth, where the value
-/// of its last two as a 2-byte character's holds the low 10 bits (the low surrogate's).
+/// ([`whole_string_checks`]), and its conversion with each 4-byte character ending twice: at
+/// its third byte, where the value of its first three bytes as a 3-byte character's is the
+/// scalar value shifted right by 6 bits (the high surrogate is 0xD7C0 plus that shifted right
+/// by 4 more), and at its fourth, where the value of its last two as a 2-byte character's
+/// holds the low 10 bits (the low surrogate's).
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI, VBMI2, POPCNT and BMI2.
