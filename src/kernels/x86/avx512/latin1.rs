@@ -47,8 +47,8 @@ unsafe fn utf8_of_block(b: __m512i, high: u64, from_c0: u64) -> [(__m512i, usize
         let lead = _mm512_set1_epi16(0xC2);
         // +1 in the low byte, -0x40 in the high byte.
         let adjust = _mm512_set1_epi16(0xC001u16 as i16);
-        // First half: each lane's low byte moved up, C2 below it.
-        let first = _mm512_or_si512(_mm512_slli_epi16::<8>(pairs), lead);
+        // First half: each lane's low byte moved up, C2 below it (shifted in from C2C2).
+        let first = _mm512_shldi_epi16::<8>(pairs, _mm512_set1_epi8(0xC2u8 as i8));
         let first = _mm512_mask_add_epi16(first, from_c0 as u32, first, adjust);
         // Second half: each lane's high byte, C2 below it.
         let second =
@@ -58,13 +58,15 @@ unsafe fn utf8_of_block(b: __m512i, high: u64, from_c0: u64) -> [(__m512i, usize
         let keep =
             |high: u32| 0xAAAA_AAAA_AAAA_AAAA | _pdep_u64(high.into(), 0x5555_5555_5555_5555);
         let (low, up) = (high as u32, (high >> 32) as u32);
+        // Each compression merge-masked into its own source: the zero-masked form waits for
+        // the last value of the register it writes, whatever the compiler chose.
         [
             (
-                _mm512_maskz_compress_epi8(keep(low), first),
+                _mm512_mask_compress_epi8(first, keep(low), first),
                 32 + low.count_ones() as usize,
             ),
             (
-                _mm512_maskz_compress_epi8(keep(up), second),
+                _mm512_mask_compress_epi8(second, keep(up), second),
                 32 + up.count_ones() as usize,
             ),
         ]
@@ -258,7 +260,8 @@ unsafe fn utf8_to_latin1_blocks(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> (usi
             };
             // At least 32 bytes: each lead has its continuation byte.
             let total = (!leads).count_ones() as usize;
-            let bytes = _mm512_maskz_compress_epi8(!leads, values);
+            // Merge-masked, as in `utf8_of_block`.
+            let bytes = _mm512_mask_compress_epi8(values, !leads, values);
             _mm512_mask_storeu_epi8(out.cast(), u64::MAX >> (64 - total), bytes);
             read += BLOCK;
             written += total;
