@@ -550,6 +550,84 @@ fn every_implementation_around_runs_of_ascii() {
     }
 }
 
+/// Each implementation's converters across long runs of ASCII, which AVX-512 copies four
+/// blocks at a time after sixteen blocks of ASCII in a row, with its stores aligned to the
+/// output (from a point backed up to a multiple of 64 bytes of it): runs of 1 to 3 KiB, from
+/// the start or after a few other characters, ended by a character from 0x80 (into Latin-1:
+/// U+0080..U+00FF, or one above U+00FF) at every offset of the blocks where the copy may stop,
+/// into outputs at every offset from an allocation's 64-byte boundary, of the size needed, one
+/// byte less, and a few hundred less (where the copy stops for the room), with nothing changed
+/// past them.
+#[test]
+fn every_implementation_across_long_runs_of_ascii() {
+    let mut rng = Rng::new(0x10A5C);
+    // Under Miri, one length, a few offsets.
+    let lens = common::or_under_miri(&[1100, 1333, 1700, 3000][..], &[1300][..]);
+    for (n, &len) in lens.iter().enumerate() {
+        let step = common::or_under_miri(1, 199);
+        for at in (900..len).step_by(step) {
+            let offset = (at * 13 + n) % 64;
+            let mut s: Vec<u8> = (0..len).map(|_| b' ' + rng.below(0x5F) as u8).collect();
+            // Every other input has other characters near its start, before the run.
+            if at % 2 == 0 {
+                for _ in 0..3 {
+                    s[rng.below(200)] = 0x80 + rng.below(0x80) as u8;
+                }
+            }
+            s[at] = 0x80 + rng.below(0x80) as u8;
+            let latin1 = testkit::latin1_to_utf8(&s);
+            let cp1252 = testkit::windows_1252_to_utf8(&s);
+            let mut above = latin1.clone();
+            // The last character from U+0080, at `at` in `s`, above U+00FF.
+            let i = latin1.len() - (len - at) - 1;
+            above.splice(i..i + 2, "\u{20AC}".bytes());
+            let lossy = testkit::utf8_to_latin1_lossy(&above);
+            for isa in common::implementations() {
+                let name = isa.name();
+                let from = |cp: bool| {
+                    move |s: &[u8], d: &mut [u8]| {
+                        if cp {
+                            isa.cp1252_to_utf8(s, d)
+                        } else {
+                            isa.latin1_to_utf8(s, d)
+                        }
+                        .unwrap()
+                    }
+                };
+                for (cp, want) in [(false, &latin1), (true, &cp1252)] {
+                    for less in [0, 1, 300, 700] {
+                        let cap = want.len() - less;
+                        let (p, out) = run_at(from(cp), &s, cap, offset);
+                        assert_eq!(out[..], want[..p.written], "{name} {at} cap {cap}");
+                        let done = (p.read, p.stop) == (s.len(), None);
+                        assert_eq!(done, less == 0, "{name} {at} cap {cap} {p:?}");
+                    }
+                }
+                for less in [0, 1, 300, 700] {
+                    let cap = s.len() - less;
+                    let convert =
+                        |t: &[u8], d: &mut [u8]| isa.utf8_to_latin1(t, d, STRICT).unwrap();
+                    let (p, out) = run_at(convert, &latin1, cap, offset);
+                    assert_eq!(out[..], s[..p.written], "{name} {at} cap {cap}");
+                    let done = (p.read, p.stop) == (latin1.len(), None);
+                    assert_eq!(done, less == 0, "{name} {at} cap {cap} {p:?}");
+                    let convert =
+                        |t: &[u8], d: &mut [u8]| isa.utf8_to_latin1(t, d, REPLACE).unwrap();
+                    let (p, out) = run_at(convert, &above, cap, offset);
+                    assert_eq!(out[..], lossy[..p.written], "{name} {at} cap {cap}");
+                }
+                let convert = |t: &[u8], d: &mut [u8]| isa.utf8_to_latin1(t, d, STRICT).unwrap();
+                let (p, out) = run_at(convert, &above, s.len(), offset);
+                assert_eq!(
+                    (&out[..], p.read, p.stop),
+                    (&s[..at], i, Some(Stop::Unrepresentable)),
+                    "{name} {at}"
+                );
+            }
+        }
+    }
+}
+
 /// Each implementation's converters with every byte from 0x80 at every offset of a block and
 /// of the blocks around it: in 64 bytes of ASCII and in 64 of Latin-1 letters, from Latin-1
 /// and Windows-1252 (whose blocks must leave 0x80..0x9F, each of them, to the exact path), and

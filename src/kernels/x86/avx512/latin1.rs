@@ -17,6 +17,131 @@ const BLOCK: usize = 64;
 /// Bytes of Latin-1 whose UTF-8, up to 64 bytes, fills one register: half a block.
 const HALF: usize = 32;
 
+/// ASCII blocks in a row after which a run of ASCII is taken four blocks at a time
+/// ([`copy_ascii_run`]): in mixed text, where runs are short, each try that fails costs more
+/// than the blocks it would have saved.
+const ASCII_RUN: usize = 16;
+
+/// The blocks of input loaded ahead of the one being converted, the first of them that one.
+///
+/// A load that follows a store whose address matches its own in the low 12 bits waits for it
+/// (4K aliasing). When the input and the output start at the same offset in a page, as two
+/// large buffers from malloc do, the output trails the input by less than a page, and each
+/// block's load would wait for the stores of the block before. Loaded two blocks early,
+/// before those stores, it does not.
+struct Ahead([__m512i; 2]);
+
+impl Ahead {
+    /// The blocks at `p`.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F; `2 * BLOCK` bytes at `p` are readable.
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: by the caller.
+        unsafe {
+            Self([
+                _mm512_loadu_si512(p.cast()),
+                _mm512_loadu_si512(p.add(BLOCK).cast()),
+            ])
+        }
+    }
+
+    /// The first block, the other moved up, and the block at `p`, the one after it, loaded
+    /// here, before any store that follows.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F; `BLOCK` bytes at `p` are readable.
+    #[inline(always)]
+    unsafe fn next(&mut self, p: *const u8) -> __m512i {
+        let [first, second] = self.0;
+        // SAFETY: by the caller.
+        let last = unsafe { _mm512_loadu_si512(p.cast()) };
+        // SAFETY: the CPU has AVX-512F by the caller.
+        unsafe { loaded_here(last) };
+        self.0 = [second, last];
+        first
+    }
+}
+
+/// Keeps the load of `v` above the stores that follow in the code the compiler emits (which
+/// otherwise moves it down to its first use): an empty `asm!` that takes `v`, and which, not
+/// marked as free of memory accesses, stays in its place among the stores.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn loaded_here(v: __m512i) {
+    // SAFETY: the statement is empty: it reads and writes nothing.
+    unsafe { core::arch::asm!("/* {0} */", in(zmm_reg) v, options(nostack, preserves_flags)) };
+}
+
+/// The four blocks at `p`.
+///
+/// # Safety
+/// The CPU has AVX-512F; `4 * BLOCK` bytes at `p` are readable.
+#[inline(always)]
+unsafe fn load_four(p: *const u8) -> [__m512i; 4] {
+    // SAFETY: by the caller.
+    unsafe {
+        [
+            _mm512_loadu_si512(p.cast()),
+            _mm512_loadu_si512(p.add(BLOCK).cast()),
+            _mm512_loadu_si512(p.add(2 * BLOCK).cast()),
+            _mm512_loadu_si512(p.add(3 * BLOCK).cast()),
+        ]
+    }
+}
+
+/// Copies the run of ASCII at `read` four blocks at a time, tested together (a byte of
+/// 0x80..0x9F fails the test too), the next four loaded before the stores (see [`Ahead`]),
+/// which are aligned (one that crosses two cache lines costs two): backed up to where the
+/// output is at a multiple of 64 bytes, the first four store again some bytes of the block
+/// before `read`, which are ASCII, the same. Stops before the four blocks that end the run,
+/// or where fewer than eight blocks of input or four of output are left: where the run's copy
+/// ended, or `None` if it copied nothing.
+///
+/// # Safety
+/// The CPU has AVX-512F and BW; the `BLOCK` bytes before `read` are ASCII, written (one byte
+/// each) just before `written`.
+#[inline(always)]
+unsafe fn copy_ascii_run(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+    read: usize,
+    written: usize,
+) -> Option<(usize, usize)> {
+    // The distance to the multiple of 64 below, less than BLOCK.
+    let back = dst.as_ptr().wrapping_add(written).addr() % BLOCK;
+    let (mut r, mut w) = (read - back, written - back);
+    if src.len() - r < 8 * BLOCK || dst.len() - w < 4 * BLOCK {
+        return None;
+    }
+    // SAFETY: the instructions by the caller. Each load of four blocks reads 4 * BLOCK bytes
+    // at `r`, or at `r + 4 * BLOCK`, inside `src` by the loop's condition (and the test above
+    // for the first); the stores write 4 * BLOCK bytes at `w`, inside `dst` by the same, and
+    // at a multiple of 64 bytes by `back`.
+    unsafe {
+        let mut four = load_four(src.as_ptr().add(r));
+        while src.len() - r >= 8 * BLOCK && dst.len() - w >= 4 * BLOCK {
+            let [a, b, c, d] = four;
+            let any = _mm512_or_si512(_mm512_ternarylogic_epi32::<0xFE>(a, b, c), d);
+            if _mm512_movepi8_mask(any) != 0 {
+                break;
+            }
+            four = load_four(src.as_ptr().add(r + 4 * BLOCK));
+            for v in four {
+                loaded_here(v);
+            }
+            let out = dst.as_mut_ptr().add(w).cast::<__m512i>();
+            for (i, v) in [a, b, c, d].into_iter().enumerate() {
+                _mm512_store_si512(out.add(i), v);
+            }
+            r += 4 * BLOCK;
+            w += 4 * BLOCK;
+        }
+    }
+    (r > read).then_some((r, w))
+}
+
 /// The byte permutation that pairs byte `i` of a register with byte `i + 32` in 16-bit lane
 /// `i`.
 static PAIR_HALVES: [u8; 64] = {
@@ -75,10 +200,11 @@ unsafe fn utf8_of_block(b: __m512i, high: u64, from_c0: u64) -> [(__m512i, usize
 
 /// Converts Latin-1 into UTF-8 (with `CP1252`, up to a block holding a byte of 0x80..0x9F,
 /// whose characters differ from Latin-1's) while each block's output fits: the bytes read and
-/// written. Blocks of 64 bytes of ASCII are copied (after one, loaded two at a time, but each
-/// tested on its own: a test of both together failed as often in text with a character from
-/// 0x80 every few blocks, and then cost a second unpredictable branch on the first); the others
-/// are converted a block at a time, each half's UTF-8 in one register ([`utf8_of_block`]).
+/// written. Blocks of 64 bytes of ASCII are copied, each tested on its own (a test of two
+/// together failed as often in text with a character from 0x80 every few blocks, and then cost
+/// a second unpredictable branch on the first), long runs of them four at a time
+/// ([`copy_ascii_run`]); the others are converted a block at a time, each half's UTF-8 in one
+/// register ([`utf8_of_block`]). Each block is loaded two blocks ahead ([`Ahead`]).
 ///
 /// While another block follows and the room holds both, the stores are whole registers, which
 /// reach at most 32 bytes past a block's output (a half's output is at least 32 bytes): the
@@ -97,11 +223,14 @@ unsafe fn latin1_blocks<const CP1252: bool>(
     dst: &mut [MaybeUninit<u8>],
 ) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
-    // SAFETY: the instructions by the caller. The whole loads read 64 or 128 bytes at `read`,
-    // inside `src` by their loops' conditions, and the masked ones the first `len` bytes of the
-    // rest (the others are neither read nor able to fault). The whole stores write at most 128
-    // bytes at `written`, inside `dst` by their loops' conditions; the masked ones the step's
-    // output, checked to fit first.
+    // SAFETY: the instructions by the caller. The whole loads read the two blocks at `read`
+    // (`Ahead::load`) or the block two on (`Ahead::next`), inside `src` while `read` is below
+    // `src_blocks_end`, or after a copy of ASCII, which leaves four blocks (its own loads and
+    // stores are its own); the masked ones the first `len` bytes of the rest (the others are
+    // neither read nor able to fault). The whole stores write at most 128 bytes at `written`,
+    // inside `dst` while `written` is below `dst_blocks_end`, which `stop` keeps it; the masked
+    // ones the step's output, checked to fit first. `copy_ascii_run` follows a block of
+    // ASCII, written just before `written`.
     unsafe {
         // Converts the block `b` into the output at `out`: its length.
         let convert = |b: __m512i, high: u64, out: *mut u8| {
@@ -113,42 +242,38 @@ unsafe fn latin1_blocks<const CP1252: bool>(
         };
         // 0x80..0x9F are the bytes below 0xA0 as signed bytes (-128..-97).
         let c1 = |b: __m512i| _mm512_cmplt_epi8_mask(b, _mm512_set1_epi8(-96));
-        'blocks: while src.len() - read >= 2 * BLOCK && dst.len() - written >= 4 * BLOCK {
-            let b = _mm512_loadu_si512(src.as_ptr().add(read).cast());
-            if CP1252 && c1(b) != 0 {
-                return (read, written);
-            }
-            let high = _mm512_movepi8_mask(b);
-            let out = dst.as_mut_ptr().add(written).cast::<u8>();
-            if high != 0 {
-                written += convert(b, high, out);
-                read += BLOCK;
-                continue;
-            }
-            _mm512_storeu_si512(out.cast(), b);
-            read += BLOCK;
-            written += BLOCK;
-            // The run of ASCII this block may start, two blocks at a time, the block that ends
-            // it converted here.
-            while src.len() - read >= 3 * BLOCK && dst.len() - written >= 4 * BLOCK {
-                let p = src.as_ptr().add(read);
-                let (x, y) = (
-                    _mm512_loadu_si512(p.cast()),
-                    _mm512_loadu_si512(p.add(BLOCK).cast()),
-                );
-                if CP1252 && c1(x) | c1(y) != 0 {
+        // While two more blocks follow (see `Ahead`) and the room holds this block's stores
+        // and the next block's output.
+        let src_blocks_end = src.len().saturating_sub(3 * BLOCK - 1);
+        let dst_blocks_end = dst.len().saturating_sub(3 * BLOCK - 1);
+        while read < src_blocks_end && written < dst_blocks_end {
+            // The blocks that surely pass the test of the room go by the test of the input
+            // alone: each byte of input gives at most two of output.
+            let stop = src_blocks_end.min(read + (dst_blocks_end - written).div_ceil(2));
+            let mut ahead = Ahead::load(src.as_ptr().add(read));
+            let mut ascii_run = 0;
+            while read < stop {
+                let b = ahead.next(src.as_ptr().add(read + 2 * BLOCK));
+                if CP1252 && c1(b) != 0 {
                     return (read, written);
                 }
-                for b in [x, y] {
-                    let high = _mm512_movepi8_mask(b);
-                    let out = dst.as_mut_ptr().add(written).cast::<u8>();
-                    read += BLOCK;
-                    if high != 0 {
-                        written += convert(b, high, out);
-                        continue 'blocks;
+                let high = _mm512_movepi8_mask(b);
+                let out = dst.as_mut_ptr().add(written).cast::<u8>();
+                read += BLOCK;
+                if high != 0 {
+                    written += convert(b, high, out);
+                    ascii_run = 0;
+                    continue;
+                }
+                _mm512_storeu_si512(out.cast(), b);
+                written += BLOCK;
+                ascii_run += 1;
+                if ascii_run == ASCII_RUN {
+                    ascii_run = 0;
+                    if let Some(copied) = copy_ascii_run(src, dst, read, written) {
+                        (read, written) = copied;
+                        ahead = Ahead::load(src.as_ptr().add(read));
                     }
-                    _mm512_storeu_si512(out.cast(), b);
-                    written += BLOCK;
                 }
             }
         }
@@ -223,7 +348,9 @@ unsafe fn latin1_of_block(
 /// go: the bytes read and written. The blocks are the input's 64 bytes at a time, whatever
 /// their characters ([`latin1_of_block`]), the leads compressed away. Anything else (a
 /// character above U+00FF, an error, a character cut by the end of the input) stops it before
-/// the block, and before a lead carried into it, for the engine's exact path.
+/// the block, and before a lead carried into it, for the engine's exact path. Long runs of
+/// ASCII are copied four blocks at a time ([`copy_ascii_run`]), and each block is loaded two
+/// blocks ahead ([`Ahead`]).
 ///
 /// A function of its own, as [`latin1_blocks`] is.
 ///
@@ -235,37 +362,56 @@ unsafe fn utf8_to_latin1_blocks(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> (usi
     let (mut read, mut written) = (0, 0);
     // Bit 0 set where the previous block ended with a lead, and with C3.
     let (mut carried_lead, mut carried_c3) = (0u64, 0u64);
-    // SAFETY: the instructions by the caller. The whole loads read 64 bytes at `read`, inside
-    // `src` by their loop's condition, and the masked ones the first `len` bytes of `rest` (the
-    // others are masked off: neither read nor able to fault). Each store writes the block's
-    // output at `written`, inside `dst`: a whole block's output is at most 64 bytes, which the
-    // first loop's condition leaves room for, and the second loop checks.
+    // SAFETY: the instructions by the caller. The whole loads read the two blocks at `read` or
+    // the block two on (see `latin1_blocks`), inside `src` while `read` is below
+    // `src_blocks_end` or after a copy of ASCII, and the masked ones the first `len` bytes of
+    // `rest` (the others are masked off: neither read nor able to fault). Each store writes the
+    // block's output at `written`, inside `dst`: a whole block's output is at most 64 bytes,
+    // which the first loop's condition leaves room for, and the second loop checks.
+    // `copy_ascii_run` follows a block of ASCII (with no lead carried into it), written just
+    // before `written`.
     unsafe {
-        while src.len() - read >= BLOCK && dst.len() - written >= BLOCK {
-            let b = _mm512_loadu_si512(src.as_ptr().add(read).cast());
-            let out = dst.as_mut_ptr().add(written).cast::<u8>();
-            let high = _mm512_movepi8_mask(b);
-            if high == 0 {
+        // While two more blocks follow (see `Ahead`).
+        let src_blocks_end = src.len().saturating_sub(3 * BLOCK - 1);
+        if read < src_blocks_end {
+            let mut ahead = Ahead::load(src.as_ptr().add(read));
+            let mut ascii_run = 0;
+            while read < src_blocks_end && dst.len() - written >= BLOCK {
+                let b = ahead.next(src.as_ptr().add(read + 2 * BLOCK));
+                let out = dst.as_mut_ptr().add(written).cast::<u8>();
+                let high = _mm512_movepi8_mask(b);
+                if high != 0 {
+                    let Some((values, leads, c3)) =
+                        latin1_of_block(b, high, carried_lead, carried_c3)
+                    else {
+                        break;
+                    };
+                    // At least 32 bytes: each lead has its continuation byte.
+                    let total = (!leads).count_ones() as usize;
+                    // Merge-masked, as in `utf8_of_block`.
+                    let bytes = _mm512_mask_compress_epi8(values, !leads, values);
+                    _mm512_mask_storeu_epi8(out.cast(), u64::MAX >> (64 - total), bytes);
+                    read += BLOCK;
+                    written += total;
+                    (carried_lead, carried_c3) = (leads >> 63, c3 >> 63);
+                    ascii_run = 0;
+                    continue;
+                }
                 if carried_lead != 0 {
                     break;
                 }
                 _mm512_storeu_si512(out.cast(), b);
                 read += BLOCK;
                 written += BLOCK;
-                continue;
+                ascii_run += 1;
+                if ascii_run == ASCII_RUN {
+                    ascii_run = 0;
+                    if let Some(copied) = copy_ascii_run(src, dst, read, written) {
+                        (read, written) = copied;
+                        ahead = Ahead::load(src.as_ptr().add(read));
+                    }
+                }
             }
-            let Some((values, leads, c3)) = latin1_of_block(b, high, carried_lead, carried_c3)
-            else {
-                break;
-            };
-            // At least 32 bytes: each lead has its continuation byte.
-            let total = (!leads).count_ones() as usize;
-            // Merge-masked, as in `utf8_of_block`.
-            let bytes = _mm512_mask_compress_epi8(values, !leads, values);
-            _mm512_mask_storeu_epi8(out.cast(), u64::MAX >> (64 - total), bytes);
-            read += BLOCK;
-            written += total;
-            (carried_lead, carried_c3) = (leads >> 63, c3 >> 63);
         }
         // The blocks that stopped the first loop, if any, stop this one too.
         while let Some(rest) = src.get(read..).filter(|r| !r.is_empty()) {
