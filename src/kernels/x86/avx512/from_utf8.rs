@@ -4,7 +4,7 @@
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use super::{Avx512, low_bits, order, splat32, validate};
+use super::{Avx512, compress_bytes, compress_units, low_bits, order, splat32, validate};
 use crate::algorithms::from_utf8::{self, BlockConverter, Utf16Output};
 use crate::algorithms::to_utf8::Utf16Source;
 use crate::engine::{Progress, U16Swapped, utf16, utf32};
@@ -243,7 +243,7 @@ unsafe fn store_utf16<T: Utf16Store>(c: __m512i, n: usize, out: *mut T) -> usize
         let lane_units = (1u64 << (2 * n)) - 1;
         let keep = (_mm512_test_epi16_mask(lanes, lanes) | 0x5555_5555) & lane_units as u32;
         let units = keep.count_ones() as usize;
-        let packed = order::<T>(_mm512_maskz_compress_epi16(keep, lanes));
+        let packed = order::<T>(compress_units(keep, lanes));
         _mm512_mask_storeu_epi16(out.cast(), ((1u64 << units) - 1) as u32, packed);
         units
     }
@@ -778,8 +778,8 @@ unsafe fn store_values_of<T: RunStore>(
     unsafe {
         let (low_byte, high_byte) = value_bytes(b, middle, top);
         // The low and high bytes of the values of the bytes that end a character, packed.
-        let lows = _mm512_maskz_compress_epi8(ends, low_byte);
-        let highs = _mm512_maskz_compress_epi8(ends, high_byte);
+        let lows = compress_bytes(ends, low_byte);
+        let highs = compress_bytes(ends, high_byte);
         let total = ends.count_ones() as usize;
         T::store_values(lows, highs, total, out.cast::<T>());
         total
@@ -1305,8 +1305,8 @@ unsafe fn short_pairs<T: Utf16Store>(
         }
         let (middle, top) = bytes_before(b, continuation, third);
         let (low_byte, high_byte) = value_bytes(b, middle, top);
-        let lows = _mm512_maskz_compress_epi8(ends, low_byte);
-        let highs = _mm512_maskz_compress_epi8(ends, high_byte);
+        let lows = compress_bytes(ends, low_byte);
+        let highs = compress_bytes(ends, high_byte);
         // Which of the packed values are the high and the low surrogates.
         let high_surrogates = _pext_u64(lead4 << 2, ends);
         let low_surrogates = _pext_u64(lead4 << 3, ends);

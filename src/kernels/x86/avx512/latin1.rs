@@ -8,7 +8,7 @@
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use super::low_bits;
+use super::{compress_bytes, low_bits};
 use crate::engine::{Mode, Progress, latin1};
 
 /// Bytes of input a block takes: one register of Latin-1, or of UTF-8.
@@ -183,15 +183,13 @@ unsafe fn utf8_of_block(b: __m512i, high: u64, from_c0: u64) -> [(__m512i, usize
         let keep =
             |high: u32| 0xAAAA_AAAA_AAAA_AAAA | _pdep_u64(high.into(), 0x5555_5555_5555_5555);
         let (low, up) = (high as u32, (high >> 32) as u32);
-        // Each compression merge-masked into its own source: the zero-masked form waits for
-        // the last value of the register it writes, whatever the compiler chose.
         [
             (
-                _mm512_mask_compress_epi8(first, keep(low), first),
+                compress_bytes(keep(low), first),
                 32 + low.count_ones() as usize,
             ),
             (
-                _mm512_mask_compress_epi8(second, keep(up), second),
+                compress_bytes(keep(up), second),
                 32 + up.count_ones() as usize,
             ),
         ]
@@ -388,8 +386,7 @@ unsafe fn utf8_to_latin1_blocks(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> (usi
                     };
                     // At least 32 bytes: each lead has its continuation byte.
                     let total = (!leads).count_ones() as usize;
-                    // Merge-masked, as in `utf8_of_block`.
-                    let bytes = _mm512_mask_compress_epi8(values, !leads, values);
+                    let bytes = compress_bytes(!leads, values);
                     _mm512_mask_storeu_epi8(out.cast(), u64::MAX >> (64 - total), bytes);
                     read += BLOCK;
                     written += total;
@@ -433,7 +430,7 @@ unsafe fn utf8_to_latin1_blocks(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> (usi
             if total > room {
                 break;
             }
-            let bytes = _mm512_maskz_compress_epi8(keep, values);
+            let bytes = compress_bytes(keep, values);
             _mm512_mask_storeu_epi8(out.cast(), low_bits(total), bytes);
             read += len;
             written += total;

@@ -216,6 +216,23 @@ pub(super) unsafe fn order<S: Utf16Source>(v: __m512i) -> __m512i {
     }
 }
 
+/// The bytes of `v` where `keep` has a bit, packed at the start of the register (after them,
+/// bytes of `v`: callers store or use the packed ones alone). Merge-masked into its own
+/// source: the zero-masked compression waits for the last value of the register it is given
+/// to write, a dependency on whatever the compiler wrote there before.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vbmi2")]
+pub(super) fn compress_bytes(keep: u64, v: __m512i) -> __m512i {
+    _mm512_mask_compress_epi8(v, keep, v)
+}
+
+/// [`compress_bytes`] for the 16-bit lanes of `v`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vbmi2")]
+pub(super) fn compress_units(keep: u32, v: __m512i) -> __m512i {
+    _mm512_mask_compress_epi16(v, keep, v)
+}
+
 /// A mask of the `n` lowest bits, `n` at most 64: one instruction (BZHI), where a shift
 /// needs a test of `n == 0`.
 #[inline]

@@ -4,7 +4,7 @@
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use super::{low_bits, order, splat32};
+use super::{compress_bytes, low_bits, order, splat32};
 use crate::algorithms::to_utf8::{self, CompressSteps, Saved, Utf16Source};
 use crate::engine::{Mode, Progress, utf16, utf32};
 use crate::kernels::x86::shared::Avx2StepRegister;
@@ -85,10 +85,7 @@ unsafe fn one_two_bytes(v: __m512i) -> (__m512i, usize) {
         // The low byte of each lane, never 0x80 (a lead byte, or ASCII), and the high byte
         // where it is not 0 (a continuation byte): one compare gives the mask of both.
         let keep = _mm512_cmpneq_epi8_mask(lanes, _mm512_set1_epi16(0x0080));
-        (
-            _mm512_maskz_compress_epi8(keep, lanes),
-            keep.count_ones() as usize,
-        )
+        (compress_bytes(keep, lanes), keep.count_ones() as usize)
     }
 }
 
@@ -264,10 +261,7 @@ unsafe fn bmp_lanes(units: __m256i, pairs: Option<(__m256i, u16, bool)>) -> (__m
         // The first byte of each lane, and those after it that hold a marker bit.
         let keep =
             (_mm512_test_epi8_mask(lanes, splat32(0x00FF_FF00)) | 0x1111_1111_1111_1111) & given;
-        (
-            _mm512_maskz_compress_epi8(keep, lanes),
-            keep.count_ones() as usize,
-        )
+        (compress_bytes(keep, lanes), keep.count_ones() as usize)
     }
 }
 
@@ -877,7 +871,7 @@ unsafe fn any_bytes(c: __m512i) -> Option<(__m512i, usize)> {
         // zero for U+0000.
         let keep = _mm512_test_epi8_mask(lanes, lanes) | 0x1111_1111_1111_1111;
         let len = keep.count_ones() as usize;
-        Some((_mm512_maskz_compress_epi8(keep, lanes), len))
+        Some((compress_bytes(keep, lanes), len))
     }
 }
 
