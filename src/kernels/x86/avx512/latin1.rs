@@ -27,15 +27,19 @@ const ASCII_RUN: usize = 16;
 /// A load that follows a store whose address matches its own in the low 12 bits waits for it
 /// (4K aliasing). When the input and the output start at the same offset in a page, as two
 /// large buffers from malloc do, the output trails the input by less than a page, and each
-/// block's load would wait for the stores of the block before. Loaded two blocks early,
-/// before those stores, it does not.
-struct Ahead([__m512i; 2]);
+/// block's load would wait for the stores of the blocks before. Loaded three blocks early,
+/// before those stores, it does not (two blocks early, a little more waiting remained in
+/// text with a Latin-1 letter every few blocks).
+struct Ahead([__m512i; AHEAD]);
+
+/// The blocks [`Ahead`] holds.
+const AHEAD: usize = 3;
 
 impl Ahead {
     /// The blocks at `p`.
     ///
     /// # Safety
-    /// The CPU has AVX-512F; `2 * BLOCK` bytes at `p` are readable.
+    /// The CPU has AVX-512F; `AHEAD * BLOCK` bytes at `p` are readable.
     #[inline(always)]
     unsafe fn load(p: *const u8) -> Self {
         // SAFETY: by the caller.
@@ -43,23 +47,24 @@ impl Ahead {
             Self([
                 _mm512_loadu_si512(p.cast()),
                 _mm512_loadu_si512(p.add(BLOCK).cast()),
+                _mm512_loadu_si512(p.add(2 * BLOCK).cast()),
             ])
         }
     }
 
-    /// The first block, the other moved up, and the block at `p`, the one after it, loaded
+    /// The first block, the others moved up, and the block at `p`, the one after them, loaded
     /// here, before any store that follows.
     ///
     /// # Safety
     /// The CPU has AVX-512F; `BLOCK` bytes at `p` are readable.
     #[inline(always)]
     unsafe fn next(&mut self, p: *const u8) -> __m512i {
-        let [first, second] = self.0;
+        let [first, second, third] = self.0;
         // SAFETY: by the caller.
         let last = unsafe { _mm512_loadu_si512(p.cast()) };
         // SAFETY: the CPU has AVX-512F by the caller.
         unsafe { loaded_here(last) };
-        self.0 = [second, last];
+        self.0 = [second, third, last];
         first
     }
 }
@@ -202,7 +207,7 @@ unsafe fn utf8_of_block(b: __m512i, high: u64, from_c0: u64) -> [(__m512i, usize
 /// together failed as often in text with a character from 0x80 every few blocks, and then cost
 /// a second unpredictable branch on the first), long runs of them four at a time
 /// ([`copy_ascii_run`]); the others are converted a block at a time, each half's UTF-8 in one
-/// register ([`utf8_of_block`]). Each block is loaded two blocks ahead ([`Ahead`]).
+/// register ([`utf8_of_block`]). Each block is loaded `AHEAD` blocks ahead ([`Ahead`]).
 ///
 /// While another block follows and the room holds both, the stores are whole registers, which
 /// reach at most 32 bytes past a block's output (a half's output is at least 32 bytes): the
@@ -221,8 +226,8 @@ unsafe fn latin1_blocks<const CP1252: bool>(
     dst: &mut [MaybeUninit<u8>],
 ) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
-    // SAFETY: the instructions by the caller. The whole loads read the two blocks at `read`
-    // (`Ahead::load`) or the block two on (`Ahead::next`), inside `src` while `read` is below
+    // SAFETY: the instructions by the caller. The whole loads read the `AHEAD` blocks at
+    // `read` (`Ahead::load`) or the block `AHEAD` on (`Ahead::next`), inside `src` while `read` is below
     // `src_blocks_end`, or after a copy of ASCII, which leaves four blocks (its own loads and
     // stores are its own); the masked ones the first `len` bytes of the rest (the others are
     // neither read nor able to fault). The whole stores write at most 128 bytes at `written`,
@@ -240,9 +245,9 @@ unsafe fn latin1_blocks<const CP1252: bool>(
         };
         // 0x80..0x9F are the bytes below 0xA0 as signed bytes (-128..-97).
         let c1 = |b: __m512i| _mm512_cmplt_epi8_mask(b, _mm512_set1_epi8(-96));
-        // While two more blocks follow (see `Ahead`) and the room holds this block's stores
+        // While `AHEAD` more blocks follow (see `Ahead`) and the room holds this block's stores
         // and the next block's output.
-        let src_blocks_end = src.len().saturating_sub(3 * BLOCK - 1);
+        let src_blocks_end = src.len().saturating_sub((AHEAD + 1) * BLOCK - 1);
         let dst_blocks_end = dst.len().saturating_sub(3 * BLOCK - 1);
         while read < src_blocks_end && written < dst_blocks_end {
             // The blocks that surely pass the test of the room go by the test of the input
@@ -251,7 +256,7 @@ unsafe fn latin1_blocks<const CP1252: bool>(
             let mut ahead = Ahead::load(src.as_ptr().add(read));
             let mut ascii_run = 0;
             while read < stop {
-                let b = ahead.next(src.as_ptr().add(read + 2 * BLOCK));
+                let b = ahead.next(src.as_ptr().add(read + AHEAD * BLOCK));
                 if CP1252 && c1(b) != 0 {
                     return (read, written);
                 }
@@ -347,7 +352,7 @@ unsafe fn latin1_of_block(
 /// their characters ([`latin1_of_block`]), the leads compressed away. Anything else (a
 /// character above U+00FF, an error, a character cut by the end of the input) stops it before
 /// the block, and before a lead carried into it, for the engine's exact path. Long runs of
-/// ASCII are copied four blocks at a time ([`copy_ascii_run`]), and each block is loaded two
+/// ASCII are copied four blocks at a time ([`copy_ascii_run`]), and each block is loaded `AHEAD`
 /// blocks ahead ([`Ahead`]).
 ///
 /// A function of its own, as [`latin1_blocks`] is.
@@ -360,8 +365,8 @@ unsafe fn utf8_to_latin1_blocks(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> (usi
     let (mut read, mut written) = (0, 0);
     // Bit 0 set where the previous block ended with a lead, and with C3.
     let (mut carried_lead, mut carried_c3) = (0u64, 0u64);
-    // SAFETY: the instructions by the caller. The whole loads read the two blocks at `read` or
-    // the block two on (see `latin1_blocks`), inside `src` while `read` is below
+    // SAFETY: the instructions by the caller. The whole loads read the `AHEAD` blocks at
+    // `read` or the block `AHEAD` on (see `latin1_blocks`), inside `src` while `read` is below
     // `src_blocks_end` or after a copy of ASCII, and the masked ones the first `len` bytes of
     // `rest` (the others are masked off: neither read nor able to fault). Each store writes the
     // block's output at `written`, inside `dst`: a whole block's output is at most 64 bytes,
@@ -369,13 +374,13 @@ unsafe fn utf8_to_latin1_blocks(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> (usi
     // `copy_ascii_run` follows a block of ASCII (with no lead carried into it), written just
     // before `written`.
     unsafe {
-        // While two more blocks follow (see `Ahead`).
-        let src_blocks_end = src.len().saturating_sub(3 * BLOCK - 1);
+        // While `AHEAD` more blocks follow (see `Ahead`).
+        let src_blocks_end = src.len().saturating_sub((AHEAD + 1) * BLOCK - 1);
         if read < src_blocks_end {
             let mut ahead = Ahead::load(src.as_ptr().add(read));
             let mut ascii_run = 0;
             while read < src_blocks_end && dst.len() - written >= BLOCK {
-                let b = ahead.next(src.as_ptr().add(read + 2 * BLOCK));
+                let b = ahead.next(src.as_ptr().add(read + AHEAD * BLOCK));
                 let out = dst.as_mut_ptr().add(written).cast::<u8>();
                 let high = _mm512_movepi8_mask(b);
                 if high != 0 {
