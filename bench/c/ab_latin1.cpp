@@ -5,10 +5,16 @@
  * by simdutf), simdutf and each build of libutf8.so given are timed one after the other in each
  * round, on the same buffers, and the report gives the median over the rounds of simdutf's time
  * over the build's (above 1.00x the build is faster), with the ratio of their fastest samples in
- * brackets and the build's best GB/s. The input starts 16 bytes into a page, the output D bytes
- * further mod 4096 (environment D, 0 by default): where the two lie moved both libraries by up to
- * 30% on inputs held in the L1 cache. On a machine shared with other builds, the Rust harness's
- * independent medians moved single files by up to 40% between runs; these ratios by a few %.
+ * brackets and the build's best GB/s. The input starts IN bytes into a page (16 by default), the
+ * output D bytes
+ * further mod 4096 (environment D, 0 by default; a list such as D=0,128,1024,2048 measures each
+ * placement in turn, and then each figure is the geometric mean of the placements'): where the
+ * two lie moved both libraries by up to 30% on inputs held in the L1 cache, and D=0, the
+ * placement of two large buffers from malloc, slows a loop whose loads wait for the stores
+ * before them. The first second is spent in a busy loop: the first placement measured before it
+ * ran slower on this machine, both libraries alike but not in the same proportion. On a machine
+ * shared with other builds, the Rust harness's independent medians moved single files by up to
+ * 40% between runs; these ratios by a few %.
  *
  * simdutf is the one the Rust harness builds (the `simdutf` crate: its C++ sources and, after
  * `cargo build --release --manifest-path bench/Cargo.toml`, its static library):
@@ -17,7 +23,8 @@
  *   c++ -std=c++17 -O2 -I"$S" bench/c/ab_latin1.cpp \
  *     bench/target/release/build/simdutf-(star)/out/libsimdutfrs.a -ldl -o ab_latin1
  *   grep ^latin1-utf8 bench/target/data/manifest.tsv > latin1.tsv
- *   SAMPLES=150 D=64 ./ab_latin1 utf8_to_latin1 latin1.tsv before/libutf8.so after/libutf8.so
+ *   SAMPLES=150 D=0,128,1024,2048 ./ab_latin1 utf8_to_latin1 latin1.tsv before/libutf8.so \
+ *     after/libutf8.so
  *
  * where (star) is `*`. SAMPLES: rounds (300 by default).
  */
@@ -30,6 +37,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -84,7 +92,16 @@ int main(int argc, char **argv) {
   std::vector<converter> build;
   for (int b = 0; b < builds; b++) build.push_back(load(argv[3 + b], argv[1]));
   const int samples = getenv("SAMPLES") ? atoi(getenv("SAMPLES")) : 300;
-  const size_t d = getenv("D") ? size_t(atol(getenv("D"))) : 0, in_at = 16;
+  std::vector<size_t> offsets;
+  for (const char *d = getenv("D") ? getenv("D") : "0"; *d != '\0';) {
+    char *end;
+    offsets.push_back(size_t(strtoul(d, &end, 10)));
+    d = *end == ',' ? end + 1 : end + strlen(end);
+  }
+  // The input's offset in its page (environment IN, 16 by default).
+  const size_t in_at = getenv("IN") ? size_t(atol(getenv("IN"))) % 4096 : 16;
+  for (double t0 = now(); now() - t0 < 1e9;) {
+  }
   FILE *manifest = fopen(argv[2], "r");
   if (manifest == nullptr || samples < 1) return 2;
   printf("%-40s %12s", "input", "simdutf");
@@ -108,7 +125,7 @@ int main(int argc, char **argv) {
     char *in_page = static_cast<char *>(aligned_alloc(4096, len + 8192));
     char *out_page = static_cast<char *>(aligned_alloc(4096, cap + 8192));
     if (in_page == nullptr || out_page == nullptr) return 1;
-    char *in = in_page + in_at, *out = out_page + (in_at + d) % 4096;
+    char *in = in_page + in_at, *out = out_page;
     memcpy(in, to_latin1 ? utf8.data() : latin1.data(), len);
     auto run = [&](int b) -> size_t {
       if (b < 0)
@@ -117,38 +134,53 @@ int main(int argc, char **argv) {
       result r = build[size_t(b)](in, len, out, cap, 0);
       return r.status == 0 ? r.written : 0;
     };
-    for (int b = -1; b < builds; b++)
-      if (run(b) != want) {
-        fprintf(stderr, "ab_latin1: %s: %s gets it wrong\n", name, b < 0 ? "simdutf" : argv[3 + b]);
-        return 1;
-      }
-    // Calls per sample: at least 30 µs of simdutf's.
-    long reps = 1;
-    for (;;) {
-      double t0 = now();
-      for (long r = 0; r < reps; r++) run(-1);
-      if (now() - t0 > 3e4) break;
-      reps *= 2;
-    }
-    std::vector<double> best(size_t(builds) + 1, 1e300), t(size_t(builds) + 1);
-    std::vector<std::vector<double>> ratio(static_cast<size_t>(builds));
-    for (int s = 0; s < samples; s++) {
-      for (int k = 0; k <= builds; k++) {
-        int b = (k + s) % (builds + 1) - 1;
+    // Per build: the sums over the placements of the logarithms of the median ratio, of the
+    // ratio of the fastest samples and of the best GB/s; simdutf's best GB/s first.
+    const size_t n_builds = static_cast<size_t>(builds);
+    std::vector<double> log_median(n_builds), log_best(n_builds), log_speed(n_builds + 1);
+    for (size_t d : offsets) {
+      out = out_page + (in_at + d) % 4096;
+      for (int b = -1; b < builds; b++)
+        if (run(b) != want) {
+          fprintf(stderr, "ab_latin1: %s: %s gets it wrong\n", name,
+                  b < 0 ? "simdutf" : argv[3 + b]);
+          return 1;
+        }
+      // Calls per sample: at least 30 µs of simdutf's.
+      long reps = 1;
+      for (;;) {
         double t0 = now();
-        for (long r = 0; r < reps; r++) run(b);
-        t[size_t(b + 1)] = (now() - t0) / double(reps);
-        best[size_t(b + 1)] = std::min(best[size_t(b + 1)], t[size_t(b + 1)]);
+        for (long r = 0; r < reps; r++) run(-1);
+        if (now() - t0 > 3e4) break;
+        reps *= 2;
       }
-      for (int b = 0; b < builds; b++) ratio[size_t(b)].push_back(t[0] / t[size_t(b) + 1]);
+      std::vector<double> best(size_t(builds) + 1, 1e300), t(size_t(builds) + 1);
+      std::vector<std::vector<double>> ratio(static_cast<size_t>(builds));
+      for (int s = 0; s < samples; s++) {
+        for (int k = 0; k <= builds; k++) {
+          int b = (k + s) % (builds + 1) - 1;
+          double t0 = now();
+          for (long r = 0; r < reps; r++) run(b);
+          t[size_t(b + 1)] = (now() - t0) / double(reps);
+          best[size_t(b + 1)] = std::min(best[size_t(b + 1)], t[size_t(b + 1)]);
+        }
+        for (int b = 0; b < builds; b++) ratio[size_t(b)].push_back(t[0] / t[size_t(b) + 1]);
+      }
+      log_speed[0] += std::log(double(len) / best[0]);
+      for (int b = 0; b < builds; b++) {
+        std::vector<double> &r = ratio[size_t(b)];
+        std::sort(r.begin(), r.end());
+        log_median[size_t(b)] += std::log(r[r.size() / 2]);
+        log_best[size_t(b)] += std::log(best[0] / best[size_t(b) + 1]);
+        log_speed[size_t(b) + 1] += std::log(double(len) / best[size_t(b) + 1]);
+      }
     }
-    printf("%-40s %7.1f GB/s", name, double(len) / best[0]);
-    for (int b = 0; b < builds; b++) {
-      std::vector<double> &r = ratio[size_t(b)];
-      std::sort(r.begin(), r.end());
-      printf("  %6.3fx [%5.3f] %5.1f GB/s", r[r.size() / 2], best[0] / best[size_t(b) + 1],
-             double(len) / best[size_t(b) + 1]);
-    }
+    const double places = double(offsets.size());
+    printf("%-40s %7.1f GB/s", name, std::exp(log_speed[0] / places));
+    for (int b = 0; b < builds; b++)
+      printf("  %6.3fx [%5.3f] %5.1f GB/s", std::exp(log_median[size_t(b)] / places),
+             std::exp(log_best[size_t(b)] / places),
+             std::exp(log_speed[size_t(b) + 1] / places));
     printf("\n");
     fflush(stdout);
     free(in_page);
