@@ -10,6 +10,7 @@ mod common;
 
 use common::{Rng, iterations, oracle, sweep_step};
 use utf8::ErrorKind;
+use utf8::internals::Isa;
 use utf8::transcode::latin1::{
     cp1252_to_utf8, latin1_length_from_utf8, latin1_to_utf8, utf8_length_from_cp1252,
     utf8_length_from_latin1, utf8_to_latin1,
@@ -63,6 +64,18 @@ fn run_with(
     cap: usize,
 ) -> (Progress, Vec<u8>) {
     run_at(convert, s, cap, 0)
+}
+
+/// `isa`'s converter from Windows-1252 if `cp`, else from Latin-1.
+fn from_single_byte(isa: Isa, cp: bool) -> impl Fn(&[u8], &mut [u8]) -> Progress {
+    move |s, d| {
+        if cp {
+            isa.cp1252_to_utf8(s, d)
+        } else {
+            isa.latin1_to_utf8(s, d)
+        }
+        .unwrap()
+    }
 }
 
 /// [`run_with`] into a buffer that starts `offset` bytes into an allocation (the SIMD
@@ -354,16 +367,9 @@ fn every_implementation_converts_from_latin1_and_cp1252() {
             for isa in common::implementations() {
                 let cases = [(&latin1, false), (&cp1252, true)];
                 for (want, cp) in cases {
-                    let convert = |s: &[u8], d: &mut [u8]| {
-                        if cp {
-                            isa.cp1252_to_utf8(s, d)
-                        } else {
-                            isa.latin1_to_utf8(s, d)
-                        }
-                        .unwrap()
-                    };
+                    let convert = from_single_byte(isa, cp);
                     for cap in (0..want.len() + 40).step_by(step) {
-                        let (p, out) = run_with(convert, &s, cap);
+                        let (p, out) = run_with(&convert, &s, cap);
                         let name = isa.name();
                         assert_eq!(out[..], want[..p.written], "{name} {s:02X?} cap {cap}");
                         if cap >= want.len() {
@@ -584,20 +590,10 @@ fn every_implementation_across_long_runs_of_ascii() {
             let lossy = testkit::utf8_to_latin1_lossy(&above);
             for isa in common::implementations() {
                 let name = isa.name();
-                let from = |cp: bool| {
-                    move |s: &[u8], d: &mut [u8]| {
-                        if cp {
-                            isa.cp1252_to_utf8(s, d)
-                        } else {
-                            isa.latin1_to_utf8(s, d)
-                        }
-                        .unwrap()
-                    }
-                };
                 for (cp, want) in [(false, &latin1), (true, &cp1252)] {
                     for less in [0, 1, 300, 700] {
                         let cap = want.len() - less;
-                        let (p, out) = run_at(from(cp), &s, cap, offset);
+                        let (p, out) = run_at(from_single_byte(isa, cp), &s, cap, offset);
                         assert_eq!(out[..], want[..p.written], "{name} {at} cap {cap}");
                         let done = (p.read, p.stop) == (s.len(), None);
                         assert_eq!(done, less == 0, "{name} {at} cap {cap} {p:?}");
@@ -660,18 +656,8 @@ fn every_implementation_with_every_byte_at_every_offset_of_a_block() {
                 });
                 for isa in common::implementations() {
                     let name = isa.name();
-                    let from = |cp: bool| {
-                        move |s: &[u8], d: &mut [u8]| {
-                            if cp {
-                                isa.cp1252_to_utf8(s, d)
-                            } else {
-                                isa.latin1_to_utf8(s, d)
-                            }
-                            .unwrap()
-                        }
-                    };
                     for (cp, want) in [(false, &latin1), (true, &cp1252)] {
-                        let (p, out) = run_with(from(cp), &s, want.len());
+                        let (p, out) = run_with(from_single_byte(isa, cp), &s, want.len());
                         assert_eq!((p.read, p.stop, &out), (64, None, want), "{name} {s:02X?}");
                     }
                     let into = |mode| {
