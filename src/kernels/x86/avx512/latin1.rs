@@ -28,8 +28,8 @@ const ASCII_RUN: usize = 16;
 /// (4K aliasing). When the input and the output start at the same offset in a page, as two
 /// large buffers from malloc do, the output trails the input by less than a page, and each
 /// block's load would wait for the stores of the blocks before. Loaded three blocks early,
-/// before those stores, it does not (two blocks early, a little more waiting remained in
-/// text with a Latin-1 letter every few blocks).
+/// before those stores, it does not (two blocks early did as well on most placements of the
+/// two buffers, a little worse on some text with a Latin-1 letter every few blocks).
 struct Ahead([__m512i; AHEAD]);
 
 /// The blocks [`Ahead`] holds.
