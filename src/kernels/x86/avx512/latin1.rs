@@ -102,7 +102,8 @@ unsafe fn load_four(p: *const u8) -> [__m512i; 4] {
 /// output is at a multiple of 64 bytes, the first four store again some bytes of the block
 /// before `read`, which are ASCII, the same. Stops before the four blocks that end the run,
 /// or where fewer than eight blocks of input or four of output are left: where the run's copy
-/// ended, or `None` if it copied nothing.
+/// ended (backed up to where the input is at a multiple of 64 bytes if it ended at text that
+/// is not ASCII), or `None` if it copied nothing.
 ///
 /// # Safety
 /// The CPU has AVX-512F and BW; the `BLOCK` bytes before `read` are ASCII, written (one byte
@@ -130,6 +131,16 @@ unsafe fn copy_ascii_run(
             let [a, b, c, d] = four;
             let any = _mm512_or_si512(_mm512_ternarylogic_epi32::<0xFE>(a, b, c), d);
             if _mm512_movepi8_mask(any) != 0 {
+                // Back to where the input is at a multiple of 64 bytes, inside the run (`r` is
+                // at least `read + 3 * BLOCK` after a copy): the blocks of mixed text that
+                // follow load whole cache lines when the input starts at one; the bytes taken
+                // again are ASCII, written again the same. (Near the end of the input, the
+                // stores kept aligned were worth more.)
+                let realign = src.as_ptr().add(r).addr() % BLOCK;
+                if r > read {
+                    r -= realign;
+                    w -= realign;
+                }
                 break;
             }
             four = load_four(src.as_ptr().add(r + 4 * BLOCK));
