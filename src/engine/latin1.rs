@@ -99,12 +99,13 @@ fn single_byte_to_utf8(
     fast: impl Fn(&[u8], &mut [MaybeUninit<u8>]) -> (usize, usize),
     encode: impl Fn(u8, &mut [MaybeUninit<u8>]) -> Option<usize>,
 ) -> Progress {
-    let (mut read, mut written) = (0, 0);
-    let mut limit = 0;
+    // At most what it was given, even from a kernel that erred.
+    let (r, w) = fast(src, dst);
+    let (mut read, mut written) = (r.min(src.len()), w.min(dst.len()));
+    let mut limit = read + EXACT_STEP;
     while let Some(rest) = src.get(read..).filter(|r| !r.is_empty()) {
         if read >= limit {
             let (r, w) = fast(rest, dst.get_mut(written..).unwrap_or_default());
-            // At most what it was given, even from a kernel that erred.
             read += r.min(rest.len());
             written = (written + w).min(dst.len());
             limit = read + EXACT_STEP;
