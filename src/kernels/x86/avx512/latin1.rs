@@ -301,16 +301,29 @@ unsafe fn latin1_blocks<const CP1252: bool>(
             let room = dst.len() - written;
             let out = dst.as_mut_ptr().add(written).cast::<u8>();
             let high = _mm512_movepi8_mask(v);
-            if high == 0 {
-                if len > room {
-                    break;
+            // The whole block's output, if it fits.
+            let total = len + high.count_ones() as usize;
+            if total <= room {
+                if high == 0 {
+                    _mm512_mask_storeu_epi8(out.cast(), low_bits(len), v);
+                } else {
+                    let from_c0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(0xC0u8 as i8));
+                    let [(first, first_len), (second, _)] = utf8_of_block(v, high, from_c0);
+                    // All of it in the first half's if `len` is at most `HALF` (the zeros
+                    // past `len`, kept as ASCII, are cut off).
+                    let first_len = first_len.min(total);
+                    _mm512_mask_storeu_epi8(out.cast(), low_bits(first_len), first);
+                    let rest = low_bits(total - first_len);
+                    _mm512_mask_storeu_epi8(out.add(first_len).cast(), rest, second);
                 }
-                _mm512_mask_storeu_epi8(out.cast(), low_bits(len), v);
                 read += len;
-                written += len;
+                written += total;
                 continue;
             }
-            // The first half's bytes, or all if fewer.
+            if high == 0 {
+                break;
+            }
+            // Else the first half's bytes, or all if fewer, if they fit.
             let len = len.min(HALF);
             let total = len + (high & low_bits(len)).count_ones() as usize;
             if total > room {
