@@ -30,42 +30,50 @@ const ASCII_RUN: usize = 16;
 /// block's load would wait for the stores of the blocks before. Loaded three blocks early,
 /// before those stores, it does not (two blocks early did as well on most placements of the
 /// two buffers, a little worse on some text with a Latin-1 letter every few blocks).
+///
+/// The blocks stay in their registers, a ring: the loops take its slots in turn, three steps
+/// written out (`step!(0)`, `step!(1)`, `step!(2)`), each slot's block replaced by the block
+/// `AHEAD` on. (Moved up the registers a block at a time, they took three register moves, a
+/// fifth of the instructions of a block of ASCII.)
 struct Ahead([__m512i; AHEAD]);
 
 /// The blocks [`Ahead`] holds.
 const AHEAD: usize = 3;
 
 impl Ahead {
-    /// The blocks at `p`.
+    /// The blocks at `p`, the first in slot `FIRST`, the next in the slots after it.
     ///
     /// # Safety
     /// The CPU has AVX-512F; `AHEAD * BLOCK` bytes at `p` are readable.
     #[inline(always)]
-    unsafe fn load(p: *const u8) -> Self {
+    unsafe fn load<const FIRST: usize>(p: *const u8) -> Self {
+        // The offset at `p` of the block for `slot`.
+        const fn at(slot: usize, first: usize) -> usize {
+            (slot + AHEAD - first) % AHEAD * BLOCK
+        }
         // SAFETY: by the caller.
         unsafe {
             Self([
-                _mm512_loadu_si512(p.cast()),
-                _mm512_loadu_si512(p.add(BLOCK).cast()),
-                _mm512_loadu_si512(p.add(2 * BLOCK).cast()),
+                _mm512_loadu_si512(p.add(at(0, FIRST)).cast()),
+                _mm512_loadu_si512(p.add(at(1, FIRST)).cast()),
+                _mm512_loadu_si512(p.add(at(2, FIRST)).cast()),
             ])
         }
     }
 
-    /// The first block, the others moved up, and the block at `p`, the one after them, loaded
+    /// The block in slot `SLOT`, and the block at `p`, `AHEAD` blocks on, loaded in its place
     /// here, before any store that follows.
     ///
     /// # Safety
     /// The CPU has AVX-512F; `BLOCK` bytes at `p` are readable.
     #[inline(always)]
-    unsafe fn next(&mut self, p: *const u8) -> __m512i {
-        let [first, second, third] = self.0;
+    unsafe fn take<const SLOT: usize>(&mut self, p: *const u8) -> __m512i {
+        let block = self.0[SLOT];
         // SAFETY: by the caller.
-        let last = unsafe { _mm512_loadu_si512(p.cast()) };
+        self.0[SLOT] = unsafe { _mm512_loadu_si512(p.cast()) };
         // SAFETY: the CPU has AVX-512F by the caller.
-        unsafe { loaded_here(last) };
-        self.0 = [second, third, last];
-        first
+        unsafe { loaded_here(self.0[SLOT]) };
+        block
     }
 }
 
@@ -249,10 +257,10 @@ unsafe fn latin1_blocks<const CP1252: bool>(
         // Converts the block `b` into the output at `out`: its length.
         let convert = |b: __m512i, high: u64, out: *mut u8| {
             let from_c0 = _mm512_cmpge_epu8_mask(b, _mm512_set1_epi8(0xC0u8 as i8));
-            let [(first, first_len), (second, second_len)] = utf8_of_block(b, high, from_c0);
+            let [(first, first_len), (second, _)] = utf8_of_block(b, high, from_c0);
             _mm512_storeu_si512(out.cast(), first);
             _mm512_storeu_si512(out.add(first_len).cast(), second);
-            first_len + second_len
+            BLOCK + high.count_ones() as usize
         };
         // 0x80..0x9F are the bytes below 0xA0 as signed bytes (-128..-97).
         let c1 = |b: __m512i| _mm512_cmplt_epi8_mask(b, _mm512_set1_epi8(-96));
@@ -264,31 +272,46 @@ unsafe fn latin1_blocks<const CP1252: bool>(
             // The blocks that surely pass the test of the room go by the test of the input
             // alone: each byte of input gives at most two of output.
             let stop = src_blocks_end.min(read + (dst_blocks_end - written).div_ceil(2));
-            let mut ahead = Ahead::load(src.as_ptr().add(read));
-            let mut ascii_run = 0;
-            while read < stop {
-                let b = ahead.next(src.as_ptr().add(read + AHEAD * BLOCK));
-                if CP1252 && c1(b) != 0 {
-                    return (read, written);
-                }
-                let high = _mm512_movepi8_mask(b);
-                let out = dst.as_mut_ptr().add(written).cast::<u8>();
-                read += BLOCK;
-                if high != 0 {
-                    written += convert(b, high, out);
-                    ascii_run = 0;
-                    continue;
-                }
-                _mm512_storeu_si512(out.cast(), b);
-                written += BLOCK;
-                ascii_run += 1;
-                if ascii_run == ASCII_RUN {
-                    ascii_run = 0;
-                    if let Some(copied) = copy_ascii_run(src, dst, read, written) {
-                        (read, written) = copied;
-                        ahead = Ahead::load(src.as_ptr().add(read));
+            let mut ahead = Ahead::load::<0>(src.as_ptr().add(read));
+            // ASCII blocks left before a run of them is taken four at a time.
+            let mut ascii_left = ASCII_RUN;
+            // Converts the block of slot `$slot` of `ahead` (see `Ahead`), or leaves `$blocks`
+            // at `stop`.
+            macro_rules! step {
+                ($slot:literal, $blocks:lifetime) => {
+                    if read >= stop {
+                        break $blocks;
                     }
-                }
+                    let b = ahead.take::<$slot>(src.as_ptr().add(read + AHEAD * BLOCK));
+                    if CP1252 && c1(b) != 0 {
+                        return (read, written);
+                    }
+                    let high = _mm512_movepi8_mask(b);
+                    let out = dst.as_mut_ptr().add(written).cast::<u8>();
+                    read += BLOCK;
+                    if high != 0 {
+                        written += convert(b, high, out);
+                        ascii_left = ASCII_RUN;
+                    } else {
+                        _mm512_storeu_si512(out.cast(), b);
+                        written += BLOCK;
+                        ascii_left -= 1;
+                        if ascii_left == 0 {
+                            ascii_left = ASCII_RUN;
+                            if let Some(copied) = copy_ascii_run(src, dst, read, written) {
+                                (read, written) = copied;
+                                // The next step's slot first.
+                                ahead =
+                                    Ahead::load::<{ ($slot + 1) % AHEAD }>(src.as_ptr().add(read));
+                            }
+                        }
+                    }
+                };
+            }
+            'blocks: loop {
+                step!(0, 'blocks);
+                step!(1, 'blocks);
+                step!(2, 'blocks);
             }
         }
         while let Some(rest) = src.get(read..).filter(|r| !r.is_empty()) {
@@ -401,42 +424,54 @@ unsafe fn utf8_to_latin1_blocks(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> (usi
         // While `AHEAD` more blocks follow (see `Ahead`).
         let src_blocks_end = src.len().saturating_sub((AHEAD + 1) * BLOCK - 1);
         if read < src_blocks_end {
-            let mut ahead = Ahead::load(src.as_ptr().add(read));
-            let mut ascii_run = 0;
-            while read < src_blocks_end && dst.len() - written >= BLOCK {
-                let b = ahead.next(src.as_ptr().add(read + AHEAD * BLOCK));
-                let out = dst.as_mut_ptr().add(written).cast::<u8>();
-                let high = _mm512_movepi8_mask(b);
-                if high != 0 {
-                    let Some((values, leads, c3)) =
-                        latin1_of_block(b, high, carried_lead, carried_c3)
-                    else {
-                        break;
-                    };
-                    // At least 32 bytes: each lead has its continuation byte.
-                    let total = (!leads).count_ones() as usize;
-                    let bytes = compress_bytes(!leads, values);
-                    _mm512_mask_storeu_epi8(out.cast(), u64::MAX >> (64 - total), bytes);
-                    read += BLOCK;
-                    written += total;
-                    (carried_lead, carried_c3) = (leads >> 63, c3 >> 63);
-                    ascii_run = 0;
-                    continue;
-                }
-                if carried_lead != 0 {
-                    break;
-                }
-                _mm512_storeu_si512(out.cast(), b);
-                read += BLOCK;
-                written += BLOCK;
-                ascii_run += 1;
-                if ascii_run == ASCII_RUN {
-                    ascii_run = 0;
-                    if let Some(copied) = copy_ascii_run(src, dst, read, written) {
-                        (read, written) = copied;
-                        ahead = Ahead::load(src.as_ptr().add(read));
+            let mut ahead = Ahead::load::<0>(src.as_ptr().add(read));
+            // As in `latin1_blocks`.
+            let mut ascii_left = ASCII_RUN;
+            macro_rules! step {
+                ($slot:literal, $blocks:lifetime) => {
+                    if read >= src_blocks_end || dst.len() - written < BLOCK {
+                        break $blocks;
                     }
-                }
+                    let b = ahead.take::<$slot>(src.as_ptr().add(read + AHEAD * BLOCK));
+                    let out = dst.as_mut_ptr().add(written).cast::<u8>();
+                    let high = _mm512_movepi8_mask(b);
+                    if high != 0 {
+                        let Some((values, leads, c3)) =
+                            latin1_of_block(b, high, carried_lead, carried_c3)
+                        else {
+                            break $blocks;
+                        };
+                        // At least 32 bytes: each lead has its continuation byte.
+                        let total = (!leads).count_ones() as usize;
+                        let bytes = compress_bytes(!leads, values);
+                        _mm512_mask_storeu_epi8(out.cast(), u64::MAX >> (64 - total), bytes);
+                        read += BLOCK;
+                        written += total;
+                        (carried_lead, carried_c3) = (leads >> 63, c3 >> 63);
+                        ascii_left = ASCII_RUN;
+                    } else {
+                        if carried_lead != 0 {
+                            break $blocks;
+                        }
+                        _mm512_storeu_si512(out.cast(), b);
+                        read += BLOCK;
+                        written += BLOCK;
+                        ascii_left -= 1;
+                        if ascii_left == 0 {
+                            ascii_left = ASCII_RUN;
+                            if let Some(copied) = copy_ascii_run(src, dst, read, written) {
+                                (read, written) = copied;
+                                ahead =
+                                    Ahead::load::<{ ($slot + 1) % AHEAD }>(src.as_ptr().add(read));
+                            }
+                        }
+                    }
+                };
+            }
+            'blocks: loop {
+                step!(0, 'blocks);
+                step!(1, 'blocks);
+                step!(2, 'blocks);
             }
         }
         // The blocks that stopped the first loop, if any, stop this one too.
