@@ -87,6 +87,25 @@ fn loaded_here(v: __m512i) {
     unsafe { core::arch::asm!("/* {0} */", in(zmm_reg) v, options(nostack, preserves_flags)) };
 }
 
+/// The end of a loop's step (in the slot `$slot` of the ring `$ahead`) for a block of ASCII
+/// read up to `$read` and stored just before `$written`: counts it in `$written` and in
+/// `$ascii_left`, and after [`ASCII_RUN`] of them in a row copies the run that follows
+/// ([`copy_ascii_run`]), then reloads the ring, the next step's slot first. A macro, which
+/// costs nothing: as a function taking the counts by reference it cost UTF-8 -> Latin-1 3.5%.
+macro_rules! after_ascii_block {
+    ($src:ident, $dst:ident, $read:ident, $written:ident, $ascii_left:ident, $ahead:ident, $slot:literal) => {
+        $written += BLOCK;
+        $ascii_left -= 1;
+        if $ascii_left == 0 {
+            $ascii_left = ASCII_RUN;
+            if let Some(copied) = copy_ascii_run($src, $dst, $read, $written) {
+                ($read, $written) = copied;
+                $ahead = Ahead::load::<{ ($slot + 1) % AHEAD }>($src.as_ptr().add($read));
+            }
+        }
+    };
+}
+
 /// The four blocks at `p`.
 ///
 /// # Safety
@@ -294,17 +313,7 @@ unsafe fn latin1_blocks<const CP1252: bool>(
                         ascii_left = ASCII_RUN;
                     } else {
                         _mm512_storeu_si512(out.cast(), b);
-                        written += BLOCK;
-                        ascii_left -= 1;
-                        if ascii_left == 0 {
-                            ascii_left = ASCII_RUN;
-                            if let Some(copied) = copy_ascii_run(src, dst, read, written) {
-                                (read, written) = copied;
-                                // The next step's slot first.
-                                ahead =
-                                    Ahead::load::<{ ($slot + 1) % AHEAD }>(src.as_ptr().add(read));
-                            }
-                        }
+                        after_ascii_block!(src, dst, read, written, ascii_left, ahead, $slot);
                     }
                 };
             }
@@ -455,16 +464,7 @@ unsafe fn utf8_to_latin1_blocks(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> (usi
                         }
                         _mm512_storeu_si512(out.cast(), b);
                         read += BLOCK;
-                        written += BLOCK;
-                        ascii_left -= 1;
-                        if ascii_left == 0 {
-                            ascii_left = ASCII_RUN;
-                            if let Some(copied) = copy_ascii_run(src, dst, read, written) {
-                                (read, written) = copied;
-                                ahead =
-                                    Ahead::load::<{ ($slot + 1) % AHEAD }>(src.as_ptr().add(read));
-                            }
-                        }
+                        after_ascii_block!(src, dst, read, written, ascii_left, ahead, $slot);
                     }
                 };
             }
