@@ -7,7 +7,7 @@
  * medians of the time a call and of the paired ratio (big-endian time over native time in a
  * round). Written when `make bench` reported 1.24x on Hebrew lipsum for UTF-16BE -> UTF-8 (the
  * goal: 1.10x) where the group run alone gave 0.98-1.09: each order's input is a buffer of its
- * own, and the placement alone moves the conversion by up to 30% (see BENCHMARKS.md).
+ * own. On this machine its own swings were as large as any placement's (see BENCHMARKS.md).
  *
  *   make
  *   cc -O2 -Iinclude bench/c/utf16be_placement.c target/release/libutf8.a -lpthread -ldl \
