@@ -265,8 +265,8 @@ unsafe fn latin1_blocks<const CP1252: bool>(
 ) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     // SAFETY: the instructions by the caller. The whole loads read the `AHEAD` blocks at
-    // `read` (`Ahead::load`) or the block `AHEAD` on (`Ahead::next`), inside `src` while `read` is below
-    // `src_blocks_end`, or after a copy of ASCII, which leaves four blocks (its own loads and
+    // `read` (`Ahead::load`) or the block `AHEAD` on (`Ahead::take`), inside `src` while
+    // `read` is below `src_blocks_end`, or after a copy of ASCII, which leaves four blocks (its own loads and
     // stores are its own); the masked ones the first `len` bytes of the rest (the others are
     // neither read nor able to fault). The whole stores write at most 128 bytes at `written`,
     // inside `dst` while `written` is below `dst_blocks_end`, which `stop` keeps it; the masked
