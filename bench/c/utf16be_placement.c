@@ -20,26 +20,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 
+#include "corpus_errors.h" /* now_ns, compare_doubles, read_file */
 #include "libutf8.h"
 
 #define ROUNDS 101
 #define CALLS 50
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
-static int by_value(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 static double median(double *v) {
-  qsort(v, ROUNDS, sizeof *v, by_value);
+  qsort(v, ROUNDS, sizeof *v, compare_doubles);
   return v[ROUNDS / 2];
 }
 
@@ -49,14 +38,12 @@ int main(int argc, char **argv) {
     return 2;
   }
   const size_t in_offset = getenv("IN") ? (size_t)atoi(getenv("IN")) % 4096 & ~(size_t)1 : 0;
-  static char text[1 << 20];
-  FILE *f = fopen(argv[1], "rb");
-  if (!f) {
+  size_t n;
+  char *text = read_file(argv[1], &n);
+  if (text == NULL) {
     perror(argv[1]);
     return 1;
   }
-  const size_t n = fread(text, 1, sizeof text, f);
-  fclose(f);
   /* Four regions of 2 MiB: the two inputs, the two outputs. */
   const size_t region = 2 << 20;
   char *base = mmap(NULL, 4 * region, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -75,7 +62,7 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < units; i++)
     swapped[i] = (uint16_t)(native[i] >> 8 | native[i] << 8);
   /* A second of work first: the machine ran slower before it. */
-  for (double t0 = now(); now() - t0 < 1e9;) {
+  for (double t0 = now_ns(); now_ns() - t0 < 1e9;) {
   }
   static const size_t offsets[] = {0, 16, 272, 976, 1616, 2000, 2064, 3072, 4080};
   for (size_t d = 0; d < sizeof offsets / sizeof *offsets; d++) {
@@ -83,14 +70,14 @@ int main(int argc, char **argv) {
     char *out_native = base + 2 * region + at, *out_swapped = base + 3 * region + at;
     double ratio[ROUNDS], t_native[ROUNDS], t_swapped[ROUNDS];
     for (int k = 0; k < ROUNDS; k++) {
-      double t0 = now();
+      double t0 = now_ns();
       for (int j = 0; j < CALLS; j++)
         utf16_to_utf8(native, units, out_native, 3 * units, 0);
-      const double a = now() - t0;
-      t0 = now();
+      const double a = now_ns() - t0;
+      t0 = now_ns();
       for (int j = 0; j < CALLS; j++)
         utf16_to_utf8(swapped, units, out_swapped, 3 * units, UTF8_UTF16BE);
-      const double b = now() - t0;
+      const double b = now_ns() - t0;
       ratio[k] = b / a;
       t_native[k] = a / CALLS;
       t_swapped[k] = b / CALLS;
