@@ -1708,6 +1708,48 @@ fn short_strings_of_one_and_two_byte_characters_into_utf8() {
     }
 }
 
+/// UTF-16 and UTF-32 of five to eight steps into UTF-8 (AVX-512 converts strings of up to 256
+/// units of UTF-16, 128 of UTF-32, in steps of one register: each step of units below U+0800
+/// in one compression, and from the first other step on as steps of any characters): 1- and
+/// 2-byte characters, and with a 3-byte character, a surrogate pair, a lone surrogate or (in
+/// UTF-32) a value above U+10FFFF at offsets in every step. Every capacity, through each
+/// implementation, and the well-formed ones through the C functions.
+#[test]
+fn strings_of_five_to_eight_steps_into_utf8() {
+    let mut rng = Rng::new(0x0800_0100);
+    let chars = ['a', '\u{7F}', '\u{80}', '\u{E9}', '\u{416}', '\u{7FF}'];
+    let lens: Vec<usize> = common::or_under_miri(
+        vec![65, 100, 128, 129, 160, 192, 193, 255, 256, 257],
+        vec![129],
+    );
+    let odd16: [&[u16]; 4] = [&[0x800], &[0xD83D, 0xDE00], &[0xD800], &[0xDC00]];
+    let odd32 = [0x800, 0x1_F600, 0xD800, 0x11_0000];
+    for &len in &lens {
+        let text: String = (0..len).map(|_| chars[rng.below(chars.len())]).collect();
+        let units16: Vec<u16> = text.encode_utf16().collect();
+        let units32: Vec<u32> = text.chars().map(u32::from).collect();
+        check_utf16(&units16);
+        check_utf32(&units32);
+        check_c_into_utf8(&text);
+        let step = common::or_under_miri(common::sweep_step().max(5), 100);
+        for at in (0..len).skip(len % step).step_by(step) {
+            for odd in odd16 {
+                let mut s = units16.clone();
+                s.splice(at..(at + odd.len()).min(len), odd.iter().copied());
+                check_utf16(&s);
+                if let Ok(text) = String::from_utf16(&s) {
+                    check_c_into_utf8(&text);
+                }
+            }
+            for odd in odd32 {
+                let mut s = units32.clone();
+                s[at] = odd;
+                check_utf32(&s);
+            }
+        }
+    }
+}
+
 /// A C caller's output buffer may be fresh from `malloc`, never written. The SIMD converters
 /// store whole registers past their output and put back what was there, which they must copy
 /// without reading it as values: under Miri (`make check-miri`, AVX2's converters) a load of

@@ -136,8 +136,8 @@ const SHORT_UTF8: usize = 256;
 const SHORT_ASCII_FIRST: usize = 64;
 
 /// The longest string of UTF-16 or UTF-32, in bytes, given to a [`ShortConverter`] into
-/// UTF-8: AVX-512's four steps, 128 units of UTF-16 or 64 of UTF-32.
-const SHORT_INTO_UTF8_BYTES: usize = 256;
+/// UTF-8: AVX-512's eight steps, 256 units of UTF-16 or 128 of UTF-32.
+const SHORT_INTO_UTF8_BYTES: usize = 512;
 
 static SCALAR: Kernels = Kernels {
     isa: Isa::Scalar,

@@ -685,6 +685,87 @@ unsafe fn short_units_up_to_4_steps<S: TailStepUnit>(
     }
 }
 
+/// The most steps of [`short_to_utf8`]: strings of up to 256 units of UTF-16, 128 of UTF-32
+/// (512 bytes). Strings of 256 bytes of UTF-8 in Latin scripts are about 240 units of UTF-16,
+/// and took a third longer through the converter's loop (see BENCHMARKS.md).
+pub(crate) const SHORT_STEPS: usize = 8;
+
+/// The steps of [`short_to_utf8`] for a string of five to [`SHORT_STEPS`] steps' units: `Ok`
+/// with the bytes written if it converted all of `src`, else `Err(0)`, having written nothing,
+/// or only the bytes of the characters of the first steps, which the converter then writes
+/// again alike. Each step of units below U+0800 (Latin, Greek, Cyrillic, Hebrew, Arabic text,
+/// ASCII among it) is one compression and one store; from the first other step on, the steps
+/// are those of [`short_units_up_to_4_steps`], out of line, so that this loop loads none of
+/// their constants.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt,bmi2")]
+#[inline(never)]
+unsafe fn short_steps_up_to_8<S: TailStepUnit>(
+    src: &[S],
+    dst: &mut [MaybeUninit<u8>],
+) -> Result<usize, usize> {
+    if src.len() > SHORT_STEPS * S::STEP_UNITS {
+        return Err(0);
+    }
+    let (mut read, mut written) = (0, 0);
+    while let Some(rest) = src.get(read..).filter(|r| !r.is_empty()) {
+        let out = dst.get_mut(written..).unwrap_or_default();
+        // SAFETY: the instruction sets by the caller; the store writes the first `len` bytes
+        // of `out`, which it has.
+        unsafe {
+            let (v, units) = S::load_step(rest);
+            let Some((bytes, len)) = S::one_two_step(v, units) else {
+                return short_other_steps(rest, out, (v, units)).map(|w| written + w);
+            };
+            if len > out.len() {
+                return Err(0);
+            }
+            _mm512_mask_storeu_epi8(out.as_mut_ptr().cast(), low_bits(len), bytes);
+            (read, written) = (read + units, written + len);
+        }
+    }
+    Ok(written)
+}
+
+/// The steps of [`short_steps_up_to_8`] from the first that holds a unit from U+0800
+/// (`first`: its units loaded, and their number), each as [`tail_steps`] converts one of
+/// other than ASCII: `Ok` with the bytes written if they converted all of `src`. Surrogate
+/// pairs in that step (emoji, say) leave the string to the converter, as for
+/// [`short_units_up_to_4_steps`].
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT; `first` is loaded from `src` by
+/// [`TailStepUnit::load_step`].
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt,bmi2")]
+#[inline(never)]
+unsafe fn short_other_steps<S: TailStepUnit>(
+    src: &[S],
+    dst: &mut [MaybeUninit<u8>],
+    (mut v, mut units): (__m512i, usize),
+) -> Result<usize, usize> {
+    // SAFETY: the instruction sets by the caller.
+    unsafe {
+        if S::has_surrogates(v) {
+            return Err(0);
+        }
+        let (mut read, mut written) = (0, 0);
+        loop {
+            let out = dst.get_mut(written..).unwrap_or_default();
+            let (r, w) = S::other_step(v, units, out);
+            if r == 0 {
+                return Err(0);
+            }
+            (read, written) = (read + r, written + w);
+            match src.get(read..).filter(|r| !r.is_empty()) {
+                Some(rest) => (v, units) = S::load_step(rest),
+                None => return Ok(written),
+            }
+        }
+    }
+}
+
 /// [`short_units`] as a function of its own, which the dispatch calls before the plain loops
 /// of `engine::short` and before the converter (`Kernels::short`, `ShortConverters`), as
 /// `from_utf8::short_utf8` from UTF-8; and for strings of three or four steps,
@@ -700,6 +781,10 @@ pub(crate) unsafe fn short_to_utf8<S: TailStepUnit>(
     src: &[S],
     dst: &mut [MaybeUninit<u8>],
 ) -> Result<usize, usize> {
+    if src.len() > 4 * S::STEP_UNITS {
+        // SAFETY: by the caller.
+        return unsafe { short_steps_up_to_8(src, dst) };
+    }
     if src.len() > 2 * S::STEP_UNITS {
         // SAFETY: by the caller.
         return unsafe { short_units_up_to_4_steps(src, dst) };
