@@ -1622,6 +1622,25 @@ fn short_strings_through_the_c_functions() {
     }
 }
 
+/// ASCII strings of every length to past 128 bytes (the C functions convert those up to 128
+/// bytes into UTF-16, 64 into UTF-32, with 16-byte loads that overlap, tested together, before
+/// any kernel) with one other byte or character at each position: a load that missed a byte
+/// would convert it as ASCII. Every capacity, both modes, against the oracle's steps.
+#[test]
+fn ascii_with_one_other_byte_at_each_position_through_the_c_functions() {
+    let lens: Vec<usize> = common::or_under_miri((1..=136).collect(), vec![17, 33, 65, 128]);
+    for len in lens {
+        let step = common::or_under_miri(common::sweep_step(), 11);
+        for at in (0..len).skip(len % step).step_by(step) {
+            for odd in [&b"\xFF"[..], "\u{E9}".as_bytes()] {
+                let mut s = vec![b'a'; len];
+                s.splice(at..(at + odd.len()).min(len), odd.iter().copied());
+                check_c_from_utf8(&s);
+            }
+        }
+    }
+}
+
 /// Short strings of text of every width through the C functions, longer than one register
 /// (AVX-512's short converter takes them in steps of up to 64 bytes, each ending where a
 /// character ends, after its blocks of ASCII): mixed text with an ill-formed byte at every

@@ -9,7 +9,8 @@ pub(crate) const SHORT_ASCII: usize = 4 * super::lookup::BLOCK;
 
 /// Whether `s` is all ASCII, for short inputs (it reads all of `s`): the OR of its 64-byte
 /// blocks and of its last 64 bytes, or of its first and last 32 or 16 bytes, in 16-byte
-/// vectors. Reads that overlap need no loop for the bytes after the last block.
+/// vectors, or of two words up to 16 bytes. Reads that overlap need no loop for the bytes
+/// after the last block.
 ///
 /// core's `[u8]::is_ascii` checks the bytes after its last 64-byte block 8 at a time, then one
 /// at a time, which made lengths just below a multiple of 64 several times as slow as the
@@ -34,19 +35,29 @@ pub(crate) fn is_short_ascii(s: &[u8]) -> bool {
         // SAFETY: SSE2 is part of the x86_64 baseline.
         unsafe { _mm_or_si128(a, b) }
     }
-    let all = if let (Some(last), Some((_, init))) = (s.last_chunk::<64>(), s.split_last()) {
+    // Each way takes lengths up to a multiple of 16 included (17 to 32, 33 to 64): strings
+    // of a size and a few bytes shorter, as a size limit gives them, take the same way, and
+    // the branch between the ways is not mispredicted for them (it was, by a length of 64
+    // among lengths of 61 to 63; see BENCHMARKS.md).
+    let all = if s.len() <= 16 {
+        return is_ascii_up_to_16(s);
+    } else if s.len() <= 32
+        && let (Some(first), Some(last)) = (s.first_chunk::<16>(), s.last_chunk::<16>())
+    {
+        or(or_of(first), or_of(last))
+    } else if s.len() <= 64
+        && let (Some(first), Some(last)) = (s.first_chunk::<32>(), s.last_chunk::<32>())
+    {
+        or(or_of(first), or_of(last))
+    } else if let (Some(last), Some((_, init))) = (s.last_chunk::<64>(), s.split_last()) {
         // The blocks of all bytes but the last reach the last 64 bytes, and end before them
         // if the length is a multiple of 64.
         let (blocks, _) = as_chunks::<64, _>(init);
         blocks
             .iter()
             .fold(or_of(last), |all, block| or(all, or_of(block)))
-    } else if let (Some(first), Some(last)) = (s.first_chunk::<32>(), s.last_chunk::<32>()) {
-        or(or_of(first), or_of(last))
-    } else if let (Some(first), Some(last)) = (s.first_chunk::<16>(), s.last_chunk::<16>()) {
-        or(or_of(first), or_of(last))
     } else {
-        return is_ascii_below_16(s);
+        return false;
     };
     // SAFETY: SSE2 is part of the x86_64 baseline.
     unsafe { _mm_movemask_epi8(all) == 0 }
@@ -59,15 +70,15 @@ pub(crate) fn is_short_ascii(s: &[u8]) -> bool {
     const HIGH_BITS: u64 = u64::from_ne_bytes([0x80; 8]);
     let word = |bytes: &[u8; 8]| u64::from_ne_bytes(*bytes);
     let Some(last) = s.last_chunk::<8>() else {
-        return is_ascii_below_16(s);
+        return is_ascii_up_to_16(s);
     };
     let (words, _) = as_chunks::<8, _>(s);
     words.iter().fold(word(last), |all, w| all | word(w)) & HIGH_BITS == 0
 }
 
-/// Whether `s`, shorter than 16 bytes, is all ASCII: two words that overlap.
+/// Whether `s`, of at most 16 bytes, is all ASCII: two words that overlap.
 #[inline(always)]
-fn is_ascii_below_16(s: &[u8]) -> bool {
+fn is_ascii_up_to_16(s: &[u8]) -> bool {
     if let (Some(first), Some(last)) = (s.first_chunk::<8>(), s.last_chunk::<8>()) {
         (u64::from_ne_bytes(*first) | u64::from_ne_bytes(*last)) & 0x8080_8080_8080_8080 == 0
     } else if let (Some(first), Some(last)) = (s.first_chunk::<4>(), s.last_chunk::<4>()) {

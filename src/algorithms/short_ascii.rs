@@ -226,6 +226,10 @@ pub(crate) fn from_utf8<T: ShortAsciiUnit>(
     src: &[u8],
     dst: &mut [MaybeUninit<T>],
 ) -> Option<Progress> {
+    #[cfg(target_arch = "x86_64")]
+    if (17..=128).contains(&src.len()) {
+        return from_utf8_17_to_128(src, dst);
+    }
     if src.len() > SHORT_ASCII / 2 || dst.len() < src.len() || !is_short_ascii(src) {
         return None;
     }
@@ -253,6 +257,58 @@ pub(crate) fn from_utf8<T: ShortAsciiUnit>(
         unit.write(T::from_ascii(b));
     }
     Some(done(src.len()))
+}
+
+/// [`from_utf8`] for 17 to 128 bytes: 16-byte loads that cover them, at 0 and `n - 16`, from
+/// 33 bytes at 16 and `n - 32` too, from 65 bytes at 0, 16, 32, 48 and at as many from the end,
+/// tested together and widened from the same registers. Each way takes lengths up to a power
+/// of two included: strings of a size and a few bytes shorter (61 to 64 bytes, as a limit of
+/// 64 gives them) took two ways before, the branch between them mispredicted, and a loop
+/// whose number of turns varies (see BENCHMARKS.md).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn from_utf8_17_to_128<T: ShortAsciiUnit>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<T>],
+) -> Option<Progress> {
+    use core::arch::x86_64::{__m128i, _mm_movemask_epi8, _mm_or_si128};
+    /// Whether the bytes of `v` are ASCII, and if so each widened into the 16 units of `dst`
+    /// from its offset in `at`.
+    #[inline(always)]
+    fn widen_all<T: ShortAsciiUnit, const N: usize>(
+        v: [__m128i; N],
+        at: [usize; N],
+        dst: &mut [MaybeUninit<T>],
+    ) -> bool {
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        let or = |a, b| unsafe { _mm_or_si128(a, b) };
+        // SAFETY: as above.
+        if unsafe { _mm_movemask_epi8(v.into_iter().reduce(or).unwrap_or(v[0])) } != 0 {
+            return false;
+        }
+        for (bytes, at) in v.into_iter().zip(at) {
+            if let Some(out) = dst.get_mut(at..).and_then(|d| d.first_chunk_mut::<16>()) {
+                T::widen(bytes, out);
+            }
+        }
+        true
+    }
+    let n = src.len();
+    if !(17..=128).contains(&n) || dst.len() < n {
+        return None;
+    }
+    // SAFETY: the offsets given are at most `n - 16`: the load reads 16 bytes of `src`.
+    let load = |at: usize| unsafe { sse2::load(src.as_ptr().add(at)) };
+    let ascii = if n <= 32 {
+        widen_all([load(0), load(n - 16)], [0, n - 16], dst)
+    } else if n <= 64 {
+        let at = [0, 16, n - 32, n - 16];
+        widen_all(at.map(load), at, dst)
+    } else {
+        let at = [0, 16, 32, 48, n - 64, n - 48, n - 32, n - 16];
+        widen_all(at.map(load), at, dst)
+    };
+    ascii.then(|| done(n))
 }
 
 /// All of `src`, if it is a string of ASCII of at most [`SHORT_ASCII`] units, converted into

@@ -131,9 +131,11 @@ type ShortConverter<S, T> = unsafe fn(&[S], &mut [MaybeUninit<T>]) -> Result<usi
 /// (of up to one register each, ending where a character ends).
 const SHORT_UTF8: usize = 256;
 
-/// Strings of ASCII up to this length go to the SSE2 loop before a [`ShortConverter`]: it
-/// converts them in fewer instructions than the call (see BENCHMARKS.md).
-const SHORT_ASCII_FIRST: usize = 64;
+/// Strings of ASCII whose units take up to this many bytes go to the SSE2 loop before a
+/// [`ShortConverter`] (128 bytes into UTF-16, 64 into UTF-32): it converts them in fewer
+/// instructions than the call, from 17 bytes with no branch on their length within each
+/// power of two (see BENCHMARKS.md).
+const SHORT_ASCII_FIRST_OUT: usize = 256;
 
 /// The longest string of UTF-16 or UTF-32, in bytes, given to a [`ShortConverter`] into
 /// UTF-8: AVX-512's eight steps, 256 units of UTF-16 or 128 of UTF-32.
@@ -830,11 +832,12 @@ impl<T: TableUnit> Direction for FromUtf8<T> {
     type Src = u8;
     type Dst = T;
 
-    /// Strings of up to [`SHORT_ASCII_FIRST`] bytes, or up to half [`SHORT_ASCII`] where the
-    /// table has no short converter.
+    /// Strings of up to [`SHORT_ASCII_FIRST_OUT`] bytes of units, or up to half
+    /// [`SHORT_ASCII`] bytes where the table has no short converter.
     #[inline(always)]
     fn ascii(src: &[u8], dst: &mut [MaybeUninit<T>]) -> Result<usize, usize> {
-        if src.len() <= SHORT_ASCII_FIRST || T::from_utf8(active()).1.is_none() {
+        let first = SHORT_ASCII_FIRST_OUT / size_of::<T>();
+        if src.len() <= first || T::from_utf8(active()).1.is_none() {
             if let Some(done) = short_ascii::from_utf8(src, dst) {
                 return Ok(done.written);
             }
