@@ -25,6 +25,7 @@ use core::sync::atomic::{AtomicPtr, Ordering};
 use crate::algorithms::ascii::{SHORT_ASCII, is_short_ascii};
 use crate::algorithms::lookup::Blocks;
 use crate::algorithms::short_ascii::{self, ShortAsciiUnit};
+use crate::engine::short::ShortCall;
 use crate::engine::{Mode, Progress, U16Swapped, short};
 #[cfg(target_arch = "aarch64")]
 use crate::kernels::aarch64::neon;
@@ -125,7 +126,7 @@ impl ShortConverters {
 /// converted, ASCII (from UTF-8, whole steps of it; else 0), the rest being the converter's.
 /// Into UTF-8 it may also have written the bytes of a well-formed prefix, which the converter
 /// then writes again alike.
-type ShortConverter<S, T> = unsafe fn(&[S], &mut [MaybeUninit<T>]) -> Result<usize, usize>;
+type ShortConverter<S, T> = unsafe fn(&mut ShortCall<'_, S, T>) -> Result<usize, usize>;
 
 /// The longest string of UTF-8 given to a [`ShortConverter`]: AVX-512's four or five steps
 /// (of up to one register each, ending where a character ends).
@@ -624,34 +625,34 @@ static UNCHOSEN: Kernels = Kernels {
     // would otherwise never reach a kernel that chooses, and never use them.
     short: ShortConverters {
         // SAFETY: as above.
-        utf8_to_utf16: Some(|s, d| unsafe {
-            choose().short.utf8_to_utf16.map_or(Err(0), |f| f(s, d))
+        utf8_to_utf16: Some(|call| unsafe {
+            choose().short.utf8_to_utf16.map_or(Err(0), |f| f(call))
         }),
         // SAFETY: as above.
-        utf8_to_utf16_swapped: Some(|s, d| unsafe {
+        utf8_to_utf16_swapped: Some(|call| unsafe {
             choose()
                 .short
                 .utf8_to_utf16_swapped
-                .map_or(Err(0), |f| f(s, d))
+                .map_or(Err(0), |f| f(call))
         }),
         // SAFETY: as above.
-        utf8_to_utf32: Some(|s, d| unsafe {
-            choose().short.utf8_to_utf32.map_or(Err(0), |f| f(s, d))
+        utf8_to_utf32: Some(|call| unsafe {
+            choose().short.utf8_to_utf32.map_or(Err(0), |f| f(call))
         }),
         // SAFETY: as above.
-        utf16_to_utf8: Some(|s, d| unsafe {
-            choose().short.utf16_to_utf8.map_or(Err(0), |f| f(s, d))
+        utf16_to_utf8: Some(|call| unsafe {
+            choose().short.utf16_to_utf8.map_or(Err(0), |f| f(call))
         }),
         // SAFETY: as above.
-        utf16_swapped_to_utf8: Some(|s, d| unsafe {
+        utf16_swapped_to_utf8: Some(|call| unsafe {
             choose()
                 .short
                 .utf16_swapped_to_utf8
-                .map_or(Err(0), |f| f(s, d))
+                .map_or(Err(0), |f| f(call))
         }),
         // SAFETY: as above.
-        utf32_to_utf8: Some(|s, d| unsafe {
-            choose().short.utf32_to_utf8.map_or(Err(0), |f| f(s, d))
+        utf32_to_utf8: Some(|call| unsafe {
+            choose().short.utf32_to_utf8.map_or(Err(0), |f| f(call))
         }),
     },
 };
@@ -725,14 +726,11 @@ pub(crate) trait Direction {
     /// All of a short string of ASCII converted by the SSE2 loop: `Ok` with the units written;
     /// else `Err` with the leading units converted.
     fn ascii(src: &[Self::Src], dst: &mut [MaybeUninit<Self::Dst>]) -> Result<usize, usize>;
-    /// All of a short string of well-formed text converted by the table's short converter,
-    /// after [`Direction::ascii`] converted the first `done` units: `Ok` with the units
-    /// written; else `Err(done)`.
-    fn short(
-        src: &[Self::Src],
-        dst: &mut [MaybeUninit<Self::Dst>],
-        done: usize,
-    ) -> Result<usize, usize>;
+    /// All of a short string of well-formed text, the input and output of `call`, converted by
+    /// the table's short converter, after [`Direction::ascii`] converted the first `done`
+    /// units: `Ok` with the units written; else `Err(done)`. (The caller reads the input and
+    /// output of `call` again after it: see [`ShortCall`].)
+    fn short(call: &mut ShortCall<'_, Self::Src, Self::Dst>, done: usize) -> Result<usize, usize>;
     /// The conversion of the rest, after the first `done` units: the plain loop for a short
     /// string, else the table's converter.
     fn rest(
@@ -847,9 +845,9 @@ impl<T: TableUnit> Direction for FromUtf8<T> {
 
     /// (From UTF-8, `done` is 0: the SSE2 loop converts all or nothing.)
     #[inline(always)]
-    fn short(src: &[u8], dst: &mut [MaybeUninit<T>], _: usize) -> Result<usize, usize> {
+    fn short(call: &mut ShortCall<'_, u8, T>, _: usize) -> Result<usize, usize> {
         // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
-        unsafe { short_converted(T::from_utf8(active()).1, src, dst, SHORT_UTF8) }
+        unsafe { short_converted(T::from_utf8(active()).1, call, SHORT_UTF8) }
     }
 
     #[inline(always)]
@@ -879,18 +877,23 @@ impl<S: TableUnit> Direction for IntoUtf8<S> {
     }
 
     #[inline(always)]
-    fn short(src: &[S], dst: &mut [MaybeUninit<u8>], ascii: usize) -> Result<usize, usize> {
-        let (rest, out) = (
-            src.get(ascii..).unwrap_or_default(),
-            dst.get_mut(ascii..).unwrap_or_default(),
-        );
+    fn short(call: &mut ShortCall<'_, S, u8>, ascii: usize) -> Result<usize, usize> {
+        let short_kernel = S::into_utf8(active()).1;
+        // Most strings of other scripts start with other than ASCII: the call's own input and
+        // output.
+        if ascii == 0 {
+            // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+            return unsafe { short_converted(short_kernel, call, SHORT_INTO_UTF8_BYTES) };
+        }
+        let mut rest = ShortCall {
+            src: call.src.get(ascii..).unwrap_or_default(),
+            dst: call.dst.get_mut(ascii..).unwrap_or_default(),
+        };
         // What a run of ASCII leaves of a short string, if a few units, the plain loop
         // converts faster than the call (accented Latin text; see BENCHMARKS.md).
-        let short_kernel = S::into_utf8(active())
-            .1
-            .filter(|_| ascii == 0 || rest.len() > short::SHORT_INTO_UTF8);
-        // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
-        match unsafe { short_converted(short_kernel, rest, out, SHORT_INTO_UTF8_BYTES) } {
+        let short_kernel = short_kernel.filter(|_| rest.src.len() > short::SHORT_INTO_UTF8);
+        // SAFETY: as above.
+        match unsafe { short_converted(short_kernel, &mut rest, SHORT_INTO_UTF8_BYTES) } {
             Ok(written) => Ok(ascii + written),
             Err(_) => Err(ascii),
         }
@@ -914,7 +917,8 @@ impl<S: TableUnit> Direction for IntoUtf8<S> {
 /// Converts `src` into `dst` by `D`'s paths in turn.
 #[inline(always)]
 fn convert<D: Direction>(src: &[D::Src], dst: &mut [MaybeUninit<D::Dst>], mode: Mode) -> Progress {
-    match D::ascii(src, dst).or_else(|done| D::short(src, dst, done)) {
+    let short = |dst: &mut [MaybeUninit<D::Dst>], done| D::short(&mut ShortCall { src, dst }, done);
+    match D::ascii(src, dst).or_else(|done| short(dst, done)) {
         Ok(written) => Progress {
             read: src.len(),
             written,
@@ -924,21 +928,21 @@ fn convert<D: Direction>(src: &[D::Src], dst: &mut [MaybeUninit<D::Dst>], mode: 
     }
 }
 
-/// `short_kernel`'s conversion of `src` (see [`ShortConverter`]), if the table has one and
-/// `src` is at most `max` bytes long (of any unit); else `Err(0)`.
+/// `short_kernel`'s conversion of the input of `call` into its output (see
+/// [`ShortConverter`]), if the table has one and the input is at most `max` bytes long (of
+/// any unit); else `Err(0)`.
 ///
 /// # Safety
 /// `short_kernel` is from a table of an ISA the CPU supports.
 #[inline(always)]
 unsafe fn short_converted<S, T>(
     short_kernel: Option<ShortConverter<S, T>>,
-    src: &[S],
-    dst: &mut [MaybeUninit<T>],
+    call: &mut ShortCall<'_, S, T>,
     max: usize,
 ) -> Result<usize, usize> {
-    match short_kernel.filter(|_| core::mem::size_of_val(src) <= max) {
+    match short_kernel.filter(|_| core::mem::size_of_val(call.src) <= max) {
         // SAFETY: by the caller.
-        Some(short_kernel) => unsafe { short_kernel(src, dst) },
+        Some(short_kernel) => unsafe { short_kernel(call) },
         None => Err(0),
     }
 }
@@ -958,8 +962,12 @@ unsafe fn short_kernel_first<S, T>(
     dst: &mut [MaybeUninit<T>],
     mode: Mode,
 ) -> Progress {
+    let mut call = ShortCall {
+        src,
+        dst: &mut *dst,
+    };
     // SAFETY: by the caller.
-    match unsafe { short_converted(short_kernel, src, dst, max) } {
+    match unsafe { short_converted(short_kernel, &mut call, max) } {
         Ok(written) => Progress {
             read: src.len(),
             written,

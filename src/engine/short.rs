@@ -28,6 +28,18 @@ pub(crate) const SHORT_UNITS: usize = 16;
 /// kernel's steps, whose cost does not depend on the characters' widths (see BENCHMARKS.md).
 pub(crate) const SHORT_INTO_UTF8: usize = 8;
 
+/// The input and output of a call of a converter of short strings (AVX-512's, which the
+/// dispatch calls through its tables), given by reference: the converter may change them, so
+/// that its caller, which needs them again only where the converter leaves a string to the
+/// other paths, keeps them in memory across the call rather than in registers it would save
+/// and restore on every call (see BENCHMARKS.md).
+pub(crate) struct ShortCall<'a, S, T> {
+    /// The input.
+    pub(crate) src: &'a [S],
+    /// The output.
+    pub(crate) dst: &'a mut [MaybeUninit<T>],
+}
+
 /// The progress of a conversion of all of `read` units into `written`.
 #[inline(always)]
 fn done(read: usize, written: usize) -> Progress {

@@ -7,7 +7,8 @@ use core::mem::MaybeUninit;
 use super::utf8_status::{self, *};
 use super::{input, output, units};
 use crate::transcode::{
-    Direction, FromUtf8, IntoUtf8, Mode, Progress, Replacement, Stop, latin1, utf16, utf32,
+    Direction, FromUtf8, IntoUtf8, Mode, Progress, Replacement, ShortCall, Stop, latin1, utf16,
+    utf32,
 };
 
 /// Flag of the conversion functions: replace each ill-formed sequence of the input with U+FFFD
@@ -278,9 +279,10 @@ fn beyond_ascii<D: Direction>(
     dst: &mut [MaybeUninit<D::Dst>],
     done: usize,
 ) -> utf8_result {
-    match D::short(src, dst, done) {
-        Ok(written) => converted(src.len(), written),
-        Err(done) => rest_of::<D>(src, dst, done),
+    let mut call = ShortCall { src, dst };
+    match D::short(&mut call, done) {
+        Ok(written) => converted(call.src.len(), written),
+        Err(done) => rest_of::<D>(call.src, call.dst, done),
     }
 }
 

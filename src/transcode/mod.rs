@@ -21,6 +21,7 @@ pub use crate::engine::{Mode, Progress, Replacement, Stop};
 
 /// The paths of the conversions, which the C functions take apart (see `ffi::transcode`).
 pub(crate) use crate::dispatch::{Direction, FromUtf8, IntoUtf8};
+pub(crate) use crate::engine::short::ShortCall;
 
 /// The number of units of the lossy conversion of `s` from UTF-8, where each character of
 /// `s` gives `units_of(lead)` units (`lead` being its first byte) and each maximal subpart of an

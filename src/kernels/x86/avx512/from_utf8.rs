@@ -7,6 +7,7 @@ use core::mem::MaybeUninit;
 use super::{Avx512, compress_bytes, compress_units, low_bits, order, splat32, validate};
 use crate::algorithms::from_utf8::{self, BlockConverter, Utf16Output};
 use crate::algorithms::to_utf8::Utf16Source;
+use crate::engine::short::ShortCall;
 use crate::engine::{Progress, U16Swapped, utf16, utf32};
 use crate::kernels::x86::shared::Avx2;
 
@@ -1100,9 +1101,9 @@ unsafe fn short_string<T: RunStore + MixedTailUnit>(
 /// The CPU has AVX-512F, BW, VBMI, VBMI2, POPCNT and BMI2.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
 pub(crate) unsafe fn short_utf8<T: RunStore>(
-    src: &[u8],
-    dst: &mut [MaybeUninit<T>],
+    call: &mut ShortCall<'_, u8, T>,
 ) -> Result<usize, usize> {
+    let (src, dst) = (call.src, &mut *call.dst);
     if src.len() <= from_utf8::BLOCK {
         // SAFETY: by the caller.
         return unsafe { short_block(src, dst) };
@@ -1529,7 +1530,8 @@ mod untrusted_input {
                 assert_within_bounds(&src, cap, |d| unsafe { short_string::<T>(&src, d) });
                 // SAFETY: as above.
                 assert_within_bounds(&src, cap, |d| unsafe {
-                    short_utf8::<T>(&src, d).map_or((0, 0), |w| (src.len(), w))
+                    let mut call = ShortCall { src: &src, dst: d };
+                    short_utf8::<T>(&mut call).map_or((0, 0), |w| (src.len(), w))
                 });
             }
         }

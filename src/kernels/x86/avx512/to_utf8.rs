@@ -6,6 +6,7 @@ use core::mem::MaybeUninit;
 
 use super::{compress_bytes, low_bits, order, splat32};
 use crate::algorithms::to_utf8::{self, CompressSteps, Saved, Utf16Source};
+use crate::engine::short::ShortCall;
 use crate::engine::{Mode, Progress, utf16, utf32};
 use crate::kernels::x86::shared::Avx2StepRegister;
 
@@ -778,9 +779,9 @@ unsafe fn short_other_steps<S: TailStepUnit>(
 /// The CPU has AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt,bmi2")]
 pub(crate) unsafe fn short_to_utf8<S: TailStepUnit>(
-    src: &[S],
-    dst: &mut [MaybeUninit<u8>],
+    call: &mut ShortCall<'_, S, u8>,
 ) -> Result<usize, usize> {
+    let (src, dst) = (call.src, &mut *call.dst);
     if src.len() > 4 * S::STEP_UNITS {
         // SAFETY: by the caller.
         return unsafe { short_steps_up_to_8(src, dst) };
