@@ -1622,15 +1622,19 @@ fn short_strings_through_the_c_functions() {
     }
 }
 
-/// ASCII strings of every length to past 128 bytes (the C functions convert those up to 128
+/// ASCII strings of every length to past 256 bytes (the C functions convert those up to 128
 /// bytes into UTF-16, 64 into UTF-32, with 16-byte loads that overlap, tested together, before
-/// any kernel) with one other byte or character at each position: a load that missed a byte
-/// would convert it as ASCII. Every capacity, both modes, against the oracle's steps.
+/// any kernel, and AVX-512's short converter those of 65 to 256 bytes with 64-byte loads that
+/// overlap) with one other byte or character at each position (from 137 bytes, at every fifth,
+/// a different fifth for each length): a load that missed a byte would convert it as ASCII.
+/// Every capacity, both modes, against the oracle's steps.
 #[test]
 fn ascii_with_one_other_byte_at_each_position_through_the_c_functions() {
-    let lens: Vec<usize> = common::or_under_miri((1..=136).collect(), vec![17, 33, 65, 128]);
+    let lens: Vec<usize> =
+        common::or_under_miri((1..=264).collect(), vec![17, 33, 65, 128, 129, 256]);
     for len in lens {
-        let step = common::or_under_miri(common::sweep_step(), 11);
+        let every = if len > 136 { 5 } else { 1 };
+        let step = common::or_under_miri(common::sweep_step() * every, 11);
         for at in (0..len).skip(len % step).step_by(step) {
             for odd in [&b"\xFF"[..], "\u{E9}".as_bytes()] {
                 let mut s = vec![b'a'; len];

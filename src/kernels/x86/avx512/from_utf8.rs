@@ -1170,6 +1170,38 @@ unsafe fn short_steps<T: RunStore>(
 unsafe fn ascii_blocks<T: RunStore>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> usize {
     let fit = src.len().min(dst.len());
     let out = dst.as_mut_ptr().cast::<T>();
+    // A string of 65 to 256 bytes whose units fit: if its first block is ASCII, the blocks
+    // that cover the rest (at `n - 64`, from 129 bytes at 64 and `n - 128` too), tested
+    // together, with no branch on its length within 65-128 or 129-256 bytes: block by block,
+    // the loop below told a string of 256 bytes of ASCII from one of 253 by branches that no
+    // predictor learns for strings of a size limit and a few bytes less (see BENCHMARKS.md).
+    // Others take the loop.
+    let n = src.len();
+    if fit == n && (from_utf8::BLOCK + 1..=4 * from_utf8::BLOCK).contains(&n) {
+        // SAFETY: the instructions by the caller; `src` has the 64 bytes loaded.
+        let first = unsafe { _mm512_loadu_si512(src.as_ptr().cast()) };
+        // SAFETY: as above.
+        if unsafe { _mm512_movepi8_mask(first) } != 0 {
+            return 0;
+        }
+        let last = n - from_utf8::BLOCK;
+        // SAFETY: the instructions by the caller; the offsets are at most `n - 64`.
+        let ascii = unsafe {
+            if n <= 2 * from_utf8::BLOCK {
+                ascii_cover(src, out, first, [last])
+            } else {
+                ascii_cover(
+                    src,
+                    out,
+                    first,
+                    [from_utf8::BLOCK, n - 2 * from_utf8::BLOCK, last],
+                )
+            }
+        };
+        if ascii {
+            return n;
+        }
+    }
     let mut at = 0;
     // SAFETY: the instructions by the caller; each load reads 64 bytes of `src` (`at + 64`
     // is at most its length), each store the units of those 64 bytes, within `fit`.
@@ -1191,6 +1223,35 @@ unsafe fn ascii_blocks<T: RunStore>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> u
         }
     }
     at
+}
+
+/// Whether the 64-byte blocks of `src` at the offsets `at` are ASCII, tested together, and if
+/// so each widened into the units at `out` from its offset, and `first`, the block at 0, too.
+///
+/// # Safety
+/// The CPU has AVX-512F and BW; each offset is at most `src.len() - 64`, `first` is the
+/// block at 0, and `out` has room for `src.len()` units.
+#[inline(always)]
+unsafe fn ascii_cover<T: RunStore, const N: usize>(
+    src: &[u8],
+    out: *mut T,
+    first: __m512i,
+    at: [usize; N],
+) -> bool {
+    // SAFETY: by the caller: each load reads 64 bytes of `src`, each store writes the units of
+    // those bytes, within the room for `src.len()`.
+    unsafe {
+        let blocks = at.map(|at| _mm512_loadu_si512(src.as_ptr().add(at).cast()));
+        let any = blocks.into_iter().fold(first, |a, b| _mm512_or_si512(a, b));
+        if _mm512_movepi8_mask(any) != 0 {
+            return false;
+        }
+        T::store_ascii(first, from_utf8::BLOCK, out);
+        for (block, at) in blocks.into_iter().zip(at) {
+            T::store_ascii(block, from_utf8::BLOCK, out.add(at));
+        }
+        true
+    }
 }
 
 /// Converts `bytes` (up to 64) into `dst`, if they are well-formed UTF-8 whose characters end
