@@ -794,14 +794,30 @@ pub(crate) unsafe fn short_to_utf8<S: TailStepUnit>(
     // `dst`, which it has.
     unsafe {
         let (v, units) = S::load_step(src);
-        if units == src.len()
-            && let Some((bytes, len)) = S::one_two_step(v, units)
-        {
-            if units == 0 || len > dst.len() {
-                return Err(0);
+        if let Some((bytes, len)) = S::one_two_step(v, units) {
+            if units == src.len() {
+                if units == 0 || len > dst.len() {
+                    return Err(0);
+                }
+                _mm512_mask_storeu_epi8(dst.as_mut_ptr().cast(), low_bits(len), bytes);
+                return Ok(len);
             }
-            _mm512_mask_storeu_epi8(dst.as_mut_ptr().cast(), low_bits(len), bytes);
-            return Ok(len);
+            // Two steps below U+0800 (the first whole): two compressions and two stores,
+            // without the steps' bookkeeping (a loop of such steps, for up to four, gave every
+            // string more instructions: see BENCHMARKS.md).
+            let rest = src.get(units..).unwrap_or_default();
+            let (w, rest_units) = S::load_step(rest);
+            if rest_units == rest.len()
+                && let Some((rest_bytes, rest_len)) = S::one_two_step(w, rest_units)
+            {
+                if len + rest_len > dst.len() {
+                    return Err(0);
+                }
+                let at = dst.as_mut_ptr().cast::<u8>();
+                _mm512_mask_storeu_epi8(at.cast(), low_bits(len), bytes);
+                _mm512_mask_storeu_epi8(at.add(len).cast(), low_bits(rest_len), rest_bytes);
+                return Ok(len + rest_len);
+            }
         }
         short_units_loaded(src, dst, v, units)
             .map(|done| done.written)
