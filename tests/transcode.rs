@@ -1711,15 +1711,15 @@ fn short_strings_of_every_width_in_steps_through_the_c_functions() {
 }
 
 /// UTF-16 and UTF-32 of 1- and 2-byte characters into UTF-8 (AVX-512 converts a string of
-/// up to one register of UTF-16 below U+0800 in one compression), of every length to past two
-/// registers, the characters at the edges of those widths (U+007F, U+0080, U+07FF) and, last,
-/// one of three bytes (U+0800) or not: every capacity, through each implementation and
-/// through the C functions.
+/// up to one register of UTF-16 below U+0800 in one compression, of up to four in one each),
+/// of every length to past four registers, the characters at the edges of those widths
+/// (U+007F, U+0080, U+07FF) and, last, one of three bytes (U+0800) or not: every capacity,
+/// through each implementation and through the C functions.
 #[test]
 fn short_strings_of_one_and_two_byte_characters_into_utf8() {
     let mut rng = Rng::new(0x07FF_0080);
     let chars = ['a', '\u{7F}', '\u{80}', '\u{E9}', '\u{416}', '\u{7FF}'];
-    let lens: Vec<usize> = common::or_under_miri((1..=70).collect(), vec![5, 33]);
+    let lens: Vec<usize> = common::or_under_miri((1..=136).collect(), vec![5, 33, 97]);
     for &len in &lens {
         for last in [None, Some('\u{800}')] {
             let mut text: String = (0..len).map(|_| chars[rng.below(chars.len())]).collect();

@@ -639,6 +639,55 @@ unsafe fn short_units_loaded<S: TailStepUnit>(
     }
 }
 
+/// Converts `src`, of three or four steps of units below U+0800 (Latin, Greek, Cyrillic,
+/// Hebrew, Arabic text), into `dst`: four steps loaded (past the end of `src`, none of its
+/// units: a step of no units gives no bytes), each one compression, and stored one after the
+/// other, with no branch on the length; the bytes written, or `None`, having written nothing,
+/// if a step holds a unit from U+0800 or the bytes do not fit.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2; `src` has at most four steps' units.
+#[inline(always)]
+unsafe fn four_one_two_steps<S: TailStepUnit>(
+    src: &[S],
+    dst: &mut [MaybeUninit<u8>],
+) -> Option<usize> {
+    /// The `k`-th step of `src` converted by [`TailStepUnit::one_two_step`]. (A function, not a
+    /// closure: a closure is compiled without the caller's instruction sets.)
+    ///
+    /// # Safety
+    /// As for `four_one_two_steps`.
+    #[inline(always)]
+    unsafe fn step<S: TailStepUnit>(src: &[S], k: usize) -> Option<(__m512i, usize)> {
+        // SAFETY: by the caller.
+        unsafe {
+            // Past the end, an empty slice at the end of `src`: a masked load of no units at a
+            // dangling pointer (an empty slice's) loads nothing, but the CPU checks the page
+            // it would have read, and took a fault's time over it.
+            let at = (k * S::STEP_UNITS).min(src.len());
+            let (v, units) = S::load_step(src.get(at..).unwrap_or_default());
+            S::one_two_step(v, units)
+        }
+    }
+    // SAFETY: by the caller.
+    let (a, b, c, d) = unsafe { (step(src, 0)?, step(src, 1)?, step(src, 2)?, step(src, 3)?) };
+    let (at_b, at_c, at_d) = (a.1, a.1 + b.1, a.1 + b.1 + c.1);
+    let written = at_d + d.1;
+    if written > dst.len() {
+        return None;
+    }
+    let out = dst.as_mut_ptr().cast::<u8>();
+    // SAFETY: the stores write the first `written` bytes of `dst`, which it has; the
+    // instruction sets by the caller.
+    unsafe {
+        _mm512_mask_storeu_epi8(out.cast(), low_bits(a.1), a.0);
+        _mm512_mask_storeu_epi8(out.add(at_b).cast(), low_bits(b.1), b.0);
+        _mm512_mask_storeu_epi8(out.add(at_c).cast(), low_bits(c.1), c.0);
+        _mm512_mask_storeu_epi8(out.add(at_d).cast(), low_bits(d.1), d.0);
+    }
+    Some(written)
+}
+
 /// The steps of [`short_to_utf8`] for a string of three or four steps' units (at most 128
 /// units of UTF-16, 64 of UTF-32): `Ok` with the bytes written if it converted all of `src`,
 /// else `Err(0)`, having written nothing, or only the bytes of the characters of the first
@@ -652,10 +701,17 @@ unsafe fn short_units_up_to_4_steps<S: TailStepUnit>(
     src: &[S],
     dst: &mut [MaybeUninit<u8>],
 ) -> Result<usize, usize> {
+    if src.len() > 4 * S::STEP_UNITS {
+        return Err(0);
+    }
+    // SAFETY: the instruction sets by the caller.
+    if let Some(written) = unsafe { four_one_two_steps(src, dst) } {
+        return Ok(written);
+    }
     // Surrogate pairs (emoji, say) are the converter's: its steps of pairs convert strings of
     // them in half the time of these steps. (Tested on the first step's units.)
     // SAFETY: the instruction sets by the caller.
-    if src.len() > 4 * S::STEP_UNITS || unsafe { S::has_surrogates(S::load_step(src).0) } {
+    if unsafe { S::has_surrogates(S::load_step(src).0) } {
         return Err(0);
     }
     let (mut read, mut written) = (0, 0);
