@@ -41,14 +41,16 @@ pub(crate) fn is_short_ascii(s: &[u8]) -> bool {
     // among lengths of 61 to 63; see BENCHMARKS.md).
     let all = if s.len() <= 16 {
         return is_ascii_up_to_16(s);
-    } else if s.len() <= 32
-        && let (Some(first), Some(last)) = (s.first_chunk::<16>(), s.last_chunk::<16>())
-    {
-        or(or_of(first), or_of(last))
-    } else if s.len() <= 64
-        && let (Some(first), Some(last)) = (s.first_chunk::<32>(), s.last_chunk::<32>())
-    {
-        or(or_of(first), or_of(last))
+    } else if s.len() <= 32 {
+        match (s.first_chunk::<16>(), s.last_chunk::<16>()) {
+            (Some(first), Some(last)) => or(or_of(first), or_of(last)),
+            _ => return false,
+        }
+    } else if s.len() <= 64 {
+        match (s.first_chunk::<32>(), s.last_chunk::<32>()) {
+            (Some(first), Some(last)) => or(or_of(first), or_of(last)),
+            _ => return false,
+        }
     } else if let (Some(last), Some((_, init))) = (s.last_chunk::<64>(), s.split_last()) {
         // The blocks of all bytes but the last reach the last 64 bytes, and end before them
         // if the length is a multiple of 64.
