@@ -233,24 +233,12 @@ pub(crate) fn from_utf8<T: ShortAsciiUnit>(
     if src.len() > SHORT_ASCII / 2 || dst.len() < src.len() || !is_short_ascii(src) {
         return None;
     }
-    // 16 bytes at a time, the last 16 again where the length is not a multiple of 16.
+    // Exactly 16 bytes (17 to 128 took `from_utf8_17_to_128`, more are refused above): one
+    // register.
     #[cfg(target_arch = "x86_64")]
-    if let Some(last) = src.last_chunk::<16>() {
-        use crate::chunks::{as_chunks, as_chunks_mut};
-        // SAFETY: SSE2 is part of the x86_64 baseline; each load reads one array of 16.
-        let load = |bytes: &[u8; 16]| unsafe { sse2::load(bytes.as_ptr()) };
-        let (chunks, _) = as_chunks::<16, _>(src);
-        for (out, chunk) in as_chunks_mut::<16, _>(dst).0.iter_mut().zip(chunks) {
-            T::widen(load(chunk), out);
-        }
-        if src.len() % 16 != 0 {
-            if let Some(out) = dst
-                .get_mut(src.len() - 16..src.len())
-                .and_then(|out| out.first_chunk_mut::<16>())
-            {
-                T::widen(load(last), out);
-            }
-        }
+    if let (Some(bytes), Some(out)) = (src.first_chunk::<16>(), dst.first_chunk_mut::<16>()) {
+        // SAFETY: SSE2 is part of the x86_64 baseline; the load reads the array of 16.
+        T::widen(unsafe { sse2::load(bytes.as_ptr()) }, out);
         return Some(done(src.len()));
     }
     for (unit, &b) in dst.iter_mut().zip(src) {

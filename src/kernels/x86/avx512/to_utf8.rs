@@ -752,8 +752,8 @@ pub(crate) const SHORT_STEPS: usize = 8;
 /// or only the bytes of the characters of the first steps, which the converter then writes
 /// again alike. Each step of units below U+0800 (Latin, Greek, Cyrillic, Hebrew, Arabic text,
 /// ASCII among it) is one compression and one store; from the first other step on, the steps
-/// are those of [`short_units_up_to_4_steps`], out of line, so that this loop loads none of
-/// their constants.
+/// of any units, [`short_other_steps`], out of line, so that this loop loads none of their
+/// constants.
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
@@ -824,12 +824,13 @@ unsafe fn short_other_steps<S: TailStepUnit>(
 }
 
 /// [`short_units`] as a function of its own, which the dispatch calls before the plain loops
-/// of `engine::short` and before the converter (`Kernels::short`, `ShortConverters`), as
-/// `from_utf8::short_utf8` from UTF-8; and for strings of three or four steps,
-/// [`short_units_up_to_4_steps`] (apart: in one loop, the strings of one or two steps took
-/// longer). A string of one register of UTF-16 below U+0800 (Latin, Greek, Cyrillic, Hebrew,
-/// Arabic text) takes its one compression without the steps' bookkeeping. `Ok` with the bytes
-/// written, if it converted all of `src`, else `Err(0)`.
+/// of `engine::short` and before the converter (`Kernels::short`, `ShortConverters`), with the
+/// input and output of `call`, as `from_utf8::short_utf8` from UTF-8; for strings of three or
+/// four steps, [`short_units_up_to_4_steps`], of five or more [`short_steps_up_to_8`] (apart:
+/// in one loop, the strings of one or two steps took longer). A string of one or two
+/// registers of UTF-16 below U+0800 (Latin, Greek, Cyrillic, Hebrew, Arabic text) takes one
+/// compression a register without the steps' bookkeeping. `Ok` with the bytes written, if it
+/// converted all of the input, else `Err(0)`.
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI and VBMI2, AVX2 and POPCNT.
