@@ -3,12 +3,13 @@
 //! output VBMI2's compression packs (after Lemire and Muła, "Transcoding billions of Unicode
 //! characters per second with SIMD instructions", 2022, as simdutf's AVX-512 converters of
 //! Latin-1 do). Masked loads and stores take the end of the input as a shorter block, and
-//! write nothing past the output.
+//! write nothing past the output, nor reach into a page past the input's or the output's end
+//! (`load_tail`, `store_tail`).
 
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use super::{compress_bytes, low_bits};
+use super::{compress_bytes, load_tail, low_bits, store_tail};
 use crate::engine::{Mode, Progress, latin1};
 
 /// Bytes of input a block takes: one register of Latin-1, or of UTF-8.
@@ -325,7 +326,11 @@ unsafe fn latin1_blocks<const CP1252: bool>(
         }
         while let Some(rest) = src.get(read..).filter(|r| !r.is_empty()) {
             let len = rest.len().min(BLOCK);
-            let v = _mm512_maskz_loadu_epi8(low_bits(len), rest.as_ptr().cast());
+            // Whether the stores may be the last (see `store_tail`): the lanes masked off past
+            // a block's output reach at most 63 bytes past it, and the 64 bytes or more that 64
+            // more bytes of input give cover them.
+            let last = rest.len() < 2 * BLOCK;
+            let v = load_tail(rest.as_ptr(), len);
             // As above; the lanes past `len` are zeros.
             if CP1252 && _mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-96)) != 0 {
                 break;
@@ -337,16 +342,15 @@ unsafe fn latin1_blocks<const CP1252: bool>(
             let total = len + high.count_ones() as usize;
             if total <= room {
                 if high == 0 {
-                    _mm512_mask_storeu_epi8(out.cast(), low_bits(len), v);
+                    store_tail(out, len, v, last);
                 } else {
                     let from_c0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(0xC0u8 as i8));
                     let [(first, first_len), (second, _)] = utf8_of_block(v, high, from_c0);
                     // All of it in the first half's if `len` is at most `HALF` (the zeros
                     // past `len`, kept as ASCII, are cut off).
                     let first_len = first_len.min(total);
-                    _mm512_mask_storeu_epi8(out.cast(), low_bits(first_len), first);
-                    let rest = low_bits(total - first_len);
-                    _mm512_mask_storeu_epi8(out.add(first_len).cast(), rest, second);
+                    store_tail(out, first_len, first, last);
+                    store_tail(out.add(first_len), total - first_len, second, last);
                 }
                 read += len;
                 written += total;
@@ -363,7 +367,8 @@ unsafe fn latin1_blocks<const CP1252: bool>(
             }
             let from_c0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(0xC0u8 as i8));
             let [(bytes, _), _] = utf8_of_block(v, high, from_c0);
-            _mm512_mask_storeu_epi8(out.cast(), low_bits(total), bytes);
+            // The output full, the last store.
+            store_tail(out, total, bytes, true);
             read += len;
             written += total;
         }
@@ -478,7 +483,11 @@ unsafe fn utf8_to_latin1_blocks(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> (usi
         while let Some(rest) = src.get(read..).filter(|r| !r.is_empty()) {
             let len = rest.len().min(BLOCK);
             let within = low_bits(len);
-            let b = _mm512_maskz_loadu_epi8(within, rest.as_ptr().cast());
+            // As in `latin1_blocks`: the output of a block is at least 32 bytes, so that its
+            // store's lanes masked off reach at most 32 bytes past it, and the 32 bytes or more
+            // that 64 more bytes of input give cover them.
+            let last = rest.len() < 2 * BLOCK;
+            let b = load_tail(rest.as_ptr(), len);
             let high = _mm512_movepi8_mask(b);
             let out = dst.as_mut_ptr().add(written).cast::<u8>();
             let room = dst.len() - written;
@@ -495,7 +504,7 @@ unsafe fn utf8_to_latin1_blocks(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> (usi
                 break;
             }
             let bytes = compress_bytes(keep, values);
-            _mm512_mask_storeu_epi8(out.cast(), low_bits(total), bytes);
+            store_tail(out, total, bytes, last);
             read += len;
             written += total;
             (carried_lead, carried_c3) = (leads >> 63, c3 >> 63);

@@ -240,3 +240,74 @@ pub(super) fn compress_units(keep: u32, v: __m512i) -> __m512i {
 pub(super) fn low_bits(n: usize) -> u64 {
     _bzhi_u64(u64::MAX, n as u32)
 }
+
+/// The size of the pages whose crossing [`load_tail`] and [`store_tail`] avoid.
+const PAGE: usize = 4096;
+
+/// The bytes of a register.
+const BYTES: usize = 64;
+
+/// Whether a register's masked access at `addr` of `len` bytes, at most 64, would reach with
+/// lanes masked off into the next page, where none of its `len` bytes are: a page of which
+/// nothing may be mapped, or not touched yet. A masked-off lane in a page not present costs
+/// the access a microcode assist, on every call (see docs/ARCHITECTURE.md). Moved back to
+/// end with the last byte, the register then lies in the page of its bytes (its offset there
+/// is above `PAGE - BYTES`).
+#[inline(always)]
+fn reaches_next_page(addr: usize, len: usize) -> bool {
+    let offset = addr % PAGE;
+    offset > PAGE - BYTES && offset + len <= PAGE
+}
+
+/// The `len` bytes at `p`, `len` at most 64, in the low lanes and zeros above: a masked
+/// load, whose register moves back to end with the last byte where it would reach into the
+/// next page ([`reaches_next_page`]), the bytes then packed down (a rare case; 64 bytes skip
+/// the test).
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI2 and BMI2; `len` bytes at `p` are readable.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,bmi2")]
+pub(super) unsafe fn load_tail(p: *const u8, len: usize) -> __m512i {
+    if len < BYTES && reaches_next_page(p.addr(), len) {
+        let high = !low_bits(BYTES - len);
+        // SAFETY: the lanes of `high` are the `len` bytes at `p`, readable by the caller; the
+        // others are masked off (neither read nor able to fault).
+        let v = unsafe {
+            _mm512_maskz_loadu_epi8(high, p.wrapping_add(len).wrapping_sub(BYTES).cast())
+        };
+        _mm512_maskz_compress_epi8(high, v)
+    } else {
+        // SAFETY: as above, the lanes of the mask being the `len` bytes at `p`.
+        unsafe { _mm512_maskz_loadu_epi8(low_bits(len), p.cast()) }
+    }
+}
+
+/// Writes the low `len` bytes of `v`, `len` at most 64, at `o`: a masked store. Where `last`,
+/// its masked-off lanes may lie past everything the conversion writes, and where they would
+/// reach into the next page ([`reaches_next_page`]) the register moves back to end with the
+/// last byte, the bytes spread up to its top (a rare case, after a branch). Where not `last`,
+/// the conversion goes on to write the bytes under those lanes (unless it stops early, at an
+/// error or where the room ends), which makes their page present.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI2 and BMI2; `len` bytes at `o` are writable.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,bmi2")]
+pub(super) unsafe fn store_tail(o: *mut u8, len: usize, v: __m512i, last: bool) {
+    if last && reaches_next_page(o.addr(), len) {
+        let high = !low_bits(BYTES - len);
+        // SAFETY: the lanes of `high` are the `len` bytes at `o`, writable by the caller; the
+        // others are masked off (neither written nor able to fault).
+        unsafe {
+            _mm512_mask_storeu_epi8(
+                o.wrapping_add(len).wrapping_sub(BYTES).cast(),
+                high,
+                _mm512_maskz_expand_epi8(high, v),
+            );
+        }
+    } else {
+        // SAFETY: as above, the lanes of the mask being the `len` bytes at `o`.
+        unsafe { _mm512_mask_storeu_epi8(o.cast(), low_bits(len), v) }
+    }
+}
