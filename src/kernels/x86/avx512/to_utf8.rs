@@ -238,15 +238,24 @@ unsafe fn bmp_lanes(units: __m256i, pairs: Option<(__m256i, u16, bool)>) -> (__m
     // SAFETY: by the caller.
     unsafe {
         let c = _mm512_cvtepu16_epi32(units);
-        // Each lane's three bytes, the lead byte low: 1110xxxx 10xxxxxx 10xxxxxx; and its two
-        // bytes, 110xxxxx 10xxxxxx, which below U+0800 are the last two of those with the
-        // second's marker bit 0x40 set.
-        let lead = _mm512_srli_epi32::<12>(c);
-        let middle = _mm512_slli_epi32::<2>(c);
-        let last = _mm512_slli_epi32::<16>(c);
-        let three = _mm512_ternarylogic_epi32::<0xF8>(lead, middle, splat32(0x3F00));
-        let three = _mm512_ternarylogic_epi32::<0xF8>(three, last, splat32(0x3F_0000));
-        let three = _mm512_or_si512(three, splat32(0x80_80E0));
+        // Each lane's three bytes, the lead byte low: 1110xxxx 10xxxxxx 10xxxxxx. One byte
+        // shift picks the bits of each, from bits 12, 6 and 0 of the unit (as `one_two_bytes`
+        // picks two); then the marker bits are set, and the continuation bytes' top two bits
+        // and the fourth byte cleared, at once. A step with surrogate pairs keeps three shifts
+        // and masks, with which text of emoji was faster (see BENCHMARKS.md). Its two bytes,
+        // 110xxxxx 10xxxxxx, are below U+0800 the last two of those with the second's marker
+        // bit 0x40 set.
+        let three = if pairs.is_none() {
+            let bits = _mm512_multishift_epi64_epi8(_mm512_set1_epi64(0x2020_262C_0000_060C), c);
+            _mm512_ternarylogic_epi32::<0xEA>(bits, splat32(0x003F_3F0F), splat32(0x0080_80E0))
+        } else {
+            let lead = _mm512_srli_epi32::<12>(c);
+            let middle = _mm512_slli_epi32::<2>(c);
+            let last = _mm512_slli_epi32::<16>(c);
+            let three = _mm512_ternarylogic_epi32::<0xF8>(lead, middle, splat32(0x3F00));
+            let three = _mm512_ternarylogic_epi32::<0xF8>(three, last, splat32(0x3F_0000));
+            _mm512_or_si512(three, splat32(0x80_80E0))
+        };
         let two = _mm512_xor_si512(_mm512_srli_epi32::<8>(three), splat32(0x40));
         let wide2 = _mm512_cmpge_epu32_mask(c, splat32(0x80));
         let wide3 = _mm512_cmpge_epu32_mask(c, splat32(0x800));
@@ -259,9 +268,9 @@ unsafe fn bmp_lanes(units: __m256i, pairs: Option<(__m256i, u16, bool)>) -> (__m
                 given >>= 4;
             }
         }
-        // The first byte of each lane, and those after it that hold a marker bit.
-        let keep =
-            (_mm512_test_epi8_mask(lanes, splat32(0x00FF_FF00)) | 0x1111_1111_1111_1111) & given;
+        // The first byte of each lane, never FF, and those after it that are not zero: the
+        // bytes of a form. One compare, whose mask the compression takes as it is.
+        let keep = _mm512_cmpneq_epi8_mask(lanes, splat32(0xFF)) & given;
         (compress_bytes(keep, lanes), keep.count_ones() as usize)
     }
 }
@@ -1027,8 +1036,8 @@ unsafe fn any_bytes(c: __m512i) -> Option<(__m512i, usize)> {
         let lanes = _mm512_mask_or_epi32(lanes, wide3, three, splat32(0x80_80E0));
         let lanes = _mm512_mask_or_epi32(lanes, wide4, bytes, splat32(0x8080_80F0));
         // The bytes of a form are those that are not zero, but for the first, which is
-        // zero for U+0000.
-        let keep = _mm512_test_epi8_mask(lanes, lanes) | 0x1111_1111_1111_1111;
+        // zero for U+0000 and never FF (as for `bmp_lanes`).
+        let keep = _mm512_cmpneq_epi8_mask(lanes, splat32(0xFF));
         let len = keep.count_ones() as usize;
         Some((compress_bytes(keep, lanes), len))
     }
