@@ -273,21 +273,12 @@ unsafe impl crate::algorithms::from_utf8::WideningRegister for Avx2 {
                 return false;
             }
             for (k, half) in halves.into_iter().enumerate() {
+                let low = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(half));
+                let high = _mm256_cvtepu8_epi16(_mm256_extracti128_si256::<1>(half));
                 let (low, high) = if SWAP {
-                    // The zero byte first: unpacks (within 128-bit lanes) with the operands in
-                    // the other order, of the quarters ordered 0, 2, 1, 3, so that the low
-                    // unpack takes bytes 0..16 and the high one 16..32.
-                    let zero = _mm256_setzero_si256();
-                    let quarters = _mm256_permute4x64_epi64::<0b11_01_10_00>(half);
-                    (
-                        _mm256_unpacklo_epi8(zero, quarters),
-                        _mm256_unpackhi_epi8(zero, quarters),
-                    )
+                    (_mm256_slli_epi16::<8>(low), _mm256_slli_epi16::<8>(high))
                 } else {
-                    (
-                        _mm256_cvtepu8_epi16(_mm256_castsi256_si128(half)),
-                        _mm256_cvtepu8_epi16(_mm256_extracti128_si256::<1>(half)),
-                    )
+                    (low, high)
                 };
                 _mm256_storeu_si256(dst.add(32 * k).cast(), low);
                 _mm256_storeu_si256(dst.add(32 * k + 16).cast(), high);
