@@ -240,13 +240,14 @@ pub fn check_output(e: &Entry, input: &Input, bytes: &[u8], written: u64) -> Res
 struct Buffers {
     out8: Vec<u8>,
     out16: Vec<u16>,
-    /// The corpus file being measured in UTF-16: in the machine's order from `utf16[0]`, and
-    /// big-endian from `utf16[be_at]`, a multiple of 4 KiB further: both copies sit alike
-    /// towards the cache lines, the pages and `out8` (loads and stores whose addresses agree in
-    /// their low 12 bits can wait for each other), so that the paired ratio of the two orders
-    /// measures the byte order, not where the two copies happen to be.
+    /// The corpus file being measured in UTF-16, in the machine's order or, where
+    /// `utf16_swapped`, the other: one copy, its bytes swapped in place between two runs of
+    /// entries that read the other order ([`before_run`]), so that the paired ratio of the two
+    /// orders measures the byte order, not where two copies happen to be. (With two copies,
+    /// each process's ratios of one build moved by up to 30% on some files, either way: the
+    /// same code on one copy gave the same time in every process.)
     utf16: Vec<u16>,
-    be_at: usize,
+    utf16_swapped: bool,
     /// The address and length of the UTF-8 text that `utf16` holds.
     base: usize,
     len: usize,
@@ -262,22 +263,47 @@ impl Buffers {
     }
 
     /// `s` in UTF-16 in the machine's order (or big-endian) and an output of `s.len()` bytes,
-    /// or None if `s` is not the input given to [`prepare`].
+    /// or None if `s` is not the input given to [`prepare`] or is not in that order now (see
+    /// [`before_run`]).
     fn utf16_input(&mut self, s: &[u8], big_endian: bool) -> Option<(&[u16], &mut [u8])> {
-        if s.as_ptr() as usize != self.base || s.len() != self.len {
+        if s.as_ptr() as usize != self.base
+            || s.len() != self.len
+            || self.utf16_swapped != swapped(big_endian)
+        {
             return None;
         }
-        let units = self.utf16.len() - self.be_at;
-        let at = if big_endian { self.be_at } else { 0 };
-        Some((&self.utf16[at..at + units], &mut self.out8[..s.len()]))
+        Some((&self.utf16, &mut self.out8[..s.len()]))
     }
 }
 
+/// Puts the UTF-16 of the corpus file being measured in the byte order that `e` reads, before a
+/// run of its calls (outside the time measured).
+pub fn before_run(e: &Entry) {
+    if e.group != Group::FromUtf16Be {
+        return;
+    }
+    let swapped = swapped(e.name != NATIVE_FROM_UTF16);
+    Buffers::with(|b| {
+        if b.utf16_swapped != swapped {
+            for u in &mut b.utf16 {
+                *u = u.swap_bytes();
+            }
+            b.utf16_swapped = swapped;
+        }
+    });
+}
+
+/// Whether UTF-16 big-endian (or else in the machine's order) is in the other order than the
+/// machine's.
+fn swapped(big_endian: bool) -> bool {
+    big_endian && cfg!(target_endian = "little")
+}
+
 /// Makes the buffers ready for `input`, whose bytes are `bytes`, before any entry runs on it:
-/// outputs large enough for its conversions, and for a corpus file its two UTF-16 forms.
+/// outputs large enough for its conversions, and for a corpus file its UTF-16.
 pub fn prepare(input: &Input, bytes: &[u8]) {
     Buffers::with(|b| {
-        (b.utf16, b.be_at, b.base, b.len) = (Vec::new(), 0, 0, 0);
+        (b.utf16, b.utf16_swapped, b.base, b.len) = (Vec::new(), false, 0, 0);
         let kind = input.kind.as_str();
         if kind != "corpus" && kind != LATIN1 && kind != LATIN1_UTF8 {
             return;
@@ -297,13 +323,7 @@ pub fn prepare(input: &Input, bytes: &[u8]) {
         if kind == "corpus"
             && let Ok(text) = core::str::from_utf8(bytes)
         {
-            let native: Vec<u16> = text.encode_utf16().collect();
-            // 2,048 units are 4 KiB.
-            let be_at = native.len().next_multiple_of(2048);
-            b.utf16 = native.clone();
-            b.utf16.resize(be_at, 0);
-            b.utf16.extend(native.iter().map(|&u| u.to_be()));
-            b.be_at = be_at;
+            b.utf16 = text.encode_utf16().collect();
             (b.base, b.len) = (bytes.as_ptr() as usize, bytes.len());
         }
     });

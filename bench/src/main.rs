@@ -945,6 +945,7 @@ fn expected(group: Group, input: &Input, bytes: &[u8]) -> Option<u64> {
 
 /// Runs `e` `iters` times on `input`: the elapsed nanoseconds and the result of the calls.
 fn run(e: &Entry, input: &Input, bytes: &[u8], iters: u64) -> (f64, u64) {
+    encodings::before_run(e);
     let t0 = Instant::now();
     let r = if input.is_pool() {
         (e.pool)(bytes, input.call_len, iters)
