@@ -27,6 +27,9 @@
  * converter's output converts back to it. LIBUTF8_FORCE_ISA=avx2 (or another) measures another
  * kernel.
  *
+ * LIBUTF8_AB_FLAGS=16 (UTF8_UTF16BE) passes those flags to the UTF-16 converters, whose UTF-16,
+ * made by the first build, is then big-endian: for the byte order's own cost, before and after.
+ *
  * A build given as PATH@ISA runs the implementation ISA (as LIBUTF8_FORCE_ISA=ISA would), so
  * that two implementations of one build can be compared in one process (each copy chooses its
  * implementation on its first call), for example
@@ -116,6 +119,9 @@ struct input {
 };
 
 /* Runs build `b` on string `k` of `in`; utf8_validate's valid_up_to is the result's `read`. */
+/* The flags of the UTF-16 converters (LIBUTF8_AB_FLAGS). */
+static uint32_t utf16_flags;
+
 static utf8_result run(const struct build *b, const struct input *in, size_t k) {
   const char *text = in->utf8 + k * in->len;
   const char *units = (const char *)in->units + in->starts[k] * in->unit;
@@ -135,12 +141,13 @@ static utf8_result run(const struct build *b, const struct input *in, size_t k) 
     r.read = good;
     return r;
   }
-  if (b->to16) return b->to16(text, in->len, (uint16_t *)in->out, in->len, 0);
+  if (b->to16) return b->to16(text, in->len, (uint16_t *)in->out, in->len, utf16_flags);
   if (b->to32) return b->to32(text, in->len, (uint32_t *)in->out, in->len, 0);
   if (b->to_latin1) return b->to_latin1(text, in->len, in->out, in->len, 0);
   if (b->from_latin1) return b->from_latin1(units, count, in->out, in->len, 0);
   if (b->from16)
-    return b->from16((const uint16_t *)(const void *)units, count, in->out, in->len, 0);
+    return b->from16((const uint16_t *)(const void *)units, count, in->out, in->len,
+                     utf16_flags);
   return b->from32((const uint32_t *)(const void *)units, count, in->out, in->len, 0);
 }
 
@@ -189,6 +196,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: %s FUNCTION MANIFEST LIBUTF8_SO[@ISA] LIBUTF8_SO[@ISA]...\n", argv[0]);
     return 2;
   }
+  if (getenv("LIBUTF8_AB_FLAGS") != NULL)
+    utf16_flags = (uint32_t)strtoul(getenv("LIBUTF8_AB_FLAGS"), NULL, 0);
   from8 = which < 2 || which == 6;
   /* utf8_validate needs no other form (its units are UTF-16, made and unused); the number of
    * UTF-32 units is the number of characters utf8_count_chars must give. */
@@ -251,7 +260,8 @@ int main(int argc, char **argv) {
       const char *text = in.utf8 + k * in.len;
       void *units = (char *)in.units + in.starts[k] * unit;
       utf8_result got = unit == 1   ? first.to_latin1(text, in.len, (char *)units, in.len, 0)
-                        : unit == 2 ? first.to16(text, in.len, (uint16_t *)units, in.len, 0)
+                        : unit == 2 ? first.to16(text, in.len, (uint16_t *)units, in.len,
+                                                 utf16_flags)
                                     : first.to32(text, in.len, (uint32_t *)units, in.len, 0);
       in.starts[k + 1] = in.starts[k] + got.written;
     }
