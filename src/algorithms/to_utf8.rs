@@ -407,6 +407,23 @@ pub(crate) unsafe trait Utf16Source: Utf16Unit {
             loaded
         }
     }
+
+    /// Units of this type as loaded from memory, all ASCII, put in the machine's byte order: in
+    /// the other order each unit's character is its high byte, which a shift moves down. (With
+    /// AVX2, [`Utf16Source::order`]'s byte shuffle competed with the narrowing's packs, also
+    /// shuffles: see BENCHMARKS.md.)
+    ///
+    /// # Safety
+    /// `U`'s instruction set.
+    #[inline(always)]
+    unsafe fn order_ascii<U: StepRegister>(loaded: U) -> U {
+        if Self::SWAPPED {
+            // SAFETY: by the caller.
+            unsafe { loaded.shr::<8>() }
+        } else {
+            loaded
+        }
+    }
 }
 
 // SAFETY: `u16` itself.
@@ -1057,7 +1074,7 @@ pub(crate) unsafe fn utf16_to_utf8<U: StepRegister, W: CompressSteps, S: Utf16So
                 if run {
                     // A run of ASCII: these 16 units, then 32 at a time, as far as they fit.
                     let ascii_limit = ascii_limit(read, src.len(), room - out.len());
-                    out.ascii_bytes::<1>([S::order(loaded).narrow()]);
+                    out.ascii_bytes::<1>([S::order_ascii(loaded).narrow()]);
                     read += STEP;
                     // 64 units at a time, one test and one branch for them, while they are
                     // ASCII; then 32 at a time to the run's end.
@@ -1078,8 +1095,8 @@ pub(crate) unsafe fn utf16_to_utf8<U: StepRegister, W: CompressSteps, S: Utf16So
                         if !a.or(b).or(c.or(d)).none(U::splat(S::NOT_ASCII)) {
                             break;
                         }
-                        out.ascii(S::order(a), S::order(b));
-                        out.ascii(S::order(c), S::order(d));
+                        out.ascii(S::order_ascii(a), S::order_ascii(b));
+                        out.ascii(S::order_ascii(c), S::order_ascii(d));
                         read += 4 * STEP;
                     }
                     loop {
@@ -1092,7 +1109,7 @@ pub(crate) unsafe fn utf16_to_utf8<U: StepRegister, W: CompressSteps, S: Utf16So
                         if !loaded.or(next).none(U::splat(S::NOT_ASCII)) {
                             break;
                         }
-                        out.ascii(S::order(loaded), S::order(next));
+                        out.ascii(S::order_ascii(loaded), S::order_ascii(next));
                         read += 2 * STEP;
                     }
                     out.end_ascii();
