@@ -118,10 +118,10 @@ struct input {
   void *out;           /* room for any one string's output */
 };
 
-/* Runs build `b` on string `k` of `in`; utf8_validate's valid_up_to is the result's `read`. */
 /* The flags of the UTF-16 converters (LIBUTF8_AB_FLAGS). */
 static uint32_t utf16_flags;
 
+/* Runs build `b` on string `k` of `in`; utf8_validate's valid_up_to is the result's `read`. */
 static utf8_result run(const struct build *b, const struct input *in, size_t k) {
   const char *text = in->utf8 + k * in->len;
   const char *units = (const char *)in->units + in->starts[k] * in->unit;
