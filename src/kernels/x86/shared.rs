@@ -275,6 +275,7 @@ unsafe impl crate::algorithms::from_utf8::WideningRegister for Avx2 {
             for (k, half) in halves.into_iter().enumerate() {
                 let low = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(half));
                 let high = _mm256_cvtepu8_epi16(_mm256_extracti128_si256::<1>(half));
+                // Big-endian: each byte moved into its unit's high byte.
                 let (low, high) = if SWAP {
                     (_mm256_slli_epi16::<8>(low), _mm256_slli_epi16::<8>(high))
                 } else {
