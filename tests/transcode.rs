@@ -1627,7 +1627,9 @@ fn short_strings_through_the_c_functions() {
 /// any kernel, and AVX-512's short converter those of 65 to 256 bytes with 64-byte loads that
 /// overlap) with one other byte or character at each position (from 137 bytes, at every fifth,
 /// a different fifth for each length): a load that missed a byte would convert it as ASCII.
-/// Every capacity, both modes, against the oracle's steps.
+/// The strings that are UTF-8 back from their UTF-16 and UTF-32 as well (up to 32 units, the
+/// first and last 16 tested together; the first two units tested alone first). Every capacity,
+/// both modes, against the oracle's steps.
 #[test]
 fn ascii_with_one_other_byte_at_each_position_through_the_c_functions() {
     let lens: Vec<usize> =
@@ -1640,6 +1642,9 @@ fn ascii_with_one_other_byte_at_each_position_through_the_c_functions() {
                 let mut s = vec![b'a'; len];
                 s.splice(at..(at + odd.len()).min(len), odd.iter().copied());
                 check_c_from_utf8(&s);
+                if let Ok(text) = std::str::from_utf8(&s) {
+                    check_c_into_utf8(text);
+                }
             }
         }
     }

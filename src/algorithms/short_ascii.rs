@@ -3,8 +3,9 @@
 //! of a short string. On x86_64, SSE2 registers (the baseline), 16 units at a time, the last
 //! 16 again where the length is not a multiple (the loads and stores overlap, and no loop
 //! takes the rest): from UTF-8, strings of up to 128 bytes, tested whole first (as
-//! `utf8_validate` does), then widened; into UTF-8, strings of up to 256 units, each 16 tested
-//! and narrowed before the next are read. Elsewhere, plain loops.
+//! `utf8_validate` does), then widened; into UTF-8, strings of up to 256 units whose first two
+//! are ASCII, up to 32 tested whole, longer ones each 16 tested and narrowed before the next
+//! are read. Elsewhere, plain loops.
 //!
 //! The bounds: up to 128 units, these loops beat the kernels on ASCII strings both ways and
 //! cost other strings next to nothing; at 256 units the kernels beat them from UTF-8 (and
@@ -301,9 +302,11 @@ fn from_utf8_17_to_128<T: ShortAsciiUnit>(
 
 /// All of `src`, if it is a string of ASCII of at most [`SHORT_ASCII`] units, converted into
 /// `dst` if it fits (`Ok`); else the number of its leading units converted, 16 at a time, as
-/// far as they are ASCII (`Err`, 0 if nothing was), the rest being the caller's to convert.
+/// far as they are ASCII (`Err`, 0 if nothing was, always 0 up to 32 units), the rest being
+/// the caller's to convert.
 ///
-/// Each 16 units are tested and stored before the next are read: a string of Latin text
+/// Up to 32 units, the first and the last 16 are tested together, and stored if ASCII. Past
+/// that, each 16 units are tested and stored before the next are read: a string of Latin text
 /// (ASCII with an accented letter now and then) was read whole before, then again by the
 /// kernel, which made it slower than simdutf's at every length (see BENCHMARKS.md). The units
 /// converted are ASCII, which every mode converts alike, and the caller goes on after them.
@@ -312,11 +315,14 @@ pub(crate) fn into_utf8<S: ShortAsciiUnit>(
     src: &[S],
     dst: &mut [MaybeUninit<u8>],
 ) -> Result<Progress, usize> {
-    // Only an input that starts with ASCII is read: reading a mixed string before handing it
-    // to the kernel slows it down.
+    // Only an input that starts with two units of ASCII is read: reading a mixed string
+    // before handing it to the kernel slows it down, and a test of the first unit alone sent
+    // strings of other scripts that start with a space this way, a branch mispredicted now and
+    // then (the unit after a space is a letter).
     if src.len() > SHORT_ASCII
         || dst.len() < src.len()
         || src.first().is_none_or(|u| u.value() >= 0x80)
+        || src.get(1).is_some_and(|u| u.value() >= 0x80)
     {
         return if src.is_empty() { Ok(done(0)) } else { Err(0) };
     }
@@ -331,6 +337,20 @@ pub(crate) fn into_utf8<S: ShortAsciiUnit>(
                 _mm_movemask_epi8(_mm_cmpeq_epi8(not_ascii, _mm_setzero_si128())) == 0xFFFF
             }
         };
+        if let Some(first) = src.first_chunk::<16>()
+            && src.len() <= 32
+        {
+            // SAFETY: SSE2 is part of the x86_64 baseline.
+            if !is_ascii(unsafe { _mm_or_si128(S::or(first), S::or(last)) }) {
+                return Err(0);
+            }
+            for (units, at) in [(first, 0), (last, src.len() - 16)] {
+                if let Some(out) = dst.get_mut(at..).and_then(|d| d.first_chunk_mut::<16>()) {
+                    sse2::store(S::narrow(units), out);
+                }
+            }
+            return Ok(done(src.len()));
+        }
         let (chunks, _) = as_chunks::<16, _>(src);
         let mut converted = 0;
         for (out, chunk) in as_chunks_mut::<16, _>(dst).0.iter_mut().zip(chunks) {
