@@ -337,9 +337,7 @@ pub(crate) fn into_utf8<S: ShortAsciiUnit>(
                 _mm_movemask_epi8(_mm_cmpeq_epi8(not_ascii, _mm_setzero_si128())) == 0xFFFF
             }
         };
-        if let Some(first) = src.first_chunk::<16>()
-            && src.len() <= 32
-        {
+        if let Some(first) = src.first_chunk::<16>().filter(|_| src.len() <= 32) {
             // SAFETY: SSE2 is part of the x86_64 baseline.
             if !is_ascii(unsafe { _mm_or_si128(S::or(first), S::or(last)) }) {
                 return Err(0);
