@@ -1191,6 +1191,15 @@ size_t utf8_length_from_utf32_flags(const uint32_t *src, size_t len, uint32_t fl
 #define LIBUTF8_INLINE_GCC_LIKELY(x) (x)
 #define LIBUTF8_INLINE_COLD static inline
 #endif
+/* Whether c, the value of three bytes whose payloads are below 0x40, is a character: c >> 11
+ * is 0..31 (else the lead byte was below E0), and bit k of the mask says whether values from
+ * k << 11 are neither overlong (k = 0) nor surrogates (k = 0x1B). Clang makes one branch of
+ * the bit ANDed with the range's test, and two of the tests apart; GCC the other way round. */
+#if defined(__clang__)
+#define LIBUTF8_INLINE_BMP(c) (((0xF7FFFFFEu >> (((c) >> 11) & 31)) & ((c) >> 11 < 32)) != 0)
+#else
+#define LIBUTF8_INLINE_BMP(c) ((c) >> 11 < 32 && (0xF7FFFFFEu >> ((c) >> 11) & 1) != 0)
+#endif
 LIBUTF8_INLINE_COLD utf8_status libutf8_inline_decode_slow(const char *s, size_t len, uint32_t *cp,
                                                            size_t *consumed) {
   return utf8_decode_next(s, len, cp, consumed);
@@ -1220,11 +1229,10 @@ static inline utf8_status libutf8_inline_decode_next(const char *s, size_t len, 
         uint32_t t2 = p[2] ^ 0x80u;
         c = (c << 12) + (t1 << 6) + t2 - 0xE0000;
         /* A lead byte below E0 (this branch takes them too) wraps c around, above FFFF, and
-         * so does nothing else once the payloads are below 0x40. Then c >> 11 is 0..31, and
-         * bit k of the mask says whether values from k << 11 are neither overlong (k = 0) nor
-         * surrogates (k = 0x1B). The payloads and c are compared apart: ORing c >> 16 into
-         * the payloads' compare takes more instructions (a shift, a move and an OR). */
-        if ((t1 | t2) < 0x40 && c >> 11 < 32 && (0xF7FFFFFEu >> (c >> 11) & 1) != 0) {
+         * so does nothing else once the payloads are below 0x40 (see LIBUTF8_INLINE_BMP).
+         * The payloads and c are compared apart: ORing c >> 16 into the payloads' compare
+         * takes more instructions (a shift, a move and an OR). */
+        if ((t1 | t2) < 0x40 && LIBUTF8_INLINE_BMP(c)) {
           if (cp) *cp = c;
           if (consumed) *consumed = 3;
           return UTF8_OK;
@@ -1250,6 +1258,7 @@ static inline utf8_status libutf8_inline_decode_next(const char *s, size_t len, 
 #undef LIBUTF8_INLINE_ASCII
 #undef LIBUTF8_INLINE_GCC_LIKELY
 #undef LIBUTF8_INLINE_COLD
+#undef LIBUTF8_INLINE_BMP
 #define utf8_decode_next(s, len, cp, consumed) \
   libutf8_inline_decode_next((s), (len), (cp), (consumed))
 #endif
