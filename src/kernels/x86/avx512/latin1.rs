@@ -9,7 +9,7 @@
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use super::{compress_bytes, load_tail, low_bits, store_tail};
+use super::{compress_bytes, in_gpr, load_tail, low_bits, store_tail};
 use crate::engine::{Mode, Progress, latin1};
 
 /// Bytes of input a block takes: one register of Latin-1, or of UTF-8.
@@ -306,7 +306,7 @@ unsafe fn latin1_blocks<const CP1252: bool>(
                     if CP1252 && c1(b) != 0 {
                         return (read, written);
                     }
-                    let high = _mm512_movepi8_mask(b);
+                    let high = in_gpr(_mm512_movepi8_mask(b));
                     let out = dst.as_mut_ptr().add(written).cast::<u8>();
                     read += BLOCK;
                     if high != 0 {
@@ -448,7 +448,7 @@ unsafe fn utf8_to_latin1_blocks(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> (usi
                     }
                     let b = ahead.take::<$slot>(src.as_ptr().add(read + AHEAD * BLOCK));
                     let out = dst.as_mut_ptr().add(written).cast::<u8>();
-                    let high = _mm512_movepi8_mask(b);
+                    let high = in_gpr(_mm512_movepi8_mask(b));
                     if high != 0 {
                         let Some((values, leads, c3)) =
                             latin1_of_block(b, high, carried_lead, carried_c3)

@@ -233,6 +233,24 @@ pub(super) fn compress_units(keep: u32, v: __m512i) -> __m512i {
     _mm512_mask_compress_epi16(v, keep, v)
 }
 
+/// `mask` moved into a general-purpose register, for a branch that tests it. Compilers test
+/// a mask register where it is (KORTEST), and some CPUs resolve such a branch later than one
+/// on a general-purpose register, so that each misprediction costs more (BENCHMARKS.md, "The
+/// branch on a block's mask"). For the branches that text makes unpredictable: an empty
+/// `asm!` that takes and gives the value in a general-purpose register.
+#[inline(always)]
+pub(super) fn in_gpr(mut mask: u64) -> u64 {
+    // SAFETY: the statement is empty: it reads and writes no memory and keeps the flags.
+    unsafe {
+        core::arch::asm!(
+            "/* {0} */",
+            inout(reg) mask,
+            options(pure, nomem, nostack, preserves_flags)
+        );
+    }
+    mask
+}
+
 /// A mask of the `n` lowest bits, `n` at most 64: one instruction (BZHI), where a shift
 /// needs a test of `n == 0`.
 #[inline]
