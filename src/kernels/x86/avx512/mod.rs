@@ -175,6 +175,12 @@ unsafe impl Vector for Avx512 {
     }
 
     #[inline(always)]
+    unsafe fn any_high_bit_unpredictable(self) -> bool {
+        // SAFETY: AVX-512BW by the caller.
+        unsafe { in_gpr(_mm512_movepi8_mask(self.0)) != 0 }
+    }
+
+    #[inline(always)]
     unsafe fn any_nonzero(self) -> bool {
         // SAFETY: AVX-512F by the caller.
         unsafe { _mm512_test_epi64_mask(self.0, self.0) != 0 }
