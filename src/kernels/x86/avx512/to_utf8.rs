@@ -4,7 +4,7 @@
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use super::{compress_bytes, low_bits, order, splat32};
+use super::{compress_bytes, in_gpr, low_bits, order, splat32};
 use crate::algorithms::to_utf8::{self, CompressSteps, Saved, Utf16Source};
 use crate::engine::short::ShortCall;
 use crate::engine::{Mode, Progress, utf16, utf32};
@@ -298,7 +298,8 @@ unsafe impl<const LONG_ASCII_RUNS: bool> CompressSteps for Avx512CompressSteps<L
 
     /// 96 units: more, and the test costs text of other characters more than it saves; fewer,
     /// and Wikipedia text gains less (see BENCHMARKS.md; AMD Zen 4 is the other way round: see
-    /// [`utf16_to_utf8`]).
+    /// [`utf16_to_utf8`]). Whether a run starts is a branch that mixed text makes
+    /// unpredictable: its mask is tested in a general-purpose register ([`in_gpr`]).
     #[inline(always)]
     unsafe fn ascii_ahead<S: Utf16Source>(src: *const S, units: usize) -> bool {
         const RUN: usize = 96;
@@ -312,7 +313,7 @@ unsafe impl<const LONG_ASCII_RUNS: bool> CompressSteps for Avx512CompressSteps<L
             for k in 1..RUN / 32 {
                 bits = _mm512_or_si512(bits, _mm512_loadu_si512(src.add(32 * k).cast()));
             }
-            _mm512_test_epi16_mask(bits, _mm512_set1_epi16(S::NOT_ASCII as i16)) == 0
+            in_gpr(_mm512_test_epi16_mask(bits, _mm512_set1_epi16(S::NOT_ASCII as i16)).into()) == 0
         }
     }
 
