@@ -36,4 +36,4 @@ diff <(printf '%s%s\n' 'libutf8: LIBUTF8_FORCE_ISA=av\x1bx2\x20\x5c is unknown; 
 LIBUTF8_FORCE_ISA= "$first_use_race" 2> "$stderr"
 test ! -s "$stderr"
 echo "== $first_use_race N: each function called first alone"
-for first in 0 1 2 3 4 5; do "$first_use_race" $first; done
+for first in 0 1 2 3 4 5 6 7; do "$first_use_race" $first; done

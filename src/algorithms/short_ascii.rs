@@ -9,7 +9,9 @@
 //!
 //! The bounds: up to 128 units, these loops beat the kernels on ASCII strings both ways and
 //! cost other strings next to nothing; at 256 units the kernels beat them from UTF-8 (and
-//! AVX-512's short converter from 65 bytes, see `dispatch`). From UTF-8, the plain loop
+//! AVX-512's short converter from 65 bytes, see `dispatch`). Where AVX-512 is in use, the C
+//! functions widen strings of 65-128 bytes into UTF-16 and 33-64 into UTF-32 with it instead,
+//! compiled into a function of their own (`dispatch::AsciiAvx512`). From UTF-8, the plain loop
 //! widened as well, but LLVM's vectorised loop tested first whether the output overlaps the
 //! input, which cost short strings more than the widening itself. The measurements are in
 //! BENCHMARKS.md.
@@ -271,8 +273,9 @@ fn from_utf8_17_to_128<T: ShortAsciiUnit>(
     ) -> bool {
         // SAFETY: SSE2 is part of the x86_64 baseline.
         let or = |a, b| unsafe { _mm_or_si128(a, b) };
-        // SAFETY: as above.
-        if unsafe { _mm_movemask_epi8(v.into_iter().reduce(or).unwrap_or(v[0])) } != 0 {
+        // SAFETY: as above. A fold, which LLVM inlines: `reduce` it called out of line once
+        // the C functions reached this code by two paths, which gave them a stack frame.
+        if unsafe { _mm_movemask_epi8(v.iter().fold(v[0], |all, &b| or(all, b))) } != 0 {
             return false;
         }
         for (bytes, at) in v.into_iter().zip(at) {

@@ -664,6 +664,66 @@ fn active() -> &'static Kernels {
     unsafe { &*ACTIVE.load(Ordering::Relaxed) }
 }
 
+/// Whether the implementation in use is AVX-512's (either tuning), or `None` before the first
+/// choice (see [`choose_now`]).
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+#[inline(always)]
+pub(crate) fn avx512_in_use() -> Option<bool> {
+    let kernels = active();
+    (!ptr::eq(kernels, &UNCHOSEN))
+        .then(|| ptr::eq(kernels, &AVX512) || ptr::eq(kernels, &AVX512_ZEN4))
+}
+
+/// Chooses the implementation, for a caller that asks [`avx512_in_use`] before any kernel.
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+#[cold]
+#[inline(never)]
+pub(crate) fn choose_now() {
+    choose();
+}
+
+/// A unit of UTF-16 or UTF-32 into which strings of ASCII of some lengths are widened faster
+/// by AVX-512 in registers of 32 and 64 bytes than by the SSE2 loop or the short converter,
+/// when its code is compiled into the caller's: for the C functions, which the baseline
+/// compiles, a call through the tables cost more than those save (see `ffi::transcode`).
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+pub(crate) trait AsciiAvx512: Sized {
+    /// The lengths of input taken, in bytes.
+    const LENGTHS: core::ops::RangeInclusive<usize>;
+    /// All of `src`, of [`AsciiAvx512::LENGTHS`], if it is ASCII, widened into `dst`: `Ok` with
+    /// the units written, else `Err(0)`, having written nothing (see
+    /// `avx512::from_utf8::ascii_of_two_blocks`).
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F and BW.
+    unsafe fn widen_avx512(src: &[u8], dst: &mut [MaybeUninit<Self>]) -> Result<usize, usize>;
+}
+
+/// From 65 bytes: the SSE2 loop is as fast up to 64.
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+impl AsciiAvx512 for u16 {
+    const LENGTHS: core::ops::RangeInclusive<usize> = 65..=128;
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    unsafe fn widen_avx512(src: &[u8], dst: &mut [MaybeUninit<u16>]) -> Result<usize, usize> {
+        // SAFETY: by the caller.
+        unsafe { avx512::from_utf8::ascii_of_two_blocks(src, dst) }
+    }
+}
+
+/// From 33 bytes, whose units the SSE2 loop stores in 16 stores of 16 bytes; up to 64, beyond
+/// which strings go to the short converter, and those of other text to it at once.
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+impl AsciiAvx512 for u32 {
+    const LENGTHS: core::ops::RangeInclusive<usize> = 33..=64;
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    unsafe fn widen_avx512(src: &[u8], dst: &mut [MaybeUninit<u32>]) -> Result<usize, usize> {
+        // SAFETY: by the caller.
+        unsafe { avx512::from_utf8::ascii_of_two_blocks(src, dst) }
+    }
+}
+
 /// Chooses the implementation and stores it in ACTIVE.
 #[cold]
 #[inline(never)]

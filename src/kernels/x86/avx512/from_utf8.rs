@@ -1225,6 +1225,54 @@ unsafe fn ascii_blocks<T: RunStore>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> u
     at
 }
 
+/// Half a block.
+const HALF: usize = from_utf8::BLOCK / 2;
+
+/// All of `src`, 33 to 128 bytes, if it is ASCII, widened into `dst`: the first and the last
+/// 32 bytes, or from 65 bytes the first and the last 64 (which overlap below twice that),
+/// tested together, then stored as units. `Ok` with the units written, else `Err(0)`, having
+/// written nothing (the input is not all ASCII, or is of another length, or `dst` is too
+/// short), and the upper halves of the vector registers cleared: the caller's next paths may
+/// run SSE instructions, which on some CPUs wait on those halves, and LLVM leaves them set
+/// before a tail call.
+///
+/// # Safety
+/// The CPU has AVX-512F and BW.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+pub(crate) unsafe fn ascii_of_two_blocks<T: RunStore>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<T>],
+) -> Result<usize, usize> {
+    let n = src.len();
+    if dst.len() < n {
+        return Err(0);
+    }
+    let out = dst.as_mut_ptr().cast::<T>();
+    // SAFETY: the instructions by the caller; the loads read `src`'s first and last 32 or 64
+    // bytes, which it has, and the stores write their units, for which `dst` has room.
+    unsafe {
+        if (from_utf8::BLOCK + 1..=2 * from_utf8::BLOCK).contains(&n) {
+            let first = _mm512_loadu_si512(src.as_ptr().cast());
+            if ascii_cover(src, out, first, [n - from_utf8::BLOCK]) {
+                return Ok(n);
+            }
+        } else if (HALF + 1..=from_utf8::BLOCK).contains(&n) {
+            let first = _mm256_loadu_si256(src.as_ptr().cast());
+            let last = _mm256_loadu_si256(src.as_ptr().add(n - HALF).cast());
+            if _mm256_movemask_epi8(_mm256_or_si256(first, last)) == 0 {
+                T::store_ascii(_mm512_castsi256_si512(first), HALF, out);
+                T::store_ascii(_mm512_castsi256_si512(last), HALF, out.add(n - HALF));
+                return Ok(n);
+            }
+        } else {
+            return Err(0);
+        }
+        _mm256_zeroupper();
+    }
+    Err(0)
+}
+
 /// Whether the 64-byte blocks of `src` at the offsets `at` are ASCII, tested together, and if
 /// so each widened into the units at `out` from its offset, and `first`, the block at 0, too.
 ///
