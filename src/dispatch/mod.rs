@@ -664,17 +664,23 @@ fn active() -> &'static Kernels {
     unsafe { &*ACTIVE.load(Ordering::Relaxed) }
 }
 
-/// Whether the implementation in use is AVX-512's (either tuning), or `None` before the first
-/// choice (see [`choose_now`]).
+/// Whether the implementation in use is AVX-512's (either tuning): false before the first
+/// choice too (see [`chosen`]).
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
 #[inline(always)]
-pub(crate) fn avx512_in_use() -> Option<bool> {
+pub(crate) fn avx512_in_use() -> bool {
     let kernels = active();
-    (!ptr::eq(kernels, &UNCHOSEN))
-        .then(|| ptr::eq(kernels, &AVX512) || ptr::eq(kernels, &AVX512_ZEN4))
+    ptr::eq(kernels, &AVX512) || ptr::eq(kernels, &AVX512_ZEN4)
 }
 
-/// Chooses the implementation, for a caller that asks [`avx512_in_use`] before any kernel.
+/// Whether the implementation has been chosen (see [`choose_now`]).
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+#[inline(always)]
+pub(crate) fn chosen() -> bool {
+    !ptr::eq(active(), &UNCHOSEN)
+}
+
+/// Chooses the implementation, for a caller that asks [`avx512_in_use`] before any kernel has.
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
 #[cold]
 #[inline(never)]

@@ -7,7 +7,7 @@ use core::mem::MaybeUninit;
 use super::utf8_status::{self, *};
 use super::{input, output, units};
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
-use crate::transcode::{AsciiAvx512, avx512_in_use, choose_now};
+use crate::transcode::{AsciiAvx512, avx512_in_use, choose_now, chosen};
 use crate::transcode::{
     Direction, FromUtf8, IntoUtf8, Mode, Progress, Replacement, ShortCall, Stop, latin1, utf16,
     utf32,
@@ -288,11 +288,13 @@ fn ascii_first_avx512<T: AsciiAvx512>(src: &[u8], dst: &mut [MaybeUninit<T>]) ->
 where
     FromUtf8<T>: Direction<Src = u8, Dst = T>,
 {
-    match avx512_in_use() {
+    if avx512_in_use() {
         // SAFETY: AVX-512 is in use only on CPUs that have it.
-        Some(true) => unsafe { widen_avx512_first(src, dst) },
-        Some(false) => short_first::<FromUtf8<T>>(src, dst),
-        None => ascii_first_call(src, dst),
+        unsafe { widen_avx512_first(src, dst) }
+    } else if chosen() {
+        short_first::<FromUtf8<T>>(src, dst)
+    } else {
+        ascii_first_call(src, dst)
     }
 }
 
@@ -325,7 +327,7 @@ where
     FromUtf8<T>: Direction<Src = u8, Dst = T>,
 {
     choose_now();
-    if avx512_in_use() == Some(true) {
+    if avx512_in_use() {
         // SAFETY: AVX-512 is in use only on CPUs that have it.
         unsafe { widen_avx512_first(src, dst) }
     } else {
