@@ -693,7 +693,7 @@ pub(crate) fn choose_now() {
 /// when its code is compiled into the caller's: for the C functions, which the baseline
 /// compiles, a call through the tables cost more than those save (see `ffi::transcode`).
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
-pub(crate) trait AsciiAvx512: Sized {
+pub(crate) trait AsciiAvx512: avx512::from_utf8::RunStore {
     /// The lengths of input taken, in bytes.
     const LENGTHS: core::ops::RangeInclusive<usize>;
     /// All of `src`, of [`AsciiAvx512::LENGTHS`], if it is ASCII, widened into `dst`: `Ok` with
@@ -702,19 +702,18 @@ pub(crate) trait AsciiAvx512: Sized {
     ///
     /// # Safety
     /// The CPU has AVX-512F and BW.
-    unsafe fn widen_avx512(src: &[u8], dst: &mut [MaybeUninit<Self>]) -> Result<usize, usize>;
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    unsafe fn widen_avx512(src: &[u8], dst: &mut [MaybeUninit<Self>]) -> Result<usize, usize> {
+        // SAFETY: by the caller.
+        unsafe { avx512::from_utf8::ascii_of_two_blocks(src, dst) }
+    }
 }
 
 /// From 65 bytes: the SSE2 loop is as fast up to 64.
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
 impl AsciiAvx512 for u16 {
     const LENGTHS: core::ops::RangeInclusive<usize> = 65..=128;
-    #[target_feature(enable = "avx512f,avx512bw")]
-    #[inline]
-    unsafe fn widen_avx512(src: &[u8], dst: &mut [MaybeUninit<u16>]) -> Result<usize, usize> {
-        // SAFETY: by the caller.
-        unsafe { avx512::from_utf8::ascii_of_two_blocks(src, dst) }
-    }
 }
 
 /// From 33 bytes, whose units the SSE2 loop stores in 16 stores of 16 bytes; up to 64, beyond
@@ -722,12 +721,6 @@ impl AsciiAvx512 for u16 {
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
 impl AsciiAvx512 for u32 {
     const LENGTHS: core::ops::RangeInclusive<usize> = 33..=64;
-    #[target_feature(enable = "avx512f,avx512bw")]
-    #[inline]
-    unsafe fn widen_avx512(src: &[u8], dst: &mut [MaybeUninit<u32>]) -> Result<usize, usize> {
-        // SAFETY: by the caller.
-        unsafe { avx512::from_utf8::ascii_of_two_blocks(src, dst) }
-    }
 }
 
 /// Chooses the implementation and stores it in ACTIVE.
