@@ -19,6 +19,7 @@ pub mod utf32;
 
 pub use crate::engine::{Mode, Progress, Replacement, Stop};
 
+/// The C functions' own path of short ASCII where AVX-512 is in use (see `ffi::transcode`).
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
 pub(crate) use crate::dispatch::{AsciiAvx512, avx512_in_use, choose_now, chosen};
 /// The paths of the conversions, which the C functions take apart (see `ffi::transcode`).
