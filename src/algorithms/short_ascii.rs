@@ -321,13 +321,15 @@ pub(crate) fn into_utf8<S: ShortAsciiUnit>(
     // Only an input that starts with two units of ASCII is read: reading a mixed string
     // before handing it to the kernel slows it down, and a test of the first unit alone sent
     // strings of other scripts that start with a space this way, a branch mispredicted now and
-    // then (the unit after a space is a letter).
-    if src.len() > SHORT_ASCII
-        || dst.len() < src.len()
-        || src.first().is_none_or(|u| u.value() >= 0x80)
-        || src.get(1).is_some_and(|u| u.value() >= 0x80)
-    {
-        return if src.is_empty() { Ok(done(0)) } else { Err(0) };
+    // then (the unit after a space is a letter). The two are tested together, in one branch,
+    // which a string of another script takes whether or not it starts with a space.
+    let first_two = match src {
+        [a, b, ..] => a.value() | b.value(),
+        [a] => a.value(),
+        [] => return Ok(done(0)),
+    };
+    if src.len() > SHORT_ASCII || dst.len() < src.len() || first_two >= 0x80 {
+        return Err(0);
     }
     #[cfg(target_arch = "x86_64")]
     if let Some(last) = src.last_chunk::<16>() {
