@@ -723,6 +723,31 @@ impl AsciiAvx512 for u32 {
     const LENGTHS: core::ops::RangeInclusive<usize> = 33..=64;
 }
 
+/// A unit of UTF-16 or UTF-32 whose short strings of other than ASCII the C functions convert
+/// into UTF-8 by AVX-512's short converter compiled into their own code, not called through
+/// the tables: the call through the tables (the input and output handed over in memory, an
+/// indirect call) cost such a string more than its conversion (see `ffi::transcode`).
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+pub(crate) trait IntoUtf8Avx512: avx512::to_utf8::TailStepUnit {
+    /// All of `src` converted into `dst` by AVX-512's short converter if it takes the string:
+    /// `Ok` with the bytes written, else `Err(0)` (see `avx512::to_utf8::short_to_utf8`).
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F, BW, VBMI and VBMI2, AVX2, POPCNT and BMI2, and the caller is
+    /// compiled for them (the code is inlined into it).
+    #[inline(always)]
+    unsafe fn short_avx512(src: &[Self], dst: &mut [MaybeUninit<u8>]) -> Result<usize, usize> {
+        // SAFETY: by the caller.
+        unsafe { avx512::to_utf8::short_string_to_utf8(src, dst) }
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+impl IntoUtf8Avx512 for u16 {}
+
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+impl IntoUtf8Avx512 for u32 {}
+
 /// Chooses the implementation and stores it in ACTIVE.
 #[cold]
 #[inline(never)]

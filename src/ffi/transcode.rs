@@ -7,7 +7,7 @@ use core::mem::MaybeUninit;
 use super::utf8_status::{self, *};
 use super::{input, output, units};
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
-use crate::transcode::{AsciiAvx512, avx512_in_use, choose_now, chosen};
+use crate::transcode::{AsciiAvx512, IntoUtf8Avx512, avx512_in_use, choose_now, chosen};
 use crate::transcode::{
     Direction, FromUtf8, IntoUtf8, Mode, Progress, Replacement, ShortCall, Stop, latin1, utf16,
     utf32,
@@ -335,6 +335,60 @@ where
     }
 }
 
+/// The common call into UTF-8 from units `S` where AVX-512's code is built: as
+/// [`short_first`], but while AVX-512 is in use a string that does not start with ASCII (the
+/// strings of most other scripts) goes to [`short_avx512_first`].
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+#[inline(always)]
+fn into_utf8_first<S: IntoUtf8Avx512>(src: &[S], dst: &mut [MaybeUninit<u8>]) -> utf8_result
+where
+    IntoUtf8<S>: Direction<Src = S, Dst = u8>,
+{
+    match IntoUtf8::<S>::ascii(src, dst) {
+        Ok(written) => converted(src.len(), written),
+        // SAFETY: AVX-512 is in use only on CPUs that have it.
+        Err(0) if avx512_in_use() => unsafe { short_avx512_first(src, dst) },
+        Err(done) => beyond_ascii::<IntoUtf8<S>>(src, dst, done),
+    }
+}
+
+/// The common call into UTF-8 from units `S`: [`short_first`].
+#[cfg(not(all(target_arch = "x86_64", libutf8_avx512)))]
+#[inline(always)]
+fn into_utf8_first<S>(src: &[S], dst: &mut [MaybeUninit<u8>]) -> utf8_result
+where
+    IntoUtf8<S>: Direction<Src = S, Dst = u8>,
+{
+    short_first::<IntoUtf8<S>>(src, dst)
+}
+
+/// [`into_utf8_first`]'s path where AVX-512 is in use: a short string converted by
+/// `IntoUtf8Avx512::short_avx512`, any other by the path after the short converter.
+///
+/// Reached through the tables, AVX-512's short converter took the input and output in memory
+/// (`ShortCall`), and its caller a stack frame for them; compiled into a function of its own
+/// that the C function calls directly, it takes them in registers and the function builds the
+/// C result itself (see BENCHMARKS.md).
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2, AVX2, POPCNT and BMI2.
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt,bmi2")]
+#[inline(never)]
+unsafe fn short_avx512_first<S: IntoUtf8Avx512>(
+    src: &[S],
+    dst: &mut [MaybeUninit<u8>],
+) -> utf8_result
+where
+    IntoUtf8<S>: Direction<Src = S, Dst = u8>,
+{
+    // SAFETY: the instructions by the caller.
+    match unsafe { S::short_avx512(src, dst) } {
+        Ok(written) => converted(src.len(), written),
+        Err(_) => rest_of::<IntoUtf8<S>>(src, dst, 0),
+    }
+}
+
 /// [`short_first`] after the path of ASCII converted the first `done` units.
 #[inline(never)]
 fn beyond_ascii<D: Direction>(
@@ -556,7 +610,7 @@ pub unsafe extern "C" fn utf16_to_utf8(
     // SAFETY: the caller's contract is passed on unchanged.
     unsafe {
         if let Some((src, dst)) = plain_call(src, len, out.cast::<u8>(), cap, flags) {
-            short_first::<IntoUtf8<u16>>(src, dst)
+            into_utf8_first(src, dst)
         } else if swapped(flags) {
             run_out_of_line(
                 src,
@@ -604,7 +658,7 @@ pub unsafe extern "C" fn utf32_to_utf8(
     // SAFETY: the caller's contract is passed on unchanged.
     unsafe {
         if let Some((src, dst)) = plain_call(src, len, out.cast::<u8>(), cap, flags) {
-            short_first::<IntoUtf8<u32>>(src, dst)
+            into_utf8_first(src, dst)
         } else {
             run_out_of_line(
                 src,

@@ -848,7 +848,21 @@ unsafe fn short_other_steps<S: TailStepUnit>(
 pub(crate) unsafe fn short_to_utf8<S: TailStepUnit>(
     call: &mut ShortCall<'_, S, u8>,
 ) -> Result<usize, usize> {
-    let (src, dst) = (call.src, &mut *call.dst);
+    // SAFETY: by the caller.
+    unsafe { short_string_to_utf8(call.src, call.dst) }
+}
+
+/// [`short_to_utf8`] with the input and output as they are, inlined into a caller compiled for
+/// the same instruction sets (also the C functions' own path where AVX-512 is in use: see
+/// `ffi::transcode`).
+///
+/// # Safety
+/// As for [`short_to_utf8`].
+#[inline(always)]
+pub(crate) unsafe fn short_string_to_utf8<S: TailStepUnit>(
+    src: &[S],
+    dst: &mut [MaybeUninit<u8>],
+) -> Result<usize, usize> {
     if src.len() > 4 * S::STEP_UNITS {
         // SAFETY: by the caller.
         return unsafe { short_steps_up_to_8(src, dst) };
