@@ -710,10 +710,11 @@ pub(crate) trait AsciiAvx512: avx512::from_utf8::RunStore {
     }
 }
 
-/// From 65 bytes: the SSE2 loop is as fast up to 64.
+/// From 65 bytes (the SSE2 loop is as fast up to 64) to 256, where the short converter, called
+/// through the tables, would take them.
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
 impl AsciiAvx512 for u16 {
-    const LENGTHS: core::ops::RangeInclusive<usize> = 65..=128;
+    const LENGTHS: core::ops::RangeInclusive<usize> = 65..=256;
 }
 
 /// From 33 bytes, whose units the SSE2 loop stores in 16 stores of 16 bytes; up to 64, beyond

@@ -1228,9 +1228,9 @@ unsafe fn ascii_blocks<T: RunStore>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> u
 /// Half a block.
 const HALF: usize = from_utf8::BLOCK / 2;
 
-/// All of `src`, 33 to 128 bytes, if it is ASCII, widened into `dst`: the first and the last
-/// 32 bytes, or from 65 bytes the first and the last 64 (which overlap below twice that),
-/// tested together, then stored as units. `Ok` with the units written, else `Err(0)`, having
+/// All of `src`, 33 to 256 bytes, if it is ASCII, widened into `dst`: the first and the last
+/// 32 bytes, from 65 bytes the first and the last 64 (which overlap below twice that), from
+/// 129 bytes four blocks of 64 that cover it, tested together, then stored as units. `Ok` with the units written, else `Err(0)`, having
 /// written nothing (the input is not all ASCII, or is of another length, or `dst` is too
 /// short), and the upper halves of the vector registers cleared: the caller's next paths may
 /// run SSE instructions, which on some CPUs wait on those halves, and LLVM leaves them set
@@ -1255,6 +1255,16 @@ pub(crate) unsafe fn ascii_of_two_blocks<T: RunStore>(
         if (from_utf8::BLOCK + 1..=2 * from_utf8::BLOCK).contains(&n) {
             let first = _mm512_loadu_si512(src.as_ptr().cast());
             if ascii_cover(src, out, first, [n - from_utf8::BLOCK]) {
+                return Ok(n);
+            }
+        } else if (2 * from_utf8::BLOCK + 1..=4 * from_utf8::BLOCK).contains(&n) {
+            let first = _mm512_loadu_si512(src.as_ptr().cast());
+            let at = [
+                from_utf8::BLOCK,
+                n - 2 * from_utf8::BLOCK,
+                n - from_utf8::BLOCK,
+            ];
+            if ascii_cover(src, out, first, at) {
                 return Ok(n);
             }
         } else if (HALF + 1..=from_utf8::BLOCK).contains(&n) {
