@@ -362,13 +362,15 @@ pub(crate) unsafe trait RunStore: Sized {
     /// # Safety
     /// `total` units writable at `out`; the CPU has AVX-512F and BW.
     unsafe fn store_ascii(bytes: __m512i, total: usize, out: *mut Self);
-    /// [`short_pairs`] into these units: `Err(0)` into UTF-32, whose strings with 4-byte
-    /// characters are left to the converter.
+    /// [`short_block`] for a string with a 4-byte character (or a byte from F5) into these
+    /// units: [`short_pairs`] into UTF-16, [`short_fours`] into UTF-32.
     ///
     /// # Safety
     /// As for [`short_pairs`].
-    unsafe fn short_with_pairs(bytes: &[u8], dst: &mut [MaybeUninit<Self>])
-    -> Result<usize, usize>;
+    unsafe fn short_with_four_byte(
+        bytes: &[u8],
+        dst: &mut [MaybeUninit<Self>],
+    ) -> Result<usize, usize>;
 }
 
 // SAFETY: AVX-512F, BW and VBMI (VBMI2 for `order`); the stores write `total` units, or 64 of
@@ -422,7 +424,10 @@ unsafe impl<T: Utf16Store> RunStore for T {
     }
 
     #[inline(always)]
-    unsafe fn short_with_pairs(bytes: &[u8], dst: &mut [MaybeUninit<T>]) -> Result<usize, usize> {
+    unsafe fn short_with_four_byte(
+        bytes: &[u8],
+        dst: &mut [MaybeUninit<T>],
+    ) -> Result<usize, usize> {
         // SAFETY: by the caller.
         unsafe { short_pairs(bytes, dst) }
     }
@@ -483,8 +488,12 @@ unsafe impl RunStore for u32 {
     }
 
     #[inline(always)]
-    unsafe fn short_with_pairs(_: &[u8], _: &mut [MaybeUninit<u32>]) -> Result<usize, usize> {
-        Err(0)
+    unsafe fn short_with_four_byte(
+        bytes: &[u8],
+        dst: &mut [MaybeUninit<u32>],
+    ) -> Result<usize, usize> {
+        // SAFETY: by the caller.
+        unsafe { short_fours(bytes, dst) }
     }
 }
 
@@ -608,12 +617,13 @@ unsafe fn store_narrow<T: RunStore>(
 }
 
 /// The byte permutations that give each byte lane the byte one place before it, and two.
-static BYTES_BEFORE: [[u8; 64]; 2] = {
-    let mut table = [[0; 64]; 2];
+static BYTES_BEFORE: [[u8; 64]; 3] = {
+    let mut table = [[0; 64]; 3];
     let mut i = 0;
     while i < 64 {
         table[0][i] = ((i + 63) % 64) as u8;
         table[1][i] = ((i + 62) % 64) as u8;
+        table[2][i] = ((i + 61) % 64) as u8;
         i += 1;
     }
     table
@@ -1083,16 +1093,14 @@ unsafe fn short_string<T: RunStore + MixedTailUnit>(
     }
 }
 
-/// Converts all of `src` if it is well-formed UTF-8 (into UTF-32, of characters of 1 to 3
-/// bytes) whose units fit in `dst`: `Ok` with the units written; else `Err` with the units of
+/// Converts all of `src` if it is well-formed UTF-8 whose units fit in `dst`: `Ok` with the units written; else `Err` with the units of
 /// leading ASCII converted, the bytes of the steps before the one that failed if all were
 /// ASCII, else 0 (the converter writes again alike what was written). Up to 64 bytes, one
 /// masked load and [`short_block`]; longer, [`short_steps`]: the input is read once, and
 /// what is converted is what was checked. The dispatch gives it up to `SHORT_UTF8` bytes.
 ///
 /// Short strings of every script take this one path, with about half the instructions of the
-/// plain loop or of [`short_string`] (a call on a short string is mostly fixed cost); into
-/// UTF-32, strings with a 4-byte character are left to those.
+/// plain loop or of [`short_string`] (a call on a short string is mostly fixed cost).
 /// The dispatch calls it before them and before any converter (`Kernels::short`,
 /// `ShortConverters`): entering a converter, its registers and stack set up for its loops, cost
 /// a short string about as much as converting it.
@@ -1317,8 +1325,8 @@ unsafe fn ascii_cover<T: RunStore, const N: usize>(
 /// written; else (or if there are none) `Err(0)`, having written nothing. One masked load; ASCII
 /// widened at once; else the checks of a block of [`narrow_run`], with the end of the string
 /// in place of the next block (a lead byte must have its continuation bytes before the end),
-/// then the stores of [`store_values_of`]. Bytes from F0 go on, into UTF-16, to
-/// [`short_pairs`], which does the same with surrogate pairs.
+/// then the stores of [`store_values_of`]. Bytes from F0 go on to [`short_pairs`] (UTF-16),
+/// which does the same with surrogate pairs, or [`short_fours`] (UTF-32).
 ///
 /// Out of line, for its two callers, so that [`short_pairs`] is inlined into it.
 ///
@@ -1369,9 +1377,9 @@ unsafe fn short_block<T: RunStore>(
                 dst.as_mut_ptr(),
             ));
         }
-        // A 4-byte character, or a lead byte from F5: into UTF-16, the path of surrogate pairs.
+        // A 4-byte character, or a lead byte from F5: the path of 4-byte characters.
         if _mm512_cmpge_epu8_mask(b, splat8(0xF0)) != 0 {
-            return T::short_with_pairs(bytes, dst);
+            return T::short_with_four_byte(bytes, dst);
         }
         let Some((third, _, ends)) = whole_string_checks::<false>(b, within, continuation, lead)
         else {
@@ -1455,6 +1463,80 @@ unsafe fn short_pairs<T: Utf16Store>(
                 low_bits(total - 32 * half) as u32,
                 order::<T>(values),
             );
+        }
+        Ok(total)
+    }
+}
+
+/// Converts `bytes` (1 to 64) into UTF-32, if they are well-formed UTF-8 (of characters of 1
+/// to 4 bytes) whose units fit in `dst`: `Ok` with the units written; else `Err(0)`, having
+/// written nothing. The checks of [`short_pairs`] ([`whole_string_checks`]), and one unit a
+/// character, its value at its last byte: a 4-byte character's fourth byte takes its low and
+/// high bytes as [`value_bytes`] makes a 3-byte character's, with the second byte in the
+/// lead's place (two before), and its bits 16-20 from the second byte's bits 4-5 and the
+/// lead's 0-2 (three before).
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI, VBMI2, POPCNT and BMI2.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
+#[inline]
+unsafe fn short_fours(bytes: &[u8], dst: &mut [MaybeUninit<u32>]) -> Result<usize, usize> {
+    let within = low_bits(bytes.len());
+    // SAFETY: the instructions by the caller; the load reads the bytes of `bytes` (the others
+    // are masked off: neither read nor able to fault), zeros after them; the stores write the
+    // `total` units counted, which `dst` has.
+    unsafe {
+        let b = _mm512_maskz_loadu_epi8(within, bytes.as_ptr().cast());
+        let continuation = _mm512_cmplt_epi8_mask(b, splat8(0xC0));
+        let lead = _mm512_cmpge_epu8_mask(b, splat8(0xC0));
+        let Some((third, lead4, ends)) = whole_string_checks::<true>(b, within, continuation, lead)
+        else {
+            return Err(0);
+        };
+        // A 4-byte character ends at its fourth byte alone.
+        let ends = ends & !(lead4 << 2);
+        let fourth = lead4 << 3;
+        let total = ends.count_ones() as usize;
+        if total > dst.len() {
+            return Err(0);
+        }
+        // Two before: a 3-byte character's lead at its third byte, a 4-byte character's
+        // second byte at its fourth.
+        let (middle, top) = bytes_before(b, continuation, (third & !(lead4 << 2)) | fourth);
+        let (low_byte, high_byte) = value_bytes(b, middle, top);
+        let lead_byte = _mm512_maskz_permutexvar_epi8(fourth, table64(&BYTES_BEFORE[2]), b);
+        // Shifted in 16-bit lanes: the masks keep each byte's own bits.
+        let upper_byte = _mm512_maskz_mov_epi8(
+            fourth,
+            _mm512_ternarylogic_epi32::<0xEA>(
+                _mm512_srli_epi16::<4>(top),
+                splat8(0x03),
+                _mm512_and_si512(_mm512_slli_epi16::<2>(lead_byte), splat8(0x1C)),
+            ),
+        );
+        let mut lows = compress_bytes(ends, low_byte);
+        let mut highs = compress_bytes(ends, high_byte);
+        let mut uppers = compress_bytes(ends, upper_byte);
+        let out = dst.as_mut_ptr().cast::<u32>();
+        let mut at = 0;
+        while at < total {
+            // low | high << 8 | upper << 16, of the first 16 bytes of each
+            let units = _mm512_ternarylogic_epi32::<0xFE>(
+                _mm512_cvtepu8_epi32(_mm512_castsi512_si128(lows)),
+                _mm512_slli_epi32::<8>(_mm512_cvtepu8_epi32(_mm512_castsi512_si128(highs))),
+                _mm512_slli_epi32::<16>(_mm512_cvtepu8_epi32(_mm512_castsi512_si128(uppers))),
+            );
+            if total - at >= 16 {
+                _mm512_storeu_si512(out.add(at).cast(), units);
+            } else {
+                _mm512_mask_storeu_epi32(out.add(at).cast(), low_bits(total - at) as u16, units);
+            }
+            // The next 16 bytes of each down to the bottom.
+            let zero = _mm512_setzero_si512();
+            lows = _mm512_alignr_epi32::<4>(zero, lows);
+            highs = _mm512_alignr_epi32::<4>(zero, highs);
+            uppers = _mm512_alignr_epi32::<4>(zero, uppers);
+            at += 16;
         }
         Ok(total)
     }
