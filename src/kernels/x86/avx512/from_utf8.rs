@@ -1399,6 +1399,26 @@ unsafe fn short_block<T: RunStore>(
     }
 }
 
+/// `bytes` (1 to 64) in one register, zeros after them, if they are well-formed UTF-8 (of
+/// characters of 1 to 4 bytes, by [`whole_string_checks`]): the register, its continuation
+/// bytes, and the third bytes, 4-byte leads and ends of characters that the checks give.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW and BMI2.
+#[inline(always)]
+unsafe fn loaded_and_checked(bytes: &[u8]) -> Option<(__m512i, u64, u64, u64, u64)> {
+    // SAFETY: by the caller; the load reads the bytes of `bytes` (the others are masked off:
+    // neither read nor able to fault), zeros after them.
+    unsafe {
+        let within = low_bits(bytes.len());
+        let b = _mm512_maskz_loadu_epi8(within, bytes.as_ptr().cast());
+        let continuation = _mm512_cmplt_epi8_mask(b, splat8(0xC0));
+        let lead = _mm512_cmpge_epu8_mask(b, splat8(0xC0));
+        let (third, lead4, ends) = whole_string_checks::<true>(b, within, continuation, lead)?;
+        Some((b, continuation, third, lead4, ends))
+    }
+}
+
 /// Converts `bytes` (1 to 64) into UTF-16, if they are well-formed UTF-8 (of characters of 1
 /// to 4 bytes) whose units fit in `dst`: `Ok` with the units written; else `Err(0)`, having
 /// written nothing. The checks of [`short_block`] with those of 4-byte characters
@@ -1416,15 +1436,9 @@ unsafe fn short_pairs<T: Utf16Store>(
     bytes: &[u8],
     dst: &mut [MaybeUninit<T>],
 ) -> Result<usize, usize> {
-    let within = low_bits(bytes.len());
-    // SAFETY: the instructions by the caller; the load reads the bytes of `bytes` (the others
-    // are masked off: neither read nor able to fault), zeros after them.
+    // SAFETY: the instructions by the caller.
     unsafe {
-        let b = _mm512_maskz_loadu_epi8(within, bytes.as_ptr().cast());
-        let continuation = _mm512_cmplt_epi8_mask(b, splat8(0xC0));
-        let lead = _mm512_cmpge_epu8_mask(b, splat8(0xC0));
-        let Some((third, lead4, ends)) = whole_string_checks::<true>(b, within, continuation, lead)
-        else {
+        let Some((b, continuation, third, lead4, ends)) = loaded_and_checked(bytes) else {
             return Err(0);
         };
         let total = ends.count_ones() as usize;
@@ -1481,16 +1495,10 @@ unsafe fn short_pairs<T: Utf16Store>(
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
 #[inline]
 unsafe fn short_fours(bytes: &[u8], dst: &mut [MaybeUninit<u32>]) -> Result<usize, usize> {
-    let within = low_bits(bytes.len());
-    // SAFETY: the instructions by the caller; the load reads the bytes of `bytes` (the others
-    // are masked off: neither read nor able to fault), zeros after them; the stores write the
-    // `total` units counted, which `dst` has.
+    // SAFETY: the instructions by the caller; the stores write the `total` units counted,
+    // which `dst` has.
     unsafe {
-        let b = _mm512_maskz_loadu_epi8(within, bytes.as_ptr().cast());
-        let continuation = _mm512_cmplt_epi8_mask(b, splat8(0xC0));
-        let lead = _mm512_cmpge_epu8_mask(b, splat8(0xC0));
-        let Some((third, lead4, ends)) = whole_string_checks::<true>(b, within, continuation, lead)
-        else {
+        let Some((b, continuation, third, lead4, ends)) = loaded_and_checked(bytes) else {
             return Err(0);
         };
         // A 4-byte character ends at its fourth byte alone.
