@@ -1625,8 +1625,9 @@ fn short_strings_through_the_c_functions() {
 /// ASCII strings of every length to past 256 bytes (the C functions convert those up to 128
 /// bytes into UTF-16, 64 into UTF-32, with 16-byte loads that overlap, tested together, before
 /// any kernel, and where AVX-512 is in use those of 65 to 256 bytes into UTF-16 and 33 to 64
-/// into UTF-32 with loads of 64 or 32 bytes that overlap, as AVX-512's short converter does) with one other byte or character at each position (from 137 bytes, at every fifth,
-/// a different fifth for each length): a load that missed a byte would convert it as ASCII.
+/// into UTF-32 with loads of 64 or 32 bytes that overlap, as AVX-512's short converter does)
+/// with one other byte or character at each position (from 137 bytes, at every fifth, a
+/// different fifth for each length): a load that missed a byte would convert it as ASCII.
 /// The strings that are UTF-8 back from their UTF-16 and UTF-32 as well (up to 32 units, the
 /// first and last 16 tested together; the first two units tested alone first). Every capacity,
 /// both modes, against the oracle's steps.

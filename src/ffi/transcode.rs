@@ -212,9 +212,8 @@ unsafe fn run<S, T>(
 
 /// [`run`] out of line: the C functions of UTF-16 and UTF-32 run their common call
 /// ([`plain_call`]) by [`short_first`] (into UTF-8, [`into_utf8_first`]) and every other one
-/// by this. (With UTF-16 of both byte
-/// orders in one function, the optimiser chose the converter at run time and called it
-/// indirectly.)
+/// by this. (With UTF-16 of both byte orders in one function, the optimiser chose the
+/// converter at run time and called it indirectly.)
 ///
 /// # Safety
 /// As for [`run`].

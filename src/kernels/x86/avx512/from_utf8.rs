@@ -616,7 +616,7 @@ unsafe fn store_narrow<T: RunStore>(
     }
 }
 
-/// The byte permutations that give each byte lane the byte one place before it, and two.
+/// The byte permutations that give each byte lane the byte one, two and three places before it.
 static BYTES_BEFORE: [[u8; 64]; 3] = {
     let mut table = [[0; 64]; 3];
     let mut i = 0;
@@ -1093,9 +1093,10 @@ unsafe fn short_string<T: RunStore + MixedTailUnit>(
     }
 }
 
-/// Converts all of `src` if it is well-formed UTF-8 whose units fit in `dst`: `Ok` with the units written; else `Err` with the units of
-/// leading ASCII converted, the bytes of the steps before the one that failed if all were
-/// ASCII, else 0 (the converter writes again alike what was written). Up to 64 bytes, one
+/// Converts all of `src` if it is well-formed UTF-8 whose units fit in `dst`: `Ok` with the
+/// units written; else `Err` with the units of leading ASCII converted, the bytes of the steps
+/// before the one that failed if all were ASCII, else 0 (the converter writes again alike what
+/// was written). Up to 64 bytes, one
 /// masked load and [`short_block`]; longer, [`short_steps`]: the input is read once, and
 /// what is converted is what was checked. The dispatch gives it up to `SHORT_UTF8` bytes.
 ///
@@ -1238,11 +1239,11 @@ const HALF: usize = from_utf8::BLOCK / 2;
 
 /// All of `src`, 33 to 256 bytes, if it is ASCII, widened into `dst`: the first and the last
 /// 32 bytes, from 65 bytes the first and the last 64 (which overlap below twice that), from
-/// 129 bytes four blocks of 64 that cover it, tested together, then stored as units. `Ok` with the units written, else `Err(0)`, having
-/// written nothing (the input is not all ASCII, or is of another length, or `dst` is too
-/// short), and the upper halves of the vector registers cleared: the caller's next paths may
-/// run SSE instructions, which on some CPUs wait on those halves, and LLVM leaves them set
-/// before a tail call.
+/// 129 bytes four blocks of 64 that cover it, tested together, then stored as units. `Ok`
+/// with the units written, else `Err(0)`, having written nothing (the input is not all ASCII,
+/// or is of another length, or `dst` is too short), and the upper halves of the vector
+/// registers cleared: the caller's next paths may run SSE instructions, which on some CPUs
+/// wait on those halves, and LLVM leaves them set before a tail call.
 ///
 /// # Safety
 /// The CPU has AVX-512F and BW.
