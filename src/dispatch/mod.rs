@@ -698,7 +698,7 @@ pub(crate) trait AsciiAvx512: avx512::from_utf8::RunStore {
     const LENGTHS: core::ops::RangeInclusive<usize>;
     /// All of `src`, of [`AsciiAvx512::LENGTHS`], if it is ASCII, widened into `dst`: `Ok` with
     /// the units written, else `Err(0)`, having written nothing (see
-    /// `avx512::from_utf8::ascii_of_two_blocks`).
+    /// `avx512::from_utf8::widen_if_ascii`).
     ///
     /// # Safety
     /// The CPU has AVX-512F and BW.
@@ -706,7 +706,7 @@ pub(crate) trait AsciiAvx512: avx512::from_utf8::RunStore {
     #[inline]
     unsafe fn widen_avx512(src: &[u8], dst: &mut [MaybeUninit<Self>]) -> Result<usize, usize> {
         // SAFETY: by the caller.
-        unsafe { avx512::from_utf8::ascii_of_two_blocks(src, dst) }
+        unsafe { avx512::from_utf8::widen_if_ascii(src, dst) }
     }
 }
 

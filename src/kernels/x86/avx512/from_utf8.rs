@@ -1249,7 +1249,7 @@ const HALF: usize = from_utf8::BLOCK / 2;
 /// The CPU has AVX-512F and BW.
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
-pub(crate) unsafe fn ascii_of_two_blocks<T: RunStore>(
+pub(crate) unsafe fn widen_if_ascii<T: RunStore>(
     src: &[u8],
     dst: &mut [MaybeUninit<T>],
 ) -> Result<usize, usize> {
