@@ -1156,11 +1156,13 @@ size_t utf8_length_from_utf32_flags(const uint32_t *src, size_t len, uint32_t fl
  * subtracted (one constant per length) instead of masked; then "U+0800..U+FFFF and not a
  * surrogate" (one bit test of a 32-bit mask indexed by the value's top five bits) and
  * "U+10000..U+10FFFF" (one compare) are exactly the second-byte ranges of RFC 3629 section 4:
- * a lead byte below C2 or above F4 gives a value outside them. These take fewer instructions
- * than checking the continuation bits with one mask over the four bytes as a word, which clang
- * assembles from single bytes. Everything else, errors included, goes to the library function:
- * the results are the same. After the 2-byte range, one compare tells a 3-byte lead from a
- * 4-byte one, fewer instructions than testing each lead's range. A 3- or 4-byte sequence returns
+ * a lead byte above F4 gives a value outside them. These take fewer instructions than checking
+ * the continuation bits with one mask over the four bytes as a word, which clang assembles from
+ * single bytes. Everything else, errors included, goes to the library function: the results
+ * are the same. The length is chosen by two compares of the lead byte, below E0 (the 2-byte
+ * branch, which tests for C2 itself) and below F0, so that the 3-byte branch sees only E0..EF,
+ * whose values are at most FFFF and need no test of their range before the bit test. A 3- or
+ * 4-byte sequence returns
  * its length as a constant of its own branch, so that a loop's next position does not wait for
  * the checks of its bytes (runs of such characters are long, and the branch predicted). The
  * 2-byte case keeps one exit: its characters alternate with ASCII spaces, and a branch of its
@@ -1191,15 +1193,6 @@ size_t utf8_length_from_utf32_flags(const uint32_t *src, size_t len, uint32_t fl
 #define LIBUTF8_INLINE_GCC_LIKELY(x) (x)
 #define LIBUTF8_INLINE_COLD static inline
 #endif
-/* Whether c, the value of three bytes whose payloads are below 0x40, is a character: c >> 11
- * is 0..31 (else the lead byte was below E0), and bit k of the mask says whether values from
- * k << 11 are neither overlong (k = 0) nor surrogates (k = 0x1B). Clang makes one branch of
- * the bit ANDed with the range's test, and two of the tests apart; GCC the other way round. */
-#if defined(__clang__)
-#define LIBUTF8_INLINE_BMP(c) (((0xF7FFFFFEu >> (((c) >> 11) & 31)) & ((c) >> 11 < 32)) != 0)
-#else
-#define LIBUTF8_INLINE_BMP(c) ((c) >> 11 < 32 && (0xF7FFFFFEu >> ((c) >> 11) & 1) != 0)
-#endif
 LIBUTF8_INLINE_COLD utf8_status libutf8_inline_decode_slow(const char *s, size_t len, uint32_t *cp,
                                                            size_t *consumed) {
   return utf8_decode_next(s, len, cp, consumed);
@@ -1222,17 +1215,16 @@ static inline utf8_status libutf8_inline_decode_next(const char *s, size_t len, 
     } else if (len >= 4) {
       /* A continuation byte's payload, 0..3F: anything else is above 3F. */
       uint32_t t1 = p[1] ^ 0x80u;
-      if (LIBUTF8_INLINE_GCC_LIKELY(c >= 0xC2 && c <= 0xDF)) {
-        n = t1 < 0x40 ? 2 : 0;
+      if (LIBUTF8_INLINE_GCC_LIKELY(c < 0xE0)) {
+        n = c >= 0xC2 && t1 < 0x40 ? 2 : 0;
         c = (c << 6) + t1 - 0x3000;
       } else if (c < 0xF0) {
         uint32_t t2 = p[2] ^ 0x80u;
         c = (c << 12) + (t1 << 6) + t2 - 0xE0000;
-        /* A lead byte below E0 (this branch takes them too) wraps c around, above FFFF, and
-         * so does nothing else once the payloads are below 0x40 (see LIBUTF8_INLINE_BMP).
-         * The payloads and c are compared apart: ORing c >> 16 into the payloads' compare
-         * takes more instructions (a shift, a move and an OR). */
-        if ((t1 | t2) < 0x40 && LIBUTF8_INLINE_BMP(c)) {
+        /* With payloads below 0x40, c is 0..FFFF: c >> 11 is 0..31 (the & 31 costs nothing, x86
+         * shifts take the count modulo 32), and bit k of the mask says whether values from
+         * k << 11 are neither overlong (k = 0) nor surrogates (k = 0x1B). */
+        if ((t1 | t2) < 0x40 && (0xF7FFFFFEu >> ((c >> 11) & 31) & 1) != 0) {
           if (cp) *cp = c;
           if (consumed) *consumed = 3;
           return UTF8_OK;
@@ -1258,7 +1250,6 @@ static inline utf8_status libutf8_inline_decode_next(const char *s, size_t len, 
 #undef LIBUTF8_INLINE_ASCII
 #undef LIBUTF8_INLINE_GCC_LIKELY
 #undef LIBUTF8_INLINE_COLD
-#undef LIBUTF8_INLINE_BMP
 #define utf8_decode_next(s, len, cp, consumed) \
   libutf8_inline_decode_next((s), (len), (cp), (consumed))
 #endif
