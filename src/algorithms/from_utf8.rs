@@ -895,11 +895,12 @@ pub(crate) unsafe fn convert<W: WideningRegister, T: OutputUnit, B: BlockConvert
             }
         {
             ascii += 1;
-            if ascii == LONG_RUN {
-                // A long run goes on from the last 64-byte boundary of `dst` in the units
-                // written, which it writes again from the same bytes after it, so that the
-                // blocks after it store whole cache lines (none where the run started on a
-                // boundary).
+            if size_of::<T>() == 4 && ascii == LONG_RUN {
+                // A long run into UTF-32 goes on from the last 64-byte boundary of `dst` in the
+                // units written, which it writes again from the same bytes after it, so that
+                // the blocks after it store whole cache lines (none where the run started on a
+                // boundary): four stores a load. Into UTF-16, two stores a load, the blocks
+                // stay where they fall (aligned stores were slower there, BENCHMARKS.md).
                 let end = dst.as_ptr().wrapping_add(written + BLOCK * ascii);
                 let step = BLOCK * ascii - end.addr() % 64 / size_of::<T>();
                 read += step;
