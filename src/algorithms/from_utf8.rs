@@ -49,10 +49,11 @@ use crate::engine::{CodeUnit, U16Swapped, Utf16Unit};
 pub(crate) const BLOCK: usize = 64;
 // `crate::engine::convert_from_utf8` calls the converter only where a block is left.
 const _: () = assert!(BLOCK == crate::engine::FAST_BLOCK);
-/// The blocks of ASCII after which a run of them is taken to be long, and its stores are
-/// aligned (see [`convert`]): into a buffer 16 bytes past a 64-byte boundary, as malloc returns
-/// large ones, whole cache lines stored convert pure ASCII faster, into UTF-32 most (it stores
-/// the most bytes). The measurements are in BENCHMARKS.md.
+/// The blocks of ASCII after which a run of them is taken to be long, and its stores into UTF-32
+/// are aligned (see [`convert`]): into a buffer 16 bytes past a 64-byte boundary, as malloc
+/// returns large ones, whole cache lines stored convert pure ASCII into UTF-32 faster (four
+/// stores a load); into UTF-16 (two) the loads that alignment splits cost more than it saves.
+/// The measurements are in BENCHMARKS.md.
 const LONG_RUN: usize = 4;
 /// Bytes loaded by a step, which the step's characters never exceed.
 const STEP: usize = 16;
