@@ -49,11 +49,10 @@ use crate::engine::{CodeUnit, U16Swapped, Utf16Unit};
 pub(crate) const BLOCK: usize = 64;
 // `crate::engine::convert_from_utf8` calls the converter only where a block is left.
 const _: () = assert!(BLOCK == crate::engine::FAST_BLOCK);
-/// The blocks of ASCII after which a run of them is taken to be long, and its stores into UTF-32
-/// are aligned (see [`convert`]): into a buffer 16 bytes past a 64-byte boundary, as malloc
-/// returns large ones, whole cache lines stored convert pure ASCII into UTF-32 faster (four
-/// stores a load); into UTF-16 (two) the loads that alignment splits cost more than it saves.
-/// The measurements are in BENCHMARKS.md.
+/// The blocks of ASCII after which a run of them is taken to be long, and its stores are
+/// aligned (see [`convert`]): into a buffer 16 bytes past a 64-byte boundary, as malloc returns
+/// large ones, whole cache lines stored convert pure ASCII faster, into UTF-32 most (it stores
+/// the most bytes). The measurements are in BENCHMARKS.md.
 const LONG_RUN: usize = 4;
 /// Bytes loaded by a step, which the step's characters never exceed.
 const STEP: usize = 16;
@@ -896,12 +895,11 @@ pub(crate) unsafe fn convert<W: WideningRegister, T: OutputUnit, B: BlockConvert
             }
         {
             ascii += 1;
-            if size_of::<T>() == 4 && ascii == LONG_RUN {
-                // A long run into UTF-32 goes on from the last 64-byte boundary of `dst` in the
-                // units written, which it writes again from the same bytes after it, so that
-                // the blocks after it store whole cache lines (none where the run started on a
-                // boundary): four stores a load. Into UTF-16, two stores a load, the blocks
-                // stay where they fall (aligned stores were slower there, BENCHMARKS.md).
+            if ascii == LONG_RUN {
+                // A long run goes on from the last 64-byte boundary of `dst` in the units
+                // written, which it writes again from the same bytes after it, so that the
+                // blocks after it store whole cache lines (none where the run started on a
+                // boundary).
                 let end = dst.as_ptr().wrapping_add(written + BLOCK * ascii);
                 let step = BLOCK * ascii - end.addr() % 64 / size_of::<T>();
                 read += step;
