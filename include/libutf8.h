@@ -1155,23 +1155,22 @@ size_t utf8_length_from_utf32_flags(const uint32_t *src, size_t len, uint32_t fl
  * them all. The value is assembled from the payloads and the lead byte, whose marker bits are
  * subtracted (one constant per length) instead of masked; then "U+0800..U+FFFF and not a
  * surrogate" (one bit test of a 32-bit mask indexed by the value's top five bits) and
- * "U+10000..U+10FFFF" (one compare) are exactly the second-byte ranges of RFC 3629 section 4:
- * a lead byte above F4 gives a value outside them. These take fewer instructions than checking
+ * "U+10000..U+10FFFF" (one compare) are exactly the second-byte ranges of RFC 3629 section 4: a
+ * lead byte above F4 gives a value outside them. These take fewer instructions than checking
  * the continuation bits with one mask over the four bytes as a word, which clang assembles from
- * single bytes. Everything else, errors included, goes to the library function: the results
- * are the same. The length is chosen by two compares of the lead byte, below E0 (the 2-byte
- * branch, which tests for C2 itself) and below F0, so that the 3-byte branch sees only E0..EF,
- * whose values are at most FFFF and need no test of their range before the bit test. A 3- or
- * 4-byte sequence returns
- * its length as a constant of its own branch, so that a loop's next position does not wait for
- * the checks of its bytes (runs of such characters are long, and the branch predicted). The
- * 2-byte case keeps one exit: its characters alternate with ASCII spaces, and a branch of its
- * own was slower on such text. BENCHMARKS.md ("Measurements behind design choices") has the
- * measurements. `s` is tested against NULL on every call, ASCII included: the library function
- * writes nothing for a NULL `s`, so a loop may go on calling with it, and no compiler can take
- * the test out of the loop. utf8_decode_next(...) calls use it through the macro below;
- * `(utf8_decode_next)(...)`, a function pointer, or defining LIBUTF8_NO_INLINE before including
- * this header reaches the library function directly.
+ * single bytes. Everything else, errors included, goes to the library function: the results are
+ * the same. The length is chosen by two compares of the lead byte, below E0 (the 2-byte branch,
+ * which tests for C2 itself) and below F0, so that the 3-byte branch sees only E0..EF, whose
+ * values are at most FFFF and need no test of their range before the bit test. A 3- or 4-byte
+ * sequence returns its length as a constant of its own branch, so that a loop's next position
+ * does not wait for the checks of its bytes (runs of such characters are long, and the branch
+ * predicted). The 2-byte case keeps one exit: its characters alternate with ASCII spaces, and a
+ * branch of its own was slower on such text. BENCHMARKS.md ("Measurements behind design
+ * choices") has the measurements. `s` is tested against NULL on every call, ASCII included: the
+ * library function writes nothing for a NULL `s`, so a loop may go on calling with it, and no
+ * compiler can take the test out of the loop. utf8_decode_next(...) calls use it through the
+ * macro below; `(utf8_decode_next)(...)`, a function pointer, or defining LIBUTF8_NO_INLINE
+ * before including this header reaches the library function directly.
  */
 #if defined(__GNUC__)
 /* ASCII first in the generated code: a loop over mostly-ASCII text then takes no jump. */
