@@ -1093,18 +1093,17 @@ unsafe fn short_string<T: RunStore + MixedTailUnit>(
     }
 }
 
-/// Converts all of `src` if it is well-formed UTF-8 whose units fit in `dst`: `Ok` with the
-/// units written; else `Err` with the units of leading ASCII converted, the bytes of the steps
-/// before the one that failed if all were ASCII, else 0 (the converter writes again alike what
-/// was written). Up to 64 bytes, one
-/// masked load and [`short_block`]; longer, [`short_steps`]: the input is read once, and
-/// what is converted is what was checked. The dispatch gives it up to `SHORT_UTF8` bytes.
+/// Converts all of `src` if it is well-formed UTF-8 whose units fit in `dst`: `Ok` with the units
+/// written; else `Err` with the units of leading ASCII converted, the bytes of the steps before the
+/// one that failed if all were ASCII, else 0 (the converter writes again alike what was written).
+/// Up to 64 bytes, one masked load and [`short_block`]; longer, [`short_steps`]: the input is read
+/// once, and what is converted is what was checked. The dispatch gives it up to `SHORT_UTF8` bytes.
 ///
-/// Short strings of every script take this one path, with about half the instructions of the
-/// plain loop or of [`short_string`] (a call on a short string is mostly fixed cost).
-/// The dispatch calls it before them and before any converter (`Kernels::short`,
-/// `ShortConverters`): entering a converter, its registers and stack set up for its loops, cost
-/// a short string about as much as converting it.
+/// Short strings of every script take this one path, with about half the instructions of the plain
+/// loop or of [`short_string`] (a call on a short string is mostly fixed cost). The dispatch calls
+/// it before them and before any converter (`Kernels::short`, `ShortConverters`): entering a
+/// converter, its registers and stack set up for its loops, cost a short string about as much as
+/// converting it.
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI, VBMI2, POPCNT and BMI2.
