@@ -747,7 +747,8 @@ fn a_character_cut_at_the_end_of_a_block_before_a_block_of_ascii() {
 /// where the end of the string stands for the next block) that end with a whole character of
 /// each length and class at the edges of the RFC 3629 table, or with a character cut short,
 /// or with an overlong or surrogate sequence: the lead's continuation bytes must be inside
-/// the string, before byte 64 too.
+/// the string, before byte 64 too. Through each implementation, and through the C functions
+/// (where AVX-512 is in use, their own path for strings of one register).
 #[test]
 #[cfg_attr(
     miri,
@@ -784,6 +785,7 @@ fn short_strings_ending_in_every_kind_of_character() {
                 }
                 s.extend_from_slice(end);
                 check_utf8(&s);
+                check_c_from_utf8(&s);
             }
         }
     }
@@ -1651,13 +1653,14 @@ fn ascii_with_one_other_byte_at_each_position_through_the_c_functions() {
     }
 }
 
-/// Short strings of text of every width through the C functions, longer than one register
-/// (AVX-512's short converter takes them in steps of up to 64 bytes, each ending where a
-/// character ends, after its blocks of ASCII): mixed text with an ill-formed byte at every
-/// offset, and with a character of 2, 3 and 4 bytes across every 64-byte boundary, at every
-/// offset, so that a step stops before it; one ASCII block first, or not (a step that fails
-/// after others that were not ASCII leaves nothing converted). Every capacity, both modes,
-/// against the oracle's steps.
+/// Short strings of text of every width through the C functions, of one register (where
+/// AVX-512 is in use, the C functions' own path: characters of one and two bytes in one
+/// function, wider ones in another) and longer (AVX-512's short converter takes them in steps
+/// of up to 64 bytes, each ending where a character ends, after its blocks of ASCII): mixed
+/// text with an ill-formed byte at every offset, and with a character of 2, 3 and 4 bytes
+/// across every 64-byte boundary, at every offset, so that a step stops before it; from 65
+/// bytes, one ASCII block first, or not (a step that fails after others that were not ASCII
+/// leaves nothing converted). Every capacity, both modes, against the oracle's steps.
 #[test]
 fn short_strings_of_every_width_in_steps_through_the_c_functions() {
     let mut rng = Rng::new(0x5E_9507);
@@ -1684,11 +1687,14 @@ fn short_strings_of_every_width_in_steps_through_the_c_functions() {
     };
     let mut inputs: Vec<Vec<u8>> = Vec::new();
     let lens: Vec<usize> = common::or_under_miri(
-        vec![65, 100, 127, 128, 129, 191, 192, 193, 255, 256],
-        vec![130],
+        vec![
+            1, 2, 3, 4, 5, 16, 31, 32, 33, 48, 63, 64, 65, 100, 127, 128, 129, 191, 192, 193, 255,
+            256,
+        ],
+        vec![33, 130],
     );
     for &len in &lens {
-        for ascii_first in [false, true] {
+        for ascii_first in [false, true].into_iter().filter(|&a| !a || len > 64) {
             let ats: Vec<usize> = common::or_under_miri((0..len).collect(), vec![70, 129]);
             for &at in &ats {
                 let mut s = text(&mut rng, len, ascii_first);

@@ -11,7 +11,7 @@
 //! cost other strings next to nothing; at 256 units the kernels beat them from UTF-8 (and
 //! AVX-512's short converter from 65 bytes, see `dispatch`). Where AVX-512 is in use, the C
 //! functions widen strings of 65-256 bytes into UTF-16 and 33-64 into UTF-32 with it instead,
-//! compiled into a function of their own (`dispatch::AsciiAvx512`). From UTF-8, the plain loop
+//! compiled into a function of their own (`dispatch::FromUtf8Avx512`). From UTF-8, the plain loop
 //! widened as well, but LLVM's vectorised loop tested first whether the output overlaps the
 //! input, which cost short strings more than the widening itself. The measurements are in
 //! BENCHMARKS.md.

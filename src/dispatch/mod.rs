@@ -688,15 +688,19 @@ pub(crate) fn choose_now() {
     choose();
 }
 
-/// A unit of UTF-16 or UTF-32 into which strings of ASCII of some lengths are widened faster
-/// by AVX-512 in registers of 32 and 64 bytes than by the SSE2 loop or the short converter,
-/// when its code is compiled into the caller's: for the C functions, which the baseline
-/// compiles, a call through the tables cost more than those save (see `ffi::transcode`).
+/// A unit of UTF-16 or UTF-32 into which the C functions convert short strings from UTF-8 by
+/// AVX-512's code compiled into their own functions, not called through the tables: strings of
+/// ASCII of some lengths, which it widens faster in registers of 32 and 64 bytes than the SSE2
+/// loop or the short converter, and strings of up to 64 bytes of other text, for which the call
+/// through the tables (the input and output handed over in memory, an indirect call) cost
+/// about as much as the conversion (see `ffi::transcode`).
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
-pub(crate) trait AsciiAvx512: avx512::from_utf8::RunStore {
+pub(crate) trait FromUtf8Avx512: avx512::from_utf8::RunStore {
     /// The lengths of input taken, in bytes.
     const LENGTHS: core::ops::RangeInclusive<usize>;
-    /// All of `src`, of [`AsciiAvx512::LENGTHS`], if it is ASCII, widened into `dst`: `Ok` with
+    /// The longest input of [`FromUtf8Avx512::narrow_avx512`], in bytes: one register.
+    const BLOCK: usize = crate::algorithms::from_utf8::BLOCK;
+    /// All of `src`, of [`FromUtf8Avx512::LENGTHS`], if it is ASCII, widened into `dst`: `Ok` with
     /// the units written, else `Err(0)`, having written nothing (see
     /// `avx512::from_utf8::widen_if_ascii`).
     ///
@@ -708,19 +712,44 @@ pub(crate) trait AsciiAvx512: avx512::from_utf8::RunStore {
         // SAFETY: by the caller.
         unsafe { avx512::from_utf8::widen_if_ascii(src, dst) }
     }
+
+    /// All of `src` (up to 64 bytes) converted into `dst` if it is well-formed text of
+    /// characters of one and two bytes and fits, else what stopped it (see
+    /// `avx512::from_utf8::narrow_block`).
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F, BW, VBMI, VBMI2, POPCNT and BMI2, and the caller is compiled for
+    /// them (the code is inlined into it).
+    #[inline(always)]
+    unsafe fn narrow_avx512(src: &[u8], dst: &mut [MaybeUninit<Self>]) -> Narrow {
+        // SAFETY: by the caller.
+        unsafe { avx512::from_utf8::narrow_block(src, dst) }
+    }
+
+    /// All of `src` (1 to 64 bytes, with a byte from E0) converted into `dst` if it is
+    /// well-formed and fits: `Ok` with the units written, else `Err(0)` (see
+    /// `avx512::from_utf8::wide_block`).
+    ///
+    /// # Safety
+    /// As for [`FromUtf8Avx512::narrow_avx512`].
+    #[inline(always)]
+    unsafe fn wide_avx512(src: &[u8], dst: &mut [MaybeUninit<Self>]) -> Result<usize, usize> {
+        // SAFETY: by the caller.
+        unsafe { avx512::from_utf8::wide_block(avx512::from_utf8::Loaded::new(src), dst) }
+    }
 }
 
 /// From 65 bytes (the SSE2 loop is as fast up to 64) to 256, where the short converter, called
 /// through the tables, would take them.
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
-impl AsciiAvx512 for u16 {
+impl FromUtf8Avx512 for u16 {
     const LENGTHS: core::ops::RangeInclusive<usize> = 65..=256;
 }
 
 /// From 33 bytes, whose units the SSE2 loop stores in 16 stores of 16 bytes; up to 64, beyond
 /// which strings go to the short converter, and those of other text to it at once.
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
-impl AsciiAvx512 for u32 {
+impl FromUtf8Avx512 for u32 {
     const LENGTHS: core::ops::RangeInclusive<usize> = 33..=64;
 }
 
@@ -748,6 +777,10 @@ impl IntoUtf8Avx512 for u16 {}
 
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
 impl IntoUtf8Avx512 for u32 {}
+
+/// What AVX-512's conversion of a short string of narrow characters made of it.
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+pub(crate) use avx512::from_utf8::Narrow;
 
 /// Chooses the implementation and stores it in ACTIVE.
 #[cold]

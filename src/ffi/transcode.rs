@@ -6,12 +6,12 @@ use core::mem::MaybeUninit;
 
 use super::utf8_status::{self, *};
 use super::{input, output, units};
-#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
-use crate::transcode::{AsciiAvx512, IntoUtf8Avx512, avx512_in_use, choose_now, chosen};
 use crate::transcode::{
     Direction, FromUtf8, IntoUtf8, Mode, Progress, Replacement, ShortCall, Stop, latin1, utf16,
     utf32,
 };
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+use crate::transcode::{FromUtf8Avx512, IntoUtf8Avx512, Narrow, avx512_in_use, choose_now, chosen};
 
 /// Flag of the conversion functions: replace each ill-formed sequence of the input with U+FFFD
 /// and go on, instead of stopping there.
@@ -275,7 +275,7 @@ fn short_first<D: Direction>(src: &[D::Src], dst: &mut [MaybeUninit<D::Dst>]) ->
 }
 
 /// The common call from UTF-8 into units `T` of an input of the lengths that AVX-512 widens
-/// as ASCII faster (`AsciiAvx512::LENGTHS`): by [`widen_avx512_first`] where AVX-512 is in
+/// as ASCII faster (`FromUtf8Avx512::LENGTHS`): by [`widen_avx512_first`] where AVX-512 is in
 /// use, else by [`short_first`].
 ///
 /// The C functions are compiled for the x86_64 baseline, whose SSE2 loop widens 16 bytes at a
@@ -284,7 +284,7 @@ fn short_first<D: Direction>(src: &[D::Src], dst: &mut [MaybeUninit<D::Dst>]) ->
 /// called directly, runs in about half the instructions of the SSE2 loop (see BENCHMARKS.md).
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
 #[inline(always)]
-fn ascii_first_avx512<T: AsciiAvx512>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> utf8_result
+fn ascii_first_avx512<T: FromUtf8Avx512>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> utf8_result
 where
     FromUtf8<T>: Direction<Src = u8, Dst = T>,
 {
@@ -299,14 +299,17 @@ where
 }
 
 /// [`ascii_first_avx512`]'s path where AVX-512 is in use: a string of ASCII widened by
-/// `AsciiAvx512::widen_avx512`, any other by [`beyond_ascii`].
+/// `FromUtf8Avx512::widen_avx512`, any other by [`beyond_ascii`].
 ///
 /// # Safety
 /// The CPU has AVX-512F and BW.
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline(never)]
-unsafe fn widen_avx512_first<T: AsciiAvx512>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> utf8_result
+unsafe fn widen_avx512_first<T: FromUtf8Avx512>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<T>],
+) -> utf8_result
 where
     FromUtf8<T>: Direction<Src = u8, Dst = T>,
 {
@@ -322,7 +325,7 @@ where
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
 #[cold]
 #[inline(never)]
-fn ascii_first_call<T: AsciiAvx512>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> utf8_result
+fn ascii_first_call<T: FromUtf8Avx512>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> utf8_result
 where
     FromUtf8<T>: Direction<Src = u8, Dst = T>,
 {
@@ -332,6 +335,87 @@ where
         unsafe { widen_avx512_first(src, dst) }
     } else {
         short_first::<FromUtf8<T>>(src, dst)
+    }
+}
+
+/// The common call from UTF-8 into units `T` where AVX-512's code is built: as
+/// [`short_first`], but while AVX-512 is in use a string of up to 64 bytes that is not ASCII
+/// goes to [`narrow_avx512_first`].
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+#[inline(always)]
+fn from_utf8_first<T: FromUtf8Avx512>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> utf8_result
+where
+    FromUtf8<T>: Direction<Src = u8, Dst = T>,
+{
+    match FromUtf8::<T>::ascii(src, dst) {
+        Ok(written) => converted(src.len(), written),
+        // SAFETY: AVX-512 is in use only on CPUs that have it.
+        Err(_) if src.len() <= T::BLOCK && avx512_in_use() => unsafe {
+            narrow_avx512_first(src, dst)
+        },
+        Err(done) => beyond_ascii::<FromUtf8<T>>(src, dst, done),
+    }
+}
+
+/// The common call from UTF-8 into units `T`: [`short_first`].
+#[cfg(not(all(target_arch = "x86_64", libutf8_avx512)))]
+#[inline(always)]
+fn from_utf8_first<T>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> utf8_result
+where
+    FromUtf8<T>: Direction<Src = u8, Dst = T>,
+{
+    short_first::<FromUtf8<T>>(src, dst)
+}
+
+/// [`from_utf8_first`]'s path where AVX-512 is in use: a string of up to 64 bytes of
+/// characters of one and two bytes converted by `FromUtf8Avx512::narrow_avx512`, one with
+/// wider characters by [`wide_avx512_first`], any other by the path after the short converter.
+///
+/// As into UTF-8 ([`short_avx512_first`]), the call through the tables cost a short string
+/// about as much as its conversion; this path takes about three quarters of that one's
+/// instructions. Wider characters, whose checks need more registers, go on to a function of
+/// their own, so that this one saves none (see BENCHMARKS.md).
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI, VBMI2, POPCNT and BMI2.
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
+#[inline(never)]
+unsafe fn narrow_avx512_first<T: FromUtf8Avx512>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<T>],
+) -> utf8_result
+where
+    FromUtf8<T>: Direction<Src = u8, Dst = T>,
+{
+    // SAFETY: the instructions by the caller.
+    match unsafe { T::narrow_avx512(src, dst) } {
+        Narrow::Converted(written) => converted(src.len(), written),
+        // SAFETY: as above.
+        Narrow::Wide(_) => unsafe { wide_avx512_first(src, dst) },
+        Narrow::Refused => rest_of::<FromUtf8<T>>(src, dst, 0),
+    }
+}
+
+/// [`narrow_avx512_first`]'s path of a string with a byte from E0: converted by
+/// `FromUtf8Avx512::wide_avx512`, or by the path after the short converter.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI, VBMI2, POPCNT and BMI2.
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
+#[inline(never)]
+unsafe fn wide_avx512_first<T: FromUtf8Avx512>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<T>],
+) -> utf8_result
+where
+    FromUtf8<T>: Direction<Src = u8, Dst = T>,
+{
+    // SAFETY: the instructions by the caller.
+    match unsafe { T::wide_avx512(src, dst) } {
+        Ok(written) => converted(src.len(), written),
+        Err(_) => rest_of::<FromUtf8<T>>(src, dst, 0),
     }
 }
 
@@ -488,10 +572,10 @@ pub unsafe extern "C" fn utf8_to_utf16(
     unsafe {
         if let Some((src, dst)) = plain_call(src.cast::<u8>(), len, out, cap, flags) {
             #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
-            if <u16 as AsciiAvx512>::LENGTHS.contains(&src.len()) {
+            if <u16 as FromUtf8Avx512>::LENGTHS.contains(&src.len()) {
                 return ascii_first_avx512(src, dst);
             }
-            short_first::<FromUtf8<u16>>(src, dst)
+            from_utf8_first(src, dst)
         } else if swapped(flags) {
             run_out_of_line(
                 src.cast::<u8>(),
@@ -536,10 +620,10 @@ pub unsafe extern "C" fn utf8_to_utf32(
     unsafe {
         if let Some((src, dst)) = plain_call(src.cast::<u8>(), len, out, cap, flags) {
             #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
-            if <u32 as AsciiAvx512>::LENGTHS.contains(&src.len()) {
+            if <u32 as FromUtf8Avx512>::LENGTHS.contains(&src.len()) {
                 return ascii_first_avx512(src, dst);
             }
-            short_first::<FromUtf8<u32>>(src, dst)
+            from_utf8_first(src, dst)
         } else {
             run_out_of_line(
                 src.cast::<u8>(),

@@ -19,11 +19,13 @@ pub mod utf32;
 
 pub use crate::engine::{Mode, Progress, Replacement, Stop};
 
-/// The C functions' own paths of short strings where AVX-512 is in use (see `ffi::transcode`).
-#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
-pub(crate) use crate::dispatch::{AsciiAvx512, IntoUtf8Avx512, avx512_in_use, choose_now, chosen};
 /// The paths of the conversions, which the C functions take apart (see `ffi::transcode`).
 pub(crate) use crate::dispatch::{Direction, FromUtf8, IntoUtf8};
+/// The C functions' own paths of short strings where AVX-512 is in use (see `ffi::transcode`).
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+pub(crate) use crate::dispatch::{
+    FromUtf8Avx512, IntoUtf8Avx512, Narrow, avx512_in_use, choose_now, chosen,
+};
 pub(crate) use crate::engine::short::ShortCall;
 
 /// The number of units of the lossy conversion of `s` from UTF-8, where each character of

@@ -362,13 +362,13 @@ pub(crate) unsafe trait RunStore: Sized {
     /// # Safety
     /// `total` units writable at `out`; the CPU has AVX-512F and BW.
     unsafe fn store_ascii(bytes: __m512i, total: usize, out: *mut Self);
-    /// [`short_block`] for a string with a 4-byte character (or a byte from F5) into these
-    /// units: [`short_pairs`] into UTF-16, [`short_fours`] into UTF-32.
+    /// [`wide_block`] for a string with a 4-byte character (or a byte from F5), loaded in
+    /// `block`, into these units: [`short_pairs`] into UTF-16, [`short_fours`] into UTF-32.
     ///
     /// # Safety
     /// As for [`short_pairs`].
     unsafe fn short_with_four_byte(
-        bytes: &[u8],
+        block: Loaded,
         dst: &mut [MaybeUninit<Self>],
     ) -> Result<usize, usize>;
 }
@@ -425,11 +425,11 @@ unsafe impl<T: Utf16Store> RunStore for T {
 
     #[inline(always)]
     unsafe fn short_with_four_byte(
-        bytes: &[u8],
+        block: Loaded,
         dst: &mut [MaybeUninit<T>],
     ) -> Result<usize, usize> {
         // SAFETY: by the caller.
-        unsafe { short_pairs(bytes, dst) }
+        unsafe { short_pairs(block, dst) }
     }
 }
 
@@ -489,11 +489,11 @@ unsafe impl RunStore for u32 {
 
     #[inline(always)]
     unsafe fn short_with_four_byte(
-        bytes: &[u8],
+        block: Loaded,
         dst: &mut [MaybeUninit<u32>],
     ) -> Result<usize, usize> {
         // SAFETY: by the caller.
-        unsafe { short_fours(bytes, dst) }
+        unsafe { short_fours(block, dst) }
     }
 }
 
@@ -1322,11 +1322,8 @@ unsafe fn ascii_cover<T: RunStore, const N: usize>(
 
 /// Converts `bytes` (up to 64) into `dst`, if they are well-formed UTF-8 whose characters end
 /// within them (into UTF-32, of 1 to 3 bytes) and their units fit: `Ok` of the units
-/// written; else (or if there are none) `Err(0)`, having written nothing. One masked load; ASCII
-/// widened at once; else the checks of a block of [`narrow_run`], with the end of the string
-/// in place of the next block (a lead byte must have its continuation bytes before the end),
-/// then the stores of [`store_values_of`]. Bytes from F0 go on to [`short_pairs`] (UTF-16),
-/// which does the same with surrogate pairs, or [`short_fours`] (UTF-32).
+/// written; else (or if there are none) `Err(0)`, having written nothing: [`narrow_block`],
+/// then [`wide_block`] for a block with bytes from E0.
 ///
 /// Out of line, for its two callers, so that [`short_pairs`] is inlined into it.
 ///
@@ -1338,48 +1335,134 @@ unsafe fn short_block<T: RunStore>(
     bytes: &[u8],
     dst: &mut [MaybeUninit<T>],
 ) -> Result<usize, usize> {
+    // SAFETY: by the caller.
+    unsafe {
+        match narrow_block(bytes, dst) {
+            Narrow::Converted(units) => Ok(units),
+            Narrow::Refused => Err(0),
+            Narrow::Wide(block) => wide_block(block, dst),
+        }
+    }
+}
+
+/// What [`narrow_block`] made of a block; in all but the first, it wrote nothing.
+pub(crate) enum Narrow {
+    /// Converted, into the units counted.
+    Converted(usize),
+    /// Empty, ill-formed, or too long for the output.
+    Refused,
+    /// Holds a byte from E0: for [`wide_block`], with the block loaded.
+    Wide(Loaded),
+}
+
+/// A block of up to 64 bytes in one register, zeros after them, with the masks of its bytes,
+/// of its continuation bytes (80..BF) and of its lead bytes (from C0).
+#[derive(Clone, Copy)]
+pub(crate) struct Loaded {
+    b: __m512i,
+    within: u64,
+    continuation: u64,
+    lead: u64,
+}
+
+impl Loaded {
+    /// `bytes` (1 to 64) loaded.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F, BW and BMI2, and the caller is compiled for them.
+    #[inline(always)]
+    pub(crate) unsafe fn new(bytes: &[u8]) -> Loaded {
+        // SAFETY: by the caller; the load reads the bytes of `bytes` (the others are masked
+        // off: neither read nor able to fault), zeros after them.
+        unsafe {
+            let within = low_bits(bytes.len());
+            let b = _mm512_maskz_loadu_epi8(within, bytes.as_ptr().cast());
+            Loaded {
+                b,
+                within,
+                // As in `narrow_run`: 80..BF are the bytes below -64 as signed bytes.
+                continuation: _mm512_cmplt_epi8_mask(b, splat8(0xC0)),
+                lead: _mm512_cmpge_epu8_mask(b, splat8(0xC0)),
+            }
+        }
+    }
+}
+
+/// Converts `bytes` (up to 64) into `dst` if they are well-formed UTF-8 of characters of one
+/// and two bytes (Latin, Greek, Cyrillic, Hebrew, Arabic text) and their units fit. One masked
+/// load; ASCII widened at once; else the checks of a block of [`narrow_run`] of those
+/// characters only, with the end of the string in place of the next block (a lead byte must
+/// have its continuation byte before the end), then the stores of [`store_values_of`].
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI, VBMI2, POPCNT and BMI2, and the caller is compiled for them
+/// (the code is inlined into it).
+#[inline(always)]
+pub(crate) unsafe fn narrow_block<T: RunStore>(bytes: &[u8], dst: &mut [MaybeUninit<T>]) -> Narrow {
     let len = bytes.len();
     if len == 0 {
-        return Err(0);
+        return Narrow::Refused;
     }
-    // SAFETY: the instructions by the caller; the load reads the bytes of `bytes` (the others
-    // are masked off: neither read nor able to fault), zeros after them; the stores write the
-    // units counted, which `dst` has.
+    // SAFETY: by the caller; the stores write the units counted, which `dst` has.
     unsafe {
-        let within = low_bits(len);
-        let b = _mm512_maskz_loadu_epi8(within, bytes.as_ptr().cast());
-        // As in `narrow_run`: 80..BF are the bytes below -64 as signed bytes.
-        let continuation = _mm512_cmplt_epi8_mask(b, splat8(0xC0));
-        let lead = _mm512_cmpge_epu8_mask(b, splat8(0xC0));
-        let out = dst.as_mut_ptr().cast::<T>();
+        let block = Loaded::new(bytes);
+        let Loaded {
+            b,
+            within,
+            continuation,
+            lead,
+        } = block;
         if continuation | lead == 0 {
             if len > dst.len() {
-                return Err(0);
+                return Narrow::Refused;
             }
-            T::store_ascii(b, len, out);
-            return Ok(len);
+            T::store_ascii(b, len, dst.as_mut_ptr().cast::<T>());
+            return Narrow::Converted(len);
         }
-        // Characters of one and two bytes alone (Latin, Greek, Cyrillic, Hebrew, Arabic
-        // text): the checks and the values of those only.
-        if _mm512_cmpge_epu8_mask(b, splat8(0xE0)) == 0 {
-            let Some(ends) = two_byte_checks(b, within, continuation, lead) else {
-                return Err(0);
-            };
-            if ends.count_ones() as usize > dst.len() {
-                return Err(0);
-            }
-            let middle = bytes_before(b, continuation, 0).0;
-            return Ok(store_values_of(
-                b,
-                middle,
-                _mm512_setzero_si512(),
-                ends,
-                dst.as_mut_ptr(),
-            ));
+        if _mm512_cmpge_epu8_mask(b, splat8(0xE0)) != 0 {
+            return Narrow::Wide(block);
         }
+        let Some(ends) = two_byte_checks(b, within, continuation, lead) else {
+            return Narrow::Refused;
+        };
+        if ends.count_ones() as usize > dst.len() {
+            return Narrow::Refused;
+        }
+        let middle = bytes_before(b, continuation, 0).0;
+        Narrow::Converted(store_values_of(
+            b,
+            middle,
+            _mm512_setzero_si512(),
+            ends,
+            dst.as_mut_ptr(),
+        ))
+    }
+}
+
+/// Converts the bytes (1 to 64, with a byte from E0) of `block` into `dst`, if they are
+/// well-formed UTF-8 whose units fit: `Ok` of the units written; else `Err(0)`, having written
+/// nothing. The checks and the stores of a block of [`narrow_run`] with 3-byte characters;
+/// bytes from F0 go on to [`short_pairs`] (UTF-16), which does the same with surrogate pairs,
+/// or [`short_fours`] (UTF-32).
+///
+/// # Safety
+/// As for [`narrow_block`].
+#[inline(always)]
+pub(crate) unsafe fn wide_block<T: RunStore>(
+    block: Loaded,
+    dst: &mut [MaybeUninit<T>],
+) -> Result<usize, usize> {
+    let Loaded {
+        b,
+        within,
+        continuation,
+        lead,
+    } = block;
+    // SAFETY: by the caller; the stores write the units counted, which `dst` has.
+    unsafe {
         // A 4-byte character, or a lead byte from F5: the path of 4-byte characters.
         if _mm512_cmpge_epu8_mask(b, splat8(0xF0)) != 0 {
-            return T::short_with_four_byte(bytes, dst);
+            return T::short_with_four_byte(block, dst);
         }
         let Some((third, _, ends)) = whole_string_checks::<false>(b, within, continuation, lead)
         else {
@@ -1399,28 +1482,28 @@ unsafe fn short_block<T: RunStore>(
     }
 }
 
-/// `bytes` (1 to 64) in one register, zeros after them, if they are well-formed UTF-8 (of
-/// characters of 1 to 4 bytes, by [`whole_string_checks`]): the register, its continuation
-/// bytes, and the third bytes, 4-byte leads and ends of characters that the checks give.
+/// The bytes of `block`, if they are well-formed UTF-8 (of characters of 1 to 4 bytes, by
+/// [`whole_string_checks`]): the register, its continuation bytes, and the third bytes,
+/// 4-byte leads and ends of characters that the checks give.
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW and BMI2.
 #[inline(always)]
-unsafe fn loaded_and_checked(bytes: &[u8]) -> Option<(__m512i, u64, u64, u64, u64)> {
-    // SAFETY: by the caller; the load reads the bytes of `bytes` (the others are masked off:
-    // neither read nor able to fault), zeros after them.
-    unsafe {
-        let within = low_bits(bytes.len());
-        let b = _mm512_maskz_loadu_epi8(within, bytes.as_ptr().cast());
-        let continuation = _mm512_cmplt_epi8_mask(b, splat8(0xC0));
-        let lead = _mm512_cmpge_epu8_mask(b, splat8(0xC0));
-        let (third, lead4, ends) = whole_string_checks::<true>(b, within, continuation, lead)?;
-        Some((b, continuation, third, lead4, ends))
-    }
+unsafe fn checked(block: Loaded) -> Option<(__m512i, u64, u64, u64, u64)> {
+    let Loaded {
+        b,
+        within,
+        continuation,
+        lead,
+    } = block;
+    // SAFETY: by the caller.
+    let (third, lead4, ends) =
+        unsafe { whole_string_checks::<true>(b, within, continuation, lead)? };
+    Some((b, continuation, third, lead4, ends))
 }
 
-/// Converts `bytes` (1 to 64) into UTF-16, if they are well-formed UTF-8 (of characters of 1
-/// to 4 bytes) whose units fit in `dst`: `Ok` with the units written; else `Err(0)`, having
+/// Converts the bytes (1 to 64) of `block` into UTF-16, if they are well-formed UTF-8 (of
+/// characters of 1 to 4 bytes) whose units fit in `dst`: `Ok` with the units written; else `Err(0)`, having
 /// written nothing. The checks of [`short_block`] with those of 4-byte characters
 /// ([`whole_string_checks`]), and its conversion with each 4-byte character ending twice: at
 /// its third byte, where the value of its first three bytes as a 3-byte character's is the
@@ -1430,15 +1513,14 @@ unsafe fn loaded_and_checked(bytes: &[u8]) -> Option<(__m512i, u64, u64, u64, u6
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI, VBMI2, POPCNT and BMI2.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
-#[inline]
+#[inline(always)]
 unsafe fn short_pairs<T: Utf16Store>(
-    bytes: &[u8],
+    block: Loaded,
     dst: &mut [MaybeUninit<T>],
 ) -> Result<usize, usize> {
     // SAFETY: the instructions by the caller.
     unsafe {
-        let Some((b, continuation, third, lead4, ends)) = loaded_and_checked(bytes) else {
+        let Some((b, continuation, third, lead4, ends)) = checked(block) else {
             return Err(0);
         };
         let total = ends.count_ones() as usize;
@@ -1482,8 +1564,8 @@ unsafe fn short_pairs<T: Utf16Store>(
     }
 }
 
-/// Converts `bytes` (1 to 64) into UTF-32, if they are well-formed UTF-8 (of characters of 1
-/// to 4 bytes) whose units fit in `dst`: `Ok` with the units written; else `Err(0)`, having
+/// Converts the bytes (1 to 64) of `block` into UTF-32, if they are well-formed UTF-8 (of
+/// characters of 1 to 4 bytes) whose units fit in `dst`: `Ok` with the units written; else `Err(0)`, having
 /// written nothing. The checks of [`short_pairs`] ([`whole_string_checks`]), and one unit a
 /// character, its value at its last byte: a 4-byte character's fourth byte takes its low and
 /// high bytes as [`value_bytes`] makes a 3-byte character's, with the second byte in the
@@ -1492,13 +1574,12 @@ unsafe fn short_pairs<T: Utf16Store>(
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI, VBMI2, POPCNT and BMI2.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
-#[inline]
-unsafe fn short_fours(bytes: &[u8], dst: &mut [MaybeUninit<u32>]) -> Result<usize, usize> {
+#[inline(always)]
+unsafe fn short_fours(block: Loaded, dst: &mut [MaybeUninit<u32>]) -> Result<usize, usize> {
     // SAFETY: the instructions by the caller; the stores write the `total` units counted,
     // which `dst` has.
     unsafe {
-        let Some((b, continuation, third, lead4, ends)) = loaded_and_checked(bytes) else {
+        let Some((b, continuation, third, lead4, ends)) = checked(block) else {
             return Err(0);
         };
         // A 4-byte character ends at its fourth byte alone.
