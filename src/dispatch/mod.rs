@@ -713,6 +713,18 @@ pub(crate) trait FromUtf8Avx512: avx512::from_utf8::RunStore {
         unsafe { avx512::from_utf8::widen_if_ascii(src, dst) }
     }
 
+    /// All of `src` (up to 256 bytes) converted into `dst` by AVX-512's short converter:
+    /// `Ok` with the units written, else `Err` with the units of leading ASCII converted (see
+    /// `avx512::from_utf8::short_utf8`).
+    ///
+    /// # Safety
+    /// As for [`FromUtf8Avx512::narrow_avx512`].
+    #[inline(always)]
+    unsafe fn short_avx512(src: &[u8], dst: &mut [MaybeUninit<Self>]) -> Result<usize, usize> {
+        // SAFETY: by the caller.
+        unsafe { avx512::from_utf8::short_utf8_of(src, dst) }
+    }
+
     /// All of `src` (up to 64 bytes) converted into `dst` if it is well-formed text of
     /// characters of one and two bytes and fits, else what stopped it (see
     /// `avx512::from_utf8::narrow_block`).

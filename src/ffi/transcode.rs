@@ -299,7 +299,7 @@ where
 }
 
 /// [`ascii_first_avx512`]'s path where AVX-512 is in use: a string of ASCII widened by
-/// `FromUtf8Avx512::widen_avx512`, any other by [`beyond_ascii`].
+/// `FromUtf8Avx512::widen_avx512`, any other by [`steps_avx512_first`].
 ///
 /// # Safety
 /// The CPU has AVX-512F and BW.
@@ -316,7 +316,33 @@ where
     // SAFETY: the instructions by the caller.
     match unsafe { T::widen_avx512(src, dst) } {
         Ok(written) => converted(src.len(), written),
-        Err(done) => beyond_ascii::<FromUtf8<T>>(src, dst, done),
+        // SAFETY: AVX-512 is in use only on CPUs that have it.
+        Err(_) => unsafe { steps_avx512_first(src, dst) },
+    }
+}
+
+/// [`widen_avx512_first`]'s path of a string that is not ASCII: converted by
+/// `FromUtf8Avx512::short_avx512`, or by the path after the short converter. As
+/// [`narrow_avx512_first`] for one register, without the call through the tables; compiled
+/// with LZCNT, so that the loop of the short converter's steps is inlined here (only here: see
+/// `avx512::from_utf8::short_steps`).
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI, VBMI2, LZCNT, POPCNT and BMI2.
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,lzcnt,popcnt,bmi2")]
+#[inline(never)]
+unsafe fn steps_avx512_first<T: FromUtf8Avx512>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<T>],
+) -> utf8_result
+where
+    FromUtf8<T>: Direction<Src = u8, Dst = T>,
+{
+    // SAFETY: the instructions by the caller.
+    match unsafe { T::short_avx512(src, dst) } {
+        Ok(written) => converted(src.len(), written),
+        Err(done) => rest_of::<FromUtf8<T>>(src, dst, done),
     }
 }
 

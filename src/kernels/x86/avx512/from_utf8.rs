@@ -1106,12 +1106,27 @@ unsafe fn short_string<T: RunStore + MixedTailUnit>(
 /// converting it.
 ///
 /// # Safety
-/// The CPU has AVX-512F, BW, VBMI, VBMI2, POPCNT and BMI2.
+/// The CPU has AVX-512F, BW, VBMI, VBMI2, LZCNT, POPCNT and BMI2.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
 pub(crate) unsafe fn short_utf8<T: RunStore>(
     call: &mut ShortCall<'_, u8, T>,
 ) -> Result<usize, usize> {
     let (src, dst) = (call.src, &mut *call.dst);
+    // SAFETY: by the caller.
+    unsafe { short_utf8_of(src, dst) }
+}
+
+/// [`short_utf8`]'s conversion of `src` into `dst`, inlined into a caller compiled for its
+/// instructions.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI, VBMI2, LZCNT, POPCNT and BMI2, and the caller is compiled
+/// for them (LZCNT aside: see [`short_steps`]).
+#[inline(always)]
+pub(crate) unsafe fn short_utf8_of<T: RunStore>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<T>],
+) -> Result<usize, usize> {
     if src.len() <= from_utf8::BLOCK {
         // SAFETY: by the caller.
         return unsafe { short_block(src, dst) };
@@ -1128,12 +1143,16 @@ pub(crate) unsafe fn short_utf8<T: RunStore>(
 /// [`short_utf8`] for strings longer than a register, after their first `ascii` bytes of
 /// blocks of ASCII ([`ascii_blocks`]): steps of up to 64 bytes, each ending where a character
 /// ends (before the lead of one that the block ends inside, which the next step takes whole),
-/// each converted by [`short_block`]. Out of line: inlined, its loop's registers were saved
-/// and restored on every call of a string of one register.
+/// each converted by [`short_block`]. Out of line: inlined into [`short_utf8`], its loop's
+/// registers were saved and restored on every call of a string of one register. LZCNT, which
+/// finds the step's end and which `short_utf8` is not compiled with, keeps it there, where
+/// `#[inline(never)]` did not (rustc 1.95 gave LLVM no `noinline` for a function with target
+/// features). The C functions' own path for strings longer than a register, compiled with
+/// LZCNT, has it inlined (`ffi::transcode`).
 ///
 /// # Safety
-/// The CPU has AVX-512F, BW, VBMI, VBMI2, POPCNT and BMI2.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
+/// The CPU has AVX-512F, BW, VBMI, VBMI2, LZCNT, POPCNT and BMI2.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,lzcnt,popcnt,bmi2")]
 #[inline(never)]
 unsafe fn short_steps<T: RunStore>(
     src: &[u8],
