@@ -771,16 +771,32 @@ impl FromUtf8Avx512 for u32 {
 /// indirect call) cost such a string more than its conversion (see `ffi::transcode`).
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
 pub(crate) trait IntoUtf8Avx512: avx512::to_utf8::TailStepUnit {
-    /// All of `src` converted into `dst` by AVX-512's short converter if it takes the string:
-    /// `Ok` with the bytes written, else `Err(0)` (see `avx512::to_utf8::short_to_utf8`).
+    /// All of `src` converted into `dst` by AVX-512's short converter if it is one or two
+    /// registers of units below U+0800: `Some` of `Ok` with the bytes written, or of `Err(0)`
+    /// if they do not fit; else `None` (see `avx512::to_utf8::narrow_string_to_utf8`).
     ///
     /// # Safety
     /// The CPU has AVX-512F, BW, VBMI and VBMI2, AVX2, POPCNT and BMI2, and the caller is
     /// compiled for them (the code is inlined into it).
     #[inline(always)]
-    unsafe fn short_avx512(src: &[Self], dst: &mut [MaybeUninit<u8>]) -> Result<usize, usize> {
+    unsafe fn narrow_avx512(
+        src: &[Self],
+        dst: &mut [MaybeUninit<u8>],
+    ) -> Option<Result<usize, usize>> {
         // SAFETY: by the caller.
-        unsafe { avx512::to_utf8::short_string_to_utf8(src, dst) }
+        unsafe { avx512::to_utf8::narrow_string_to_utf8(src, dst) }
+    }
+
+    /// All of `src`, a string that [`IntoUtf8Avx512::narrow_avx512`] does not take, converted
+    /// into `dst` by AVX-512's short converter if it takes the string: `Ok` with the bytes
+    /// written, else `Err(0)` (see `avx512::to_utf8::short_to_utf8`).
+    ///
+    /// # Safety
+    /// As for [`IntoUtf8Avx512::narrow_avx512`].
+    #[inline(always)]
+    unsafe fn wide_avx512(src: &[Self], dst: &mut [MaybeUninit<u8>]) -> Result<usize, usize> {
+        // SAFETY: by the caller.
+        unsafe { avx512::to_utf8::wide_string_to_utf8(src, dst) }
     }
 }
 

@@ -472,13 +472,15 @@ where
     short_first::<IntoUtf8<S>>(src, dst)
 }
 
-/// [`into_utf8_first`]'s path where AVX-512 is in use: a short string converted by
-/// `IntoUtf8Avx512::short_avx512`, any other by the path after the short converter.
+/// [`into_utf8_first`]'s path where AVX-512 is in use: a short string of one or two registers
+/// of units below U+0800 converted by `IntoUtf8Avx512::narrow_avx512`, any other short string
+/// by [`wide_into_utf8_first`], any other string by the path after the short converter.
 ///
 /// Reached through the tables, AVX-512's short converter took the input and output in memory
 /// (`ShortCall`), and its caller a stack frame for them; compiled into a function of its own
 /// that the C function calls directly, it takes them in registers and the function builds the
-/// C result itself (see BENCHMARKS.md).
+/// C result itself. The other strings, whose paths need more registers, go on to a function of
+/// their own, so that this one saves none (see BENCHMARKS.md).
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI and VBMI2, AVX2, POPCNT and BMI2.
@@ -493,7 +495,31 @@ where
     IntoUtf8<S>: Direction<Src = S, Dst = u8>,
 {
     // SAFETY: the instructions by the caller.
-    match unsafe { S::short_avx512(src, dst) } {
+    match unsafe { S::narrow_avx512(src, dst) } {
+        Some(Ok(written)) => converted(src.len(), written),
+        Some(Err(_)) => rest_of::<IntoUtf8<S>>(src, dst, 0),
+        // SAFETY: as above.
+        None => unsafe { wide_into_utf8_first(src, dst) },
+    }
+}
+
+/// [`short_avx512_first`]'s path of the other short strings: converted by
+/// `IntoUtf8Avx512::wide_avx512`, or by the path after the short converter.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI and VBMI2, AVX2, POPCNT and BMI2.
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt,bmi2")]
+#[inline(never)]
+unsafe fn wide_into_utf8_first<S: IntoUtf8Avx512>(
+    src: &[S],
+    dst: &mut [MaybeUninit<u8>],
+) -> utf8_result
+where
+    IntoUtf8<S>: Direction<Src = S, Dst = u8>,
+{
+    // SAFETY: the instructions by the caller.
+    match unsafe { S::wide_avx512(src, dst) } {
         Ok(written) => converted(src.len(), written),
         Err(_) => rest_of::<IntoUtf8<S>>(src, dst, 0),
     }

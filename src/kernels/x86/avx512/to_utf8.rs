@@ -863,46 +863,77 @@ pub(crate) unsafe fn short_string_to_utf8<S: TailStepUnit>(
     src: &[S],
     dst: &mut [MaybeUninit<u8>],
 ) -> Result<usize, usize> {
-    if src.len() > 4 * S::STEP_UNITS {
-        // SAFETY: by the caller.
-        return unsafe { short_steps_up_to_8(src, dst) };
-    }
-    if src.len() > 2 * S::STEP_UNITS {
-        // SAFETY: by the caller.
-        return unsafe { short_units_up_to_4_steps(src, dst) };
-    }
-    // SAFETY: the instruction sets by the caller; the store writes the first `len` bytes of
-    // `dst`, which it has.
+    // SAFETY: by the caller.
+    unsafe { narrow_string_to_utf8(src, dst).unwrap_or_else(|| wide_string_to_utf8(src, dst)) }
+}
+
+/// [`short_string_to_utf8`] for a string that [`narrow_string_to_utf8`] does not take.
+///
+/// # Safety
+/// As for [`short_to_utf8`].
+#[inline(always)]
+pub(crate) unsafe fn wide_string_to_utf8<S: TailStepUnit>(
+    src: &[S],
+    dst: &mut [MaybeUninit<u8>],
+) -> Result<usize, usize> {
+    // SAFETY: by the caller.
     unsafe {
-        let (v, units) = S::load_step(src);
-        if let Some((bytes, len)) = S::one_two_step(v, units) {
-            if units == src.len() {
-                if units == 0 || len > dst.len() {
-                    return Err(0);
-                }
-                _mm512_mask_storeu_epi8(dst.as_mut_ptr().cast(), low_bits(len), bytes);
-                return Ok(len);
-            }
-            // Two steps below U+0800 (the first whole): two compressions and two stores,
-            // without the steps' bookkeeping (a loop of such steps, for up to four, gave every
-            // string more instructions: see BENCHMARKS.md).
-            let rest = src.get(units..).unwrap_or_default();
-            let (w, rest_units) = S::load_step(rest);
-            if rest_units == rest.len()
-                && let Some((rest_bytes, rest_len)) = S::one_two_step(w, rest_units)
-            {
-                if len + rest_len > dst.len() {
-                    return Err(0);
-                }
-                let at = dst.as_mut_ptr().cast::<u8>();
-                _mm512_mask_storeu_epi8(at.cast(), low_bits(len), bytes);
-                _mm512_mask_storeu_epi8(at.add(len).cast(), low_bits(rest_len), rest_bytes);
-                return Ok(len + rest_len);
-            }
+        if src.len() > 4 * S::STEP_UNITS {
+            return short_steps_up_to_8(src, dst);
         }
+        if src.len() > 2 * S::STEP_UNITS {
+            return short_units_up_to_4_steps(src, dst);
+        }
+        let (v, units) = S::load_step(src);
         short_units_loaded(src, dst, v, units)
             .map(|done| done.written)
             .ok_or(0)
+    }
+}
+
+/// [`short_string_to_utf8`] for a string of one or two registers of units below U+0800 (Latin,
+/// Greek, Cyrillic, Hebrew, Arabic text): one compression a register, without the steps'
+/// bookkeeping. `Some` of `Ok` with the bytes written, or of `Err(0)` if they do not fit (or
+/// there are none); `None`, having written nothing, for any other string.
+///
+/// # Safety
+/// As for [`short_to_utf8`].
+#[inline(always)]
+pub(crate) unsafe fn narrow_string_to_utf8<S: TailStepUnit>(
+    src: &[S],
+    dst: &mut [MaybeUninit<u8>],
+) -> Option<Result<usize, usize>> {
+    if src.len() > 2 * S::STEP_UNITS {
+        return None;
+    }
+    // SAFETY: the instruction sets by the caller; the stores write the first `len` bytes of
+    // `dst`, which it has.
+    unsafe {
+        let (v, units) = S::load_step(src);
+        let (bytes, len) = S::one_two_step(v, units)?;
+        if units == src.len() {
+            if units == 0 || len > dst.len() {
+                return Some(Err(0));
+            }
+            _mm512_mask_storeu_epi8(dst.as_mut_ptr().cast(), low_bits(len), bytes);
+            return Some(Ok(len));
+        }
+        // Two steps below U+0800 (the first whole): two compressions and two stores, without
+        // the steps' bookkeeping (a loop of such steps, for up to four, gave every string more
+        // instructions: see BENCHMARKS.md).
+        let rest = src.get(units..).unwrap_or_default();
+        let (w, rest_units) = S::load_step(rest);
+        if rest_units != rest.len() {
+            return None;
+        }
+        let (rest_bytes, rest_len) = S::one_two_step(w, rest_units)?;
+        if len + rest_len > dst.len() {
+            return Some(Err(0));
+        }
+        let at = dst.as_mut_ptr().cast::<u8>();
+        _mm512_mask_storeu_epi8(at.cast(), low_bits(len), bytes);
+        _mm512_mask_storeu_epi8(at.add(len).cast(), low_bits(rest_len), rest_bytes);
+        Some(Ok(len + rest_len))
     }
 }
 
