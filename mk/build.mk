@@ -22,11 +22,17 @@ all: $(BUILD)/libutf8.pc $(BUILD)/utf8check
 # static library needs. It runs when a Rust source is newer than its last run or a library is
 # missing, not on every make: `make install` after `make` runs no cargo (which may not be in
 # root's PATH, and would leave files owned by root in the target directory).
+#
+# Every function starts a 64-byte line (the flag reaches all the library's code: with link-time
+# optimisation it is all compiled in this crate): at LLVM's 16 bytes, a function moved within
+# its cache lines whenever code before it changed, and the C functions' short paths, the same
+# instructions, took up to a third longer or shorter from one build to the next (BENCHMARKS.md).
 RUST_SOURCES := $(shell find src capi -name '*.rs') Cargo.toml capi/Cargo.toml Cargo.lock capi/libutf8.map
-$(BUILD)/native-static-libs: $(RUST_SOURCES) \
+$(BUILD)/native-static-libs: $(RUST_SOURCES) mk/build.mk \
   $(if $(and $(wildcard $(TARGET)/libutf8.so),$(wildcard $(TARGET)/libutf8.a)),,FORCE)
 	@mkdir -p $(BUILD)
-	$(CARGO) rustc --release --package libutf8-capi --lib -- --print native-static-libs 2>&1 \
+	$(CARGO) rustc --release --package libutf8-capi --lib -- \
+	  -C llvm-args=-align-all-functions=6 --print native-static-libs 2>&1 \
 	  | tee $(BUILD)/cargo.log
 	sed -n 's/^note: native-static-libs: //p' $(BUILD)/cargo.log > $@.tmp
 	test -s $@.tmp
