@@ -83,7 +83,8 @@ decode_icu() {
   command -v gcc > /dev/null && compilers+=(gcc) || echo "bench: gcc not found: skipped" >&2
   command -v clang > /dev/null && compilers+=(clang) || echo "bench: clang not found: skipped" >&2
   for cc in "${compilers[@]}"; do
-    # Aligned as the C harness's loops are, so that the library's size does not move them.
+    # Aligned as the C harness's loops are (the two measured loops each on a page of their own,
+    # see decode_icu.c), so that the library's size does not move them.
     # shellcheck disable=SC2086 # the flags are meant to be split
     run "$cc" -std=c11 -O2 -falign-functions=64 -falign-loops=64 -Wall -Wextra -Werror \
       -pedantic -Iinclude $icu_cflags bench/c/decode_icu.c "$lib" \

@@ -43,8 +43,11 @@
 enum { MAX_SAMPLES = 1001 };
 
 /* A loop of its own, not inlined into the timing loop, for each implementation: each is
- * compiled as it would be in a user's function that decodes a buffer. */
-#define NOINLINE __attribute__((noinline))
+ * compiled as it would be in a user's function that decodes a buffer. Each starts a page, so
+ * that nothing else in the binary moves it: linked statically, the library's cold functions
+ * come first in the program's text, and a change of their size moved both loops by 1,152 bytes,
+ * where GCC's loop of the same instructions decoded lipsum Hindi 15% slower (BENCHMARKS.md). */
+#define NOINLINE __attribute__((noinline, aligned(4096)))
 
 static NOINLINE size_t libutf8_loop(const char *s, size_t len, uint32_t *out) {
   size_t n = 0;
