@@ -718,7 +718,8 @@ pub(crate) trait FromUtf8Avx512: avx512::from_utf8::RunStore {
     /// `avx512::from_utf8::short_utf8`).
     ///
     /// # Safety
-    /// As for [`FromUtf8Avx512::narrow_avx512`].
+    /// The CPU has AVX-512F, BW, VBMI, VBMI2, LZCNT, POPCNT and BMI2, and the caller is compiled
+    /// for them (the code is inlined into it).
     #[inline(always)]
     unsafe fn short_avx512(src: &[u8], dst: &mut [MaybeUninit<Self>]) -> Result<usize, usize> {
         // SAFETY: by the caller.

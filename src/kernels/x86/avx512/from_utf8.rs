@@ -1522,16 +1522,17 @@ unsafe fn checked(block: Loaded) -> Option<(__m512i, u64, u64, u64, u64)> {
 }
 
 /// Converts the bytes (1 to 64) of `block` into UTF-16, if they are well-formed UTF-8 (of
-/// characters of 1 to 4 bytes) whose units fit in `dst`: `Ok` with the units written; else `Err(0)`, having
-/// written nothing. The checks of [`short_block`] with those of 4-byte characters
-/// ([`whole_string_checks`]), and its conversion with each 4-byte character ending twice: at
-/// its third byte, where the value of its first three bytes as a 3-byte character's is the
-/// scalar value shifted right by 6 bits (the high surrogate is 0xD7C0 plus that shifted right
-/// by 4 more), and at its fourth, where the value of its last two as a 2-byte character's
+/// characters of 1 to 4 bytes) whose units fit in `dst`: `Ok` with the units written; else
+/// `Err(0)`, having written nothing. The checks of [`short_block`] with those of 4-byte
+/// characters ([`whole_string_checks`]), and its conversion with each 4-byte character ending
+/// twice: at its third byte, where the value of its first three bytes as a 3-byte character's
+/// is the scalar value shifted right by 6 bits (the high surrogate is 0xD7C0 plus that shifted
+/// right by 4 more), and at its fourth, where the value of its last two as a 2-byte character's
 /// holds the low 10 bits (the low surrogate's).
 ///
 /// # Safety
-/// The CPU has AVX-512F, BW, VBMI, VBMI2, POPCNT and BMI2.
+/// The CPU has AVX-512F, BW, VBMI, VBMI2, POPCNT and BMI2, and the caller is compiled for them
+/// (the code is inlined into it).
 #[inline(always)]
 unsafe fn short_pairs<T: Utf16Store>(
     block: Loaded,
@@ -1584,15 +1585,16 @@ unsafe fn short_pairs<T: Utf16Store>(
 }
 
 /// Converts the bytes (1 to 64) of `block` into UTF-32, if they are well-formed UTF-8 (of
-/// characters of 1 to 4 bytes) whose units fit in `dst`: `Ok` with the units written; else `Err(0)`, having
-/// written nothing. The checks of [`short_pairs`] ([`whole_string_checks`]), and one unit a
-/// character, its value at its last byte: a 4-byte character's fourth byte takes its low and
-/// high bytes as [`value_bytes`] makes a 3-byte character's, with the second byte in the
-/// lead's place (two before), and its bits 16-20 from the second byte's bits 4-5 and the
+/// characters of 1 to 4 bytes) whose units fit in `dst`: `Ok` with the units written; else
+/// `Err(0)`, having written nothing. The checks of [`short_pairs`] ([`whole_string_checks`]),
+/// and one unit a character, its value at its last byte: a 4-byte character's fourth byte takes
+/// its low and high bytes as [`value_bytes`] makes a 3-byte character's, with the second byte
+/// in the lead's place (two before), and its bits 16-20 from the second byte's bits 4-5 and the
 /// lead's 0-2 (three before).
 ///
 /// # Safety
-/// The CPU has AVX-512F, BW, VBMI, VBMI2, POPCNT and BMI2.
+/// The CPU has AVX-512F, BW, VBMI, VBMI2, POPCNT and BMI2, and the caller is compiled for them
+/// (the code is inlined into it).
 #[inline(always)]
 unsafe fn short_fours(block: Loaded, dst: &mut [MaybeUninit<u32>]) -> Result<usize, usize> {
     // SAFETY: the instructions by the caller; the stores write the `total` units counted,
