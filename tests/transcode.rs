@@ -1695,7 +1695,7 @@ fn short_strings_of_every_width_in_steps_through_the_c_functions() {
     );
     for &len in &lens {
         for ascii_first in [false, true].into_iter().filter(|&a| !a || len > 64) {
-            let ats: Vec<usize> = common::or_under_miri((0..len).collect(), vec![70, 129]);
+            let ats: Vec<usize> = common::or_under_miri((0..len).collect(), vec![len / 2, len - 1]);
             for &at in &ats {
                 let mut s = text(&mut rng, len, ascii_first);
                 s[at] = 0xFF;
