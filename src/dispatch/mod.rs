@@ -691,9 +691,9 @@ pub(crate) fn choose_now() {
 /// A unit of UTF-16 or UTF-32 into which the C functions convert short strings from UTF-8 by
 /// AVX-512's code compiled into their own functions, not called through the tables: strings of
 /// ASCII of some lengths, which it widens faster in registers of 32 and 64 bytes than the SSE2
-/// loop or the short converter, and strings of up to 64 bytes of other text, for which the call
-/// through the tables (the input and output handed over in memory, an indirect call) cost
-/// about as much as the conversion (see `ffi::transcode`).
+/// loop or the short converter, and strings of other text (up to 256 bytes into UTF-16, 64 into
+/// UTF-32), for which the call through the tables (the input and output handed over in memory,
+/// an indirect call) cost about as much as the conversion (see `ffi::transcode`).
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
 pub(crate) trait FromUtf8Avx512: avx512::from_utf8::RunStore {
     /// The lengths of input taken, in bytes.
