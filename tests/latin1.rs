@@ -624,6 +624,53 @@ fn every_implementation_across_long_runs_of_ascii() {
     }
 }
 
+/// Each implementation's converter into Latin-1 on inputs of 32 KiB to 192 KiB, whose runs of
+/// ASCII AVX-512 takes a block at a time rather than four (their input and output outgrow the
+/// L1 cache, not the L2): text of runs of ASCII of up to 8 KiB between characters from U+0080,
+/// some ended by a lead cut at a block's end, with one character above U+00FF near its end
+/// (strict: where it stops) or none, into the size needed, one byte less and 5,000 less, at
+/// outputs from offsets 0 to 63 of an allocation, against the standard library.
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "inputs of 32 KiB and more; the same steps as the tests above"
+)]
+fn every_implementation_into_latin1_on_inputs_held_in_l2() {
+    let mut rng = Rng::new(0x12C0);
+    for (n, len) in [33_000, 70_000, 140_000, 191_000, 200_000]
+        .into_iter()
+        .enumerate()
+    {
+        let mut text = Vec::with_capacity(len + 8);
+        while text.len() < len {
+            let run = rng.below(8192);
+            text.extend((0..run).map(|_| b' ' + rng.below(0x5F) as u8));
+            let c = char::from_u32(0x80 + rng.below(0x80) as u32).unwrap();
+            text.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+        }
+        let mut above = text.clone();
+        let at = text.len() - 100 - rng.below(1000);
+        above.splice(at..at, "\u{20AC}".bytes());
+        let want = strict_latin1(&text).0;
+        let (want_above, stop_above) = strict_latin1(&above);
+        let offset = (n * 23) % 64;
+        for isa in common::implementations() {
+            let name = isa.name();
+            let convert = |t: &[u8], d: &mut [u8]| isa.utf8_to_latin1(t, d, STRICT).unwrap();
+            for less in [0, 1, 5000] {
+                let cap = want.len() - less;
+                let (p, out) = run_at(convert, &text, cap, offset);
+                assert_eq!(out[..], want[..p.written], "{name} {len} cap {cap}");
+                let done = (p.read, p.stop) == (text.len(), None);
+                assert_eq!(done, less == 0, "{name} {len} cap {cap} {p:?}");
+            }
+            let (p, out) = run_at(convert, &above, above.len(), offset);
+            assert_eq!(out, want_above, "{name} {len}");
+            assert_eq!(Some((p.read, p.stop.unwrap())), stop_above, "{name} {len}");
+        }
+    }
+}
+
 /// Each implementation's converters with every byte from 0x80 at every offset of a block and
 /// of the blocks around it: in 64 bytes of ASCII and in 64 of Latin-1 letters, from Latin-1
 /// and Windows-1252 (whose blocks must leave 0x80..0x9F, each of them, to the exact path), and

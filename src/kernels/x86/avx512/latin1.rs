@@ -23,6 +23,14 @@ const HALF: usize = 32;
 /// than the blocks it would have saved.
 const ASCII_RUN: usize = 16;
 
+/// The sizes of UTF-8 input whose runs of ASCII [`utf8_to_latin1_blocks`] leaves to its steps,
+/// a block at a time, each block loaded `AHEAD` blocks before its store: input and output
+/// together outgrow the L1 data cache (32-48 KiB on the CPUs with AVX-512) but stay in L2,
+/// where such a copy went faster than four blocks at a time (see BENCHMARKS.md).
+/// Latin-1 into UTF-8 gained nothing that held at every placement of the buffers, and keeps
+/// the runs.
+const UTF8_IN_L2: core::ops::Range<usize> = 32 * 1024..192 * 1024;
+
 /// The blocks of input loaded ahead of the one being converted, the first of them that one.
 ///
 /// A load that follows a store whose address matches its own in the low 12 bits waits for it
@@ -90,15 +98,15 @@ fn loaded_here(v: __m512i) {
 
 /// The end of a loop's step (in the slot `$slot` of the ring `$ahead`) for a block of ASCII
 /// read up to `$read` and stored just before `$written`: counts it in `$written` and in
-/// `$ascii_left`, and after [`ASCII_RUN`] of them in a row copies the run that follows
+/// `$ascii_left`, and after `$ascii_run` of them in a row copies the run that follows
 /// ([`copy_ascii_run`]), then reloads the ring, the next step's slot first. A macro, which
 /// costs nothing: as a function taking the counts by reference it cost UTF-8 -> Latin-1 3.5%.
 macro_rules! after_ascii_block {
-    ($src:ident, $dst:ident, $read:ident, $written:ident, $ascii_left:ident, $ahead:ident, $slot:literal) => {
+    ($src:ident, $dst:ident, $read:ident, $written:ident, $ascii_left:ident, $ascii_run:expr, $ahead:ident, $slot:literal) => {
         $written += BLOCK;
         $ascii_left -= 1;
         if $ascii_left == 0 {
-            $ascii_left = ASCII_RUN;
+            $ascii_left = $ascii_run;
             if let Some(copied) = copy_ascii_run($src, $dst, $read, $written) {
                 ($read, $written) = copied;
                 $ahead = Ahead::load::<{ ($slot + 1) % AHEAD }>($src.as_ptr().add($read));
@@ -314,7 +322,9 @@ unsafe fn latin1_blocks<const CP1252: bool>(
                         ascii_left = ASCII_RUN;
                     } else {
                         _mm512_storeu_si512(out.cast(), b);
-                        after_ascii_block!(src, dst, read, written, ascii_left, ahead, $slot);
+                        after_ascii_block!(
+                            src, dst, read, written, ascii_left, ASCII_RUN, ahead, $slot
+                        );
                     }
                 };
             }
@@ -439,8 +449,14 @@ unsafe fn utf8_to_latin1_blocks(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> (usi
         let src_blocks_end = src.len().saturating_sub((AHEAD + 1) * BLOCK - 1);
         if read < src_blocks_end {
             let mut ahead = Ahead::load::<0>(src.as_ptr().add(read));
-            // As in `latin1_blocks`.
-            let mut ascii_left = ASCII_RUN;
+            // As in `latin1_blocks`, but never for an input of the sizes `UTF8_IN_L2` (no
+            // input has `usize::MAX` blocks).
+            let ascii_run = if UTF8_IN_L2.contains(&src.len()) {
+                usize::MAX
+            } else {
+                ASCII_RUN
+            };
+            let mut ascii_left = ascii_run;
             macro_rules! step {
                 ($slot:literal, $blocks:lifetime) => {
                     if read >= src_blocks_end || dst.len() - written < BLOCK {
@@ -462,14 +478,16 @@ unsafe fn utf8_to_latin1_blocks(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> (usi
                         read += BLOCK;
                         written += total;
                         (carried_lead, carried_c3) = (leads >> 63, c3 >> 63);
-                        ascii_left = ASCII_RUN;
+                        ascii_left = ascii_run;
                     } else {
                         if carried_lead != 0 {
                             break $blocks;
                         }
                         _mm512_storeu_si512(out.cast(), b);
                         read += BLOCK;
-                        after_ascii_block!(src, dst, read, written, ascii_left, ahead, $slot);
+                        after_ascii_block!(
+                            src, dst, read, written, ascii_left, ascii_run, ahead, $slot
+                        );
                     }
                 };
             }
