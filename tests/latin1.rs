@@ -626,10 +626,10 @@ fn every_implementation_across_long_runs_of_ascii() {
 
 /// Each implementation's converter into Latin-1 on inputs of 32 KiB to 192 KiB, whose runs of
 /// ASCII AVX-512 takes a block at a time rather than four (their input and output outgrow the
-/// L1 cache, not the L2): text of runs of ASCII of up to 8 KiB between characters from U+0080,
-/// some ended by a lead cut at a block's end, with one character above U+00FF near its end
-/// (strict: where it stops) or none, into the size needed, one byte less and 5,000 less, at
-/// outputs from offsets 0 to 63 of an allocation, against the standard library.
+/// L1 cache, not the L2), and one just past them: text of runs of ASCII of up to 8 KiB between
+/// characters from U+0080 (two bytes, some cut by a block's end), with one character above
+/// U+00FF near its end (strict: where it stops) or none, into the size needed, one byte less
+/// and 5,000 less, at five offsets into an allocation, against the standard library.
 #[test]
 #[cfg_attr(
     miri,
