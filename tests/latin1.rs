@@ -624,18 +624,20 @@ fn every_implementation_across_long_runs_of_ascii() {
     }
 }
 
-/// Each implementation's converter into Latin-1 on inputs of 32 KiB to 192 KiB, whose runs of
-/// ASCII AVX-512 takes a block at a time rather than four (their input and output outgrow the
-/// L1 cache, not the L2), and one just past them: text of runs of ASCII of up to 8 KiB between
-/// characters from U+0080 (two bytes, some cut by a block's end), with one character above
-/// U+00FF near its end (strict: where it stops) or none, into the size needed, one byte less
-/// and 5,000 less, at five offsets into an allocation, against the standard library.
+/// Each implementation's converters on inputs of 32 KiB to 192 KiB, whose runs of ASCII
+/// AVX-512 takes a block at a time rather than four (their input and output outgrow the L1
+/// cache, not the L2), and one just past them: text of runs of ASCII of up to 8 KiB between
+/// characters from U+0080, in Latin-1 into UTF-8 from Latin-1 and from Windows-1252, and in
+/// UTF-8 (two bytes, some cut by a block's end) into Latin-1, with one character above U+00FF
+/// near its end (strict: where it stops) or none, into the size needed, one byte less and
+/// 5,000 less, at five offsets into an allocation, against the standard library and the
+/// WHATWG index.
 #[test]
 #[cfg_attr(
     miri,
     ignore = "inputs of 32 KiB and more; the same steps as the tests above"
 )]
-fn every_implementation_into_latin1_on_inputs_held_in_l2() {
+fn every_implementation_on_inputs_held_in_l2() {
     let mut rng = Rng::new(0x12C0);
     for (n, len) in [33_000, 70_000, 140_000, 191_000, 200_000]
         .into_iter()
@@ -653,9 +655,19 @@ fn every_implementation_into_latin1_on_inputs_held_in_l2() {
         above.splice(at..at, "\u{20AC}".bytes());
         let want = strict_latin1(&text).0;
         let (want_above, stop_above) = strict_latin1(&above);
+        let cp1252 = testkit::windows_1252_to_utf8(&want);
         let offset = (n * 23) % 64;
         for isa in common::implementations() {
             let name = isa.name();
+            for (cp, utf8) in [(false, &text), (true, &cp1252)] {
+                for less in [0, 1, 5000] {
+                    let cap = utf8.len() - less;
+                    let (p, out) = run_at(from_single_byte(isa, cp), &want, cap, offset);
+                    assert_eq!(out[..], utf8[..p.written], "{name} {cp} {len} cap {cap}");
+                    let done = (p.read, p.stop) == (want.len(), None);
+                    assert_eq!(done, less == 0, "{name} {cp} {len} cap {cap} {p:?}");
+                }
+            }
             let convert = |t: &[u8], d: &mut [u8]| isa.utf8_to_latin1(t, d, STRICT).unwrap();
             for less in [0, 1, 5000] {
                 let cap = want.len() - less;

@@ -23,13 +23,15 @@ const HALF: usize = 32;
 /// than the blocks it would have saved.
 const ASCII_RUN: usize = 16;
 
-/// The sizes of UTF-8 input whose runs of ASCII [`utf8_to_latin1_blocks`] leaves to its steps,
-/// a block at a time, each block loaded `AHEAD` blocks before its store: input and output
-/// together outgrow the L1 data cache (32-48 KiB on the CPUs with AVX-512) but stay in L2,
-/// where such a copy went faster than four blocks at a time (see BENCHMARKS.md).
-/// Latin-1 into UTF-8 gained nothing that held at every placement of the buffers, and keeps
-/// the runs.
-const UTF8_IN_L2: core::ops::Range<usize> = 32 * 1024..192 * 1024;
+/// Whether the loops copy long runs of ASCII four blocks at a time ([`copy_ascii_run`]) for an
+/// input of `len` bytes: not for the sizes whose input and output together outgrow the L1 data
+/// cache (32-48 KiB on the CPUs with AVX-512) but stay in L2, where a copy a block at a time,
+/// each block loaded `AHEAD` blocks before its store, went faster (see BENCHMARKS.md). The
+/// loops that leave the runs to their steps are instances of their own, without the count of
+/// ASCII blocks, which cost them about as much as the copy of runs gains.
+fn copies_ascii_runs(len: usize) -> bool {
+    !(32 * 1024..192 * 1024).contains(&len)
+}
 
 /// The blocks of input loaded ahead of the one being converted, the first of them that one.
 ///
@@ -97,19 +99,22 @@ fn loaded_here(v: __m512i) {
 }
 
 /// The end of a loop's step (in the slot `$slot` of the ring `$ahead`) for a block of ASCII
-/// read up to `$read` and stored just before `$written`: counts it in `$written` and in
-/// `$ascii_left`, and after `$ascii_run` of them in a row copies the run that follows
-/// ([`copy_ascii_run`]), then reloads the ring, the next step's slot first. A macro, which
-/// costs nothing: as a function taking the counts by reference it cost UTF-8 -> Latin-1 3.5%.
+/// read up to `$read` and stored just before `$written`: counts it in `$written`, and with the
+/// loop's `COPY_RUNS` in `$ascii_left`, and after `ASCII_RUN` of them in a row copies the run
+/// that follows ([`copy_ascii_run`]), then reloads the ring, the next step's slot first. A
+/// macro, which costs nothing: as a function taking the counts by reference it cost UTF-8 ->
+/// Latin-1 3.5%.
 macro_rules! after_ascii_block {
-    ($src:ident, $dst:ident, $read:ident, $written:ident, $ascii_left:ident, $ascii_run:expr, $ahead:ident, $slot:literal) => {
+    ($src:ident, $dst:ident, $read:ident, $written:ident, $ascii_left:ident, $ahead:ident, $slot:literal) => {
         $written += BLOCK;
-        $ascii_left -= 1;
-        if $ascii_left == 0 {
-            $ascii_left = $ascii_run;
-            if let Some(copied) = copy_ascii_run($src, $dst, $read, $written) {
-                ($read, $written) = copied;
-                $ahead = Ahead::load::<{ ($slot + 1) % AHEAD }>($src.as_ptr().add($read));
+        if COPY_RUNS {
+            $ascii_left -= 1;
+            if $ascii_left == 0 {
+                $ascii_left = ASCII_RUN;
+                if let Some(copied) = copy_ascii_run($src, $dst, $read, $written) {
+                    ($read, $written) = copied;
+                    $ahead = Ahead::load::<{ ($slot + 1) % AHEAD }>($src.as_ptr().add($read));
+                }
             }
         }
     };
@@ -252,8 +257,8 @@ unsafe fn utf8_of_block(b: __m512i, high: u64, from_c0: u64) -> [(__m512i, usize
 /// whose characters differ from Latin-1's) while each block's output fits: the bytes read and
 /// written. Blocks of 64 bytes of ASCII are copied, each tested on its own (a test of two
 /// together failed as often in text with a character from 0x80 every few blocks, and then cost
-/// a second unpredictable branch on the first), long runs of them four at a time
-/// ([`copy_ascii_run`]); the others are converted a block at a time, each half's UTF-8 in one
+/// a second unpredictable branch on the first), with `COPY_RUNS` long runs of them four at a
+/// time ([`copy_ascii_run`]); the others are converted a block at a time, each half's UTF-8 in one
 /// register ([`utf8_of_block`]). Each block is loaded `AHEAD` blocks ahead ([`Ahead`]).
 ///
 /// While another block follows and the room holds both, the stores are whole registers, which
@@ -268,7 +273,7 @@ unsafe fn utf8_of_block(b: __m512i, high: u64, from_c0: u64) -> [(__m512i, usize
 /// The CPU has AVX-512F, BW, VL, VBMI, VBMI2, BMI2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 #[inline(never)]
-unsafe fn latin1_blocks<const CP1252: bool>(
+unsafe fn latin1_blocks<const CP1252: bool, const COPY_RUNS: bool>(
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
 ) -> (usize, usize) {
@@ -322,9 +327,7 @@ unsafe fn latin1_blocks<const CP1252: bool>(
                         ascii_left = ASCII_RUN;
                     } else {
                         _mm512_storeu_si512(out.cast(), b);
-                        after_ascii_block!(
-                            src, dst, read, written, ascii_left, ASCII_RUN, ahead, $slot
-                        );
+                        after_ascii_block!(src, dst, read, written, ascii_left, ahead, $slot);
                     }
                 };
             }
@@ -422,9 +425,9 @@ unsafe fn latin1_of_block(
 /// go: the bytes read and written. The blocks are the input's 64 bytes at a time, whatever
 /// their characters ([`latin1_of_block`]), the leads compressed away. Anything else (a
 /// character above U+00FF, an error, a character cut by the end of the input) stops it before
-/// the block, and before a lead carried into it, for the engine's exact path. Long runs of
-/// ASCII are copied four blocks at a time ([`copy_ascii_run`]), and each block is loaded `AHEAD`
-/// blocks ahead ([`Ahead`]).
+/// the block, and before a lead carried into it, for the engine's exact path. With `COPY_RUNS`,
+/// long runs of ASCII are copied four blocks at a time ([`copy_ascii_run`]). Each block is
+/// loaded `AHEAD` blocks ahead ([`Ahead`]).
 ///
 /// A function of its own, as [`latin1_blocks`] is.
 ///
@@ -432,7 +435,10 @@ unsafe fn latin1_of_block(
 /// The CPU has AVX-512F, BW, VBMI2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi2")]
 #[inline(never)]
-unsafe fn utf8_to_latin1_blocks(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+unsafe fn utf8_to_latin1_blocks<const COPY_RUNS: bool>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     // Bit 0 set where the previous block ended with a lead, and with C3.
     let (mut carried_lead, mut carried_c3) = (0u64, 0u64);
@@ -449,14 +455,8 @@ unsafe fn utf8_to_latin1_blocks(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> (usi
         let src_blocks_end = src.len().saturating_sub((AHEAD + 1) * BLOCK - 1);
         if read < src_blocks_end {
             let mut ahead = Ahead::load::<0>(src.as_ptr().add(read));
-            // As in `latin1_blocks`, but never for an input of the sizes `UTF8_IN_L2` (no
-            // input has `usize::MAX` blocks).
-            let ascii_run = if UTF8_IN_L2.contains(&src.len()) {
-                usize::MAX
-            } else {
-                ASCII_RUN
-            };
-            let mut ascii_left = ascii_run;
+            // As in `latin1_blocks`.
+            let mut ascii_left = ASCII_RUN;
             macro_rules! step {
                 ($slot:literal, $blocks:lifetime) => {
                     if read >= src_blocks_end || dst.len() - written < BLOCK {
@@ -478,16 +478,14 @@ unsafe fn utf8_to_latin1_blocks(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> (usi
                         read += BLOCK;
                         written += total;
                         (carried_lead, carried_c3) = (leads >> 63, c3 >> 63);
-                        ascii_left = ascii_run;
+                        ascii_left = ASCII_RUN;
                     } else {
                         if carried_lead != 0 {
                             break $blocks;
                         }
                         _mm512_storeu_si512(out.cast(), b);
                         read += BLOCK;
-                        after_ascii_block!(
-                            src, dst, read, written, ascii_left, ascii_run, ahead, $slot
-                        );
+                        after_ascii_block!(src, dst, read, written, ascii_left, ahead, $slot);
                     }
                 };
             }
@@ -540,7 +538,13 @@ unsafe fn utf8_to_latin1_blocks(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> (usi
 pub(crate) unsafe fn latin1_to_utf8(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Progress {
     latin1::latin1_to_utf8_with(src, dst, |s, d| {
         // SAFETY: the CPU has the instructions by our contract.
-        unsafe { latin1_blocks::<false>(s, d) }
+        unsafe {
+            if copies_ascii_runs(s.len()) {
+                latin1_blocks::<false, true>(s, d)
+            } else {
+                latin1_blocks::<false, false>(s, d)
+            }
+        }
     })
 }
 
@@ -553,7 +557,13 @@ pub(crate) unsafe fn latin1_to_utf8(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> 
 pub(crate) unsafe fn cp1252_to_utf8(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Progress {
     latin1::cp1252_to_utf8_with(src, dst, |s, d| {
         // SAFETY: as above.
-        unsafe { latin1_blocks::<true>(s, d) }
+        unsafe {
+            if copies_ascii_runs(s.len()) {
+                latin1_blocks::<true, true>(s, d)
+            } else {
+                latin1_blocks::<true, false>(s, d)
+            }
+        }
     })
 }
 
@@ -569,6 +579,12 @@ pub(crate) unsafe fn utf8_to_latin1(
 ) -> Progress {
     latin1::utf8_to_latin1_with(src, dst, mode, |s, d| {
         // SAFETY: as above.
-        unsafe { utf8_to_latin1_blocks(s, d) }
+        unsafe {
+            if copies_ascii_runs(s.len()) {
+                utf8_to_latin1_blocks::<true>(s, d)
+            } else {
+                utf8_to_latin1_blocks::<false>(s, d)
+            }
+        }
     })
 }
