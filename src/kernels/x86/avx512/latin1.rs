@@ -28,7 +28,7 @@ const ASCII_RUN: usize = 16;
 /// cache (32-48 KiB on the CPUs with AVX-512) but stay in L2, where a copy a block at a time,
 /// each block loaded `AHEAD` blocks before its store, went faster (see BENCHMARKS.md). The
 /// loops that leave the runs to their steps are instances of their own, without the count of
-/// ASCII blocks, which cost them about as much as the copy of runs gains.
+/// ASCII blocks: counted on every block, it cost about as much as leaving the runs gained.
 fn copies_ascii_runs(len: usize) -> bool {
     !(32 * 1024..192 * 1024).contains(&len)
 }
@@ -258,8 +258,8 @@ unsafe fn utf8_of_block(b: __m512i, high: u64, from_c0: u64) -> [(__m512i, usize
 /// written. Blocks of 64 bytes of ASCII are copied, each tested on its own (a test of two
 /// together failed as often in text with a character from 0x80 every few blocks, and then cost
 /// a second unpredictable branch on the first), with `COPY_RUNS` long runs of them four at a
-/// time ([`copy_ascii_run`]); the others are converted a block at a time, each half's UTF-8 in one
-/// register ([`utf8_of_block`]). Each block is loaded `AHEAD` blocks ahead ([`Ahead`]).
+/// time ([`copy_ascii_run`]); the others are converted a block at a time, each half's UTF-8
+/// in one register ([`utf8_of_block`]). Each block is loaded `AHEAD` blocks ahead ([`Ahead`]).
 ///
 /// While another block follows and the room holds both, the stores are whole registers, which
 /// reach at most 32 bytes past a block's output (a half's output is at least 32 bytes): the
@@ -280,9 +280,9 @@ unsafe fn latin1_blocks<const CP1252: bool, const COPY_RUNS: bool>(
     let (mut read, mut written) = (0, 0);
     // SAFETY: the instructions by the caller. The whole loads read the `AHEAD` blocks at
     // `read` (`Ahead::load`) or the block `AHEAD` on (`Ahead::take`), inside `src` while
-    // `read` is below `src_blocks_end`, or after a copy of ASCII, which leaves four blocks (its own loads and
-    // stores are its own); the masked ones the first `len` bytes of the rest (the others are
-    // neither read nor able to fault). The whole stores write at most 128 bytes at `written`,
+    // `read` is below `src_blocks_end`, or after a copy of ASCII, which leaves four blocks
+    // (its own loads and stores are its own); the masked ones the first `len` bytes of the
+    // rest (the others are neither read nor able to fault). The whole stores write at most 128 bytes at `written`,
     // inside `dst` while `written` is below `dst_blocks_end`, which `stop` keeps it; the masked
     // ones the step's output, checked to fit first. `copy_ascii_run` follows a block of
     // ASCII, written just before `written`.
