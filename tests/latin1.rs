@@ -556,14 +556,23 @@ fn every_implementation_around_runs_of_ascii() {
     }
 }
 
+/// `s` copied to `offset` bytes (below 64) past a 64-byte boundary of a new allocation: the
+/// allocation and where `s` starts in it.
+fn placed(s: &[u8], offset: usize) -> (Vec<u8>, usize) {
+    let mut buf = vec![0; s.len() + 128];
+    let start = buf.as_ptr().align_offset(64) + offset;
+    buf[start..start + s.len()].copy_from_slice(s);
+    (buf, start)
+}
+
 /// Each implementation's converters across long runs of ASCII, which AVX-512 copies four
-/// blocks at a time after sixteen blocks of ASCII in a row, with its stores aligned to the
-/// output (from a point backed up to a multiple of 64 bytes of it): runs of 1 to 3 KiB, from
+/// blocks at a time after sixteen blocks of ASCII in a row, with its loads aligned to the
+/// input (from a point backed up to a multiple of 64 bytes of it): runs of 1 to 3 KiB, from
 /// the start or after a few other characters, ended by a character from 0x80 (into Latin-1:
 /// U+0080..U+00FF, or one above U+00FF) at every offset of the blocks where the copy may stop,
-/// into outputs at every offset from an allocation's 64-byte boundary, of the size needed, one
-/// byte less, and a few hundred less (where the copy stops for the room), with nothing changed
-/// past them.
+/// from inputs and into outputs at every offset from a 64-byte boundary, of the size needed,
+/// one byte less, and a few hundred less (where the copy stops for the room), with nothing
+/// changed past them.
 #[test]
 fn every_implementation_across_long_runs_of_ascii() {
     let mut rng = Rng::new(0x10A5C);
@@ -588,12 +597,20 @@ fn every_implementation_across_long_runs_of_ascii() {
             let i = latin1.len() - (len - at) - 1;
             above.splice(i..i + 2, "\u{20AC}".bytes());
             let lossy = testkit::utf8_to_latin1_lossy(&above);
+            // The inputs, each at an offset of its own from a 64-byte boundary.
+            let input_offset = (at * 7 + n) % 64;
+            let (s_buf, s_at) = placed(&s, input_offset);
+            let (latin1_buf, latin1_at) = placed(&latin1, (input_offset + 1) % 64);
+            let (above_buf, above_at) = placed(&above, (input_offset + 2) % 64);
+            let s_in = &s_buf[s_at..s_at + s.len()];
+            let latin1_in = &latin1_buf[latin1_at..latin1_at + latin1.len()];
+            let above_in = &above_buf[above_at..above_at + above.len()];
             for isa in common::implementations() {
                 let name = isa.name();
                 for (cp, want) in [(false, &latin1), (true, &cp1252)] {
                     for less in [0, 1, 300, 700] {
                         let cap = want.len() - less;
-                        let (p, out) = run_at(from_single_byte(isa, cp), &s, cap, offset);
+                        let (p, out) = run_at(from_single_byte(isa, cp), s_in, cap, offset);
                         assert_eq!(out[..], want[..p.written], "{name} {at} cap {cap}");
                         let done = (p.read, p.stop) == (s.len(), None);
                         assert_eq!(done, less == 0, "{name} {at} cap {cap} {p:?}");
@@ -603,17 +620,17 @@ fn every_implementation_across_long_runs_of_ascii() {
                     let cap = s.len() - less;
                     let convert =
                         |t: &[u8], d: &mut [u8]| isa.utf8_to_latin1(t, d, STRICT).unwrap();
-                    let (p, out) = run_at(convert, &latin1, cap, offset);
+                    let (p, out) = run_at(convert, latin1_in, cap, offset);
                     assert_eq!(out[..], s[..p.written], "{name} {at} cap {cap}");
                     let done = (p.read, p.stop) == (latin1.len(), None);
                     assert_eq!(done, less == 0, "{name} {at} cap {cap} {p:?}");
                     let convert =
                         |t: &[u8], d: &mut [u8]| isa.utf8_to_latin1(t, d, REPLACE).unwrap();
-                    let (p, out) = run_at(convert, &above, cap, offset);
+                    let (p, out) = run_at(convert, above_in, cap, offset);
                     assert_eq!(out[..], lossy[..p.written], "{name} {at} cap {cap}");
                 }
                 let convert = |t: &[u8], d: &mut [u8]| isa.utf8_to_latin1(t, d, STRICT).unwrap();
-                let (p, out) = run_at(convert, &above, s.len(), offset);
+                let (p, out) = run_at(convert, above_in, s.len(), offset);
                 assert_eq!(
                     (&out[..], p.read, p.stop),
                     (&s[..at], i, Some(Stop::Unrepresentable)),

@@ -138,13 +138,14 @@ unsafe fn load_four(p: *const u8) -> [__m512i; 4] {
 }
 
 /// Copies the run of ASCII at `read` four blocks at a time, tested together (a byte of
-/// 0x80..0x9F fails the test too), the next four loaded before the stores (see [`Ahead`]),
-/// which are aligned (one that crosses two cache lines costs two): backed up to where the
-/// output is at a multiple of 64 bytes, the first four store again some bytes of the block
-/// before `read`, which are ASCII, the same. Stops before the four blocks that end the run,
-/// or where fewer than eight blocks of input or four of output are left: where the run's copy
-/// ended (backed up to where the input is at a multiple of 64 bytes if it ended at text that
-/// is not ASCII), or `None` if it copied nothing.
+/// 0x80..0x9F fails the test too), the next four loaded before the stores (see [`Ahead`]).
+/// The loads are aligned, each a whole cache line of the input (split across two, they cost
+/// more than split stores did; see BENCHMARKS.md): backed up to where the input is at a
+/// multiple of 64 bytes, the first four store again some bytes of the block before `read`,
+/// which are ASCII, the same. Stops before the four blocks that end the run, or where fewer
+/// than eight blocks of input or four of output are left: where the run's copy ended, at a
+/// multiple of 64 bytes of the input, from which the blocks of mixed text that follow load
+/// whole cache lines too, or `None` if it copied nothing.
 ///
 /// # Safety
 /// The CPU has AVX-512F and BW; the `BLOCK` bytes before `read` are ASCII, written (one byte
@@ -156,41 +157,30 @@ unsafe fn copy_ascii_run(
     read: usize,
     written: usize,
 ) -> Option<(usize, usize)> {
-    // The distance to the multiple of 64 below, less than BLOCK.
-    let back = dst.as_ptr().wrapping_add(written).addr() % BLOCK;
+    // The distance to the input's multiple of 64 below, less than BLOCK.
+    let back = src.as_ptr().wrapping_add(read).addr() % BLOCK;
     let (mut r, mut w) = (read - back, written - back);
     if src.len() - r < 8 * BLOCK || dst.len() - w < 4 * BLOCK {
         return None;
     }
     // SAFETY: the instructions by the caller. Each load of four blocks reads 4 * BLOCK bytes
     // at `r`, or at `r + 4 * BLOCK`, inside `src` by the loop's condition (and the test above
-    // for the first); the stores write 4 * BLOCK bytes at `w`, inside `dst` by the same, and
-    // at a multiple of 64 bytes by `back`.
+    // for the first); the stores write 4 * BLOCK bytes at `w`, inside `dst` by the same.
     unsafe {
         let mut four = load_four(src.as_ptr().add(r));
         while src.len() - r >= 8 * BLOCK && dst.len() - w >= 4 * BLOCK {
             let [a, b, c, d] = four;
             let any = _mm512_or_si512(_mm512_ternarylogic_epi32::<0xFE>(a, b, c), d);
             if _mm512_movepi8_mask(any) != 0 {
-                // Back to where the input is at a multiple of 64 bytes, inside the run (`r` is
-                // at least `read + 3 * BLOCK` after a copy): the blocks of mixed text that
-                // follow load whole cache lines when the input starts at one; the bytes taken
-                // again are ASCII, written again the same. (Near the end of the input, the
-                // stores kept aligned were worth more.)
-                let realign = src.as_ptr().add(r).addr() % BLOCK;
-                if r > read {
-                    r -= realign;
-                    w -= realign;
-                }
                 break;
             }
             four = load_four(src.as_ptr().add(r + 4 * BLOCK));
             for v in four {
                 loaded_here(v);
             }
-            let out = dst.as_mut_ptr().add(w).cast::<__m512i>();
+            let out = dst.as_mut_ptr().add(w);
             for (i, v) in [a, b, c, d].into_iter().enumerate() {
-                _mm512_store_si512(out.add(i), v);
+                _mm512_storeu_si512(out.add(i * BLOCK).cast(), v);
             }
             r += 4 * BLOCK;
             w += 4 * BLOCK;
