@@ -560,7 +560,7 @@ fn every_implementation_around_runs_of_ascii() {
 /// allocation and where `s` starts in it.
 fn placed(s: &[u8], offset: usize) -> (Vec<u8>, usize) {
     let mut buf = vec![0; s.len() + 128];
-    let start = buf.as_ptr().align_offset(64) + offset;
+    let start = (64 - buf.as_ptr().addr() % 64) % 64 + offset;
     buf[start..start + s.len()].copy_from_slice(s);
     (buf, start)
 }
