@@ -139,8 +139,9 @@ unsafe fn load_four(p: *const u8) -> [__m512i; 4] {
 
 /// Copies the run of ASCII at `read` four blocks at a time, tested together (a byte of
 /// 0x80..0x9F fails the test too), the next four loaded before the stores (see [`Ahead`]).
-/// The loads are aligned, each a whole cache line of the input (split across two, they cost
-/// more than split stores did; see BENCHMARKS.md): backed up to where the input is at a
+/// The loads are aligned, each a whole cache line of the input, and the stores split where
+/// the output's offset in its line differs (in the Rust harness, the better of the two trades,
+/// though not at every placement; see BENCHMARKS.md): backed up to where the input is at a
 /// multiple of 64 bytes, the first four store again some bytes of the block before `read`,
 /// which are ASCII, the same. Stops before the four blocks that end the run, or where fewer
 /// than eight blocks of input or four of output are left: where the run's copy ended, at a
