@@ -273,10 +273,10 @@ unsafe fn latin1_blocks<const CP1252: bool, const COPY_RUNS: bool>(
     // `read` (`Ahead::load`) or the block `AHEAD` on (`Ahead::take`), inside `src` while
     // `read` is below `src_blocks_end`, or after a copy of ASCII, which leaves four blocks
     // (its own loads and stores are its own); the masked ones the first `len` bytes of the
-    // rest (the others are neither read nor able to fault). The whole stores write at most 128 bytes at `written`,
-    // inside `dst` while `written` is below `dst_blocks_end`, which `stop` keeps it; the masked
-    // ones the step's output, checked to fit first. `copy_ascii_run` follows a block of
-    // ASCII, written just before `written`.
+    // rest (the others are neither read nor able to fault). The whole stores write at most 128
+    // bytes at `written`, inside `dst` while `written` is below `dst_blocks_end`, which `stop`
+    // keeps it; the masked ones the step's output, checked to fit first. `copy_ascii_run`
+    // follows a block of ASCII, written just before `written`.
     unsafe {
         // Converts the block `b` into the output at `out`: its length.
         let convert = |b: __m512i, high: u64, out: *mut u8| {
