@@ -337,16 +337,15 @@ fn chunks_cut_everywhere_give_one_call() {
 }
 
 /// Each implementation's converters from Latin-1 and Windows-1252 (the SIMD ones take blocks of
-/// 16 bytes with 8 more after them, and 34 bytes of room, one or two after a run of ASCII on
-/// x86, with NEON up to one of ASCII; runs of ASCII 128 bytes and 16 or 32 at a time on x86, 64
-/// and 16 with NEON):
-/// text of every length up to a few blocks, mostly ASCII, mostly Latin-1, with the bytes
-/// 0x80..0x9F, or ASCII but for one byte, into every capacity from
-/// none to the size needed and more, against the oracles, with nothing changed past the output.
+/// 16 to 64 bytes, the last ones whole while another follows and the room holds what their
+/// whole-register stores write, the very last masked): text of every length up to three
+/// blocks of AVX-512 and more, mostly ASCII, mostly Latin-1, with the bytes 0x80..0x9F, or
+/// ASCII but for one byte, into every capacity from none to the size needed and more, and one
+/// with room to spare, against the oracles, with nothing changed past the output.
 #[test]
 fn every_implementation_converts_from_latin1_and_cp1252() {
     let mut rng = Rng::new(0x1A7);
-    let max = common::or_under_miri(120, 20);
+    let max = common::or_under_miri(200, 20);
     for len in (0..max).step_by(common::or_under_miri(1, 5)) {
         for kind in 0..4 {
             let mut s: Vec<u8> = (0..len)
@@ -368,7 +367,8 @@ fn every_implementation_converts_from_latin1_and_cp1252() {
                 let cases = [(&latin1, false), (&cp1252, true)];
                 for (want, cp) in cases {
                     let convert = from_single_byte(isa, cp);
-                    for cap in (0..want.len() + 40).step_by(step) {
+                    let roomy = want.len() + 256;
+                    for cap in (0..want.len() + 40).step_by(step).chain([roomy]) {
                         let (p, out) = run_with(&convert, &s, cap);
                         let name = isa.name();
                         assert_eq!(out[..], want[..p.written], "{name} {s:02X?} cap {cap}");
@@ -551,6 +551,41 @@ fn every_implementation_around_runs_of_ascii() {
                     (s[..i].to_vec(), i, Some(Stop::Unrepresentable)),
                     "{name} {above:02X?}"
                 );
+            }
+        }
+    }
+}
+
+/// Each implementation's converters from Latin-1 and Windows-1252 on inputs of every length up
+/// to three blocks of AVX-512 and more, ASCII or with one byte from 0x80, cut from the middle of
+/// ASCII text, into outputs of the size needed and larger, 64 bytes into an allocation, with
+/// nothing changed before or past them: x86 reads and writes the end of an input that is ASCII
+/// as a whole block, over the bytes converted just before it, which would reach before the
+/// input and the output if the input were shorter than a block.
+#[test]
+fn every_implementation_at_the_end_of_inputs_inside_ascii() {
+    let mut rng = Rng::new(0xE4D);
+    let text: Vec<u8> = (0..400).map(|_| b' ' + rng.below(0x5F) as u8).collect();
+    for len in 0..common::or_under_miri(200, 70) {
+        for with_letter in [false, true] {
+            let mut buf = text.clone();
+            if with_letter && len > 0 {
+                buf[100 + rng.below(len)] = 0x80 + rng.below(0x80) as u8;
+            }
+            let s = &buf[100..100 + len];
+            for isa in common::implementations() {
+                for cp in [false, true] {
+                    let want = if cp {
+                        testkit::windows_1252_to_utf8(s)
+                    } else {
+                        testkit::latin1_to_utf8(s)
+                    };
+                    for cap in [want.len(), want.len() + 256] {
+                        let (p, out) = run_at(from_single_byte(isa, cp), s, cap, 64);
+                        let name = isa.name();
+                        assert_eq!((p.read, &out), (len, &want), "{name} {s:02X?} cap {cap}");
+                    }
+                }
             }
         }
     }

@@ -255,7 +255,9 @@ unsafe fn utf8_of_block(b: __m512i, high: u64, from_c0: u64) -> [(__m512i, usize
 /// While another block follows and the room holds both, the stores are whole registers, which
 /// reach at most 32 bytes past a block's output (a half's output is at least 32 bytes): the
 /// conversion writes them again, since each byte of the next block gives at least one byte
-/// of output and the room holds it. At the end, masked stores write the output alone.
+/// of output and the room holds it. At the end, a block of ASCII is stored whole where its 64
+/// bytes fit, and so are the last bytes of an input that ends with a block of ASCII, over the
+/// same bytes already written before them; masked stores write the rest, the output alone.
 ///
 /// A function of its own, whose loop keeps its values in registers (inlined in the engine's
 /// loop, it kept some on the stack).
@@ -275,8 +277,12 @@ unsafe fn latin1_blocks<const CP1252: bool, const COPY_RUNS: bool>(
     // (its own loads and stores are its own); the masked ones the first `len` bytes of the
     // rest (the others are neither read nor able to fault). The whole stores write at most 128
     // bytes at `written`, inside `dst` while `written` is below `dst_blocks_end`, which `stop`
-    // keeps it; the masked ones the step's output, checked to fit first. `copy_ascii_run`
-    // follows a block of ASCII, written just before `written`.
+    // keeps it, or 64 of ASCII where they fit; the masked ones the step's output, checked to
+    // fit first. The loop of the end loads the block at `read`, inside `src` by its condition;
+    // the block that ends the input is read at `src.len() - BLOCK` and written to end at
+    // `written + rest`, both inside their buffers as `written >= read >= BLOCK - rest` and the
+    // room holds `rest`. `copy_ascii_run` follows a block of ASCII, written just before
+    // `written`.
     unsafe {
         // Converts the block `b` into the output at `out`: its length.
         let convert = |b: __m512i, high: u64, out: *mut u8| {
@@ -297,8 +303,10 @@ unsafe fn latin1_blocks<const CP1252: bool, const COPY_RUNS: bool>(
             // alone: each byte of input gives at most two of output.
             let stop = src_blocks_end.min(read + (dst_blocks_end - written).div_ceil(2));
             let mut ahead = Ahead::load::<0>(src.as_ptr().add(read));
-            // ASCII blocks left before a run of them is taken four at a time.
-            let mut ascii_left = ASCII_RUN;
+            // ASCII blocks left before a run of them is taken four at a time: at the start,
+            // one (a run that starts the input is copied from its second block, and text that
+            // does not start with one costs a single try).
+            let mut ascii_left = if read == 0 { 1 } else { ASCII_RUN };
             // Converts the block of slot `$slot` of `ahead` (see `Ahead`), or leaves `$blocks`
             // at `stop`.
             macro_rules! step {
@@ -326,6 +334,40 @@ unsafe fn latin1_blocks<const CP1252: bool, const COPY_RUNS: bool>(
                 step!(0, 'blocks);
                 step!(1, 'blocks);
                 step!(2, 'blocks);
+            }
+        }
+        // The end of the input, which the ring does not reach, with whole loads and stores
+        // where they fit (a masked load or store costs more, and the ring leaves up to four
+        // blocks): blocks of ASCII, and blocks to convert while another follows and the room
+        // holds as much as above.
+        while src.len() - read >= BLOCK {
+            let b = _mm512_loadu_si512(src.as_ptr().add(read).cast());
+            let high = in_gpr(_mm512_movepi8_mask(b));
+            let out = dst.as_mut_ptr().add(written).cast::<u8>();
+            if high == 0 && dst.len() - written >= BLOCK {
+                _mm512_storeu_si512(out.cast(), b);
+                written += BLOCK;
+            } else if high != 0
+                && src.len() - read >= 2 * BLOCK
+                && written < dst_blocks_end
+                && !(CP1252 && c1(b) != 0)
+            {
+                written += convert(b, high, out);
+            } else {
+                break;
+            }
+            read += BLOCK;
+        }
+        // The last bytes, fewer than a block, where the block that ends the input is ASCII and
+        // read here: stored whole, over the output of its first bytes, the same bytes.
+        let rest = src.len() - read;
+        if rest > 0 && rest < BLOCK && read >= BLOCK - rest && dst.len() - written >= rest {
+            let b = _mm512_loadu_si512(src.as_ptr().add(src.len() - BLOCK).cast());
+            if in_gpr(_mm512_movepi8_mask(b)) == 0 {
+                let out = dst.as_mut_ptr().add(written + rest - BLOCK);
+                _mm512_storeu_si512(out.cast(), b);
+                read += rest;
+                written += rest;
             }
         }
         while let Some(rest) = src.get(read..).filter(|r| !r.is_empty()) {
