@@ -5,6 +5,8 @@
 
 use utf8::{ErrorKind, Utf8Error};
 
+pub mod convert;
+
 /// What `core::str::from_utf8` says of `s`, completed with the error kind of the
 /// classification table (`testkit::validate`): the result `utf8::validate(s)` must give.
 pub fn oracle_validate(s: &[u8]) -> Result<(), Utf8Error> {
