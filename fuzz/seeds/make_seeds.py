@@ -180,6 +180,21 @@ def detect_seeds():
     return seeds
 
 
+def latin1_seeds():
+    """For the latin1 target: a control byte (low six bits: a small output capacity; bit 6: also
+    after a run of ASCII; bits 6 and 7: that repeated past 32 KiB), then bytes read as Latin-1,
+    as Windows-1252 and as UTF-8."""
+    return {
+        "latin1-text": b"\x05" + "caf\u00e9 na\u00efve fa\u00e7ade \u00ff\u00a0\u00d7".encode("latin-1"),
+        # Every byte of 0x80..0x9F, where Windows-1252 is not Latin-1, after a run of ASCII.
+        "cp1252-c1": b"\x47" + b"quotes \x93q\x94 " + bytes(range(0x80, 0xA0)),
+        # UTF-8: Latin-1 characters, one above U+00FF, an error, a sequence cut by the end.
+        "utf8-mixed": b"\x0a" + "\u00e9t\u00e9 \u00ff".encode() + "\u20ac".encode() + b"\xc3\x28 \xc3",
+        # The loops of inputs from 32 KiB, ASCII then Latin-1 letters.
+        "large": b"\xc3" + "\u00e0 la fa\u00e7on".encode("latin-1"),
+    }
+
+
 def write(target, name, data):
     d = os.path.join(HERE, target)
     os.makedirs(d, exist_ok=True)
@@ -207,6 +222,8 @@ def main():
         write("text", name, data)
     for name, data in detect_seeds().items():
         write("detect", name, data)
+    for name, data in latin1_seeds().items():
+        write("latin1", name, data)
     # The stream target's first byte chooses the chunking: 1 is one-byte chunks.
     for name, data in seeds.items():
         write("stream", name, b"\x01" + data)
