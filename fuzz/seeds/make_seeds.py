@@ -195,6 +195,12 @@ def latin1_seeds():
     }
 
 
+def strategies_seeds(seeds):
+    """For the strategies target: a byte choosing a small capacity, then the byte targets'
+    seeds."""
+    return {name: b"\x03" + data for name, data in seeds.items()}
+
+
 def write(target, name, data):
     d = os.path.join(HERE, target)
     os.makedirs(d, exist_ok=True)
@@ -224,6 +230,8 @@ def main():
         write("detect", name, data)
     for name, data in latin1_seeds().items():
         write("latin1", name, data)
+    for name, data in strategies_seeds(seeds).items():
+        write("strategies", name, data)
     # The stream target's first byte chooses the chunking: 1 is one-byte chunks.
     for name, data in seeds.items():
         write("stream", name, b"\x01" + data)
