@@ -793,3 +793,54 @@ fn every_implementation_with_every_byte_at_every_offset_of_a_block() {
         }
     }
 }
+
+/// UTF-8 of every length from 1 to 200 bytes whose last byte is a lead cut by the end (C2 or
+/// C3, whose character Latin-1 holds, and E2), after ASCII and 2-byte characters, through every
+/// implementation: the characters before it converted and UTF8_ERR_TRUNCATED at it, strict and
+/// with UTF8_MORE (with UTF8_REPLACE too), and one `?` for it with UTF8_REPLACE alone, as the
+/// oracles give. A block of 64 bytes whose last byte is a lead is the case the block loops
+/// carry into the next block, and short inputs of one block convert without them.
+#[test]
+fn every_implementation_on_a_lead_cut_by_the_end() {
+    let mut rng = Rng::new(0xC3);
+    let more = |replace| Mode {
+        more: true,
+        ..if replace { REPLACE } else { STRICT }
+    };
+    for len in 1..=200 {
+        for lead in [0xC2, 0xC3, 0xE2] {
+            let mut s = Vec::new();
+            while s.len() < len - 1 {
+                if len - 1 - s.len() >= 2 && rng.below(3) == 0 {
+                    s.extend_from_slice(
+                        char::from(0xA0 + rng.below(0x60) as u8)
+                            .to_string()
+                            .as_bytes(),
+                    );
+                } else {
+                    s.push(b'a' + rng.below(26) as u8);
+                }
+            }
+            s.push(lead);
+            let (strict, stop) = strict_latin1(&s);
+            assert_eq!(stop, Some((len - 1, Stop::Malformed(ErrorKind::Truncated))));
+            let lossy = testkit::utf8_to_latin1_lossy(&s);
+            for isa in common::implementations() {
+                let name = isa.name();
+                let into =
+                    |mode| move |s: &[u8], d: &mut [u8]| isa.utf8_to_latin1(s, d, mode).unwrap();
+                for mode in [STRICT, more(false), more(true)] {
+                    let (p, out) = run_with(into(mode), &s, lossy.len());
+                    let got = p.stop.map(|why| (p.read, why));
+                    assert_eq!((got, &out), (stop, &strict), "{name} {mode:?} {s:02X?}");
+                }
+                let (p, out) = run_with(into(REPLACE), &s, lossy.len());
+                assert_eq!(
+                    (p.read, p.stop, &out),
+                    (len, None, &lossy),
+                    "{name} {s:02X?}"
+                );
+            }
+        }
+    }
+}
