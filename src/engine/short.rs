@@ -42,7 +42,7 @@ pub(crate) struct ShortCall<'a, S, T> {
 
 /// The progress of a conversion of all of `read` units into `written`.
 #[inline(always)]
-fn done(read: usize, written: usize) -> Progress {
+pub(crate) fn done(read: usize, written: usize) -> Progress {
     Progress {
         read,
         written,

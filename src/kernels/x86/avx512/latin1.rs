@@ -4,12 +4,14 @@
 //! characters per second with SIMD instructions", 2022, as simdutf's AVX-512 converters of
 //! Latin-1 do). Masked loads and stores take the end of the input as a shorter block, and
 //! write nothing past the output, nor reach into a page past the input's or the output's end
-//! (`load_tail`, `store_tail`).
+//! (`load_tail`, `store_tail`). An input of one block or less converts in the entry points, in
+//! one masked load and its stores, before the engine's loop is set up.
 
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use super::{compress_bytes, in_gpr, load_tail, low_bits, store_tail};
+use crate::engine::short::done;
 use crate::engine::{Mode, Progress, latin1};
 
 /// Bytes of input a block takes: one register of Latin-1, or of UTF-8.
@@ -387,17 +389,7 @@ unsafe fn latin1_blocks<const CP1252: bool, const COPY_RUNS: bool>(
             // The whole block's output, if it fits.
             let total = len + high.count_ones() as usize;
             if total <= room {
-                if high == 0 {
-                    store_tail(out, len, v, last);
-                } else {
-                    let from_c0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(0xC0u8 as i8));
-                    let [(first, first_len), (second, _)] = utf8_of_block(v, high, from_c0);
-                    // All of it in the first half's if `len` is at most `HALF` (the zeros
-                    // past `len`, kept as ASCII, are cut off).
-                    let first_len = first_len.min(total);
-                    store_tail(out, first_len, first, last);
-                    store_tail(out.add(first_len), total - first_len, second, last);
-                }
+                store_utf8_of_tail(out, v, len, high, last);
                 read += len;
                 written += total;
                 continue;
@@ -420,6 +412,61 @@ unsafe fn latin1_blocks<const CP1252: bool, const COPY_RUNS: bool>(
         }
     }
     (read, written)
+}
+
+/// Writes at `out` the UTF-8 of the `len` bytes of Latin-1 in `v`, `len` at most a block, the
+/// lanes past `len` zeros, whose bytes from 0x80 are the bits of `high`: `len` bytes and one
+/// more for each of those, in masked stores (see `store_tail` for `last`).
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI, VBMI2 and BMI2; that many bytes at `out` are writable.
+#[inline(always)]
+unsafe fn store_utf8_of_tail(out: *mut u8, v: __m512i, len: usize, high: u64, last: bool) {
+    let total = len + high.count_ones() as usize;
+    // SAFETY: the instructions and the room by the caller.
+    unsafe {
+        if high == 0 {
+            store_tail(out, len, v, last);
+        } else {
+            let from_c0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(0xC0u8 as i8));
+            let [(first, first_len), (second, _)] = utf8_of_block(v, high, from_c0);
+            // All of it in the first half's if `len` is at most `HALF` (the zeros past `len`,
+            // kept as ASCII, are cut off).
+            let first_len = first_len.min(total);
+            store_tail(out, first_len, first, last);
+            store_tail(out.add(first_len), total - first_len, second, last);
+        }
+    }
+}
+
+/// The UTF-8 of an input of 1 to 64 bytes in one masked load and its stores, if it fits in
+/// `dst` (and, with `CP1252`, has no byte of 0x80..0x9F, whose characters differ): its length.
+/// Taken before the engine's loop is set up, whose fixed cost is most of a short input's time.
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI, VBMI2 and BMI2.
+#[inline(always)]
+unsafe fn short_latin1_to_utf8<const CP1252: bool>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+) -> Option<usize> {
+    let len = src.len();
+    // SAFETY: the instructions by the caller; the load reads the `len` bytes of `src`, the
+    // stores write `total` bytes, which `dst` holds.
+    unsafe {
+        let v = load_tail(src.as_ptr(), len);
+        // 0x80..0x9F are the bytes below 0xA0 as signed bytes; the lanes past `len` are zeros.
+        if CP1252 && _mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-96)) != 0 {
+            return None;
+        }
+        let high = _mm512_movepi8_mask(v);
+        let total = len + high.count_ones() as usize;
+        if total > dst.len() {
+            return None;
+        }
+        store_utf8_of_tail(dst.as_mut_ptr().cast(), v, len, high, true);
+        Some(total)
+    }
 }
 
 /// The Latin-1 of a block `b` of UTF-8 whose bytes from 0x80 are the bits of `high`, if every
@@ -451,6 +498,46 @@ unsafe fn latin1_of_block(
         let c3 = _mm512_mask_cmpeq_epi8_mask(leads, from_c2, _mm512_set1_epi8(1));
         let values = _mm512_mask_add_epi8(b, (c3 << 1) | carried_c3, b, _mm512_set1_epi8(0x40));
         Some((values, leads, c3))
+    }
+}
+
+/// The Latin-1 of an input of 1 to 64 bytes of UTF-8 in one masked load and one store, if it is
+/// ASCII and 2-byte characters up to U+00FF, none cut by the end, and fits in `dst`: its length.
+/// Any other input, which every mode converts alike as far as this goes, is left to the
+/// engine's loop (see [`short_latin1_to_utf8`]).
+///
+/// # Safety
+/// The CPU has AVX-512F, BW, VBMI2 and BMI2.
+#[inline(always)]
+unsafe fn short_utf8_to_latin1(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Option<usize> {
+    let len = src.len();
+    // SAFETY: the instructions by the caller; the load reads the `len` bytes of `src`, the
+    // store writes `total` bytes, which `dst` holds.
+    unsafe {
+        let b = load_tail(src.as_ptr(), len);
+        let high = _mm512_movepi8_mask(b);
+        let (values, leads) = if high == 0 {
+            (b, 0)
+        } else {
+            let (values, leads, _) = latin1_of_block(b, high, 0, 0)?;
+            // A lead in the 64th byte, whose continuation byte would be in the next block.
+            if leads >> 63 != 0 {
+                return None;
+            }
+            (values, leads)
+        };
+        let keep = low_bits(len) & !leads;
+        let total = keep.count_ones() as usize;
+        if total > dst.len() {
+            return None;
+        }
+        store_tail(
+            dst.as_mut_ptr().cast(),
+            total,
+            compress_bytes(keep, values),
+            true,
+        );
+        Some(total)
     }
 }
 
@@ -569,6 +656,12 @@ unsafe fn utf8_to_latin1_blocks<const COPY_RUNS: bool>(
 /// The CPU has AVX-512F, BW, VL, VBMI and VBMI2, BMI2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 pub(crate) unsafe fn latin1_to_utf8(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Progress {
+    if (1..=BLOCK).contains(&src.len())
+        // SAFETY: the CPU has the instructions by our contract.
+        && let Some(written) = unsafe { short_latin1_to_utf8::<false>(src, dst) }
+    {
+        return done(src.len(), written);
+    }
     latin1::latin1_to_utf8_with(src, dst, |s, d| {
         // SAFETY: the CPU has the instructions by our contract.
         unsafe {
@@ -588,6 +681,12 @@ pub(crate) unsafe fn latin1_to_utf8(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> 
 /// As for [`latin1_to_utf8`].
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 pub(crate) unsafe fn cp1252_to_utf8(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Progress {
+    if (1..=BLOCK).contains(&src.len())
+        // SAFETY: the CPU has the instructions by our contract.
+        && let Some(written) = unsafe { short_latin1_to_utf8::<true>(src, dst) }
+    {
+        return done(src.len(), written);
+    }
     latin1::cp1252_to_utf8_with(src, dst, |s, d| {
         // SAFETY: as above.
         unsafe {
@@ -610,6 +709,12 @@ pub(crate) unsafe fn utf8_to_latin1(
     dst: &mut [MaybeUninit<u8>],
     mode: Mode,
 ) -> Progress {
+    if (1..=BLOCK).contains(&src.len())
+        // SAFETY: the CPU has the instructions by our contract.
+        && let Some(written) = unsafe { short_utf8_to_latin1(src, dst) }
+    {
+        return done(src.len(), written);
+    }
     latin1::utf8_to_latin1_with(src, dst, mode, |s, d| {
         // SAFETY: as above.
         unsafe {
