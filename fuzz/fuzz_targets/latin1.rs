@@ -75,6 +75,25 @@ fuzz_target!(|data: &[u8]| {
     }
 });
 
+/// A converter of the C API with the signature these three share.
+type Converter = unsafe extern "C" fn(*const c_char, usize, *mut c_char, usize, u32) -> utf8_result;
+
+/// The C converter `f` called on slices, as `fuzz_common::convert`'s checks call converters.
+fn c_api(f: Converter) -> impl Fn(&[u8], &mut [u8], u32) -> utf8_result + Copy {
+    move |src, out, flags| {
+        // SAFETY: `src` and `out` are live buffers of the lengths passed.
+        unsafe {
+            f(
+                src.as_ptr().cast(),
+                src.len(),
+                out.as_mut_ptr().cast(),
+                out.len(),
+                flags,
+            )
+        }
+    }
+}
+
 /// The UTF-8 of `s` read as Windows-1252: `testkit::windows_1252` of each byte, looked up in a
 /// table made of it once (its own search of the index, traced by the fuzzer's instrumentation,
 /// took most of the time of a large input).
@@ -126,22 +145,6 @@ fn from_single_byte(s: &[u8], cap: usize, every: bool, latin1: &[u8], cp1252: &[
         strict: utf8.to_vec(),
         lossy: utf8.to_vec(),
     };
-    type Converter =
-        unsafe extern "C" fn(*const c_char, usize, *mut c_char, usize, u32) -> utf8_result;
-    let call = |f: Converter| {
-        move |src: &[u8], out: &mut [u8], flags: u32| {
-            // SAFETY: `src` and `out` are live buffers of the lengths passed.
-            unsafe {
-                f(
-                    src.as_ptr().cast(),
-                    src.len(),
-                    out.as_mut_ptr().cast(),
-                    out.len(),
-                    flags,
-                )
-            }
-        }
-    };
     check_with(
         every,
         "latin1_to_utf8",
@@ -149,7 +152,7 @@ fn from_single_byte(s: &[u8], cap: usize, every: bool, latin1: &[u8], cp1252: &[
         &whole(latin1),
         cap,
         |isa: Isa, src: &[u8], out: &mut [u8], _| isa.latin1_to_utf8(src, out),
-        call(latin1_to_utf8),
+        c_api(latin1_to_utf8),
     );
     check_with(
         every,
@@ -158,10 +161,10 @@ fn from_single_byte(s: &[u8], cap: usize, every: bool, latin1: &[u8], cp1252: &[
         &whole(cp1252),
         cap,
         |isa: Isa, src: &[u8], out: &mut [u8], _| isa.cp1252_to_utf8(src, out),
-        call(cp1252_to_utf8),
+        c_api(cp1252_to_utf8),
     );
-    chunked_equals_whole(s, cap, &[0], call(latin1_to_utf8));
-    chunked_equals_whole(s, cap, &[0], call(cp1252_to_utf8));
+    chunked_equals_whole(s, cap, &[0], c_api(latin1_to_utf8));
+    chunked_equals_whole(s, cap, &[0], c_api(cp1252_to_utf8));
 }
 
 /// utf8_to_latin1 of `s` and latin1_length_from_utf8.
@@ -195,18 +198,7 @@ fn to_latin1(s: &[u8], cap: usize, every: bool) {
     // SAFETY: `s` is a live buffer of `s.len()` bytes.
     let len = unsafe { latin1_length_from_utf8(s.as_ptr().cast(), s.len()) };
     assert_eq!(len, want.lossy.len(), "latin1_length_from_utf8({})", hex(s));
-    let call = |src: &[u8], out: &mut [u8], flags: u32| {
-        // SAFETY: `src` and `out` are live buffers of the lengths passed.
-        unsafe {
-            utf8_to_latin1(
-                src.as_ptr().cast(),
-                src.len(),
-                out.as_mut_ptr().cast(),
-                out.len(),
-                flags,
-            )
-        }
-    };
+    let call = c_api(utf8_to_latin1);
     check_with(
         every,
         "utf8_to_latin1",
