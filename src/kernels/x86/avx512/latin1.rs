@@ -205,6 +205,17 @@ static PAIR_HALVES: [u8; 64] = {
     table
 };
 
+/// The bytes of `b` in 0x80..0x9F, whose characters in Windows-1252 differ from Latin-1's: the
+/// bytes below 0xA0 as signed bytes (-128..-97).
+///
+/// # Safety
+/// The CPU has AVX-512BW.
+#[inline(always)]
+unsafe fn c1_controls(b: __m512i) -> u64 {
+    // SAFETY: the instruction by the caller.
+    unsafe { _mm512_cmplt_epi8_mask(b, _mm512_set1_epi8(-96)) }
+}
+
 /// The UTF-8 of the 64 bytes of Latin-1 `b`, whose bytes from 0x80 and from 0xC0 are the
 /// bits of `high` and `from_c0`: the UTF-8 of each half packed at the start of a register, and
 /// its length. In the 16-bit lane of each byte `x`, the lead C2 (low) and `x` (high); from 0xC0
@@ -294,8 +305,6 @@ unsafe fn latin1_blocks<const CP1252: bool, const COPY_RUNS: bool>(
             _mm512_storeu_si512(out.add(first_len).cast(), second);
             BLOCK + high.count_ones() as usize
         };
-        // 0x80..0x9F are the bytes below 0xA0 as signed bytes (-128..-97).
-        let c1 = |b: __m512i| _mm512_cmplt_epi8_mask(b, _mm512_set1_epi8(-96));
         // While `AHEAD` more blocks follow (see `Ahead`) and the room holds this block's stores
         // and the next block's output.
         let src_blocks_end = src.len().saturating_sub((AHEAD + 1) * BLOCK - 1);
@@ -317,7 +326,7 @@ unsafe fn latin1_blocks<const CP1252: bool, const COPY_RUNS: bool>(
                         break $blocks;
                     }
                     let b = ahead.take::<$slot>(src.as_ptr().add(read + AHEAD * BLOCK));
-                    if CP1252 && c1(b) != 0 {
+                    if CP1252 && c1_controls(b) != 0 {
                         return (read, written);
                     }
                     let high = in_gpr(_mm512_movepi8_mask(b));
@@ -352,7 +361,7 @@ unsafe fn latin1_blocks<const CP1252: bool, const COPY_RUNS: bool>(
             } else if high != 0
                 && src.len() - read >= 2 * BLOCK
                 && written < dst_blocks_end
-                && !(CP1252 && c1(b) != 0)
+                && !(CP1252 && c1_controls(b) != 0)
             {
                 written += convert(b, high, out);
             } else {
@@ -379,8 +388,8 @@ unsafe fn latin1_blocks<const CP1252: bool, const COPY_RUNS: bool>(
             // more bytes of input give cover them.
             let last = rest.len() < 2 * BLOCK;
             let v = load_tail(rest.as_ptr(), len);
-            // As above; the lanes past `len` are zeros.
-            if CP1252 && _mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-96)) != 0 {
+            // The lanes past `len` are zeros, which pass.
+            if CP1252 && c1_controls(v) != 0 {
                 break;
             }
             let room = dst.len() - written;
@@ -455,8 +464,8 @@ unsafe fn short_latin1_to_utf8<const CP1252: bool>(
     // stores write `total` bytes, which `dst` holds.
     unsafe {
         let v = load_tail(src.as_ptr(), len);
-        // 0x80..0x9F are the bytes below 0xA0 as signed bytes; the lanes past `len` are zeros.
-        if CP1252 && _mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-96)) != 0 {
+        // The lanes past `len` are zeros, which pass.
+        if CP1252 && c1_controls(v) != 0 {
             return None;
         }
         let high = _mm512_movepi8_mask(v);
