@@ -1370,13 +1370,9 @@ def main():
         f"Kernel: {meta.get('kernel', platform.release())}; C library: {libc} "
         "(its `memchr` and `memcpy` choose their kernel at run time)",
         f"Compilers: {meta.get('rustc', 'rustc ?')}; {meta.get('cc', 'cc ?')}",
-        f"libutf8 {cmeta.get('libutf8', '?')} (C harness: `target/release/libutf8.a`, linked "
-        "in; Rust harness: "
-        + ("`target/release/libutf8.so`, loaded at run time, none of the library linked in"
-           if "libutf8_so" in meta else
-           "the same sources, built with the same release profile, link-time optimisation "
-           "included")
-        + "; both call the exported C functions, never inlined); implementation in use: "
+        f"libutf8 {cmeta.get('libutf8', '?')} (C harness: `target/release/libutf8.a`; Rust "
+        "harness: the same sources, built with the same release profile, link-time optimisation "
+        "included; both call the exported C functions, never inlined); implementation in use: "
         f"{meta.get('libutf8_isa', '?')}",
         f"Rust peers (bench/Cargo.lock): simdutf crate {crates.get('simdutf', '?')} (bundles "
         f"the simdutf C++ library), simdutf8 {crates.get('simdutf8', '?')}, encoding_rs "

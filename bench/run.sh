@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
 # The benchmark suite of libutf8: `make bench` runs it, after `make` has built
-# target/release/libutf8.a and libutf8.so (under $CARGO_TARGET_DIR if set). It installs nothing:
-# it checks for what it needs and says what to install. See bench/README.md.
+# target/release/libutf8.a (under $CARGO_TARGET_DIR if set). It installs nothing: it checks for
+# what it needs and says what to install. See bench/README.md.
 #
-# 1. builds the Rust harness (bench/, with the peers from crates.io; it loads libutf8.so) and
-#    the C harness (bench/c/bench.c, statically linked against target/release/libutf8.a,
-#    utf8proc and GLib);
+# 1. builds the Rust harness (bench/, with the peers from crates.io) and the C harness
+#    (bench/c/bench.c, statically linked against target/release/libutf8.a, utf8proc and GLib);
 # 2. writes the generated inputs and the manifest of all inputs into bench/target/data;
 # 3. runs the Rust harness, then its validation and conversions again with each other x86_64
 #    kernel the CPU has (AVX2, SSE4.2) against simdutf's for the same instructions, then the C
@@ -28,8 +27,6 @@ PYTHON=${PYTHON:-python3}
 PKG_CONFIG=${PKG_CONFIG:-pkg-config}
 corpus=${LIBUTF8_CORPUS:-../shared/corpus}
 lib=${CARGO_TARGET_DIR:-target}/release/libutf8.a
-# The shared library the Rust harness loads (bench/src/capi.rs), by its absolute path.
-so=${CARGO_TARGET_DIR:-target}/release/libutf8.so
 results=bench/results
 data=bench/target/data
 start=$EPOCHREALTIME
@@ -53,20 +50,16 @@ fi
 if [ ${#missing_pkgs[@]} -gt 0 ]; then
   problems+=("missing packages; on Debian or Ubuntu: apt-get install -y ${missing_pkgs[*]}")
 fi
-for f in "$lib" "$so" build/native-static-libs; do
+for f in "$lib" build/native-static-libs; do
   [ -f "$f" ] || problems+=("$f not found: run 'make' first ('make bench' does)")
 done
-for f in "$lib" "$so"; do
-  if [ -f "$f" ] && [ -n "$(find src capi Cargo.toml -newer "$f" -print -quit)" ]; then
-    problems+=("$f is older than the sources: run 'make' first ('make bench' does)")
-  fi
-done
+if [ -f "$lib" ] && [ -n "$(find src capi Cargo.toml -newer "$lib" -print -quit)" ]; then
+  problems+=("$lib is older than the sources: run 'make' first ('make bench' does)")
+fi
 if [ ${#problems[@]} -gt 0 ]; then
   printf 'bench: %s\n' "${problems[@]}" >&2
   exit 1
 fi
-LIBUTF8_SO=$(realpath "$so")
-export LIBUTF8_SO
 
 # --- The inline decoder against ICU's U8_NEXT (bench/c/decode_icu.c) --------------------------
 # One source compiled by gcc and by clang at -O2 (ICU's header alone: no ICU library), each
@@ -211,13 +204,10 @@ fi
 
 # --- Build ------------------------------------------------------------------------------------
 t=$EPOCHREALTIME
-# The Rust harness calls libutf8.so (bench/src/capi.rs) and links none of the library, so that
-# its peers keep their places whatever the library's changes; its functions each start a 64-byte
-# line, as the library's do (mk/build.mk) and as when the library was linked in. libutf8-isa
-# names the implementation the library chooses.
+# The library's functions each start a 64-byte line, as in target/release/libutf8.a
+# (mk/build.mk): with link-time optimisation the bench crate compiles all of it.
 run "$CARGO" rustc --release --quiet --manifest-path bench/Cargo.toml --bin libutf8-bench -- \
   -C llvm-args=-align-all-functions=6
-run "$CARGO" build --release --quiet --manifest-path bench/Cargo.toml --bin libutf8-isa
 # Functions and loops aligned to 64 bytes: otherwise the harness's own loops move with the size
 # of the library's cold code, which the linker puts before them, and their speed with it (the
 # loop that decodes with no validation, which calls nothing in libutf8, took 2x as long on
@@ -256,16 +246,16 @@ phase rust_s "$t"
 # instructions ("haswell" for AVX2, "westmere" for SSE4.2, forced as the library's are), on the
 # inputs of the validation goals and the short strings of real text, validated and converted:
 # what a machine without AVX-512 can expect. Not the kernel the library chooses (measured
-# above), and none this CPU lacks (`libutf8-isa` then names another).
+# above), and none this CPU lacks (`isa` then names another).
 t=$EPOCHREALTIME
-chosen=$(bench/target/release/libutf8-isa)
+chosen=$(bench/target/release/libutf8-bench isa)
 awk -F'\t' '$1 == "corpus" ||
   ($1 == "short" && $2 ~ /^short-((ascii|mixed)-(16|64|256)|(chinese|russian|french)-(16|64))$/)' \
   "$data/manifest.tsv" > "$data/kernels.tsv"
 for pair in avx2:haswell sse4.2:westmere; do
   isa=${pair%:*} simdutf=${pair#*:}
   if [ "$isa" != "$chosen" ] &&
-    [ "$(LIBUTF8_FORCE_ISA=$isa bench/target/release/libutf8-isa 2> /dev/null)" = "$isa" ]; then
+    [ "$(LIBUTF8_FORCE_ISA=$isa bench/target/release/libutf8-bench isa 2> /dev/null)" = "$isa" ]; then
     run env LIBUTF8_FORCE_ISA="$isa" SIMDUTF_FORCE_IMPLEMENTATION="$simdutf" \
       LIBUTF8_BENCH_GROUPS=validate,utf8_to_utf16,utf8_to_utf32,utf16_to_utf8,utf32_to_utf8 \
       bench/target/release/libutf8-bench run "$data/kernels.tsv" \
@@ -320,8 +310,7 @@ phase lossy_dense_s "$t"
   echo "rustc=$(rustc -V 2> /dev/null || echo unknown)"
   echo "cc=$("$CC" --version | head -n 1)"
   echo "kernel=$(uname -sr)"
-  echo "libutf8_isa=$(bench/target/release/libutf8-isa)"
-  echo "libutf8_so=$LIBUTF8_SO"
+  echo "libutf8_isa=$(bench/target/release/libutf8-bench isa)"
   echo "samples=${LIBUTF8_BENCH_SAMPLES:-}"
   echo "samples_large=${LIBUTF8_BENCH_LARGE_SAMPLES:-}"
   echo "sample_ms=${LIBUTF8_BENCH_SAMPLE_MS:-}"

@@ -20,12 +20,49 @@
 //! the two medians and not the other.
 
 use std::cell::RefCell;
+use std::ffi::c_char;
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::path::Path;
 
-use super::capi::{ByteConvertFn, libutf8, utf8_result, utf8_status};
-use super::{Entry, Group, Input};
+use utf8::ffi::{utf8_result, utf8_status};
+
+use super::{Entry, FromUtf16Fn, Group, Input, ToUtf16Fn, opaque, utf8_to_utf16, utf16_to_utf8};
+
+unsafe extern "C" {
+    fn latin1_to_utf8(
+        s: *const c_char,
+        len: usize,
+        out: *mut c_char,
+        cap: usize,
+        flags: u32,
+    ) -> utf8_result;
+    fn cp1252_to_utf8(
+        s: *const c_char,
+        len: usize,
+        out: *mut c_char,
+        cap: usize,
+        flags: u32,
+    ) -> utf8_result;
+    fn utf8_to_latin1(
+        s: *const c_char,
+        len: usize,
+        out: *mut c_char,
+        cap: usize,
+        flags: u32,
+    ) -> utf8_result;
+}
+
+type ByteConvertFn =
+    unsafe extern "C" fn(*const c_char, usize, *mut c_char, usize, u32) -> utf8_result;
+const _: [ByteConvertFn; 6] = [
+    latin1_to_utf8,
+    utf8::ffi::latin1_to_utf8,
+    cp1252_to_utf8,
+    utf8::ffi::cp1252_to_utf8,
+    utf8_to_latin1,
+    utf8::ffi::utf8_to_latin1,
+];
 
 /// The flag of include/libutf8.h: UTF-16 units stored high byte first.
 const UTF8_UTF16BE: u32 = 16;
@@ -303,7 +340,8 @@ fn written(r: utf8_result) -> u64 {
 
 /// libutf8's converter `f` between single bytes and UTF-8 on `s`, into the module's output.
 #[inline(always)]
-fn byte_convert(convert: ByteConvertFn, s: &[u8]) -> u64 {
+fn byte_convert(f: ByteConvertFn, s: &[u8]) -> u64 {
+    let convert = opaque(f);
     Buffers::with(|b| {
         let out = &mut b.out8;
         // SAFETY: `s` is a live slice; `out` has room for `out.len()` bytes.
@@ -323,7 +361,7 @@ fn byte_convert(convert: ByteConvertFn, s: &[u8]) -> u64 {
 /// libutf8's `utf8_to_utf16` on `s` with `flags`, into the module's output.
 #[inline(always)]
 fn to_utf16(s: &[u8], flags: u32) -> u64 {
-    let convert = libutf8().utf8_to_utf16;
+    let convert = opaque(utf8_to_utf16 as ToUtf16Fn);
     Buffers::with(|b| {
         let out = &mut b.out16[..s.len()];
         // SAFETY: `s` is a live slice; `out` has room for `out.len()` units.
@@ -343,7 +381,7 @@ fn to_utf16(s: &[u8], flags: u32) -> u64 {
 /// libutf8's `utf16_to_utf8` with `flags` on the UTF-16 form of `s` in the order they name.
 #[inline(always)]
 fn from_utf16(s: &[u8], flags: u32) -> u64 {
-    let convert = libutf8().utf16_to_utf8;
+    let convert = opaque(utf16_to_utf8 as FromUtf16Fn);
     Buffers::with(|b| {
         let Some((src, out)) = b.utf16_input(s, flags & UTF8_UTF16BE != 0) else {
             return u64::MAX;
@@ -369,7 +407,7 @@ pub fn entries() -> Vec<Entry> {
         // Latin-1 to UTF-8: every byte string is Latin-1; simdutf's converter validates nothing
         // either.
         entry!("libutf8 latin1_to_utf8", Latin1ToUtf8, |s| byte_convert(
-            libutf8().latin1_to_utf8,
+            latin1_to_utf8,
             s
         )),
         entry!("simdutf convert_latin1_to_utf8", Latin1ToUtf8, |s| {
@@ -384,7 +422,7 @@ pub fn entries() -> Vec<Entry> {
         // Windows-1252 to UTF-8 (simdutf has none): libutf8, and encoding_rs's WHATWG decoder
         // into a buffer as large as any output (its own bound).
         entry!("libutf8 cp1252_to_utf8", Cp1252ToUtf8, |s| byte_convert(
-            libutf8().cp1252_to_utf8,
+            cp1252_to_utf8,
             s
         )),
         entry!(
@@ -405,7 +443,7 @@ pub fn entries() -> Vec<Entry> {
         ),
         // UTF-8 to Latin-1: libutf8 strict, simdutf validating.
         entry!("libutf8 utf8_to_latin1", Utf8ToLatin1, |s| byte_convert(
-            libutf8().utf8_to_latin1,
+            utf8_to_latin1,
             s
         )),
         entry!("simdutf convert_utf8_to_latin1", Utf8ToLatin1, |s| {

@@ -10,9 +10,9 @@
 //!   of copies of it, its lines in a new order in each: see [`shuffled_copies`]); and
 //!   `DATA_DIR/manifest.tsv`, the list of every input: those files and the corpus files. The C
 //!   harness (bench/c/bench.c) reads the same manifest, so both harnesses measure the same bytes.
-//! - `libutf8-bench run MANIFEST OUT_CSV` measures libutf8 (the C functions of libutf8.so, as a C
-//!   program calls them: see `capi`) and the Rust peers on every input of the manifest, and
-//!   writes one CSV row per input and implementation.
+//! - `libutf8-bench run MANIFEST OUT_CSV` measures libutf8 (through its exported C functions) and
+//!   the Rust peers on every input of the manifest, and writes one CSV row per input and
+//!   implementation.
 //!
 //! The method is the C harness's: each implementation first runs once and its result is checked
 //! (validators must accept every input; decoders must sum the same code points as `core::str`);
@@ -22,16 +22,84 @@
 //! and, for an implementation paired with another (`encodings::paired_baseline`), the median over
 //! the rounds of its time over the other's in the same round (`paired_ratio`; empty elsewhere).
 
+// libutf8's C API, declared as a C program declares it (include/libutf8.h) and resolved by the
+// linker. `extern crate` links the library in; the constants below check, at compile time, that
+// each declaration has the type of the library's definition.
+//
+// The calls go through `opaque`: the package is built with link-time optimisation, as the library
+// is (Cargo.toml), and without it LLVM could inline a libutf8 function into the measuring loop,
+// which a C program calling libutf8.a or libutf8.so never gets. An indirect call through a pointer
+// the optimiser cannot see costs what a direct call costs, and is never inlined.
+extern crate utf8;
+
+use std::ffi::c_char;
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use std::{env, fs, process};
 
-// libutf8's C functions, from libutf8.so (never linked in).
-mod capi;
+use utf8::ffi::{utf8_result, utf8_status};
 
-use capi::{libutf8, utf8_status};
+unsafe extern "C" {
+    fn utf8_validate(s: *const c_char, len: usize, valid_up_to: *mut usize) -> utf8_status;
+    fn utf8_decode_next(
+        s: *const c_char,
+        len: usize,
+        cp: *mut u32,
+        used: *mut usize,
+    ) -> utf8_status;
+    fn utf8_count_chars(s: *const c_char, len: usize) -> usize;
+    fn utf8_to_utf16(
+        s: *const c_char,
+        len: usize,
+        out: *mut u16,
+        cap: usize,
+        flags: u32,
+    ) -> utf8_result;
+    fn utf8_to_utf32(
+        s: *const c_char,
+        len: usize,
+        out: *mut u32,
+        cap: usize,
+        flags: u32,
+    ) -> utf8_result;
+    fn utf16_to_utf8(
+        s: *const u16,
+        len: usize,
+        out: *mut c_char,
+        cap: usize,
+        flags: u32,
+    ) -> utf8_result;
+    fn utf32_to_utf8(
+        s: *const u32,
+        len: usize,
+        out: *mut c_char,
+        cap: usize,
+        flags: u32,
+    ) -> utf8_result;
+}
+
+type ValidateFn = unsafe extern "C" fn(*const c_char, usize, *mut usize) -> utf8_status;
+type DecodeFn = unsafe extern "C" fn(*const c_char, usize, *mut u32, *mut usize) -> utf8_status;
+const _: [ValidateFn; 2] = [utf8_validate, utf8::ffi::utf8_validate];
+const _: [DecodeFn; 2] = [utf8_decode_next, utf8::ffi::utf8_decode_next];
+type CountFn = unsafe extern "C" fn(*const c_char, usize) -> usize;
+const _: [CountFn; 2] = [utf8_count_chars, utf8::ffi::utf8_count_chars];
+type ToUtf16Fn = unsafe extern "C" fn(*const c_char, usize, *mut u16, usize, u32) -> utf8_result;
+type ToUtf32Fn = unsafe extern "C" fn(*const c_char, usize, *mut u32, usize, u32) -> utf8_result;
+type FromUtf16Fn = unsafe extern "C" fn(*const u16, usize, *mut c_char, usize, u32) -> utf8_result;
+type FromUtf32Fn = unsafe extern "C" fn(*const u32, usize, *mut c_char, usize, u32) -> utf8_result;
+const _: [ToUtf16Fn; 2] = [utf8_to_utf16, utf8::ffi::utf8_to_utf16];
+const _: [ToUtf32Fn; 2] = [utf8_to_utf32, utf8::ffi::utf8_to_utf32];
+const _: [FromUtf16Fn; 2] = [utf16_to_utf8, utf8::ffi::utf16_to_utf8];
+const _: [FromUtf32Fn; 2] = [utf32_to_utf8, utf8::ffi::utf32_to_utf8];
+
+/// `f`, as a value the optimiser knows nothing about: calling it is a real, indirect call.
+#[inline(always)]
+fn opaque<F: Copy>(f: F) -> F {
+    black_box(f)
+}
 
 // ---------------------------------------------------------------------------------------------
 // The implementations
@@ -140,7 +208,7 @@ fn entries() -> Vec<Entry> {
         // libutf8, through its C API.
         entry!("libutf8 utf8_validate", Validate, |s| {
             let mut good = 0usize;
-            let validate = libutf8().utf8_validate;
+            let validate = opaque(utf8_validate as ValidateFn);
             // SAFETY: `s` is a live slice: a pointer to `s.len()` readable bytes.
             let st = unsafe { validate(s.as_ptr().cast(), s.len(), &mut good) };
             if st == utf8_status::UTF8_OK {
@@ -150,7 +218,7 @@ fn entries() -> Vec<Entry> {
             }
         }),
         entry!("libutf8 utf8_decode_next loop", Decode, |s| {
-            let decode = libutf8().utf8_decode_next;
+            let decode = opaque(utf8_decode_next as DecodeFn);
             let (mut p, mut left, mut sum) = (s.as_ptr(), s.len(), 0u64);
             while left > 0 {
                 let (mut cp, mut used) = (0u32, 0usize);
@@ -165,7 +233,7 @@ fn entries() -> Vec<Entry> {
             sum
         }),
         entry!("libutf8 utf8_count_chars", Count, |s| {
-            let count = libutf8().utf8_count_chars;
+            let count = opaque(utf8_count_chars as CountFn);
             // SAFETY: `s` is a live slice: a pointer to `s.len()` readable bytes.
             unsafe { count(s.as_ptr().cast(), s.len()) as u64 }
         }),
@@ -222,7 +290,7 @@ fn entries() -> Vec<Entry> {
         // Transcoding, libutf8 strict against simdutf's validating converters. The output
         // buffers are reused from call to call (see `Scratch`).
         entry!("libutf8 utf8_to_utf16", ToUtf16, |s| {
-            let convert = libutf8().utf8_to_utf16;
+            let convert = opaque(utf8_to_utf16 as ToUtf16Fn);
             Scratch::with(|b| {
                 let out = b.units16(s.len());
                 // SAFETY: `s` is a live slice; `out` has room for `out.len()` units.
@@ -245,7 +313,7 @@ fn entries() -> Vec<Entry> {
             })
         }),
         entry!("libutf8 utf8_to_utf32", ToUtf32, |s| {
-            let convert = libutf8().utf8_to_utf32;
+            let convert = opaque(utf8_to_utf32 as ToUtf32Fn);
             Scratch::with(|b| {
                 let out = b.units32(s.len());
                 // SAFETY: `s` is a live slice; `out` has room for `out.len()` units.
@@ -268,7 +336,7 @@ fn entries() -> Vec<Entry> {
             })
         }),
         entry!("libutf8 utf16_to_utf8", FromUtf16, |s| {
-            let convert = libutf8().utf16_to_utf8;
+            let convert = opaque(utf16_to_utf8 as FromUtf16Fn);
             Scratch::with(|b| {
                 let (src, out) = b.utf16_input(s);
                 // SAFETY: `src` is a live slice; `out` has room for `out.len()` bytes.
@@ -299,7 +367,7 @@ fn entries() -> Vec<Entry> {
             })
         }),
         entry!("libutf8 utf32_to_utf8", FromUtf32, |s| {
-            let convert = libutf8().utf32_to_utf8;
+            let convert = opaque(utf32_to_utf8 as FromUtf32Fn);
             Scratch::with(|b| {
                 let (src, out) = b.utf32_input(s);
                 // SAFETY: `src` is a live slice; `out` has room for `out.len()` bytes.
@@ -1027,7 +1095,14 @@ fn main() {
             generate(Path::new(&args[2]), args.get(3).map(Path::new))
         }
         Some("run") if args.len() == 4 => measure(Path::new(&args[2]), Path::new(&args[3])),
-        _ => Err("usage: libutf8-bench gen DATA_DIR [CORPUS_DIR] | run MANIFEST OUT_CSV".into()),
+        // The implementation the library chooses on this CPU (LIBUTF8_FORCE_ISA included).
+        Some("isa") if args.len() == 2 => {
+            println!("{}", utf8::internals::active_isa().name());
+            Ok(())
+        }
+        _ => Err(
+            "usage: libutf8-bench gen DATA_DIR [CORPUS_DIR] | run MANIFEST OUT_CSV | isa".into(),
+        ),
     };
     if let Err(msg) = result {
         eprintln!("bench: {msg}");
