@@ -25,16 +25,6 @@ const HALF: usize = 32;
 /// than the blocks it would have saved.
 const ASCII_RUN: usize = 16;
 
-/// Whether the loops copy long runs of ASCII four blocks at a time ([`copy_ascii_run`]) for an
-/// input of `len` bytes: not for the sizes whose input and output together outgrow the L1 data
-/// cache (32-48 KiB on the CPUs with AVX-512) but stay in L2, where a copy a block at a time,
-/// each block loaded `AHEAD` blocks before its store, went faster (see BENCHMARKS.md). The
-/// loops that leave the runs to their steps are instances of their own, without the count of
-/// ASCII blocks: counted on every block, it cost about as much as leaving the runs gained.
-fn copies_ascii_runs(len: usize) -> bool {
-    !(32 * 1024..192 * 1024).contains(&len)
-}
-
 /// The blocks of input loaded ahead of the one being converted, the first of them that one.
 ///
 /// A load that follows a store whose address matches its own in the low 12 bits waits for it
@@ -101,22 +91,20 @@ fn loaded_here(v: __m512i) {
 }
 
 /// The end of a loop's step (in the slot `$slot` of the ring `$ahead`) for a block of ASCII
-/// read up to `$read` and stored just before `$written`: counts it in `$written`, and with the
-/// loop's `COPY_RUNS` in `$ascii_left`, and after `ASCII_RUN` of them in a row copies the run
+/// read up to `$read` and stored just before `$written`: counts it in `$written` and in
+/// `$ascii_left`, and after `ASCII_RUN` of them in a row copies the run
 /// that follows ([`copy_ascii_run`]), then reloads the ring, the next step's slot first. A
 /// macro, which costs nothing: as a function taking the counts by reference it cost UTF-8 ->
 /// Latin-1 3.5%.
 macro_rules! after_ascii_block {
     ($src:ident, $dst:ident, $read:ident, $written:ident, $ascii_left:ident, $ahead:ident, $slot:literal) => {
         $written += BLOCK;
-        if COPY_RUNS {
-            $ascii_left -= 1;
-            if $ascii_left == 0 {
-                $ascii_left = ASCII_RUN;
-                if let Some(copied) = copy_ascii_run($src, $dst, $read, $written) {
-                    ($read, $written) = copied;
-                    $ahead = Ahead::load::<{ ($slot + 1) % AHEAD }>($src.as_ptr().add($read));
-                }
+        $ascii_left -= 1;
+        if $ascii_left == 0 {
+            $ascii_left = ASCII_RUN;
+            if let Some(copied) = copy_ascii_run($src, $dst, $read, $written) {
+                ($read, $written) = copied;
+                $ahead = Ahead::load::<{ ($slot + 1) % AHEAD }>($src.as_ptr().add($read));
             }
         }
     };
@@ -141,14 +129,13 @@ unsafe fn load_four(p: *const u8) -> [__m512i; 4] {
 
 /// Copies the run of ASCII at `read` four blocks at a time, tested together (a byte of
 /// 0x80..0x9F fails the test too), the next four loaded before the stores (see [`Ahead`]).
-/// The loads are aligned, each a whole cache line of the input, and the stores split where
-/// the output's offset in its line differs (in the Rust harness, the better of the two trades,
-/// though not at every placement; see BENCHMARKS.md): backed up to where the input is at a
-/// multiple of 64 bytes, the first four store again some bytes of the block before `read`,
-/// which are ASCII, the same. Stops before the four blocks that end the run, or where fewer
-/// than eight blocks of input or four of output are left: where the run's copy ended, at a
-/// multiple of 64 bytes of the input, from which the blocks of mixed text that follow load
-/// whole cache lines too, or `None` if it copied nothing.
+/// The stores are aligned, each a whole cache line of the output, and the loads split where
+/// the input's offset in its line differs: a store split across two lines cost more than a
+/// split load, whether the lines are in L1 or L2 (BENCHMARKS.md). Backed up to where the
+/// output is at a multiple of 64 bytes, the first four store again some bytes of the block
+/// before `read`, which are ASCII, the same. Stops before the four blocks that end the run, or
+/// where fewer than eight blocks of input or four of output are left: where the run's copy
+/// ended, or `None` if it copied nothing.
 ///
 /// # Safety
 /// The CPU has AVX-512F and BW; the `BLOCK` bytes before `read` are ASCII, written (one byte
@@ -160,8 +147,8 @@ unsafe fn copy_ascii_run(
     read: usize,
     written: usize,
 ) -> Option<(usize, usize)> {
-    // The distance to the input's multiple of 64 below, less than BLOCK.
-    let back = src.as_ptr().wrapping_add(read).addr() % BLOCK;
+    // The distance to the output's multiple of 64 below, less than BLOCK.
+    let back = dst.as_ptr().wrapping_add(written).addr() % BLOCK;
     let (mut r, mut w) = (read - back, written - back);
     if src.len() - r < 8 * BLOCK || dst.len() - w < 4 * BLOCK {
         return None;
@@ -261,8 +248,8 @@ unsafe fn utf8_of_block(b: __m512i, high: u64, from_c0: u64) -> [(__m512i, usize
 /// whose characters differ from Latin-1's) while each block's output fits: the bytes read and
 /// written. Blocks of 64 bytes of ASCII are copied, each tested on its own (a test of two
 /// together failed as often in text with a character from 0x80 every few blocks, and then cost
-/// a second unpredictable branch on the first), with `COPY_RUNS` long runs of them four at a
-/// time ([`copy_ascii_run`]); the others are converted a block at a time, each half's UTF-8
+/// a second unpredictable branch on the first), long runs of them four at a time
+/// ([`copy_ascii_run`]); the others are converted a block at a time, each half's UTF-8
 /// in one register ([`utf8_of_block`]). Each block is loaded `AHEAD` blocks ahead ([`Ahead`]).
 ///
 /// While another block follows and the room holds both, the stores are whole registers, which
@@ -279,7 +266,7 @@ unsafe fn utf8_of_block(b: __m512i, high: u64, from_c0: u64) -> [(__m512i, usize
 /// The CPU has AVX-512F, BW, VL, VBMI, VBMI2, BMI2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 #[inline(never)]
-unsafe fn latin1_blocks<const CP1252: bool, const COPY_RUNS: bool>(
+unsafe fn latin1_blocks<const CP1252: bool>(
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
 ) -> (usize, usize) {
@@ -554,9 +541,9 @@ unsafe fn short_utf8_to_latin1(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Optio
 /// go: the bytes read and written. The blocks are the input's 64 bytes at a time, whatever
 /// their characters ([`latin1_of_block`]), the leads compressed away. Anything else (a
 /// character above U+00FF, an error, a character cut by the end of the input) stops it before
-/// the block, and before a lead carried into it, for the engine's exact path. With `COPY_RUNS`,
-/// long runs of ASCII are copied four blocks at a time ([`copy_ascii_run`]). Each block is
-/// loaded `AHEAD` blocks ahead ([`Ahead`]).
+/// the block, and before a lead carried into it, for the engine's exact path. Long runs of
+/// ASCII are copied four blocks at a time ([`copy_ascii_run`]). Each block is loaded `AHEAD`
+/// blocks ahead ([`Ahead`]).
 ///
 /// A function of its own, as [`latin1_blocks`] is.
 ///
@@ -564,10 +551,7 @@ unsafe fn short_utf8_to_latin1(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Optio
 /// The CPU has AVX-512F, BW, VBMI2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi2")]
 #[inline(never)]
-unsafe fn utf8_to_latin1_blocks<const COPY_RUNS: bool>(
-    src: &[u8],
-    dst: &mut [MaybeUninit<u8>],
-) -> (usize, usize) {
+unsafe fn utf8_to_latin1_blocks(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     // Bit 0 set where the previous block ended with a lead, and with C3.
     let (mut carried_lead, mut carried_c3) = (0u64, 0u64);
@@ -673,13 +657,7 @@ pub(crate) unsafe fn latin1_to_utf8(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> 
     }
     latin1::latin1_to_utf8_with(src, dst, |s, d| {
         // SAFETY: the CPU has the instructions by our contract.
-        unsafe {
-            if copies_ascii_runs(s.len()) {
-                latin1_blocks::<false, true>(s, d)
-            } else {
-                latin1_blocks::<false, false>(s, d)
-            }
-        }
+        unsafe { latin1_blocks::<false>(s, d) }
     })
 }
 
@@ -698,13 +676,7 @@ pub(crate) unsafe fn cp1252_to_utf8(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> 
     }
     latin1::cp1252_to_utf8_with(src, dst, |s, d| {
         // SAFETY: as above.
-        unsafe {
-            if copies_ascii_runs(s.len()) {
-                latin1_blocks::<true, true>(s, d)
-            } else {
-                latin1_blocks::<true, false>(s, d)
-            }
-        }
+        unsafe { latin1_blocks::<true>(s, d) }
     })
 }
 
@@ -726,12 +698,6 @@ pub(crate) unsafe fn utf8_to_latin1(
     }
     latin1::utf8_to_latin1_with(src, dst, mode, |s, d| {
         // SAFETY: as above.
-        unsafe {
-            if copies_ascii_runs(s.len()) {
-                utf8_to_latin1_blocks::<true>(s, d)
-            } else {
-                utf8_to_latin1_blocks::<false>(s, d)
-            }
-        }
+        unsafe { utf8_to_latin1_blocks(s, d) }
     })
 }
