@@ -225,8 +225,8 @@ pub(super) unsafe fn order<S: Utf16Source>(v: __m512i) -> __m512i {
 /// The two bytes of each 16-bit lane of `v` swapped, by VPSHLDW (each lane shifted left by 8
 /// bits, its own bits shifted in). Written as `asm!`: LLVM turns `_mm512_shldi_epi16::<8>(v, v)`
 /// into a VPSHUFB, which on Intel's cores runs on the port that the steps' permutations and
-/// compressions already keep busy, and VPSHLDW does not (UTF-16BE into UTF-8 on Thai
-/// Wikipedia: 1.23x -> 1.09x the native order's time; see BENCHMARKS.md).
+/// compressions already keep busy, and VPSHLDW does not (text of 3-byte characters from
+/// UTF-16BE was the slower for it; see BENCHMARKS.md).
 #[target_feature(enable = "avx512f,avx512vbmi2")]
 #[inline]
 fn swap_units(v: __m512i) -> __m512i {
