@@ -30,6 +30,11 @@ check-header-fresh:
 # the byte compression of its UTF-16 to UTF-8 step; docs/TESTING.md gives the command that
 # checks its validation kernel.)
 MIRI_RUSTFLAGS := -C target-feature=+sse4.2,+popcnt,+avx2
+# Miri's checks of threads off (its data race detector and its emulation of weak memory): no
+# test run under Miri starts threads (beyond the one libtest runs it on), and the library
+# shares nothing between threads but atomics, which c-tests/first_use_race.c races
+# natively; they lengthen every test.
+MIRI_FLAGS := -Zmiri-disable-data-race-detector -Zmiri-disable-weak-memory-emulation
 MIRI_HEAVY := transcode security oracle strategies
 # Not under Miri: tests/chunks.rs, the chunked conversions through the C API (safe code above
 # the converters, which tests/transcode.rs and tests/ffi.rs take through Miri), whose property
@@ -39,7 +44,7 @@ MIRI_OTHERS := $(filter-out $(MIRI_HEAVY) $(MIRI_SKIPPED),$(basename $(notdir $(
 check-miri:
 	@$(call begin,miri)
 	@scripts/check-miri.sh $(RESULTS)/miri "$(CARGO)" $(BUILD) '$(MIRI_RUSTFLAGS)' \
-	  "$(MIRI_HEAVY)" "$(MIRI_OTHERS)"
+	  '$(MIRI_FLAGS)' "$(MIRI_HEAVY)" "$(MIRI_OTHERS)"
 
 # The oldest Rust that Cargo.toml's rust-version promises (1.85, Debian 13's) builds the C
 # library and passes the whole Rust test suite, in build/msrv (scripts/check-msrv.sh), its

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The Rust tests under Miri, with RUSTFLAGS (the SIMD kernels' target features, enabled at
-# compile time so that Miri runs them). Miri interprets on one core, so the test files run as
-# two processes side by side: HEAVY (the heaviest test files) and the library's unit tests with
-# OTHERS; both outputs are printed when both have ended, pass or fail, and kept in
-# WORK/miri-heavy.log and WORK/miri-others.log. Records a skip in RESULTS where nightly Rust
+# compile time so that Miri runs them) and MIRIFLAGS. Miri interprets on one core, so the test
+# files run as two processes side by side: HEAVY (the heaviest test files) and the library's
+# unit tests with OTHERS; both outputs are printed when both have ended, pass or fail, and kept
+# in WORK/miri-heavy.log and WORK/miri-others.log. Records a skip in RESULTS where nightly Rust
 # has no Miri.
 #
-# usage: check-miri.sh RESULTS CARGO WORK RUSTFLAGS "HEAVY" "OTHERS"
+# usage: check-miri.sh RESULTS CARGO WORK RUSTFLAGS MIRIFLAGS "HEAVY" "OTHERS"
 set -euo pipefail
-results=$1 cargo=$2 work=$3 rustflags=$4 heavy=$5 others=$6
+results=$1 cargo=$2 work=$3 rustflags=$4 miriflags=$5 heavy=$6 others=$7
 here=$(dirname "$0")
 # shellcheck disable=SC2086 # CARGO may hold arguments
 if ! $cargo +nightly miri --version >/dev/null 2>&1; then
@@ -18,13 +18,13 @@ fi
 # --test NAME for each name of $1.
 tests() { local name; for name in $1; do printf -- '--test %s ' "$name"; done; }
 # shellcheck disable=SC2086 # CARGO may hold arguments
-miri() { RUSTFLAGS=$rustflags $cargo +nightly miri test "$@"; }
+miri() { RUSTFLAGS=$rustflags MIRIFLAGS=$miriflags $cargo +nightly miri test "$@"; }
 mkdir -p "$work"
 miri --no-run
 # shellcheck disable=SC2046 # the arguments are words
 {
-  echo "RUSTFLAGS='$rustflags' $cargo +nightly miri test $(tests "$heavy")&"
-  echo "RUSTFLAGS='$rustflags' $cargo +nightly miri test --lib $(tests "$others")"
+  echo "RUSTFLAGS='$rustflags' MIRIFLAGS='$miriflags' $cargo +nightly miri test $(tests "$heavy")&"
+  echo "RUSTFLAGS='$rustflags' MIRIFLAGS='$miriflags' $cargo +nightly miri test --lib $(tests "$others")"
 }
 # shellcheck disable=SC2046 # the arguments are words
 { status=0; miri $(tests "$heavy") > "$work/miri-heavy.log" 2>&1 || status=$?
