@@ -23,19 +23,19 @@ check-header-fresh:
 # features are enabled at compile time so that Miri runs them. Under Miri the randomized tests
 # sample less and the exhaustive sweeps are skipped (too slow to interpret). Miri interprets on
 # one core, so the test files run as two processes side by side (scripts/check-miri.sh), of
-# about the same length under Miri: the converters', the security, the oracle and the fallback
-# strategies' tests, and all the others with the library's unit tests. The tests of AVX-512's
-# own paths are skipped under Miri.
-# (Not AVX-512: a fourth implementation would lengthen every test, and Miri does not implement
-# the byte compression of its UTF-16 to UTF-8 step; docs/TESTING.md gives the command that
-# checks its validation kernel.)
+# about the same length under Miri: the converters', the security, the oracle, the fallback
+# strategies' and the lossy copies' tests, and all the others with the library's unit tests.
+# The tests that run each implementation run one SIMD implementation a call (tests/common).
+# (Not AVX-512, nor the tests of its own paths: a fourth implementation would lengthen every
+# test, and Miri does not implement the byte compression of its UTF-16 to UTF-8 step;
+# docs/TESTING.md gives the command that checks its validation kernel.)
 MIRI_RUSTFLAGS := -C target-feature=+sse4.2,+popcnt,+avx2
 # Miri's checks of threads off (its data race detector and its emulation of weak memory): no
 # test run under Miri starts threads (beyond the one libtest runs it on), and the library
 # shares nothing between threads but atomics, which c-tests/first_use_race.c races
 # natively; they lengthen every test.
 MIRI_FLAGS := -Zmiri-disable-data-race-detector -Zmiri-disable-weak-memory-emulation
-MIRI_HEAVY := transcode security oracle strategies
+MIRI_HEAVY := transcode security oracle strategies lossy
 # Not under Miri: tests/chunks.rs, the chunked conversions through the C API (safe code above
 # the converters, which tests/transcode.rs and tests/ffi.rs take through Miri), whose property
 # runs thousands of conversions per input.

@@ -130,12 +130,33 @@ pub fn best_of_this_cpu(isas: &[&'static str]) -> Option<&'static str> {
     isas.iter().copied().rfind(|&isa| isa != other_tuning)
 }
 
-/// The implementations a test runs: every one this CPU supports; under Miri, the SIMD ones only
-/// (the scalar implementation is the engine's loops with no kernel, the same loops the SIMD
-/// ones run around their blocks, which Miri runs there).
+/// The implementations a test runs: every one this CPU supports. Under Miri, one SIMD
+/// implementation a call, taken in an order with no period, so that a test's inputs go through
+/// each kernel at the cost of one (Miri looks for undefined behaviour, which a kernel's code
+/// shows on some input, not for disagreements between kernels, which the native run finds);
+/// and not the scalar implementation, the engine's loops with no kernel, the same loops the
+/// SIMD ones run around their blocks, which Miri runs there.
 pub fn implementations() -> impl Iterator<Item = utf8::internals::Isa> {
-    utf8::internals::Isa::supported()
-        .filter(|isa| !cfg!(miri) || *isa != utf8::internals::Isa::Scalar)
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use utf8::internals::Isa;
+    let isas: Vec<Isa> = Isa::supported().collect();
+    if !cfg!(miri) {
+        return isas.into_iter();
+    }
+    let simd: Vec<Isa> = isas.into_iter().filter(|&isa| isa != Isa::Scalar).collect();
+    // Fibonacci hashing of the call's number (Knuth, TAOCP vol. 3, 6.4): the fraction of
+    // `call` times 1/φ, in 32 bits, scaled to the number of implementations. Its sequence has
+    // no period, so that calls made in a fixed pattern (two for each input, say) do not always
+    // meet the same implementation, as taking them in turn would.
+    static CALLS: AtomicU64 = AtomicU64::new(0);
+    let call = CALLS.fetch_add(1, Ordering::Relaxed);
+    let fraction = call.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+    let pick = ((fraction * simd.len() as u64) >> 32) as usize;
+    simd.get(pick)
+        .copied()
+        .into_iter()
+        .collect::<Vec<_>>()
+        .into_iter()
 }
 
 /// Checks that the library finds the implementations `isas_of_this_cpu` gives, so that the
