@@ -56,8 +56,8 @@
  * was printed by the library. Where both exist they are compared too, so a slip in the
  * construction or the reference shows up as a failure rather than as a weaker test.
  *
- * The library reads LIBUTF8_FORCE_ISA (scalar, sse4.2, avx2, avx512, avx512-zen4) once, on
- * first use: run this program once per value. ASCII inputs up to 256 bytes need no kernel, and
+ * The library reads LIBUTF8_FORCE_ISA (scalar, sse4.2, avx2, avx512, avx512-zen4,
+ * avx512-zen5) once, on first use: run this program once per value. ASCII inputs up to 256 bytes need no kernel, and
  * counting takes the scalar path below 64 bytes, whatever the ISA.
  * GUARD_PAGES_SAMPLE=N runs only every Nth input of the sweeps (and of the converters with room
  * to spare), for slow runs (valgrind). With LIBUTF8_FORCE_ISA=scalar it defaults to 4: the

@@ -20,7 +20,7 @@ VALGRIND_FOUND := $(shell command -v $(VALGRIND) >/dev/null 2>&1 && echo y)
 # and the one it picks, asked of the library itself (c-tests/isa_probe.c): a name it cannot use
 # is reported on standard error with the one it uses instead, and a usable one is not. (Asked
 # when a recipe needs them, once the probe is built.)
-ISA_NAMES := scalar sse4.2 avx2 avx512 avx512-zen4 neon
+ISA_NAMES := scalar sse4.2 avx2 avx512 avx512-zen4 avx512-zen5 neon
 ISA_PROBE := $(BUILD)/isa_probe
 ISAS = $(shell for isa in $(ISA_NAMES); do \
   [ -n "$$(LIBUTF8_FORCE_ISA=$$isa $(ISA_PROBE) 2>&1 >/dev/null)" ] || echo $$isa; done)

@@ -17,9 +17,11 @@ pub(super) const AVX2: u32 = 1 << 2; // with AVX, and YMM state enabled by the O
 pub(super) const AVX512: u32 = 1 << 3; // F, BW, VL, VBMI and VBMI2, ZMM and mask state enabled
 pub(super) const LZCNT: u32 = 1 << 4;
 pub(super) const BMI2: u32 = 1 << 6;
-/// Not a feature: an AMD CPU of family 19h, Zen 3 or Zen 4 (of which only Zen 4 has AVX-512),
-/// for which the AVX-512 kernels have a tuning of their own (see `crate::dispatch::Isa::Avx512Zen4`).
+/// Not features: an AMD CPU of family 19h, Zen 3 or Zen 4 (of which only Zen 4 has AVX-512),
+/// and of family 1Ah, Zen 5, for each of which the AVX-512 kernels have a tuning of their own
+/// (see `crate::dispatch::Isa::Avx512Zen4` and `Avx512Zen5`).
 pub(super) const AMD_FAMILY_19H: u32 = 1 << 5;
+pub(super) const AMD_FAMILY_1AH: u32 = 1 << 7;
 /// Set once the others have been read.
 const READ: u32 = 1 << 31;
 
@@ -96,8 +98,10 @@ fn compiled() -> u32 {
 fn read() -> u32 {
     let mut features = 0;
     let leaf1 = cpuid(1, 0);
-    if is_amd_family_19h(cpuid(0, 0), leaf1.eax) {
-        features |= AMD_FAMILY_19H;
+    match amd_family(cpuid(0, 0), leaf1.eax) {
+        Some(0x19) => features |= AMD_FAMILY_19H,
+        Some(0x1A) => features |= AMD_FAMILY_1AH,
+        _ => {}
     }
     if bit(leaf1.ecx, 9) && bit(leaf1.ecx, 19) && bit(leaf1.ecx, 20) {
         features |= SSE42; // SSSE3, SSE4.1, SSE4.2
@@ -135,14 +139,14 @@ fn read() -> u32 {
     features
 }
 
-/// Whether leaf 0 (the vendor) and the EAX of leaf 1 (the version) are an AMD CPU's of family
-/// 19h: base family Fh plus extended family Ah (AMD64 Architecture Programmer's Manual,
-/// volume 3, CPUID Fn0000_0001_EAX).
-fn is_amd_family_19h(leaf0: CpuidResult, version: u32) -> bool {
+/// The family of an AMD CPU from leaf 0 (the vendor) and the EAX of leaf 1 (the version): the
+/// base family, plus the extended family where the base is Fh (AMD64 Architecture
+/// Programmer's Manual, volume 3, CPUID Fn0000_0001_EAX); `None` for another vendor's.
+fn amd_family(leaf0: CpuidResult, version: u32) -> Option<u32> {
     let amd = [leaf0.ebx, leaf0.edx, leaf0.ecx] == [0x6874_7541, 0x6974_6E65, 0x444D_4163];
     let base = version >> 8 & 0xF;
-    let extended = version >> 20 & 0xFF;
-    amd && base == 0xF && extended == 0xA
+    let extended = if base == 0xF { version >> 20 & 0xFF } else { 0 };
+    amd.then_some(base + extended)
 }
 
 #[cfg(test)]
@@ -171,9 +175,9 @@ mod tests {
     /// in decimal); skipped, saying so, where it is absent.
     #[test]
     #[cfg_attr(miri, ignore = "reads a file, and Miri runs no CPUID")]
-    fn amd_family_19h_agrees_with_proc_cpuinfo() {
+    fn amd_families_agree_with_proc_cpuinfo() {
         let Ok(info) = std::fs::read_to_string("/proc/cpuinfo") else {
-            std::eprintln!("no /proc/cpuinfo: AMD family 19h not checked");
+            std::eprintln!("no /proc/cpuinfo: AMD families 19h and 1Ah not checked");
             return;
         };
         let field = |name: &str| {
@@ -182,14 +186,20 @@ mod tests {
                 .and_then(|line| line.split(':').nth(1))
                 .map(str::trim)
         };
-        let expected =
-            field("vendor_id") == Some("AuthenticAMD") && field("cpu family") == Some("25");
-        assert_eq!(has(AMD_FAMILY_19H), expected);
+        let amd = field("vendor_id") == Some("AuthenticAMD");
+        assert_eq!(
+            has(AMD_FAMILY_19H),
+            amd && field("cpu family") == Some("25")
+        );
+        assert_eq!(
+            has(AMD_FAMILY_1AH),
+            amd && field("cpu family") == Some("26")
+        );
     }
 
     /// The vendor string spelt in the registers' bytes, and families around 19h.
     #[test]
-    fn amd_family_19h_from_cpuid_words() {
+    fn amd_family_from_cpuid_words() {
         let vendor = |name: &[u8; 12]| {
             let word = |i: usize| u32::from_le_bytes(name[i..i + 4].try_into().unwrap());
             CpuidResult {
@@ -203,11 +213,11 @@ mod tests {
         // Family, model and stepping of a Zen 4 (EPYC 9004: 19h, model 11h, stepping 1),
         // a Zen 5 (1Ah) and a Zen 2 (17h).
         let version = |family: u32| 0xF << 8 | (family - 0xF) << 20 | 0x1 << 16 | 0x1 << 4 | 1;
-        assert!(is_amd_family_19h(amd, version(0x19)));
-        assert!(!is_amd_family_19h(amd, version(0x1A)));
-        assert!(!is_amd_family_19h(amd, version(0x17)));
-        assert!(!is_amd_family_19h(intel, version(0x19)));
+        assert_eq!(amd_family(amd, version(0x19)), Some(0x19));
+        assert_eq!(amd_family(amd, version(0x1A)), Some(0x1A));
+        assert_eq!(amd_family(amd, version(0x17)), Some(0x17));
+        assert_eq!(amd_family(intel, version(0x19)), None);
         // Extended family Ah counts only after base family Fh: with base 6, family 6.
-        assert!(!is_amd_family_19h(amd, 0x6 << 8 | 0xA << 20));
+        assert_eq!(amd_family(amd, 0x6 << 8 | 0xA << 20), Some(6));
     }
 }

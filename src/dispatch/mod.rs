@@ -60,6 +60,10 @@ pub enum Isa {
     /// UTF-16 to UTF-8 looks for ASCII as AVX2's converter does), which CPUs of AMD's family 19h
     /// run by default: the same instructions, so any CPU that runs `Avx512` runs it.
     Avx512Zen4,
+    /// [`Isa::Avx512`]'s kernels tuned for AMD Zen 5 (the Latin-1 converters copy runs of ASCII
+    /// with their loads, not their stores, aligned), which CPUs of AMD's family 1Ah run by
+    /// default: the same instructions, as for `Avx512Zen4`.
+    Avx512Zen5,
     /// aarch64 with NEON (Advanced SIMD), which every aarch64 Linux system has.
     Neon,
 }
@@ -228,9 +232,9 @@ static AVX512: Kernels = Kernels {
     utf32_to_utf8: avx512::to_utf8::utf32_to_utf8,
     utf8_to_utf16_swapped: avx512::from_utf8::utf8_to_utf16,
     utf16_swapped_to_utf8: avx512::to_utf8::utf16_to_utf8::<true, _>,
-    latin1_to_utf8: avx512::latin1::latin1_to_utf8,
-    cp1252_to_utf8: avx512::latin1::cp1252_to_utf8,
-    utf8_to_latin1: avx512::latin1::utf8_to_latin1,
+    latin1_to_utf8: avx512::latin1::latin1_to_utf8::<false>,
+    cp1252_to_utf8: avx512::latin1::cp1252_to_utf8::<false>,
+    utf8_to_latin1: avx512::latin1::utf8_to_latin1::<false>,
     short: ShortConverters {
         utf8_to_utf16: Some(avx512::from_utf8::short_utf8::<u16>),
         utf8_to_utf16_swapped: Some(avx512::from_utf8::short_utf8::<U16Swapped>),
@@ -254,16 +258,29 @@ static AVX512_ZEN4: Kernels = Kernels {
     utf16_swapped_to_utf8: avx512::to_utf8::utf16_to_utf8::<false, _>,
     ..AVX512
 };
+/// AVX512's kernels, but the Latin-1 converters copy runs of ASCII from loads aligned to the
+/// input, their stores split where the output's offset in a cache line differs (see
+/// `avx512::latin1::copy_ascii_run`): on AMD Zen 5 a split store costs less than a split
+/// load, on Intel more. (Zen 5 runs AVX512's other choices faster than Zen 4's: BENCHMARKS.md.)
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+static AVX512_ZEN5: Kernels = Kernels {
+    isa: Isa::Avx512Zen5,
+    latin1_to_utf8: avx512::latin1::latin1_to_utf8::<true>,
+    cp1252_to_utf8: avx512::latin1::cp1252_to_utf8::<true>,
+    utf8_to_latin1: avx512::latin1::utf8_to_latin1::<true>,
+    ..AVX512
+};
 
 impl Isa {
-    /// Every implementation, best last among those of one architecture (but for the two
+    /// Every implementation, best last among those of one architecture (but for the three
     /// tunings of AVX-512, of which [`Isa::best`] picks the CPU's).
-    pub const ALL: [Isa; 6] = [
+    pub const ALL: [Isa; 7] = [
         Isa::Scalar,
         Isa::Sse42,
         Isa::Avx2,
         Isa::Avx512,
         Isa::Avx512Zen4,
+        Isa::Avx512Zen5,
         Isa::Neon,
     ];
 
@@ -275,6 +292,7 @@ impl Isa {
             Isa::Avx2 => "avx2",
             Isa::Avx512 => "avx512",
             Isa::Avx512Zen4 => "avx512-zen4",
+            Isa::Avx512Zen5 => "avx512-zen5",
             Isa::Neon => "neon",
         }
     }
@@ -293,7 +311,7 @@ impl Isa {
             // VBMI2, count leading zeros with LZCNT and deposit bits with BMI2, which every CPU
             // with VBMI2 has.
             #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
-            Isa::Avx512 | Isa::Avx512Zen4 => {
+            Isa::Avx512 | Isa::Avx512Zen4 | Isa::Avx512Zen5 => {
                 cpu::has(cpu::AVX512 | cpu::AVX2 | cpu::POPCNT | cpu::LZCNT | cpu::BMI2)
             }
             // Part of the aarch64 baseline, which the code is compiled for.
@@ -304,7 +322,7 @@ impl Isa {
             // Not compiled in: x86_64 built with a compiler that lacks AVX-512 (see build.rs),
             // or another architecture.
             #[cfg(not(all(target_arch = "x86_64", libutf8_avx512)))]
-            Isa::Avx512 | Isa::Avx512Zen4 => false,
+            Isa::Avx512 | Isa::Avx512Zen4 | Isa::Avx512Zen5 => false,
             #[cfg(not(target_arch = "aarch64"))]
             Isa::Neon => false,
         }
@@ -315,22 +333,28 @@ impl Isa {
         Isa::ALL.into_iter().filter(|isa| isa.is_supported())
     }
 
-    /// The implementation this CPU runs best: the last it supports, but of the two tunings of
-    /// AVX-512, `Avx512Zen4` on AMD's family 19h (Zen 4) and `Avx512` elsewhere.
+    /// The implementation this CPU runs best: the last it supports, but of the three tunings
+    /// of AVX-512, `Avx512Zen4` on AMD's family 19h (Zen 4), `Avx512Zen5` on its family 1Ah
+    /// (Zen 5) and `Avx512` elsewhere.
     pub fn best() -> Isa {
         #[cfg(target_arch = "x86_64")]
-        let zen4 = cpu::has(cpu::AMD_FAMILY_19H);
+        let tuning = if cpu::has(cpu::AMD_FAMILY_19H) {
+            Isa::Avx512Zen4
+        } else if cpu::has(cpu::AMD_FAMILY_1AH) {
+            Isa::Avx512Zen5
+        } else {
+            Isa::Avx512
+        };
         #[cfg(not(target_arch = "x86_64"))]
-        let zen4 = false;
-        Isa::best_of(Isa::supported(), zen4)
+        let tuning = Isa::Avx512;
+        Isa::best_of(Isa::supported(), tuning)
     }
 
-    /// [`Isa::best`] of `supported` (in the order of [`Isa::ALL`]), on a Zen 4 or not.
-    fn best_of(supported: impl Iterator<Item = Isa>, zen4: bool) -> Isa {
-        let tuned_for_another = |isa: &Isa| match isa {
-            Isa::Avx512 => zen4,
-            Isa::Avx512Zen4 => !zen4,
-            _ => false,
+    /// [`Isa::best`] of `supported` (in the order of [`Isa::ALL`]), on a CPU whose tuning of
+    /// AVX-512 is `tuning`.
+    fn best_of(supported: impl Iterator<Item = Isa>, tuning: Isa) -> Isa {
+        let tuned_for_another = |isa: &Isa| {
+            matches!(isa, Isa::Avx512 | Isa::Avx512Zen4 | Isa::Avx512Zen5) && *isa != tuning
         };
         supported
             .filter(|isa| !tuned_for_another(isa))
@@ -540,12 +564,14 @@ impl Isa {
             Isa::Avx512 => Some(&AVX512),
             #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
             Isa::Avx512Zen4 => Some(&AVX512_ZEN4),
+            #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+            Isa::Avx512Zen5 => Some(&AVX512_ZEN5),
             #[cfg(target_arch = "aarch64")]
             Isa::Neon => Some(&NEON),
             #[cfg(not(target_arch = "x86_64"))]
             Isa::Sse42 | Isa::Avx2 => None,
             #[cfg(not(all(target_arch = "x86_64", libutf8_avx512)))]
-            Isa::Avx512 | Isa::Avx512Zen4 => None,
+            Isa::Avx512 | Isa::Avx512Zen4 | Isa::Avx512Zen5 => None,
             #[cfg(not(target_arch = "aarch64"))]
             Isa::Neon => None,
         }
@@ -1213,25 +1239,26 @@ mod tests {
     #[test]
     fn best_takes_the_avx512_tuning_of_the_cpu() {
         let x86 = [Isa::Scalar, Isa::Sse42, Isa::Avx2];
-        let avx512 = [Isa::Avx512, Isa::Avx512Zen4];
+        let avx512 = [Isa::Avx512, Isa::Avx512Zen4, Isa::Avx512Zen5];
         let all = || x86.into_iter().chain(avx512);
-        assert_eq!(Isa::best_of(all(), false), Isa::Avx512);
-        assert_eq!(Isa::best_of(all(), true), Isa::Avx512Zen4);
-        // Zen 3, and a Zen 4 whose AVX-512 the OS does not enable: AVX2.
-        assert_eq!(Isa::best_of(x86.into_iter(), true), Isa::Avx2);
+        for tuning in avx512 {
+            assert_eq!(Isa::best_of(all(), tuning), tuning);
+            // Zen 3, and a Zen 4 or 5 whose AVX-512 the OS does not enable: AVX2.
+            assert_eq!(Isa::best_of(x86.into_iter(), tuning), Isa::Avx2);
+            assert_eq!(Isa::best_of([Isa::Scalar].into_iter(), tuning), Isa::Scalar);
+        }
         assert_eq!(
-            Isa::best_of([Isa::Scalar, Isa::Neon].into_iter(), false),
+            Isa::best_of([Isa::Scalar, Isa::Neon].into_iter(), Isa::Avx512),
             Isa::Neon
         );
-        assert_eq!(Isa::best_of([Isa::Scalar].into_iter(), true), Isa::Scalar);
     }
 
-    /// AVX-512's two implementations exist only where the build compiled them in (see
+    /// AVX-512's three implementations exist only where the build compiled them in (see
     /// build.rs): there a CPU with the features supports them; elsewhere none does, and they
     /// have no kernels, so that a forced `avx512` is reported unsupported.
     #[test]
     fn avx512_only_where_compiled_in() {
-        for isa in [Isa::Avx512, Isa::Avx512Zen4] {
+        for isa in [Isa::Avx512, Isa::Avx512Zen4, Isa::Avx512Zen5] {
             #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
             {
                 use super::cpu;

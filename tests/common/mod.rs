@@ -98,9 +98,10 @@ pub fn isas_of_this_cpu() -> Vec<&'static str> {
             && has!("avx512vbmi2");
         // Only where the compiler had AVX-512 to compile the kernels with (see build.rs).
         if cfg!(libutf8_avx512) && avx512 && has!("avx2") && popcnt && has!("lzcnt") {
-            // The same instructions in two tunings.
+            // The same instructions in three tunings.
             isas.push("avx512");
             isas.push("avx512-zen4");
+            isas.push("avx512-zen5");
         }
     }
     #[cfg(target_arch = "aarch64")]
@@ -111,12 +112,13 @@ pub fn isas_of_this_cpu() -> Vec<&'static str> {
 }
 
 /// The implementation the library should run on this CPU, of those `isas` gives: the last, but
-/// of the two tunings of AVX-512, "avx512-zen4" on AMD's family 19h (Zen 4) only, which
-/// Linux's /proc/cpuinfo tells (`None` where it is absent and needed). Under Miri, which reads
-/// no files here, the library reads no CPUID either and takes the features it is compiled for,
-/// never AMD's family.
+/// of the three tunings of AVX-512, "avx512-zen4" on AMD's family 19h (Zen 4) only,
+/// "avx512-zen5" on its family 1Ah (Zen 5) only, which Linux's /proc/cpuinfo tells (`None`
+/// where it is absent and needed). Under Miri, which reads no files here, the library reads no
+/// CPUID either and takes the features it is compiled for, never AMD's family.
 pub fn best_of_this_cpu(isas: &[&'static str]) -> Option<&'static str> {
-    let zen4 = isas.contains(&"avx512-zen4") && !cfg!(miri) && {
+    let tunings = ["avx512", "avx512-zen4", "avx512-zen5"];
+    let tuning = if isas.contains(&"avx512") && !cfg!(miri) {
         let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
         let field = |name: &str| {
             info.lines()
@@ -124,10 +126,17 @@ pub fn best_of_this_cpu(isas: &[&'static str]) -> Option<&'static str> {
                 .and_then(|line| line.split(':').nth(1))
                 .map(str::trim)
         };
-        field("vendor_id") == Some("AuthenticAMD") && field("cpu family") == Some("25")
+        match (field("vendor_id"), field("cpu family")) {
+            (Some("AuthenticAMD"), Some("25")) => "avx512-zen4",
+            (Some("AuthenticAMD"), Some("26")) => "avx512-zen5",
+            _ => "avx512",
+        }
+    } else {
+        "avx512"
     };
-    let other_tuning = if zen4 { "avx512" } else { "avx512-zen4" };
-    isas.iter().copied().rfind(|&isa| isa != other_tuning)
+    isas.iter()
+        .copied()
+        .rfind(|&isa| !tunings.contains(&isa) || isa == tuning)
 }
 
 /// The implementations a test runs: every one this CPU supports. Under Miri, one SIMD

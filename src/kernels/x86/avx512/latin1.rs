@@ -97,12 +97,12 @@ fn loaded_here(v: __m512i) {
 /// macro, which costs nothing: as a function taking the counts by reference it cost UTF-8 ->
 /// Latin-1 3.5%.
 macro_rules! after_ascii_block {
-    ($src:ident, $dst:ident, $read:ident, $written:ident, $ascii_left:ident, $ahead:ident, $slot:literal) => {
+    ($src:ident, $dst:ident, $read:ident, $written:ident, $ascii_left:ident, $ahead:ident, $slot:literal, $loads_aligned:ident) => {
         $written += BLOCK;
         $ascii_left -= 1;
         if $ascii_left == 0 {
             $ascii_left = ASCII_RUN;
-            if let Some(copied) = copy_ascii_run($src, $dst, $read, $written) {
+            if let Some(copied) = copy_ascii_run::<$loads_aligned>($src, $dst, $read, $written) {
                 ($read, $written) = copied;
                 $ahead = Ahead::load::<{ ($slot + 1) % AHEAD }>($src.as_ptr().add($read));
             }
@@ -129,26 +129,31 @@ unsafe fn load_four(p: *const u8) -> [__m512i; 4] {
 
 /// Copies the run of ASCII at `read` four blocks at a time, tested together (a byte of
 /// 0x80..0x9F fails the test too), the next four loaded before the stores (see [`Ahead`]).
-/// The stores are aligned, each a whole cache line of the output, and the loads split where
-/// the input's offset in its line differs: a store split across two lines cost more than a
-/// split load, whether the lines are in L1 or L2 (BENCHMARKS.md). Backed up to where the
-/// output is at a multiple of 64 bytes, the first four store again some bytes of the block
-/// before `read`, which are ASCII, the same. Stops before the four blocks that end the run, or
-/// where fewer than eight blocks of input or four of output are left: where the run's copy
-/// ended, or `None` if it copied nothing.
+/// Where the input's and the output's offsets in their cache lines differ, either the loads or
+/// the stores split across two lines: with `LOADS_ALIGNED` the loads are whole lines of the
+/// input, else the stores whole lines of the output. Which costs less depends on the core: on
+/// Intel's a split store cost more than a split load, on AMD Zen 5 the reverse (BENCHMARKS.md).
+/// Backed up to where the input (or the output) is at a multiple of 64 bytes, the first four
+/// store again some bytes of the block before `read`, which are ASCII, the same. Stops before
+/// the four blocks that end the run, or where fewer than eight blocks of input or four of
+/// output are left: where the run's copy ended, or `None` if it copied nothing.
 ///
 /// # Safety
 /// The CPU has AVX-512F and BW; the `BLOCK` bytes before `read` are ASCII, written (one byte
 /// each) just before `written`.
 #[inline(always)]
-unsafe fn copy_ascii_run(
+unsafe fn copy_ascii_run<const LOADS_ALIGNED: bool>(
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
     read: usize,
     written: usize,
 ) -> Option<(usize, usize)> {
-    // The distance to the output's multiple of 64 below, less than BLOCK.
-    let back = dst.as_ptr().wrapping_add(written).addr() % BLOCK;
+    // The distance to the input's (or the output's) multiple of 64 below, less than BLOCK.
+    let back = if LOADS_ALIGNED {
+        src.as_ptr().wrapping_add(read).addr() % BLOCK
+    } else {
+        dst.as_ptr().wrapping_add(written).addr() % BLOCK
+    };
     let (mut r, mut w) = (read - back, written - back);
     if src.len() - r < 8 * BLOCK || dst.len() - w < 4 * BLOCK {
         return None;
@@ -266,7 +271,7 @@ unsafe fn utf8_of_block(b: __m512i, high: u64, from_c0: u64) -> [(__m512i, usize
 /// The CPU has AVX-512F, BW, VL, VBMI, VBMI2, BMI2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 #[inline(never)]
-unsafe fn latin1_blocks<const CP1252: bool>(
+unsafe fn latin1_blocks<const CP1252: bool, const LOADS_ALIGNED: bool>(
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
 ) -> (usize, usize) {
@@ -324,7 +329,16 @@ unsafe fn latin1_blocks<const CP1252: bool>(
                         ascii_left = ASCII_RUN;
                     } else {
                         _mm512_storeu_si512(out.cast(), b);
-                        after_ascii_block!(src, dst, read, written, ascii_left, ahead, $slot);
+                        after_ascii_block!(
+                            src,
+                            dst,
+                            read,
+                            written,
+                            ascii_left,
+                            ahead,
+                            $slot,
+                            LOADS_ALIGNED
+                        );
                     }
                 };
             }
@@ -551,7 +565,10 @@ unsafe fn short_utf8_to_latin1(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Optio
 /// The CPU has AVX-512F, BW, VBMI2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi2")]
 #[inline(never)]
-unsafe fn utf8_to_latin1_blocks(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+unsafe fn utf8_to_latin1_blocks<const LOADS_ALIGNED: bool>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+) -> (usize, usize) {
     let (mut read, mut written) = (0, 0);
     // Bit 0 set where the previous block ended with a lead, and with C3.
     let (mut carried_lead, mut carried_c3) = (0u64, 0u64);
@@ -598,7 +615,16 @@ unsafe fn utf8_to_latin1_blocks(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> (usi
                         }
                         _mm512_storeu_si512(out.cast(), b);
                         read += BLOCK;
-                        after_ascii_block!(src, dst, read, written, ascii_left, ahead, $slot);
+                        after_ascii_block!(
+                            src,
+                            dst,
+                            read,
+                            written,
+                            ascii_left,
+                            ahead,
+                            $slot,
+                            LOADS_ALIGNED
+                        );
                     }
                 };
             }
@@ -643,12 +669,17 @@ unsafe fn utf8_to_latin1_blocks(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> (usi
     (read - carried_lead as usize, written)
 }
 
-/// `crate::engine::latin1::latin1_to_utf8_with` with [`latin1_blocks`].
+/// `crate::engine::latin1::latin1_to_utf8_with` with [`latin1_blocks`], whose copies of
+/// runs of ASCII align their loads with `LOADS_ALIGNED`, else their stores (see
+/// [`copy_ascii_run`]).
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VL, VBMI and VBMI2, BMI2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-pub(crate) unsafe fn latin1_to_utf8(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Progress {
+pub(crate) unsafe fn latin1_to_utf8<const LOADS_ALIGNED: bool>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+) -> Progress {
     if (1..=BLOCK).contains(&src.len())
         // SAFETY: the CPU has the instructions by our contract.
         && let Some(written) = unsafe { short_latin1_to_utf8::<false>(src, dst) }
@@ -657,17 +688,20 @@ pub(crate) unsafe fn latin1_to_utf8(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> 
     }
     latin1::latin1_to_utf8_with(src, dst, |s, d| {
         // SAFETY: the CPU has the instructions by our contract.
-        unsafe { latin1_blocks::<false>(s, d) }
+        unsafe { latin1_blocks::<false, LOADS_ALIGNED>(s, d) }
     })
 }
 
 /// `crate::engine::latin1::cp1252_to_utf8_with` with [`latin1_blocks`], which stops at the
-/// bytes 0x80..0x9F.
+/// bytes 0x80..0x9F (`LOADS_ALIGNED` as for [`latin1_to_utf8`]).
 ///
 /// # Safety
 /// As for [`latin1_to_utf8`].
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-pub(crate) unsafe fn cp1252_to_utf8(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Progress {
+pub(crate) unsafe fn cp1252_to_utf8<const LOADS_ALIGNED: bool>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+) -> Progress {
     if (1..=BLOCK).contains(&src.len())
         // SAFETY: the CPU has the instructions by our contract.
         && let Some(written) = unsafe { short_latin1_to_utf8::<true>(src, dst) }
@@ -676,16 +710,17 @@ pub(crate) unsafe fn cp1252_to_utf8(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> 
     }
     latin1::cp1252_to_utf8_with(src, dst, |s, d| {
         // SAFETY: as above.
-        unsafe { latin1_blocks::<true>(s, d) }
+        unsafe { latin1_blocks::<true, LOADS_ALIGNED>(s, d) }
     })
 }
 
-/// `crate::engine::latin1::utf8_to_latin1_with` with [`utf8_to_latin1_blocks`].
+/// `crate::engine::latin1::utf8_to_latin1_with` with [`utf8_to_latin1_blocks`]
+/// (`LOADS_ALIGNED` as for [`latin1_to_utf8`]).
 ///
 /// # Safety
 /// As for [`latin1_to_utf8`].
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-pub(crate) unsafe fn utf8_to_latin1(
+pub(crate) unsafe fn utf8_to_latin1<const LOADS_ALIGNED: bool>(
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
     mode: Mode,
@@ -698,6 +733,6 @@ pub(crate) unsafe fn utf8_to_latin1(
     }
     latin1::utf8_to_latin1_with(src, dst, mode, |s, d| {
         // SAFETY: as above.
-        unsafe { utf8_to_latin1_blocks(s, d) }
+        unsafe { utf8_to_latin1_blocks::<LOADS_ALIGNED>(s, d) }
     })
 }
