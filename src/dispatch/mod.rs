@@ -690,13 +690,19 @@ fn active() -> &'static Kernels {
     unsafe { &*ACTIVE.load(Ordering::Relaxed) }
 }
 
-/// Whether the implementation in use is AVX-512's (either tuning): false before the first
-/// choice too (see [`chosen`]).
+/// Whether the implementation in use is AVX-512's (any tuning): false before the first choice
+/// too (see [`chosen`]).
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
 #[inline(always)]
 pub(crate) fn avx512_in_use() -> bool {
-    let kernels = active();
-    ptr::eq(kernels, &AVX512) || ptr::eq(kernels, &AVX512_ZEN4)
+    is_avx512(active())
+}
+
+/// Whether `kernels` are one of AVX-512's tunings ([`UNCHOSEN`]'s say scalar).
+#[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+#[inline(always)]
+fn is_avx512(kernels: &Kernels) -> bool {
+    matches!(kernels.isa, Isa::Avx512 | Isa::Avx512Zen4 | Isa::Avx512Zen5)
 }
 
 /// Whether the implementation has been chosen (see [`choose_now`]).
@@ -1251,6 +1257,23 @@ mod tests {
             Isa::best_of([Isa::Scalar, Isa::Neon].into_iter(), Isa::Avx512),
             Isa::Neon
         );
+    }
+
+    /// The C functions' own AVX-512 paths for short strings (see `avx512_in_use`) are taken
+    /// under every tuning of AVX-512 and no other implementation: the name is the oracle.
+    #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
+    #[test]
+    fn every_avx512_tuning_takes_the_avx512_short_paths() {
+        for isa in Isa::ALL {
+            if let Some(kernels) = isa.kernels() {
+                assert_eq!(
+                    super::is_avx512(kernels),
+                    isa.name().starts_with("avx512"),
+                    "{isa:?}"
+                );
+            }
+        }
+        assert!(!super::is_avx512(&super::UNCHOSEN));
     }
 
     /// AVX-512's three implementations exist only where the build compiled them in (see
