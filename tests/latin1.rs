@@ -610,8 +610,9 @@ fn placed(s: &[u8], offset: usize) -> (Vec<u8>, usize) {
 
 /// Each implementation's converters across long runs of ASCII, which AVX-512 copies four
 /// blocks at a time after sixteen blocks of ASCII in a row (from Latin-1, after one at the
-/// input's start), with its loads aligned to the input (from a point backed up to a multiple
-/// of 64 bytes of it): runs of 1 to 3 KiB, from the start or after a few other characters,
+/// input's start), with its loads aligned to the input (`avx512-zen5`) or its stores to the
+/// output (`avx512`, `avx512-zen4`), from a point backed up to a multiple of 64 bytes of the
+/// one or the other: runs of 1 to 3 KiB, from the start or after a few other characters,
 /// ended by a character from 0x80 (into Latin-1: U+0080..U+00FF, or one above U+00FF) at every
 /// offset of the blocks where the copy may stop,
 /// from inputs and into outputs at every offset from a 64-byte boundary, of the size needed,
