@@ -57,8 +57,8 @@
  * construction or the reference shows up as a failure rather than as a weaker test.
  *
  * The library reads LIBUTF8_FORCE_ISA (scalar, sse4.2, avx2, avx512, avx512-zen4,
- * avx512-zen5) once, on first use: run this program once per value. ASCII inputs up to 256 bytes need no kernel, and
- * counting takes the scalar path below 64 bytes, whatever the ISA.
+ * avx512-zen5) once, on first use: run this program once per value. ASCII inputs up to 256
+ * bytes need no kernel, and counting takes the scalar path below 64 bytes, whatever the ISA.
  * GUARD_PAGES_SAMPLE=N runs only every Nth input of the sweeps (and of the converters with room
  * to spare), for slow runs (valgrind). With LIBUTF8_FORCE_ISA=scalar it defaults to 4: the
  * scalar implementation reads its input through bounds-checked slices, no SIMD load that could

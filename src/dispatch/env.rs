@@ -65,7 +65,8 @@ pub(super) fn report_ignored(value: &[u8], reason: &[u8], used: &str) {
 const MAX_SHOWN: usize = 32;
 
 /// The report being written: its longest is 27 + 4 * 32 + 3 bytes of prefix, value and "...",
-/// 37 of the longest reason, 11 of the longest names ("avx512-zen4", "avx512-zen5") and the newline: 207.
+/// 37 of the longest reason, 11 of the longest names ("avx512-zen4", "avx512-zen5") and the
+/// newline: 207.
 struct Line {
     bytes: [u8; 256],
     len: usize,

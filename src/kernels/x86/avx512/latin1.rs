@@ -93,16 +93,17 @@ fn loaded_here(v: __m512i) {
 /// The end of a loop's step (in the slot `$slot` of the ring `$ahead`) for a block of ASCII
 /// read up to `$read` and stored just before `$written`: counts it in `$written` and in
 /// `$ascii_left`, and after `ASCII_RUN` of them in a row copies the run
-/// that follows ([`copy_ascii_run`]), then reloads the ring, the next step's slot first. A
+/// that follows ([`copy_ascii_run`], with the `LOADS_ALIGNED` of the function it expands in),
+/// then reloads the ring, the next step's slot first. A
 /// macro, which costs nothing: as a function taking the counts by reference it cost UTF-8 ->
 /// Latin-1 3.5%.
 macro_rules! after_ascii_block {
-    ($src:ident, $dst:ident, $read:ident, $written:ident, $ascii_left:ident, $ahead:ident, $slot:literal, $loads_aligned:ident) => {
+    ($src:ident, $dst:ident, $read:ident, $written:ident, $ascii_left:ident, $ahead:ident, $slot:literal) => {
         $written += BLOCK;
         $ascii_left -= 1;
         if $ascii_left == 0 {
             $ascii_left = ASCII_RUN;
-            if let Some(copied) = copy_ascii_run::<$loads_aligned>($src, $dst, $read, $written) {
+            if let Some(copied) = copy_ascii_run::<LOADS_ALIGNED>($src, $dst, $read, $written) {
                 ($read, $written) = copied;
                 $ahead = Ahead::load::<{ ($slot + 1) % AHEAD }>($src.as_ptr().add($read));
             }
@@ -329,16 +330,7 @@ unsafe fn latin1_blocks<const CP1252: bool, const LOADS_ALIGNED: bool>(
                         ascii_left = ASCII_RUN;
                     } else {
                         _mm512_storeu_si512(out.cast(), b);
-                        after_ascii_block!(
-                            src,
-                            dst,
-                            read,
-                            written,
-                            ascii_left,
-                            ahead,
-                            $slot,
-                            LOADS_ALIGNED
-                        );
+                        after_ascii_block!(src, dst, read, written, ascii_left, ahead, $slot);
                     }
                 };
             }
@@ -615,16 +607,7 @@ unsafe fn utf8_to_latin1_blocks<const LOADS_ALIGNED: bool>(
                         }
                         _mm512_storeu_si512(out.cast(), b);
                         read += BLOCK;
-                        after_ascii_block!(
-                            src,
-                            dst,
-                            read,
-                            written,
-                            ascii_left,
-                            ahead,
-                            $slot,
-                            LOADS_ALIGNED
-                        );
+                        after_ascii_block!(src, dst, read, written, ascii_left, ahead, $slot);
                     }
                 };
             }
