@@ -407,6 +407,38 @@ fn long_text_with_errors() {
     }
 }
 
+/// Errors at gaps of 1 to 700 bytes, dense and sparse in turn (the converters leave more of
+/// the bytes after an error to the exact path where errors are within 192 bytes of the one
+/// before), every implementation.
+#[test]
+fn errors_dense_and_sparse() {
+    let mut rng = Rng::new(0xDE25);
+    let gaps = [
+        1, 2, 5, 17, 90, 191, 192, 193, 260, 700, 9, 185, 195, 31, 600,
+    ];
+    for _ in 0..iterations(6) {
+        let text = if rng.below(2) == 0 {
+            rng.text_of_len(or_under_miri(6000, 200))
+        } else {
+            vec![b'a'; or_under_miri(6000, 200)]
+        };
+        let mut s = Vec::new();
+        let mut at = 0;
+        for (k, gap) in gaps.iter().cycle().take(30).enumerate() {
+            let mut next = (at + gap).min(text.len());
+            while next < text.len() && text[next] & 0xC0 == 0x80 {
+                next += 1;
+            }
+            s.extend_from_slice(&text[at..next]);
+            s.extend_from_slice(BAD[(k + rng.below(BAD.len())) % BAD.len()]);
+            at = next;
+        }
+        s.extend_from_slice(&text[at..]);
+        check_implementations(&s);
+        check(&s);
+    }
+}
+
 /// Every byte string comes back from UTF-16 and UTF-32 with UTF8_SURROGATEESCAPE: random
 /// bytes, and text with a few mutations.
 #[test]

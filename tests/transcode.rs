@@ -917,6 +917,48 @@ fn errors_and_capacities_around_the_validated_stretches() {
     }
 }
 
+/// Gaps between errors, dense and sparse in turn, around 192 bytes (see
+/// [`errors_dense_and_sparse`]).
+const ERROR_GAPS: [usize; 24] = [
+    1, 2, 3, 5, 17, 40, 90, 150, 191, 192, 193, 200, 260, 400, 700, 64, 9, 1, 185, 195, 180, 300,
+    31, 600,
+];
+
+/// `text` with an error of each class in turn inserted at each gap of [`ERROR_GAPS`] in turn,
+/// counted in bytes of `text` from the end of the error before and moved on to where a
+/// character starts.
+fn errors_at_gaps(text: &[u8]) -> Vec<u8> {
+    let mut s = Vec::new();
+    let mut at = 0;
+    for (k, gap) in ERROR_GAPS.iter().cycle().take(40).enumerate() {
+        let mut next = (at + gap).min(text.len());
+        while next < text.len() && text[next] & 0xC0 == 0x80 {
+            next += 1;
+        }
+        s.extend_from_slice(&text[at..next]);
+        s.extend_from_slice(BAD[k % BAD.len()]);
+        at = next;
+    }
+    s.extend_from_slice(&text[at..]);
+    s
+}
+
+/// Errors at gaps of 1 to 700 bytes, dense and sparse in turn, after runs of each width and in
+/// words: the converters from UTF-8 leave more of the bytes after an error to the exact path
+/// where errors come close together (within 192 bytes of the one before), and return to the
+/// validator and the kernels after sparser ones.
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "inputs of 8 KiB with dozens of capacities: too slow interpreted"
+)]
+fn errors_dense_and_sparse() {
+    for width in 1..=4 {
+        check_utf8(&errors_at_gaps(&run_of(width, 8000)));
+    }
+    check_utf8(&errors_at_gaps(&words_of(8000)));
+}
+
 /// Lone surrogates and invalid UTF-32 values at every offset of the first blocks.
 #[test]
 #[cfg_attr(

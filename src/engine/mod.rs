@@ -219,40 +219,45 @@ impl Utf16Unit for U16Swapped {}
 const ASCII_BLOCK: usize = 32;
 
 /// Converts `src` into `dst` from `at` (which has not stopped) until it has read `limit` units
-/// or more: the exact path, one character at a time (runs of ASCII a block at a time), which
-/// every error goes through. `decode` reads one character (its value and length in source
-/// units, or why the units at the start of its argument are ill-formed), `encode` writes one
-/// (its length in target units, or `None` if it does not fit).
+/// or more, and `after_error` units past the start of each ill-formed sequence it replaces:
+/// the exact path, one character at a time (runs of ASCII a block at a time), which every
+/// error goes through. `decode` reads one character (its value and length in source units, or
+/// why the units at the start of its argument are ill-formed), `encode` writes one (its length
+/// in target units, or `None` if it does not fit).
 ///
 /// A character is decoded from all of the rest of `src`, never from `src[..limit]`, so that
-/// where a conversion stops and why do not depend on `limit`.
+/// where a conversion stops and why do not depend on `limit` or `after_error`. Returns how far
+/// it got, and the limit as the errors left it.
 #[inline(always)]
 pub(super) fn convert_until<S: CodeUnit, T: CodeUnit>(
     src: &[S],
     dst: &mut [MaybeUninit<T>],
     mode: Mode,
     at: Progress,
-    limit: usize,
+    (limit, after_error): (usize, usize),
     decode: &impl Fn(&[S]) -> Result<(u32, usize), Malformed>,
     encode: &impl Fn(u32, &mut [MaybeUninit<T>]) -> Option<usize>,
-) -> Progress {
-    let mut at = at;
+) -> (Progress, usize) {
+    let (mut at, mut limit) = (at, limit);
     loop {
         let error_len;
-        (at, error_len) = exact_until(src, dst, mode, at, limit, decode, encode);
+        (at, limit, error_len) =
+            exact_until(src, dst, mode, at, (limit, after_error), decode, encode);
         let Some(Stop::Malformed(kind)) = at.stop else {
-            return at;
+            return (at, limit);
         };
         if mode.replacement == Replacement::Fffd {
-            return at;
+            return (at, limit);
         }
         let m = Malformed {
             kind,
             len: error_len,
         };
+        let error_at = at.read;
         at = replace_one(src, dst, mode, at, m, encode);
+        limit = limit.max(error_at + after_error);
         if at.stop.is_some() || at.read >= limit || at.read >= src.len() {
-            return at;
+            return (at, limit);
         }
     }
 }
@@ -297,18 +302,19 @@ fn replace_one<S: CodeUnit, T: CodeUnit>(
 /// The loop of [`convert_until`]: every character, and every ill-formed sequence replaced with
 /// U+FFFD ([`Mode::replace`] with [`Replacement::Fffd`]) or stopped at; under another strategy,
 /// every ill-formed sequence of one unit that it replaces, replaced, and any other stopped at;
-/// with the length of the ill-formed sequence it stopped at (else 0).
+/// with the limit, moved on by the errors replaced, and the length of the ill-formed sequence
+/// it stopped at (else 0).
 #[inline(always)]
 fn exact_until<S: CodeUnit, T: CodeUnit>(
     src: &[S],
     dst: &mut [MaybeUninit<T>],
     mode: Mode,
     at: Progress,
-    limit: usize,
+    (limit, after_error): (usize, usize),
     decode: &impl Fn(&[S]) -> Result<(u32, usize), Malformed>,
     encode: &impl Fn(u32, &mut [MaybeUninit<T>]) -> Option<usize>,
-) -> (Progress, usize) {
-    let (mut read, mut written) = (at.read, at.written);
+) -> (Progress, usize, usize) {
+    let (mut read, mut written, mut limit) = (at.read, at.written, limit);
     let stop = |read, written, stop| Progress {
         read,
         written,
@@ -328,6 +334,7 @@ fn exact_until<S: CodeUnit, T: CodeUnit>(
             Ok(decoded) => decoded,
             // A maximal subpart is at least one unit long where there is input.
             Err(m) if mode.replace && mode.replacement == Replacement::Fffd => {
+                limit = limit.max(read + after_error);
                 (REPLACEMENT, m.len.max(1))
             }
             Err(m) => {
@@ -338,19 +345,20 @@ fn exact_until<S: CodeUnit, T: CodeUnit>(
                 if mode.replacement != Replacement::Fffd && m.len <= 1 {
                     if let Some(v) = rest.first().and_then(|u| u.replaced(mode.replacement)) {
                         let Some(o) = out.first_mut() else {
-                            return (stop(read, written, Stop::OutputFull), 0);
+                            return (stop(read, written, Stop::OutputFull), limit, 0);
                         };
                         o.write(T::from_value(v));
+                        limit = limit.max(read + after_error);
                         read += 1;
                         written += 1;
                         continue;
                     }
                 }
-                return (stop(read, written, Stop::Malformed(m.kind)), m.len);
+                return (stop(read, written, Stop::Malformed(m.kind)), limit, m.len);
             }
         };
         let Some(units) = encode(value, out) else {
-            return (stop(read, written, Stop::OutputFull), 0);
+            return (stop(read, written, Stop::OutputFull), limit, 0);
         };
         read += len;
         written += units;
@@ -360,7 +368,7 @@ fn exact_until<S: CodeUnit, T: CodeUnit>(
         written,
         stop: None,
     };
-    (done, 0)
+    (done, limit, 0)
 }
 
 /// What [`replace_units`] did with an ill-formed sequence.
@@ -413,6 +421,20 @@ pub(crate) const FAST_BLOCK: usize = 64;
 /// and that few blocks go in steps at its end.
 const STRETCH: usize = 8192;
 
+/// Errors closer than this to the one before are dense (see [`after_error`]).
+const DENSE_GAP: usize = 192;
+
+/// The bytes after an error, `gap` bytes after the start of the one before, that
+/// [`convert_from_utf8`] leaves to the exact path, counted again from each error it meets
+/// there. Where errors are dense, a return to the validator and the kernels costs more than
+/// the exact path over the bytes they would take: twice the gap and some, so that errors as
+/// dense as these two go through the exact path as they come. Sparser errors (and the first)
+/// leave it a few bytes on, where the rest of a broken character mostly gives more.
+#[inline(always)]
+fn after_error(gap: usize) -> usize {
+    if gap < DENSE_GAP { 2 * gap + 32 } else { 16 }
+}
+
 /// Converts from UTF-8 into units of which a character takes at most one per byte of its
 /// UTF-8 (UTF-16, UTF-32), validating first and converting well-formed input without checks.
 ///
@@ -425,11 +447,13 @@ const STRETCH: usize = 8192;
 /// and before any validation), then, where the stretch ends the input or an error,
 /// [`convert_valid`] to its end or until `dst` is full (else the next stretch starts where
 /// `fast` stopped), trusting its input; from the first error or the first character that does
-/// not fit to the end of the stretch, or for one character where the room left is too short
-/// for a stretch, the exact path, [`convert_until`] runs, so that results are the same as its.
-/// What `fast` leaves of the well-formed prefix goes to `tail` first (a SIMD kernel's converter
-/// of well-formed UTF-8 of any length, which converts as far as it fits, or nothing), then to
-/// [`convert_valid`].
+/// not fit, the exact path, [`convert_until`], runs, so that results are the same as its: for
+/// that character, or for the error and the bytes after it that [`after_error`] gives, counted
+/// again from each error it meets; then the next stretch starts. (It ran to the stretch's end
+/// before: with an error every kilobyte, most of the text took the exact path, several times
+/// slower than the kernels.) What `fast` leaves of the well-formed prefix goes to `tail` first
+/// (a SIMD kernel's converter of well-formed UTF-8 of any length, which converts as far as it
+/// fits, or nothing), then to [`convert_valid`].
 ///
 /// Stretches took one byte per unit of room before: into an output of exactly the size needed
 /// (as the length functions give it, and as libutf8(3) says to allocate), a stretch then ended
@@ -453,6 +477,8 @@ pub(crate) fn convert_from_utf8<T: CodeUnit>(
         written: 0,
         stop: None,
     };
+    // Where the last error the exact path met started (the first is taken as sparse).
+    let mut last_error = usize::MAX;
     while let Some(rest) = src.get(at.read..).filter(|r| !r.is_empty()) {
         let out = dst.get_mut(at.written..).unwrap_or_default();
         // Blocks that `fast` validates itself (ASCII, and those of the SIMD kernels) need
@@ -526,9 +552,20 @@ pub(crate) fn convert_from_utf8<T: CodeUnit>(
         if read >= stretch.len() && read > 0 {
             continue;
         }
-        // At least one character, so that the loop advances or stops.
-        let limit = (at.read - read + end).max(at.read + 1);
-        at = convert_until(src, dst, mode, at, limit, &decode, &encode);
+        // At least one character, so that the loop advances or stops, and after an error as
+        // many bytes as [`after_error`] says, counted again from each error met there.
+        let after_error = after_error(at.read.checked_sub(last_error).unwrap_or(usize::MAX));
+        let limit;
+        (at, limit) = convert_until(
+            src,
+            dst,
+            mode,
+            at,
+            (at.read + 1, after_error),
+            &decode,
+            &encode,
+        );
+        last_error = limit.saturating_sub(after_error);
         if at.stop.is_some() {
             return at;
         }
@@ -626,7 +663,7 @@ pub(crate) fn convert_to_utf8<S: CodeUnit>(
             break;
         }
         let limit = at.read + TO_UTF8_BLOCK;
-        at = convert_until(src, dst, mode, at, limit, &decode, &encode);
+        at = convert_until(src, dst, mode, at, (limit, 0), &decode, &encode).0;
         if at.stop.is_some() {
             return at;
         }

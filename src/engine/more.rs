@@ -67,7 +67,7 @@ fn finish_held_back<S: CodeUnit, T: CodeUnit>(
     let at = match at.stop {
         Some(Stop::Malformed(ErrorKind::Truncated)) if at.read < keep => {
             let from = Progress { stop: None, ..at };
-            convert_until(src, dst, mode, from, keep, decode, encode)
+            convert_until(src, dst, mode, from, (keep, 0), decode, encode).0
         }
         _ => at,
     };
