@@ -168,6 +168,20 @@ static void test_arguments(void)
     r = latin1_to_utf8(LIT("a"), out, sizeof out, 8);
     CHECK(r.status == UTF8_ERR_INVALID_ARGUMENT, "latin1_to_utf8 with flag 8: %s",
           sname(r.status));
+    /* The strategies have nothing to replace from Latin-1, nor a way to write into it. */
+    static const uint32_t strategies[] = { UTF8_SURROGATEESCAPE, UTF8_FALLBACK_LATIN1,
+                                           UTF8_FALLBACK_CP1252 };
+    for (size_t i = 0; i < sizeof strategies / sizeof strategies[0]; i++) {
+        r = utf8_to_latin1(LIT("a\xE9" "b"), out, sizeof out, strategies[i]);
+        CHECK(r.status == UTF8_ERR_UNSUPPORTED_STRATEGY && r.read == 0 && r.written == 0,
+              "utf8_to_latin1 with strategy %u: %s", (unsigned)strategies[i], sname(r.status));
+        r = latin1_to_utf8(LIT("a"), out, sizeof out, strategies[i]);
+        CHECK(r.status == UTF8_ERR_UNSUPPORTED_STRATEGY, "latin1_to_utf8 with strategy %u: %s",
+              (unsigned)strategies[i], sname(r.status));
+        r = cp1252_to_utf8(LIT("a"), out, sizeof out, strategies[i] | UTF8_REPLACE);
+        CHECK(r.status == UTF8_ERR_UNSUPPORTED_STRATEGY, "cp1252_to_utf8 with strategy %u: %s",
+              (unsigned)strategies[i], sname(r.status));
+    }
     r = cp1252_to_utf8(NULL, 1, out, sizeof out, 0);
     CHECK(r.status == UTF8_ERR_NULL_POINTER, "cp1252_to_utf8(NULL, 1): %s", sname(r.status));
     r = latin1_to_utf8(LIT("a"), NULL, 1, 0);

@@ -169,29 +169,29 @@ static void test_refused(void)
                                     UTF8_FALLBACK_LATIN1 | UTF8_FALLBACK_CP1252 };
     for (size_t i = 0; i < COUNT(two); i++) {
         utf8_result r = utf8_to_utf16(LIT("a"), out16, COUNT(out16), two[i]);
-        CHECK_STATUS(r.status, UTF8_ERR_INVALID_ARGUMENT, "two strategies, utf8_to_utf16");
+        CHECK_STATUS(r.status, UTF8_ERR_UNSUPPORTED_STRATEGY, "two strategies, utf8_to_utf16");
         r = utf8_to_utf32(LIT("a"), out32, COUNT(out32), two[i]);
-        CHECK_STATUS(r.status, UTF8_ERR_INVALID_ARGUMENT, "two strategies, utf8_to_utf32");
+        CHECK_STATUS(r.status, UTF8_ERR_UNSUPPORTED_STRATEGY, "two strategies, utf8_to_utf32");
         CHECK(utf16_length_from_utf8_flags(LIT("a"), two[i]) == 0 &&
                   utf32_length_from_utf8_flags(LIT("a"), two[i]) == 0,
               "the lengths of two strategies are 0");
     }
     utf8_result r = utf8_to_utf16(LIT("a"), out16, COUNT(out16), ESC | UTF8_WTF8);
-    CHECK_STATUS(r.status, UTF8_ERR_INVALID_ARGUMENT, "ESC | WTF8, utf8_to_utf16");
+    CHECK_STATUS(r.status, UTF8_ERR_UNSUPPORTED_STRATEGY, "ESC | WTF8, utf8_to_utf16");
     r = utf16_to_utf8(u16, 1, out, sizeof out, ESC | UTF8_WTF8);
-    CHECK_STATUS(r.status, UTF8_ERR_INVALID_ARGUMENT, "ESC | WTF8, utf16_to_utf8");
+    CHECK_STATUS(r.status, UTF8_ERR_UNSUPPORTED_STRATEGY, "ESC | WTF8, utf16_to_utf8");
     r = utf8_to_utf16(LIT("a"), out16, COUNT(out16), UTF8_FALLBACK_LATIN1 | UTF8_WTF8);
-    CHECK_STATUS(r.status, UTF8_ERR_INVALID_ARGUMENT, "LATIN1 | WTF8, utf8_to_utf16");
+    CHECK_STATUS(r.status, UTF8_ERR_UNSUPPORTED_STRATEGY, "LATIN1 | WTF8, utf8_to_utf16");
     r = utf16_to_utf8(u16, 1, out, sizeof out, UTF8_FALLBACK_LATIN1);
-    CHECK_STATUS(r.status, UTF8_ERR_INVALID_ARGUMENT, "a fallback into UTF-8, from UTF-16");
+    CHECK_STATUS(r.status, UTF8_ERR_UNSUPPORTED_STRATEGY, "a fallback into UTF-8, from UTF-16");
     r = utf32_to_utf8(u32, 1, out, sizeof out, UTF8_FALLBACK_CP1252);
-    CHECK_STATUS(r.status, UTF8_ERR_INVALID_ARGUMENT, "a fallback into UTF-8, from UTF-32");
+    CHECK_STATUS(r.status, UTF8_ERR_UNSUPPORTED_STRATEGY, "a fallback into UTF-8, from UTF-32");
     CHECK(utf8_length_from_utf16_flags(u16, 1, UTF8_FALLBACK_LATIN1) == 0 &&
               utf8_length_from_utf32_flags(u32, 1, UTF8_FALLBACK_CP1252) == 0 &&
               utf16_length_from_utf8_flags(LIT("a"), ESC | UTF8_WTF8) == 0,
           "the lengths of refused flags are 0");
     utf8_status st = utf8_replace_invalid_flags(LIT("a\xFF"), out, sizeof out, ESC, &n);
-    CHECK(st == UTF8_ERR_INVALID_ARGUMENT && n == 99,
+    CHECK(st == UTF8_ERR_UNSUPPORTED_STRATEGY && n == 99,
           "utf8_replace_invalid_flags, ESC: %s, out_len %zu", sname(st), n);
     st = utf8_replace_invalid_flags(NULL, 1, out, sizeof out, 0, &n);
     CHECK_STATUS(st, UTF8_ERR_NULL_POINTER, "utf8_replace_invalid_flags(NULL, 1)");

@@ -80,7 +80,7 @@ const char *sname(int status)
     static const char *const names[] = {
         "UTF8_OK", "TRUNCATED", "UNEXPECTED_CONTINUATION", "MISSING_CONTINUATION", "OVERLONG",
         "SURROGATE", "TOO_LARGE", "INVALID_BYTE", "BUFFER_TOO_SMALL", "NULL_POINTER",
-        "INVALID_ARGUMENT", "INVALID_ESCAPE", "UNREPRESENTABLE",
+        "INVALID_ARGUMENT", "INVALID_ESCAPE", "UNREPRESENTABLE", "UNSUPPORTED_STRATEGY",
     };
     return status <= 0 && status >= LOWEST_STATUS ? names[-status] : "(not a utf8_status)";
 }

@@ -150,7 +150,7 @@ static void check_canary(const void *out, const char *what) {
 }
 
 static int is_status(int s) {
-  return s >= UTF8_ERR_UNREPRESENTABLE && s <= UTF8_OK;
+  return s >= UTF8_ERR_UNSUPPORTED_STRATEGY && s <= UTF8_OK;
 }
 
 /* One call of each function on the `len` bytes at `in` (which change meanwhile), with output

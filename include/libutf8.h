@@ -104,7 +104,7 @@
  * into UTF-8 being then not always valid UTF-8. UTF-8 cannot hold a lone surrogate: the lossy
  * copy (utf8_replace_invalid_flags) refuses the flag, as do UTF8_WTF8 beside it (its
  * surrogates and the escapes would be the same) and another strategy flag:
- * UTF8_ERR_INVALID_ARGUMENT.
+ * UTF8_ERR_UNSUPPORTED_STRATEGY.
  */
 #define UTF8_SURROGATEESCAPE 32
 
@@ -114,7 +114,7 @@
  * character per byte, and the conversion never stops on bad input: the fallback of converters
  * that read text which is mostly UTF-8 with stray Latin-1. The converters into UTF-8 (which
  * have no byte to fall back from), UTF8_WTF8 beside it and another strategy flag give
- * UTF8_ERR_INVALID_ARGUMENT.
+ * UTF8_ERR_UNSUPPORTED_STRATEGY.
  */
 #define UTF8_FALLBACK_LATIN1 64
 
@@ -200,6 +200,14 @@ typedef enum utf8_status {
    * (since 1.3).
    */
   UTF8_ERR_UNREPRESENTABLE = -12,
+  /**
+   * A replacement strategy flag the function cannot apply (since 1.3): UTF8_SURROGATEESCAPE
+   * into UTF-8, which cannot hold the lone surrogates it writes (utf8_replace_invalid_flags);
+   * UTF8_FALLBACK_LATIN1 or UTF8_FALLBACK_CP1252 into UTF-8, which has no byte to fall back
+   * from (utf16_to_utf8, utf32_to_utf8); any strategy into or from Latin-1 or Windows-1252;
+   * two strategy flags; or one with UTF8_WTF8.
+   */
+  UTF8_ERR_UNSUPPORTED_STRATEGY = -13,
 } utf8_status;
 
 /**
@@ -685,10 +693,10 @@ enum utf8_status utf8_replace_invalid(const char *in,
  * always valid UTF-8, and valid input is copied unchanged.
  *
  * The size needed is at most 3 * `len` with U+FFFD, 2 * `len` with UTF8_FALLBACK_LATIN1 and
- * 3 * `len` with UTF8_FALLBACK_CP1252. UTF8_SURROGATEESCAPE gives UTF8_ERR_INVALID_ARGUMENT:
- * UTF-8 cannot hold the lone surrogates it writes (use utf8_to_utf16 or utf8_to_utf32); so do
- * two fallbacks together and any other bit (UTF8_WTF8 and UTF8_MORE among them), and
- * `*out_len` is then not written. Otherwise as utf8_replace_invalid: UTF8_OK whenever the
+ * 3 * `len` with UTF8_FALLBACK_CP1252. UTF8_SURROGATEESCAPE gives
+ * UTF8_ERR_UNSUPPORTED_STRATEGY: UTF-8 cannot hold the lone surrogates it writes (use
+ * utf8_to_utf16 or utf8_to_utf32); so do two fallbacks together; any other bit (UTF8_WTF8 and
+ * UTF8_MORE among them) gives UTF8_ERR_INVALID_ARGUMENT; `*out_len` is then not written. Otherwise as utf8_replace_invalid: UTF8_OK whenever the
  * whole output fits, with `*out_len` its length; UTF8_ERR_BUFFER_TOO_SMALL with `*out_len` the
  * size needed, and nothing promised in `out`, so `(NULL, 0)` is a size query; a NULL `in`
  * with `len > 0` or a NULL `out` with `cap > 0` gives UTF8_ERR_NULL_POINTER, `*out_len` not
@@ -780,9 +788,9 @@ size_t utf8_truncate(const char *s, size_t len, size_t max);
  * an ill-formed sequence stops before it (UTF8_ERR_BUFFER_TOO_SMALL).
  * utf16_length_from_utf8_flags gives the size needed.
  *
- * Other flag bits, two strategy flags, a strategy flag with UTF8_WTF8, both UTF8_UTF16LE and
- * UTF8_UTF16BE, and an `out` with `cap > 0` not aligned for uint16_t, give
- * UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
+ * Two strategy flags, or a strategy flag with UTF8_WTF8, give UTF8_ERR_UNSUPPORTED_STRATEGY;
+ * other flag bits, both UTF8_UTF16LE and UTF8_UTF16BE, and an `out` with `cap > 0` not
+ * aligned for uint16_t, give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
  * UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
  *
  * # Safety
@@ -801,7 +809,8 @@ struct utf8_result utf8_to_utf16(const char *src,
  * needed), `out` aligned for uint32_t, UTF8_REPLACE and UTF8_MORE as there, and
  * UTF8_SURROGATEESCAPE, UTF8_FALLBACK_LATIN1 and UTF8_FALLBACK_CP1252 as there (one unit per
  * byte of an ill-formed sequence; utf32_length_from_utf8_flags gives the size needed).
- * UTF8_WTF8 is not accepted here (UTF8_ERR_INVALID_ARGUMENT).
+ * UTF8_WTF8 is not accepted here (UTF8_ERR_INVALID_ARGUMENT, or with a strategy flag
+ * UTF8_ERR_UNSUPPORTED_STRATEGY).
  *
  * # Safety
  * `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
@@ -851,10 +860,10 @@ struct utf8_result utf8_to_utf32(const char *src,
  * without it (UTF8_ERR_SURROGATE, or U+FFFD with UTF8_REPLACE), and UTF8_MORE still holds back
  * a high surrogate at the end. utf8_length_from_utf16_flags gives the size needed.
  *
- * Other flag bits (UTF8_FALLBACK_LATIN1 and UTF8_FALLBACK_CP1252 among them: there is no byte
- * to fall back from), UTF8_SURROGATEESCAPE with UTF8_WTF8, both UTF8_UTF16LE and
- * UTF8_UTF16BE, and a `src` with `len > 0` not aligned for uint16_t, give
- * UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
+ * UTF8_FALLBACK_LATIN1 and UTF8_FALLBACK_CP1252 (there is no byte to fall back from) and
+ * UTF8_SURROGATEESCAPE with UTF8_WTF8 give UTF8_ERR_UNSUPPORTED_STRATEGY; other flag bits,
+ * both UTF8_UTF16LE and UTF8_UTF16BE, and a `src` with `len > 0` not aligned for uint16_t,
+ * give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
  * UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
  *
  * # Safety
@@ -876,8 +885,9 @@ struct utf8_result utf16_to_utf8(const uint16_t *src,
  * utf8_length_from_utf32 gives the size needed; `src` aligned for uint32_t. UTF8_MORE is
  * accepted and changes nothing: a unit of UTF-32 is complete. With UTF8_SURROGATEESCAPE (since
  * 1.3), each U+DC80..U+DCFF becomes its byte 0x80..0xFF, as for utf16_to_utf8
- * (utf8_length_from_utf32_flags gives the size needed). UTF8_WTF8, UTF8_FALLBACK_LATIN1 and
- * UTF8_FALLBACK_CP1252 are not accepted here (UTF8_ERR_INVALID_ARGUMENT).
+ * (utf8_length_from_utf32_flags gives the size needed). UTF8_WTF8 is not accepted here
+ * (UTF8_ERR_INVALID_ARGUMENT), nor are UTF8_FALLBACK_LATIN1 and UTF8_FALLBACK_CP1252
+ * (UTF8_ERR_UNSUPPORTED_STRATEGY).
  *
  * # Safety
  * `src` is NULL or points to `len` readable units; `out` is NULL or points to `cap` writable
@@ -943,8 +953,10 @@ size_t utf8_length_from_utf32(const uint32_t *src, size_t len);
  * (utf8_length_from_latin1 gives the size needed). UTF8_REPLACE and UTF8_MORE are accepted
  * and change nothing.
  *
- * Other flag bits give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out`
- * with `cap > 0` gives UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
+ * A strategy flag (UTF8_SURROGATEESCAPE, UTF8_FALLBACK_LATIN1, UTF8_FALLBACK_CP1252: every
+ * byte string is Latin-1) gives UTF8_ERR_UNSUPPORTED_STRATEGY, other flag bits
+ * UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
+ * UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
  *
  * # Safety
  * `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
@@ -1003,7 +1015,10 @@ struct utf8_result cp1252_to_utf8(const char *src,
  * with UTF8_ERR_TRUNCATED before a sequence the input ends inside (at most 3 bytes), even with
  * UTF8_REPLACE, for the caller to carry over to the next call.
  *
- * Other flag bits (UTF8_WTF8 among them) give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with
+ * A strategy flag gives UTF8_ERR_UNSUPPORTED_STRATEGY: Latin-1 has no lone surrogates, and
+ * a byte of a fallback would be ambiguous with a character of the same value (UTF8_REPLACE's
+ * `?` marks the loss instead). Other flag bits (UTF8_WTF8 among them) give
+ * UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with
  * `len > 0` or NULL `out` with `cap > 0` gives UTF8_ERR_NULL_POINTER; both with `read ==
  * written == 0`.
  *

@@ -122,7 +122,7 @@ fn encode_refuses_surrogates_and_large_values_whatever_the_buffer() {
 
 #[test]
 fn every_status_has_its_own_description_and_unknown_values_have_one_too() {
-    let descriptions: Vec<&CStr> = (-12..=0)
+    let descriptions: Vec<&CStr> = (-13..=0)
         // SAFETY: utf8_status_str returns a static NUL-terminated string for every int.
         .map(|s| unsafe { CStr::from_ptr(utf8_status_str(s)) })
         .collect();
@@ -133,7 +133,7 @@ fn every_status_has_its_own_description_and_unknown_values_have_one_too() {
             "{d:?} is not unique"
         );
     }
-    for unknown in [1, 42, -13, i32::MIN, i32::MAX] {
+    for unknown in [1, 42, -14, i32::MIN, i32::MAX] {
         // SAFETY: as above.
         let d = unsafe { CStr::from_ptr(utf8_status_str(unknown)) };
         assert_eq!(d, c"unknown status");
@@ -145,7 +145,7 @@ fn every_status_has_its_own_description_and_unknown_values_have_one_too() {
 /// libutf8(3), STATUS CODES.
 #[test]
 fn status_values_are_the_documented_ones() {
-    let documented: [(utf8_status, i32); 13] = [
+    let documented: [(utf8_status, i32); 14] = [
         (UTF8_OK, 0),
         (UTF8_ERR_UNEXPECTED_CONTINUATION, -2),
         (UTF8_ERR_OVERLONG, -4),
@@ -159,6 +159,7 @@ fn status_values_are_the_documented_ones() {
         (UTF8_ERR_INVALID_ARGUMENT, -10),
         (UTF8_ERR_INVALID_ESCAPE, -11),
         (UTF8_ERR_UNREPRESENTABLE, -12),
+        (UTF8_ERR_UNSUPPORTED_STRATEGY, -13),
     ];
     for (status, value) in documented {
         assert_eq!(status as i32, value, "{status:?}");

@@ -651,19 +651,17 @@ fn chunks_cut_everywhere_give_one_call() {
 }
 
 /// The refused combinations: two strategies, a strategy with UTF8_WTF8, a fallback into UTF-8,
-/// UTF8_SURROGATEESCAPE in the lossy copy; the length functions give 0 for them. And the
-/// lengths without a strategy are those of the old functions.
+/// UTF8_SURROGATEESCAPE in the lossy copy (UTF8_ERR_UNSUPPORTED_STRATEGY); an unknown bit, or
+/// UTF8_WTF8 where it is not accepted (UTF8_ERR_INVALID_ARGUMENT); the length functions give 0
+/// for them. And the lengths without a strategy are those of the old functions.
 #[test]
 fn refused_flags() {
     let s = b"a\xFF\xC3\xA9";
     let units16 = [0x61u16, 0xDCFF];
     let units32 = [0x61u32, 0xDCFF];
-    let refused = |r: utf8_result| {
-        assert_eq!(
-            (r.status, r.read, r.written),
-            (UTF8_ERR_INVALID_ARGUMENT, 0, 0)
-        )
-    };
+    let refused_as =
+        |r: utf8_result, status| assert_eq!((r.status, r.read, r.written), (status, 0, 0));
+    let refused = |r: utf8_result| refused_as(r, UTF8_ERR_UNSUPPORTED_STRATEGY);
     let two = [
         UTF8_SURROGATEESCAPE | UTF8_FALLBACK_LATIN1,
         UTF8_SURROGATEESCAPE | UTF8_FALLBACK_CP1252,
@@ -699,16 +697,30 @@ fn refused_flags() {
         }
     }
     // An unknown bit (256) and UTF8_WTF8 in UTF-32.
-    refused(c_from_utf8(utf8_to_utf16, s, 8, 256, 0u16).0);
-    refused(c_from_utf8(utf8_to_utf32, s, 8, UTF8_WTF8, 0u32).0);
+    refused_as(
+        c_from_utf8(utf8_to_utf16, s, 8, 256, 0u16).0,
+        UTF8_ERR_INVALID_ARGUMENT,
+    );
+    refused_as(
+        c_from_utf8(utf8_to_utf32, s, 8, UTF8_WTF8, 0u32).0,
+        UTF8_ERR_INVALID_ARGUMENT,
+    );
+    // A strategy with UTF8_WTF8 in UTF-32, which does not take UTF8_WTF8: the unknown bit.
+    refused_as(
+        c_from_utf8(utf8_to_utf32, s, 8, UTF8_FALLBACK_LATIN1 | UTF8_WTF8, 0u32).0,
+        UTF8_ERR_INVALID_ARGUMENT,
+    );
     // The lossy copy: UTF8_SURROGATEESCAPE, two fallbacks, UTF8_WTF8, UTF8_MORE, unknown bits.
-    for flags in [
-        UTF8_SURROGATEESCAPE,
-        UTF8_FALLBACK_LATIN1 | UTF8_FALLBACK_CP1252,
-        UTF8_WTF8,
-        UTF8_MORE,
-        256,
-        UTF8_FALLBACK_LATIN1 | UTF8_WTF8,
+    for (flags, want) in [
+        (UTF8_SURROGATEESCAPE, UTF8_ERR_UNSUPPORTED_STRATEGY),
+        (
+            UTF8_FALLBACK_LATIN1 | UTF8_FALLBACK_CP1252,
+            UTF8_ERR_UNSUPPORTED_STRATEGY,
+        ),
+        (UTF8_WTF8, UTF8_ERR_INVALID_ARGUMENT),
+        (UTF8_MORE, UTF8_ERR_INVALID_ARGUMENT),
+        (256, UTF8_ERR_INVALID_ARGUMENT),
+        (UTF8_FALLBACK_LATIN1 | UTF8_WTF8, UTF8_ERR_INVALID_ARGUMENT),
     ] {
         let mut n = 7usize;
         let mut out = [0u8; 16];
@@ -723,7 +735,7 @@ fn refused_flags() {
                 &mut n,
             )
         };
-        assert_eq!((status, n), (UTF8_ERR_INVALID_ARGUMENT, 7), "{flags}");
+        assert_eq!((status, n), (want, 7), "{flags}");
     }
     // No strategy: the old length functions and the old lossy copy.
     let mut rng = Rng::new(0x01D);

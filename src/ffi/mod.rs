@@ -103,6 +103,12 @@ pub enum utf8_status {
     /// A character the target encoding cannot represent: above U+00FF, for utf8_to_latin1
     /// (since 1.3).
     UTF8_ERR_UNREPRESENTABLE = -12,
+    /// A replacement strategy flag the function cannot apply (since 1.3): UTF8_SURROGATEESCAPE
+    /// into UTF-8, which cannot hold the lone surrogates it writes (utf8_replace_invalid_flags);
+    /// UTF8_FALLBACK_LATIN1 or UTF8_FALLBACK_CP1252 into UTF-8, which has no byte to fall back
+    /// from (utf16_to_utf8, utf32_to_utf8); any strategy into or from Latin-1 or Windows-1252;
+    /// two strategy flags; or one with UTF8_WTF8.
+    UTF8_ERR_UNSUPPORTED_STRATEGY = -13,
 }
 
 use utf8_status::*;
@@ -219,7 +225,7 @@ pub(crate) unsafe fn put<T>(p: *mut T, value: T) {
 
 impl utf8_status {
     /// Every status, for mapping a C `int` back onto one.
-    const ALL: [utf8_status; 13] = [
+    const ALL: [utf8_status; 14] = [
         UTF8_OK,
         UTF8_ERR_TRUNCATED,
         UTF8_ERR_UNEXPECTED_CONTINUATION,
@@ -233,6 +239,7 @@ impl utf8_status {
         UTF8_ERR_INVALID_ARGUMENT,
         UTF8_ERR_INVALID_ESCAPE,
         UTF8_ERR_UNREPRESENTABLE,
+        UTF8_ERR_UNSUPPORTED_STRATEGY,
     ];
 
     fn description(self) -> &'static CStr {
@@ -252,6 +259,7 @@ impl utf8_status {
             UTF8_ERR_INVALID_ARGUMENT => c"argument outside its documented values",
             UTF8_ERR_INVALID_ESCAPE => c"not an escape sequence utf8_escape writes",
             UTF8_ERR_UNREPRESENTABLE => c"character the target encoding cannot represent",
+            UTF8_ERR_UNSUPPORTED_STRATEGY => c"replacement strategy this function cannot apply",
         }
     }
 }

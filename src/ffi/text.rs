@@ -314,10 +314,10 @@ pub unsafe extern "C" fn utf8_replace_invalid(
 /// always valid UTF-8, and valid input is copied unchanged.
 ///
 /// The size needed is at most 3 * `len` with U+FFFD, 2 * `len` with UTF8_FALLBACK_LATIN1 and
-/// 3 * `len` with UTF8_FALLBACK_CP1252. UTF8_SURROGATEESCAPE gives UTF8_ERR_INVALID_ARGUMENT:
-/// UTF-8 cannot hold the lone surrogates it writes (use utf8_to_utf16 or utf8_to_utf32); so do
-/// two fallbacks together and any other bit (UTF8_WTF8 and UTF8_MORE among them), and
-/// `*out_len` is then not written. Otherwise as utf8_replace_invalid: UTF8_OK whenever the
+/// 3 * `len` with UTF8_FALLBACK_CP1252. UTF8_SURROGATEESCAPE gives
+/// UTF8_ERR_UNSUPPORTED_STRATEGY: UTF-8 cannot hold the lone surrogates it writes (use
+/// utf8_to_utf16 or utf8_to_utf32); so do two fallbacks together; any other bit (UTF8_WTF8 and
+/// UTF8_MORE among them) gives UTF8_ERR_INVALID_ARGUMENT; `*out_len` is then not written. Otherwise as utf8_replace_invalid: UTF8_OK whenever the
 /// whole output fits, with `*out_len` its length; UTF8_ERR_BUFFER_TOO_SMALL with `*out_len` the
 /// size needed, and nothing promised in `out`, so `(NULL, 0)` is a size query; a NULL `in`
 /// with `len > 0` or a NULL `out` with `cap > 0` gives UTF8_ERR_NULL_POINTER, `*out_len` not
@@ -336,8 +336,9 @@ pub unsafe extern "C" fn utf8_replace_invalid_flags(
     out_len: *mut usize,
 ) -> utf8_status {
     let known = UTF8_REPLACE | UTF8_FALLBACK_LATIN1 | UTF8_FALLBACK_CP1252;
-    let Some(mode) = mode_of(flags, known) else {
-        return UTF8_ERR_INVALID_ARGUMENT;
+    let mode = match mode_of(flags, known) {
+        Ok(mode) => mode,
+        Err(status) => return status,
     };
     // SAFETY: the caller's contract for `in`, `len`, `out` and `cap` is the one `input` and
     // `output` need.

@@ -69,7 +69,7 @@ const fn swapped(flags: u32) -> bool {
 /// into UTF-8 being then not always valid UTF-8. UTF-8 cannot hold a lone surrogate: the lossy
 /// copy (utf8_replace_invalid_flags) refuses the flag, as do UTF8_WTF8 beside it (its
 /// surrogates and the escapes would be the same) and another strategy flag:
-/// UTF8_ERR_INVALID_ARGUMENT.
+/// UTF8_ERR_UNSUPPORTED_STRATEGY.
 pub const UTF8_SURROGATEESCAPE: u32 = 32;
 
 /// Flag of utf8_to_utf16, utf8_to_utf32 and utf8_replace_invalid_flags (since 1.3): each byte of
@@ -77,7 +77,7 @@ pub const UTF8_SURROGATEESCAPE: u32 = 32;
 /// character per byte, and the conversion never stops on bad input: the fallback of converters
 /// that read text which is mostly UTF-8 with stray Latin-1. The converters into UTF-8 (which
 /// have no byte to fall back from), UTF8_WTF8 beside it and another strategy flag give
-/// UTF8_ERR_INVALID_ARGUMENT.
+/// UTF8_ERR_UNSUPPORTED_STRATEGY.
 pub const UTF8_FALLBACK_LATIN1: u32 = 64;
 
 /// Flag of utf8_to_utf16, utf8_to_utf32 and utf8_replace_invalid_flags (since 1.3): as
@@ -90,16 +90,20 @@ pub const UTF8_FALLBACK_CP1252: u32 = 128;
 /// The strategy flags: at most one of them in a call.
 const STRATEGIES: u32 = UTF8_SURROGATEESCAPE | UTF8_FALLBACK_LATIN1 | UTF8_FALLBACK_CP1252;
 
-/// The mode of `flags`, or `None` if a converter whose flags are `known_flags` refuses them:
-/// a bit outside them, two strategy flags, one with UTF8_WTF8, or both byte orders.
-pub(super) fn mode_of(flags: u32, known_flags: u32) -> Option<Mode> {
+/// The mode of `flags`, or why a converter whose flags are `known_flags` refuses them:
+/// UTF8_ERR_INVALID_ARGUMENT for a bit outside them that is no strategy flag, or both byte
+/// orders; UTF8_ERR_UNSUPPORTED_STRATEGY for a strategy flag outside them, two strategy flags,
+/// or one with UTF8_WTF8.
+pub(super) fn mode_of(flags: u32, known_flags: u32) -> Result<Mode, utf8_status> {
     let strategy = flags & STRATEGIES;
-    let refused = flags & !known_flags != 0
-        || flags & BYTE_ORDER == BYTE_ORDER
+    if flags & !known_flags & !STRATEGIES != 0 || flags & BYTE_ORDER == BYTE_ORDER {
+        return Err(UTF8_ERR_INVALID_ARGUMENT);
+    }
+    if strategy & !known_flags != 0
         || strategy & strategy.wrapping_sub(1) != 0
-        || (strategy != 0 && flags & UTF8_WTF8 != 0);
-    if refused {
-        return None;
+        || (strategy != 0 && flags & UTF8_WTF8 != 0)
+    {
+        return Err(UTF8_ERR_UNSUPPORTED_STRATEGY);
     }
     let replacement = match strategy {
         UTF8_SURROGATEESCAPE => Replacement::Escape,
@@ -107,7 +111,7 @@ pub(super) fn mode_of(flags: u32, known_flags: u32) -> Option<Mode> {
         UTF8_FALLBACK_CP1252 => Replacement::Cp1252,
         _ => Replacement::Fffd,
     };
-    Some(Mode {
+    Ok(Mode {
         replace: flags & UTF8_REPLACE != 0,
         wtf8: flags & UTF8_WTF8 != 0,
         more: flags & UTF8_MORE != 0,
@@ -194,13 +198,16 @@ unsafe fn run<S, T>(
     let misaligned = (len > 0 && !src.is_aligned()) || (cap > 0 && !out.is_aligned());
     // No flags, the common case, is the default mode whatever the converter: tested first, it
     // spares short strings the decoding of the flags.
-    let mode = if flags == 0 {
-        Some(Mode::default())
+    let mode = if misaligned {
+        Err(UTF8_ERR_INVALID_ARGUMENT)
+    } else if flags == 0 {
+        Ok(Mode::default())
     } else {
         mode_of(flags, known_flags)
     };
-    let Some(mode) = mode.filter(|_| !misaligned) else {
-        return utf8_result::refused(UTF8_ERR_INVALID_ARGUMENT);
+    let mode = match mode {
+        Ok(mode) => mode,
+        Err(status) => return utf8_result::refused(status),
     };
     // SAFETY: the caller's contract for `src`, `len`, `out` and `cap` is the one `units` and
     // `output` need.
@@ -604,9 +611,9 @@ fn converted(read: usize, written: usize) -> utf8_result {
 /// an ill-formed sequence stops before it (UTF8_ERR_BUFFER_TOO_SMALL).
 /// utf16_length_from_utf8_flags gives the size needed.
 ///
-/// Other flag bits, two strategy flags, a strategy flag with UTF8_WTF8, both UTF8_UTF16LE and
-/// UTF8_UTF16BE, and an `out` with `cap > 0` not aligned for uint16_t, give
-/// UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
+/// Two strategy flags, or a strategy flag with UTF8_WTF8, give UTF8_ERR_UNSUPPORTED_STRATEGY;
+/// other flag bits, both UTF8_UTF16LE and UTF8_UTF16BE, and an `out` with `cap > 0` not
+/// aligned for uint16_t, give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
 /// UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
 ///
 /// # Safety
@@ -655,7 +662,8 @@ pub unsafe extern "C" fn utf8_to_utf16(
 /// needed), `out` aligned for uint32_t, UTF8_REPLACE and UTF8_MORE as there, and
 /// UTF8_SURROGATEESCAPE, UTF8_FALLBACK_LATIN1 and UTF8_FALLBACK_CP1252 as there (one unit per
 /// byte of an ill-formed sequence; utf32_length_from_utf8_flags gives the size needed).
-/// UTF8_WTF8 is not accepted here (UTF8_ERR_INVALID_ARGUMENT).
+/// UTF8_WTF8 is not accepted here (UTF8_ERR_INVALID_ARGUMENT, or with a strategy flag
+/// UTF8_ERR_UNSUPPORTED_STRATEGY).
 ///
 /// # Safety
 /// `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
@@ -726,10 +734,10 @@ pub unsafe extern "C" fn utf8_to_utf32(
 /// without it (UTF8_ERR_SURROGATE, or U+FFFD with UTF8_REPLACE), and UTF8_MORE still holds back
 /// a high surrogate at the end. utf8_length_from_utf16_flags gives the size needed.
 ///
-/// Other flag bits (UTF8_FALLBACK_LATIN1 and UTF8_FALLBACK_CP1252 among them: there is no byte
-/// to fall back from), UTF8_SURROGATEESCAPE with UTF8_WTF8, both UTF8_UTF16LE and
-/// UTF8_UTF16BE, and a `src` with `len > 0` not aligned for uint16_t, give
-/// UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
+/// UTF8_FALLBACK_LATIN1 and UTF8_FALLBACK_CP1252 (there is no byte to fall back from) and
+/// UTF8_SURROGATEESCAPE with UTF8_WTF8 give UTF8_ERR_UNSUPPORTED_STRATEGY; other flag bits,
+/// both UTF8_UTF16LE and UTF8_UTF16BE, and a `src` with `len > 0` not aligned for uint16_t,
+/// give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
 /// UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
 ///
 /// # Safety
@@ -777,8 +785,9 @@ pub unsafe extern "C" fn utf16_to_utf8(
 /// utf8_length_from_utf32 gives the size needed; `src` aligned for uint32_t. UTF8_MORE is
 /// accepted and changes nothing: a unit of UTF-32 is complete. With UTF8_SURROGATEESCAPE (since
 /// 1.3), each U+DC80..U+DCFF becomes its byte 0x80..0xFF, as for utf16_to_utf8
-/// (utf8_length_from_utf32_flags gives the size needed). UTF8_WTF8, UTF8_FALLBACK_LATIN1 and
-/// UTF8_FALLBACK_CP1252 are not accepted here (UTF8_ERR_INVALID_ARGUMENT).
+/// (utf8_length_from_utf32_flags gives the size needed). UTF8_WTF8 is not accepted here
+/// (UTF8_ERR_INVALID_ARGUMENT), nor are UTF8_FALLBACK_LATIN1 and UTF8_FALLBACK_CP1252
+/// (UTF8_ERR_UNSUPPORTED_STRATEGY).
 ///
 /// # Safety
 /// `src` is NULL or points to `len` readable units; `out` is NULL or points to `cap` writable
@@ -869,8 +878,10 @@ pub unsafe extern "C" fn utf8_length_from_utf32(src: *const u32, len: usize) -> 
 /// (utf8_length_from_latin1 gives the size needed). UTF8_REPLACE and UTF8_MORE are accepted
 /// and change nothing.
 ///
-/// Other flag bits give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out`
-/// with `cap > 0` gives UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
+/// A strategy flag (UTF8_SURROGATEESCAPE, UTF8_FALLBACK_LATIN1, UTF8_FALLBACK_CP1252: every
+/// byte string is Latin-1) gives UTF8_ERR_UNSUPPORTED_STRATEGY, other flag bits
+/// UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
+/// UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
 ///
 /// # Safety
 /// `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
@@ -955,7 +966,10 @@ pub unsafe extern "C" fn cp1252_to_utf8(
 /// with UTF8_ERR_TRUNCATED before a sequence the input ends inside (at most 3 bytes), even with
 /// UTF8_REPLACE, for the caller to carry over to the next call.
 ///
-/// Other flag bits (UTF8_WTF8 among them) give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with
+/// A strategy flag gives UTF8_ERR_UNSUPPORTED_STRATEGY: Latin-1 has no lone surrogates, and
+/// a byte of a fallback would be ambiguous with a character of the same value (UTF8_REPLACE's
+/// `?` marks the loss instead). Other flag bits (UTF8_WTF8 among them) give
+/// UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with
 /// `len > 0` or NULL `out` with `cap > 0` gives UTF8_ERR_NULL_POINTER; both with `read ==
 /// written == 0`.
 ///
@@ -1038,7 +1052,7 @@ pub unsafe extern "C" fn utf16_length_from_utf8_flags(
     len: usize,
     flags: u32,
 ) -> usize {
-    let Some(mode) = mode_of(flags, FROM_UTF8_TO_UTF16) else {
+    let Ok(mode) = mode_of(flags, FROM_UTF8_TO_UTF16) else {
         return 0;
     };
     // SAFETY: the caller's contract for `src` and `len` is the one `input` needs.
@@ -1061,7 +1075,7 @@ pub unsafe extern "C" fn utf32_length_from_utf8_flags(
     len: usize,
     flags: u32,
 ) -> usize {
-    let Some(mode) = mode_of(flags, FROM_UTF8_TO_UTF32) else {
+    let Ok(mode) = mode_of(flags, FROM_UTF8_TO_UTF32) else {
         return 0;
     };
     // SAFETY: the caller's contract for `src` and `len` is the one `input` needs.
@@ -1087,7 +1101,7 @@ pub unsafe extern "C" fn utf8_length_from_utf16_flags(
     len: usize,
     flags: u32,
 ) -> usize {
-    let Some(mode) = mode_of(flags, TO_UTF8_FROM_UTF16) else {
+    let Ok(mode) = mode_of(flags, TO_UTF8_FROM_UTF16) else {
         return 0;
     };
     // SAFETY: the caller's contract for `src` and `len` is the one `units` needs.
@@ -1114,7 +1128,7 @@ pub unsafe extern "C" fn utf8_length_from_utf32_flags(
     len: usize,
     flags: u32,
 ) -> usize {
-    let Some(mode) = mode_of(flags, TO_UTF8_FROM_UTF32) else {
+    let Ok(mode) = mode_of(flags, TO_UTF8_FROM_UTF32) else {
         return 0;
     };
     // SAFETY: the caller's contract for `src` and `len` is the one `units` needs.
