@@ -16,10 +16,11 @@ use common::{Rng, implementations, iterations, or_under_miri, sampled_bytes};
 use utf8::ffi::utf8_status::*;
 use utf8::ffi::{
     UTF8_FALLBACK_CP1252, UTF8_FALLBACK_LATIN1, UTF8_MORE, UTF8_REPLACE, UTF8_SURROGATEESCAPE,
-    UTF8_WTF8, utf8_length_from_utf16, utf8_length_from_utf16_flags, utf8_length_from_utf32,
-    utf8_length_from_utf32_flags, utf8_replace_invalid, utf8_replace_invalid_flags, utf8_result,
-    utf8_to_utf16, utf8_to_utf32, utf16_length_from_utf8, utf16_length_from_utf8_flags,
-    utf16_to_utf8, utf32_length_from_utf8, utf32_length_from_utf8_flags, utf32_to_utf8,
+    UTF8_UTF16BE, UTF8_UTF16LE, UTF8_WTF8, utf8_length_from_utf16, utf8_length_from_utf16_flags,
+    utf8_length_from_utf32, utf8_length_from_utf32_flags, utf8_replace_invalid,
+    utf8_replace_invalid_flags, utf8_result, utf8_to_utf16, utf8_to_utf32, utf16_length_from_utf8,
+    utf16_length_from_utf8_flags, utf16_to_utf8, utf32_length_from_utf8,
+    utf32_length_from_utf8_flags, utf32_to_utf8,
 };
 use utf8::internals::Isa;
 use utf8::transcode::{Mode, Progress, Replacement, Stop};
@@ -156,8 +157,9 @@ fn replace_flags(s: &[u8], flags: u32) -> Vec<u8> {
 }
 
 /// Every C function of the strategies on `s`, against the oracle: the converters into an
-/// output of exactly the size the length functions give, the way back of the escapes, the lossy
-/// copy, and UTF8_REPLACE beside a strategy changing nothing.
+/// output of exactly the size the length functions give (into UTF-16 also in each explicit
+/// byte order), the way back of the escapes, the lossy copy, and UTF8_REPLACE beside a strategy
+/// changing nothing.
 fn check(s: &[u8]) {
     for (r, flag) in STRATEGIES {
         let cps = oracle(s, r);
@@ -188,6 +190,37 @@ fn check(s: &[u8]) {
                 (ok(s.len(), len32), &want32),
                 "{s:02X?} {flags}"
             );
+        }
+        // UTF-16LE and UTF-16BE: the same units, each stored in that byte order; the escapes
+        // come back from them too.
+        for order in [UTF8_UTF16LE, UTF8_UTF16BE] {
+            let stored = |u: u16| {
+                if order == UTF8_UTF16LE {
+                    u.to_le()
+                } else {
+                    u.to_be()
+                }
+            };
+            let want: Vec<u16> = want16.iter().map(|&u| stored(u)).collect();
+            let (res, out) = c_from_utf8(utf8_to_utf16, s, len16, flag | order, PATTERN16);
+            assert_eq!(
+                (res, &out),
+                (ok(s.len(), len16), &want),
+                "{s:02X?} {r:?} {order}"
+            );
+            if r == Replacement::Escape {
+                // SAFETY: `want` is live.
+                let len = unsafe {
+                    utf8_length_from_utf16_flags(want.as_ptr(), want.len(), flag | order)
+                };
+                assert_eq!(len, s.len(), "{s:02X?} {order}");
+                let (res, back) = c_into_utf8(utf16_to_utf8, &want, s.len(), flag | order);
+                assert_eq!(
+                    (res, &back[..]),
+                    (ok(want.len(), s.len()), s),
+                    "{s:02X?} {order}"
+                );
+            }
         }
         match r {
             Replacement::Escape => round_trip(s, &want16, &want32),
