@@ -9,6 +9,7 @@ pub(crate) mod ascii;
 pub(crate) mod from_utf8;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) mod latin1;
+pub(crate) mod lengths;
 pub(crate) mod lookup;
 pub(crate) mod short_ascii;
 #[cfg(target_arch = "x86_64")]

@@ -1,5 +1,6 @@
 //! Counting characters with a kernel: the loop that counts well-formed stretches with the
-//! kernel and each error as one character.
+//! kernel and each error as one character, and its generalisation to the units of the lossy
+//! conversions from UTF-8 (the length functions).
 
 use crate::scalar::error::ErrorKind;
 use crate::scalar::validate::{Prefix, scalar_prefix};
@@ -9,7 +10,25 @@ const SCALAR_AFTER_ERROR: usize = crate::algorithms::lookup::BLOCK;
 
 /// `crate::count::count_chars`, with `prefix` finding each well-formed stretch and the error after it.
 pub(crate) fn count_chars_with(s: &[u8], prefix: impl Fn(&[u8]) -> Prefix) -> usize {
-    let mut chars = 0;
+    count_units_with(s, prefix, |_| 0, |_| 1)
+}
+
+/// The units of the lossy conversion of `s`, with `prefix` finding each well-formed stretch
+/// and the error after it: in each stretch, one per character and `more(stretch)` besides
+/// (at most one per byte that is not a lead byte); each ill-formed sequence of `len` bytes
+/// (a maximal subpart), `error_units(len)` (1, or `len` for a strategy that replaces each
+/// byte). `count_chars_with` is the count of `more = 0` and `error_units = 1`.
+///
+/// At most `s.len()` if `error_units(len)` is at most `len`, even where another thread
+/// changes the bytes during the call: each stretch's units are bounded by its length.
+#[inline(always)]
+pub(crate) fn count_units_with(
+    s: &[u8],
+    prefix: impl Fn(&[u8]) -> Prefix,
+    more: impl Fn(&[u8]) -> usize,
+    error_units: impl Fn(usize) -> usize,
+) -> usize {
+    let mut units = 0;
     let mut rest = s;
     let mut after_error = false;
     loop {
@@ -18,18 +37,21 @@ pub(crate) fn count_chars_with(s: &[u8], prefix: impl Fn(&[u8]) -> Prefix) -> us
         } else {
             prefix(rest)
         };
-        // At most one character per byte, even where another thread changed the bytes while
+        let good = rest.get(..p.len).unwrap_or(rest);
+        // At most one unit per byte, even where another thread changed the bytes while
         // they were counted, so that the count never exceeds the length.
-        chars += p.chars.min(p.len);
-        let Some(error) = p.error else {
-            return chars;
+        units += p.chars.saturating_add(more(good)).min(good.len());
+        let after = rest.get(good.len()..).unwrap_or_default();
+        // The maximal subpart is at least one byte long, and within `after`, which is not
+        // empty where there is an error.
+        let Some(error) = p.error.filter(|_| !after.is_empty()) else {
+            return units;
         };
-        // The maximal subpart is one character; it is at least one byte long, since `rest`
-        // is not empty where there is an error.
-        chars += 1;
+        let error_len = error.len.max(1).min(after.len());
+        units += error_units(error_len);
         after_error = true;
         // Clamped, so that the compiler sees the bounds hold and links no panic path.
-        rest = &rest[(p.len + error.len).min(rest.len())..];
+        rest = after.get(error_len..).unwrap_or_default();
     }
 }
 

@@ -23,10 +23,11 @@ use core::ptr;
 use core::sync::atomic::{AtomicPtr, Ordering};
 
 use crate::algorithms::ascii::{SHORT_ASCII, is_short_ascii};
+use crate::algorithms::lengths::Lengths;
 use crate::algorithms::lookup::Blocks;
 use crate::algorithms::short_ascii::{self, ShortAsciiUnit};
 use crate::engine::short::ShortCall;
-use crate::engine::{Mode, Progress, U16Swapped, short};
+use crate::engine::{Mode, Progress, Replacement, U16Swapped, short};
 #[cfg(target_arch = "aarch64")]
 use crate::kernels::aarch64::neon;
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
@@ -39,6 +40,7 @@ use crate::scalar::validate::{Prefix, char_start_at_or_before, scalar_prefix};
 #[cfg(any(test, feature = "internals"))]
 use crate::sink::as_uninit;
 pub(crate) use count::count_chars_with;
+use count::count_units_with;
 
 /// An implementation: the scalar reference or one SIMD kernel. Public only to the tests and
 /// fuzz targets (`crate::internals`), which alone call the methods that run one
@@ -96,6 +98,8 @@ struct Kernels {
     cp1252_to_utf8: SingleByte,
     utf8_to_latin1: Converter<u8, u8>,
     short: ShortConverters,
+    /// The sums of the length functions, compiled for the instruction set.
+    lengths: Lengths,
 }
 
 /// The converters of short strings of an implementation that has them (see [`Direction`]).
@@ -148,6 +152,7 @@ const SHORT_INTO_UTF8_BYTES: usize = 512;
 
 static SCALAR: Kernels = Kernels {
     isa: Isa::Scalar,
+    lengths: scalar::LENGTHS,
     validate: scalar::no_validation,
     count: scalar::no_count,
     utf8_to_utf16: scalar::utf8_to_utf16,
@@ -181,6 +186,7 @@ static NEON: Kernels = Kernels {
 #[cfg(target_arch = "x86_64")]
 static SSE42: Kernels = Kernels {
     isa: Isa::Sse42,
+    lengths: sse42::LENGTHS,
     validate: sse42::validate::<true>,
     count: sse42::count::<true>,
     utf8_to_utf16: sse42::utf8_to_utf16,
@@ -197,6 +203,7 @@ static SSE42: Kernels = Kernels {
 #[cfg(target_arch = "x86_64")]
 static AVX2: Kernels = Kernels {
     isa: Isa::Avx2,
+    lengths: avx2::LENGTHS,
     validate: avx2::validate::<true>,
     count: avx2::count::<true>,
     utf8_to_utf16: avx2::utf8_to_utf16,
@@ -224,6 +231,7 @@ static AVX2: Kernels = Kernels {
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
 static AVX512: Kernels = Kernels {
     isa: Isa::Avx512,
+    lengths: avx512::LENGTHS,
     validate: avx512::validate::<true>,
     count: avx512::count::<true>,
     utf8_to_utf16: avx512::from_utf8::utf8_to_utf16,
@@ -403,6 +411,52 @@ impl Isa {
     pub fn count_chars(self, s: &[u8]) -> Option<usize> {
         let kernels = self.kernels()?;
         Some(count_chars_with(s, |rest| count_prefix_with(kernels, rest)))
+    }
+
+    /// The UTF-16 units of the lossy conversion of `s` under `replacement`, as
+    /// [`crate::transcode::utf16::utf16_length_from_utf8_with`] gives them, with this
+    /// implementation, or `None` if the CPU cannot run it.
+    #[cfg(any(test, feature = "internals"))]
+    pub fn utf16_length_from_utf8(self, s: &[u8], replacement: Replacement) -> Option<usize> {
+        Some(utf16_length_from_utf8_with(self.kernels()?, s, replacement))
+    }
+
+    /// The UTF-32 units of the lossy conversion of `s` under `replacement`, as
+    /// [`crate::transcode::utf32::utf32_length_from_utf8_with`] gives them, with this
+    /// implementation, or `None` if the CPU cannot run it.
+    #[cfg(any(test, feature = "internals"))]
+    pub fn utf32_length_from_utf8(self, s: &[u8], replacement: Replacement) -> Option<usize> {
+        let kernels = self.kernels()?;
+        let prefix = |rest: &[u8]| count_prefix_with(kernels, rest);
+        Some(count_units_with(s, prefix, |_| 0, error_units(replacement)))
+    }
+
+    /// The UTF-8 bytes of the lossy conversion of `s` under `replacement`, of UTF-16 in the
+    /// machine's byte order or, if `swapped`, in the other one, with this implementation, or
+    /// `None` if the CPU cannot run it.
+    #[cfg(any(test, feature = "internals"))]
+    pub fn utf8_length_from_utf16(
+        self,
+        s: &[u16],
+        swapped: bool,
+        replacement: Replacement,
+    ) -> Option<usize> {
+        let lengths = self.kernels()?.lengths;
+        let f = if swapped {
+            lengths.utf8_from_utf16_swapped
+        } else {
+            lengths.utf8_from_utf16
+        };
+        // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+        Some(unsafe { f(s, replacement) })
+    }
+
+    /// The UTF-8 bytes of the lossy conversion of `s` (UTF-32) under `replacement`, with this
+    /// implementation, or `None` if the CPU cannot run it.
+    #[cfg(any(test, feature = "internals"))]
+    pub fn utf8_length_from_utf32(self, s: &[u32], replacement: Replacement) -> Option<usize> {
+        // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+        Some(unsafe { (self.kernels()?.lengths.utf8_from_utf32)(s, replacement) })
     }
 
     /// The length of the prefix of `s` that this implementation's kernel accepts: all of `s`
@@ -647,6 +701,16 @@ static UNCHOSEN: Kernels = Kernels {
     cp1252_to_utf8: |s, d| unsafe { (choose().cp1252_to_utf8)(s, d) },
     // SAFETY: as above.
     utf8_to_latin1: |s, d, m| unsafe { (choose().utf8_to_latin1)(s, d, m) },
+    lengths: Lengths {
+        // SAFETY: as above.
+        four_byte_leads: |s| unsafe { (choose().lengths.four_byte_leads)(s) },
+        // SAFETY: as above.
+        utf8_from_utf16: |s, r| unsafe { (choose().lengths.utf8_from_utf16)(s, r) },
+        // SAFETY: as above.
+        utf8_from_utf16_swapped: |s, r| unsafe { (choose().lengths.utf8_from_utf16_swapped)(s, r) },
+        // SAFETY: as above.
+        utf8_from_utf32: |s, r| unsafe { (choose().lengths.utf8_from_utf32)(s, r) },
+    },
     // The short converters choose too: a program that converts only short strings of ASCII
     // would otherwise never reach a kernel that chooses, and never use them.
     short: ShortConverters {
@@ -888,6 +952,70 @@ pub(crate) fn count_prefix(s: &[u8]) -> Prefix {
         };
     }
     count_prefix_with(active(), s)
+}
+
+/// The number of UTF-16 units of the lossy conversion of `s` under `replacement`, with the
+/// implementation in use: the characters of each well-formed stretch counted by its kernel
+/// (as [`count_prefix`] does), plus one for each 4-byte character (a surrogate pair), whose
+/// lead bytes its `four_byte_leads` counts in the stretch; one unit per ill-formed sequence,
+/// or under a strategy other than U+FFFD, one per byte of it. At most `s.len()`.
+pub(crate) fn utf16_length_from_utf8(s: &[u8], replacement: Replacement) -> usize {
+    utf16_length_from_utf8_with(active(), s, replacement)
+}
+
+/// [`utf16_length_from_utf8`] with `kernels`.
+#[inline(always)]
+fn utf16_length_from_utf8_with(kernels: &Kernels, s: &[u8], replacement: Replacement) -> usize {
+    let prefix = |rest: &[u8]| {
+        if rest.len() <= SHORT_ASCII && is_short_ascii(rest) {
+            Prefix {
+                len: rest.len(),
+                chars: rest.len(),
+                error: None,
+            }
+        } else {
+            count_prefix_with(kernels, rest)
+        }
+    };
+    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+    let leads = |good: &[u8]| unsafe { (kernels.lengths.four_byte_leads)(good) };
+    count_units_with(s, prefix, leads, error_units(replacement))
+}
+
+/// The number of UTF-32 units of the lossy conversion of `s` under `replacement`, with the
+/// implementation in use: its characters, and one unit per ill-formed sequence, or under a
+/// strategy other than U+FFFD, one per byte of it. At most `s.len()`.
+pub(crate) fn utf32_length_from_utf8(s: &[u8], replacement: Replacement) -> usize {
+    count_units_with(s, count_prefix, |_| 0, error_units(replacement))
+}
+
+/// The number of bytes of the lossy conversion of `s` (UTF-16 in the machine's byte order)
+/// into UTF-8 under `replacement`, with the implementation in use. At most `3 * s.len()`.
+pub(crate) fn utf8_length_from_utf16(s: &[u16], replacement: Replacement) -> usize {
+    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+    unsafe { (active().lengths.utf8_from_utf16)(s, replacement) }
+}
+
+/// [`utf8_length_from_utf16`] of UTF-16 in the other byte order than the machine's.
+pub(crate) fn utf8_length_from_utf16_swapped(s: &[u16], replacement: Replacement) -> usize {
+    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+    unsafe { (active().lengths.utf8_from_utf16_swapped)(s, replacement) }
+}
+
+/// The number of bytes of the lossy conversion of `s` (UTF-32) into UTF-8 under
+/// `replacement`, with the implementation in use. At most `4 * s.len()`.
+pub(crate) fn utf8_length_from_utf32(s: &[u32], replacement: Replacement) -> usize {
+    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+    unsafe { (active().lengths.utf8_from_utf32)(s, replacement) }
+}
+
+/// The units an ill-formed sequence of `len` bytes becomes under `replacement`: one U+FFFD, or
+/// one unit per byte.
+fn error_units(replacement: Replacement) -> impl Fn(usize) -> usize {
+    move |len| match replacement {
+        Replacement::Fffd => 1,
+        _ => len,
+    }
 }
 
 /// A conversion between UTF-8 and UTF-16 (of either byte order) or UTF-32 with the

@@ -23,6 +23,9 @@ pub(crate) fn no_count(_: &[u8]) -> Blocks {
     }
 }
 
+// The length loops at the baseline (which on aarch64 has NEON, and on x86_64 SSE2).
+crate::algorithms::lengths::length_kernels!();
+
 /// `crate::engine::utf16::utf8_to_utf16_with` validating with the scalar code, and no SIMD
 /// converter; into UTF-16 of either byte order.
 pub(crate) fn utf8_to_utf16<T: Utf16Unit>(

@@ -4,7 +4,6 @@
 
 use core::mem::MaybeUninit;
 
-use super::units_from_utf8;
 use crate::dispatch;
 use crate::engine::{Mode, Progress, Replacement, U16Swapped};
 use crate::sink::as_uninit;
@@ -47,7 +46,7 @@ pub fn utf16_length_from_utf8(s: &[u8]) -> usize {
 ///
 /// At most `s.len()`.
 pub fn utf16_length_from_utf8_with(s: &[u8], replacement: Replacement) -> usize {
-    units_from_utf8(s, |lead| 1 + usize::from(lead >= 0xF0), replacement)
+    dispatch::utf16_length_from_utf8(s, replacement)
 }
 
 /// The length in bytes of the lossy conversion of `s` into UTF-8: 1, 2 or 3 bytes per unit
@@ -56,29 +55,7 @@ pub fn utf16_length_from_utf8_with(s: &[u8], replacement: Replacement) -> usize 
 /// At most `3 * s.len()`, which does not overflow: `s` is in memory, so its `2 * s.len()` bytes
 /// are at most `isize::MAX`.
 pub fn utf8_length_from_utf16(s: &[u16]) -> usize {
-    utf8_length_of_fffd(s, |u| u)
-}
-
-/// [`utf8_length_from_utf16`] of the units of `s`, each one read through `native` (which puts
-/// it in the machine's byte order).
-#[inline(always)]
-fn utf8_length_of_fffd(s: &[u16], native: impl Fn(u16) -> u16) -> usize {
-    // Three bytes per surrogate, less one for each that is half of a pair.
-    let bytes: usize = s
-        .iter()
-        .map(|&u| native(u))
-        .map(|u| 1 + usize::from(u >= 0x80) + usize::from(u >= 0x800))
-        .sum();
-    let pairs = s
-        .iter()
-        .zip(s.get(1..).unwrap_or_default())
-        .map(|(&a, &b)| (native(a), native(b)))
-        .filter(|&(a, b)| (0xD800..=0xDBFF).contains(&a) && (0xDC00..=0xDFFF).contains(&b))
-        .count();
-    // Never below zero for input that stays as it is; saturating where another thread changes
-    // it between the two passes (a unit read as ASCII by the first and as half of a pair by the
-    // second), so that the result stays within its bound, 3 * s.len().
-    bytes.saturating_sub(2 * pairs)
+    dispatch::utf8_length_from_utf16(s, Replacement::Fffd)
 }
 
 /// The length in bytes of the lossy conversion of `s` into UTF-8 under `replacement` (since
@@ -88,35 +65,12 @@ fn utf8_length_of_fffd(s: &[u16], native: impl Fn(u16) -> u16) -> usize {
 ///
 /// At most `3 * s.len()`.
 pub fn utf8_length_from_utf16_with(s: &[u16], replacement: Replacement) -> usize {
-    utf8_length_of(s, replacement, |u| u)
+    dispatch::utf8_length_from_utf16(s, replacement)
 }
 
 /// [`utf8_length_from_utf16_with`] of UTF-16 in the other byte order than the machine's.
 pub fn utf8_length_from_utf16_swapped_with(s: &[u16], replacement: Replacement) -> usize {
-    utf8_length_of(s, replacement, u16::swap_bytes)
-}
-
-/// [`utf8_length_from_utf16_with`] of the units of `s`, each one read through `native` (which
-/// puts it in the machine's byte order).
-#[inline(always)]
-fn utf8_length_of(s: &[u16], replacement: Replacement, native: impl Fn(u16) -> u16) -> usize {
-    let bytes = utf8_length_of_fffd(s, &native);
-    if replacement != Replacement::Escape {
-        return bytes;
-    }
-    let escapes = s
-        .iter()
-        .enumerate()
-        .filter(|&(i, &u)| {
-            let after_high = i
-                .checked_sub(1)
-                .and_then(|k| s.get(k))
-                .is_some_and(|&h| (0xD800..=0xDBFF).contains(&native(h)));
-            (0xDC80..=0xDCFF).contains(&native(u)) && !after_high
-        })
-        .count();
-    // Saturating for input that another thread changes between the passes, as below.
-    bytes.saturating_sub(2 * escapes)
+    dispatch::utf8_length_from_utf16_swapped(s, replacement)
 }
 
 /// [`utf8_to_utf16`] writing the other byte order than the machine's (UTF-16BE on a

@@ -47,7 +47,7 @@ pub fn utf32_length_from_utf8(s: &[u8]) -> usize {
 pub fn utf32_length_from_utf8_with(s: &[u8], replacement: Replacement) -> usize {
     match replacement {
         Replacement::Fffd => utf32_length_from_utf8(s),
-        _ => super::units_from_utf8(s, |_| 1, replacement),
+        _ => dispatch::utf32_length_from_utf8(s, replacement),
     }
 }
 
@@ -57,13 +57,7 @@ pub fn utf32_length_from_utf8_with(s: &[u8], replacement: Replacement) -> usize 
 /// At most `4 * s.len()`, which does not overflow: `s` is in memory, so its `4 * s.len()`
 /// bytes are at most `isize::MAX`.
 pub fn utf8_length_from_utf32(s: &[u32]) -> usize {
-    s.iter()
-        .map(|&v| {
-            1 + usize::from(v >= 0x80)
-                + usize::from(v >= 0x800)
-                + usize::from((0x1_0000..=0x10_FFFF).contains(&v))
-        })
-        .sum()
+    dispatch::utf8_length_from_utf32(s, Replacement::Fffd)
 }
 
 /// The length in bytes of the lossy conversion of `s` into UTF-8 under `replacement` (since
@@ -72,15 +66,5 @@ pub fn utf8_length_from_utf32(s: &[u32]) -> usize {
 ///
 /// At most `4 * s.len()`.
 pub fn utf8_length_from_utf32_with(s: &[u32], replacement: Replacement) -> usize {
-    let escape = replacement == Replacement::Escape;
-    s.iter()
-        .map(|&v| match v {
-            0xDC80..=0xDCFF if escape => 1,
-            _ => {
-                1 + usize::from(v >= 0x80)
-                    + usize::from(v >= 0x800)
-                    + usize::from((0x1_0000..=0x10_FFFF).contains(&v))
-            }
-        })
-        .sum()
+    dispatch::utf8_length_from_utf32(s, replacement)
 }

@@ -5,6 +5,7 @@ use super::shared::{Avx2, Avx2StepRegister};
 use crate::algorithms::lookup;
 
 lookup::block_kernels!("avx2,popcnt", Avx2);
+crate::algorithms::lengths::length_kernels!("avx2");
 
 // The converters of crate::transcode, compiled for this instruction set: their runs of ASCII are
 // widened and narrowed in its registers.

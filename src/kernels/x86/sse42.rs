@@ -142,6 +142,7 @@ unsafe impl Vector for Sse42 {
 }
 
 lookup::block_kernels!("sse4.2,popcnt", Sse42);
+crate::algorithms::lengths::length_kernels!("sse4.2");
 
 // The converters of crate::transcode, compiled for this instruction set: their runs of ASCII are
 // widened and narrowed in its registers.

@@ -195,6 +195,7 @@ unsafe impl Vector for Avx512 {
 }
 
 crate::algorithms::lookup::block_kernels!("avx512f,avx512bw,avx512vbmi,popcnt", Avx512);
+crate::algorithms::lengths::length_kernels!("avx512f,avx512bw");
 
 /// Every 32-bit lane set to `x`.
 ///
