@@ -9,15 +9,39 @@ use crate::scalar::validate::{Prefix, scalar_prefix};
 const SCALAR_AFTER_ERROR: usize = crate::algorithms::lookup::BLOCK;
 
 /// `crate::count::count_chars`, with `prefix` finding each well-formed stretch and the error after it.
+///
+/// A loop of its own rather than [`count_units_with`] with nothing more and one unit per
+/// error, so that `utf8_count_chars`'s code stays as it was.
 pub(crate) fn count_chars_with(s: &[u8], prefix: impl Fn(&[u8]) -> Prefix) -> usize {
-    count_units_with(s, prefix, |_| 0, |_| 1)
+    let mut chars = 0;
+    let mut rest = s;
+    let mut after_error = false;
+    loop {
+        let p = if after_error {
+            prefix_after_error(rest, &prefix)
+        } else {
+            prefix(rest)
+        };
+        // At most one character per byte, even where another thread changed the bytes while
+        // they were counted, so that the count never exceeds the length.
+        chars += p.chars.min(p.len);
+        let Some(error) = p.error else {
+            return chars;
+        };
+        // The maximal subpart is one character; it is at least one byte long, since `rest`
+        // is not empty where there is an error.
+        chars += 1;
+        after_error = true;
+        // Clamped, so that the compiler sees the bounds hold and links no panic path.
+        rest = &rest[(p.len + error.len).min(rest.len())..];
+    }
 }
 
 /// The units of the lossy conversion of `s`, with `prefix` finding each well-formed stretch
 /// and the error after it: in each stretch, one per character and `more(stretch)` besides
 /// (at most one per byte that is not a lead byte); each ill-formed sequence of `len` bytes
 /// (a maximal subpart), `error_units(len)` (1, or `len` for a strategy that replaces each
-/// byte). `count_chars_with` is the count of `more = 0` and `error_units = 1`.
+/// byte). [`count_chars_with`] counts as this does with no more and one unit per error.
 ///
 /// At most `s.len()` if `error_units(len)` is at most `len`, even where another thread
 /// changes the bytes during the call: each stretch's units are bounded by its length.
@@ -58,6 +82,10 @@ pub(crate) fn count_units_with(
 /// `prefix(s)`, for input that follows an error. Errors come in clusters (binary data, text
 /// in another encoding), and a SIMD kernel restarted after each one would check a whole
 /// block per error: the scalar code looks at the next block first.
+///
+/// Inlined into each loop: out of line (as it was once two loops called it), its frame took
+/// `utf8_count_chars` over its stack bound (`c-tests/stack_use.c`).
+#[inline(always)]
 fn prefix_after_error(s: &[u8], prefix: impl Fn(&[u8]) -> Prefix) -> Prefix {
     let head = scalar_prefix(&s[..SCALAR_AFTER_ERROR.min(s.len())]);
     match head.error {
