@@ -455,18 +455,9 @@ fn errors_dense_and_sparse() {
         } else {
             vec![b'a'; or_under_miri(6000, 200)]
         };
-        let mut s = Vec::new();
-        let mut at = 0;
-        for (k, gap) in gaps.iter().cycle().take(30).enumerate() {
-            let mut next = (at + gap).min(text.len());
-            while next < text.len() && text[next] & 0xC0 == 0x80 {
-                next += 1;
-            }
-            s.extend_from_slice(&text[at..next]);
-            s.extend_from_slice(BAD[(k + rng.below(BAD.len())) % BAD.len()]);
-            at = next;
-        }
-        s.extend_from_slice(&text[at..]);
+        let s = common::errors_at_gaps(&text, &gaps, 30, |k| {
+            BAD[(k + rng.below(BAD.len())) % BAD.len()]
+        });
         check_implementations(&s);
         check(&s);
     }

@@ -924,23 +924,9 @@ const ERROR_GAPS: [usize; 24] = [
     31, 600,
 ];
 
-/// `text` with an error of each class in turn inserted at each gap of [`ERROR_GAPS`] in turn,
-/// counted in bytes of `text` from the end of the error before and moved on to where a
-/// character starts.
+/// `text` with an error of each class in turn at each gap of [`ERROR_GAPS`] in turn.
 fn errors_at_gaps(text: &[u8]) -> Vec<u8> {
-    let mut s = Vec::new();
-    let mut at = 0;
-    for (k, gap) in ERROR_GAPS.iter().cycle().take(40).enumerate() {
-        let mut next = (at + gap).min(text.len());
-        while next < text.len() && text[next] & 0xC0 == 0x80 {
-            next += 1;
-        }
-        s.extend_from_slice(&text[at..next]);
-        s.extend_from_slice(BAD[k % BAD.len()]);
-        at = next;
-    }
-    s.extend_from_slice(&text[at..]);
-    s
+    common::errors_at_gaps(text, &ERROR_GAPS, 40, |k| BAD[k % BAD.len()])
 }
 
 /// Errors at gaps of 1 to 700 bytes, dense and sparse in turn, after runs of each width and in

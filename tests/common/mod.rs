@@ -58,6 +58,30 @@ pub fn or_under_miri<T>(normal: T, miri: T) -> T {
 
 pub use testkit::Rng;
 
+/// `text` with the error `bad(k)` inserted after the `k`-th gap of `gaps` (taken in turn, `count`
+/// of them), each counted in bytes of `text` from the error before and moved on to where a
+/// character starts.
+pub fn errors_at_gaps<'a>(
+    text: &[u8],
+    gaps: &[usize],
+    count: usize,
+    mut bad: impl FnMut(usize) -> &'a [u8],
+) -> Vec<u8> {
+    let mut s = Vec::new();
+    let mut at = 0;
+    for (k, gap) in gaps.iter().cycle().take(count).enumerate() {
+        let mut next = (at + gap).min(text.len());
+        while next < text.len() && text[next] & 0xC0 == 0x80 {
+            next += 1;
+        }
+        s.extend_from_slice(&text[at..next]);
+        s.extend_from_slice(bad(k));
+        at = next;
+    }
+    s.extend_from_slice(&text[at..]);
+    s
+}
+
 /// A copy of `s` that starts `offset` bytes after a 64-byte boundary (`offset` below 64): a
 /// buffer and the range of the copy in it. The AVX-512 kernel reads blocks from 64-byte
 /// boundaries, and the bytes before the first one apart; tests place input at each distance.
