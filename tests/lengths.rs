@@ -149,6 +149,10 @@ fn check_from_utf32(values: &[u32]) {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "tens of thousands of inputs through every implementation: too slow interpreted; see a_few_inputs_of_each_kind"
+)]
 fn four_byte_characters_at_every_offset() {
     // In ASCII and in 2- and 3-byte text, so that the lead byte falls on every position of a
     // block and the characters around it differ.
@@ -171,6 +175,10 @@ fn four_byte_characters_at_every_offset() {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "inputs of up to 49 KB: too slow interpreted; see a_few_inputs_of_each_kind"
+)]
 fn four_byte_characters_around_the_lanes_flush() {
     // All 4-byte characters: a lane of the byte loop gains one per 64-byte block, and the
     // lanes are added up every 255 blocks.
@@ -185,6 +193,10 @@ fn four_byte_characters_around_the_lanes_flush() {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "thousands of inputs of 40 KB: too slow interpreted; see a_few_inputs_of_each_kind"
+)]
 fn errors_at_many_offsets_of_long_text() {
     let mut rng = common::Rng::new(0x1e47);
     // Text with 4-byte characters, long enough for the kernels' aligned loops and for several
@@ -239,6 +251,10 @@ fn errors_at_many_offsets_of_long_text() {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "tens of thousands of inputs: too slow interpreted; see a_few_inputs_of_each_kind"
+)]
 fn surrogates_at_every_offset() {
     let specials: [&[u16]; 7] = [
         &[0xD83D, 0xDE00], // a pair
@@ -266,6 +282,10 @@ fn surrogates_at_every_offset() {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "inputs of up to 262,000 units: too slow interpreted; see a_few_inputs_of_each_kind"
+)]
 fn utf16_around_the_lanes_flush() {
     // 3 bytes per unit: a lane of the UTF-16 loop gains 3 per 32-unit block, added up every
     // 4096 blocks; the loop covers all units but the first and the last.
@@ -297,6 +317,10 @@ fn utf16_around_the_lanes_flush() {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "thousands of inputs and one of 2 million values: too slow interpreted; see a_few_inputs_of_each_kind"
+)]
 fn utf32_every_kind_at_every_offset_and_around_the_flush() {
     let specials = [
         0x10_FFFF,
@@ -325,4 +349,20 @@ fn utf32_every_kind_at_every_offset_and_around_the_flush() {
         let len = (((1 << 16) * 32) as isize + delta) as usize;
         check_from_utf32(&values[..len]);
     }
+}
+
+/// A few inputs of each kind through every implementation: the coverage Miri runs, where the
+/// sweeps above are too slow.
+#[test]
+fn a_few_inputs_of_each_kind() {
+    let text = "a\u{E9}\u{4E2D}\u{1F600}".repeat(20);
+    let utf8 = text.as_bytes();
+    check_from_utf8(utf8);
+    check_from_utf8(&[&utf8[..37], b"\xF0\x9F\x98", &utf8[37..], b"\xFF\x80"].concat());
+    let units: Vec<u16> = text.encode_utf16().collect();
+    check_from_utf16(&units);
+    check_from_utf16(&[&units[..33], &[0xDC80, 0xD800], &units[33..], &[0xDBFF]].concat());
+    let values: Vec<u32> = text.chars().map(u32::from).collect();
+    check_from_utf32(&values);
+    check_from_utf32(&[&values[..33], &[0xDCFF, 0x11_0000], &values[33..]].concat());
 }
