@@ -828,13 +828,49 @@ fn a_table_step_before_a_4_byte_character_and_an_error() {
     }
 }
 
+/// After a long run of ASCII, realigned to the output (see the test above), AVX-512 takes the
+/// rest of the run and the characters of 1-3 bytes after it in its run of blocks: runs of
+/// lengths around the point where that starts and around block ends after it, each followed by
+/// other characters, an error of each kind or the end of the input, from each of four offsets
+/// of the input; every implementation, both modes and both byte orders of UTF-16, against the
+/// oracle's steps.
+#[test]
+fn long_runs_of_ascii_then_other_text() {
+    let tails: [&[u8]; 8] = [
+        b"",
+        "\u{E9}\u{20AC}x\u{1F600}".as_bytes(),
+        &"\u{E9}".repeat(100).into_bytes(),
+        b"\xFF and more ASCII after the error",
+        b"\xED\xA0\x80",
+        b"\xE2\x82",
+        b"\xC0\xAF",
+        &"\u{4E2D}a".repeat(50).into_bytes(),
+    ];
+    let lengths = common::or_under_miri(
+        &[8 * 64 - 1, 8 * 64, 8 * 64 + 1, 9 * 64 - 1, 12 * 64 + 37][..],
+        &[8 * 64 + 1][..],
+    );
+    for &len in lengths {
+        for lead in 0..common::or_under_miri(4, 1) {
+            for tail in tails {
+                let mut s = vec![b'.'; lead];
+                s.extend(core::iter::repeat_n(b'a', len));
+                s.extend_from_slice(tail);
+                check_utf8(&s);
+                check_utf8_swapped(&s);
+            }
+        }
+    }
+}
+
 /// A long run of blocks of ASCII goes on from a 64-byte boundary of the output, writing some
 /// units twice (see `from_utf8::convert`): the same input into the output at every offset of a
 /// 64-byte line, checked against the standard library's decoding, with the units around the
-/// output untouched.
+/// output untouched. (Ten blocks: the converters take their first four before the loop that
+/// realigns, which then counts four more.)
 #[test]
 fn ascii_blocks_into_outputs_at_every_offset() {
-    let mut s = vec![b'a'; 64 * 6 + 5];
+    let mut s = vec![b'a'; 64 * 10 + 5];
     s.extend_from_slice("\u{E9}\u{20AC}".as_bytes());
     s.extend(run_of(1, 64 * 3));
     let text = core::str::from_utf8(&s).unwrap();
@@ -1290,7 +1326,7 @@ fn characters_that_look_like_ascii_in_the_other_byte_order() {
 /// a 64-byte line (see `ascii_blocks_into_outputs_at_every_offset`).
 #[test]
 fn ascii_blocks_into_outputs_at_every_offset_in_the_other_byte_order() {
-    let mut s = vec![b'a'; 64 * 6 + 5];
+    let mut s = vec![b'a'; 64 * 10 + 5];
     s.extend_from_slice("\u{E9}\u{20AC}".as_bytes());
     s.extend(run_of(1, 64 * 3));
     let text = core::str::from_utf8(&s).unwrap();

@@ -906,6 +906,21 @@ pub(crate) unsafe fn convert<W: WideningRegister, T: OutputUnit, B: BlockConvert
                 written += step;
                 debug_assert_eq!(dst.as_ptr().wrapping_add(written).addr() % 64, 0);
                 ascii = 0;
+                // Then in `B`'s run of blocks, where it has one: its registers may be wider
+                // than `W`'s (AVX-512's store a line of UTF-32 at a time), and it goes on past
+                // the run into the characters of 1-3 bytes that follow, as this loop would
+                // hand them to it.
+                // SAFETY: `read` starts a character (it follows ASCII); the run's
+                // instructions by the caller; `read` and `written` are within the buffers.
+                if let Some((run_read, run_written)) = unsafe {
+                    T::narrow_run_by::<B>(
+                        src.get_unchecked(read..),
+                        dst.get_unchecked_mut(written..),
+                    )
+                } {
+                    read += run_read;
+                    written += run_written;
+                }
                 blocks = (src.len() - read).min(dst.len() - written) / BLOCK;
             }
         }
