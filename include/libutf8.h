@@ -696,11 +696,12 @@ enum utf8_status utf8_replace_invalid(const char *in,
  * 3 * `len` with UTF8_FALLBACK_CP1252. UTF8_SURROGATEESCAPE gives
  * UTF8_ERR_UNSUPPORTED_STRATEGY: UTF-8 cannot hold the lone surrogates it writes (use
  * utf8_to_utf16 or utf8_to_utf32); so do two fallbacks together; any other bit (UTF8_WTF8 and
- * UTF8_MORE among them) gives UTF8_ERR_INVALID_ARGUMENT; `*out_len` is then not written. Otherwise as utf8_replace_invalid: UTF8_OK whenever the
- * whole output fits, with `*out_len` its length; UTF8_ERR_BUFFER_TOO_SMALL with `*out_len` the
- * size needed, and nothing promised in `out`, so `(NULL, 0)` is a size query; a NULL `in`
- * with `len > 0` or a NULL `out` with `cap > 0` gives UTF8_ERR_NULL_POINTER, `*out_len` not
- * written. The output is not NUL-terminated.
+ * UTF8_MORE among them) gives UTF8_ERR_INVALID_ARGUMENT; `*out_len` is then not written.
+ * Otherwise as utf8_replace_invalid: UTF8_OK whenever the whole output fits, with `*out_len`
+ * its length; UTF8_ERR_BUFFER_TOO_SMALL with `*out_len` the size needed, and nothing promised
+ * in `out`, so `(NULL, 0)` is a size query; a NULL `in` with `len > 0` or a NULL `out` with
+ * `cap > 0` gives UTF8_ERR_NULL_POINTER, `*out_len` not written. The output is not
+ * NUL-terminated.
  *
  * # Safety
  * `in` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
@@ -790,8 +791,8 @@ size_t utf8_truncate(const char *s, size_t len, size_t max);
  *
  * Two strategy flags, or a strategy flag with UTF8_WTF8, give UTF8_ERR_UNSUPPORTED_STRATEGY;
  * other flag bits, both UTF8_UTF16LE and UTF8_UTF16BE, and an `out` with `cap > 0` not
- * aligned for uint16_t, give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
- * UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
+ * aligned for uint16_t, give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL
+ * `out` with `cap > 0` gives UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
  *
  * # Safety
  * `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
@@ -863,8 +864,8 @@ struct utf8_result utf8_to_utf32(const char *src,
  * UTF8_FALLBACK_LATIN1 and UTF8_FALLBACK_CP1252 (there is no byte to fall back from) and
  * UTF8_SURROGATEESCAPE with UTF8_WTF8 give UTF8_ERR_UNSUPPORTED_STRATEGY; other flag bits,
  * both UTF8_UTF16LE and UTF8_UTF16BE, and a `src` with `len > 0` not aligned for uint16_t,
- * give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
- * UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
+ * give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0`
+ * gives UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
  *
  * # Safety
  * `src` is NULL or points to `len` readable units; `out` is NULL or points to `cap` writable

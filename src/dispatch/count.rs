@@ -8,7 +8,8 @@ use crate::scalar::validate::{Prefix, scalar_prefix};
 /// After an error, the scalar code looks at this many bytes before a kernel is called again.
 const SCALAR_AFTER_ERROR: usize = crate::algorithms::lookup::BLOCK;
 
-/// `crate::count::count_chars`, with `prefix` finding each well-formed stretch and the error after it.
+/// `crate::count::count_chars`, with `prefix` finding each well-formed stretch and the error
+/// after it.
 ///
 /// A loop of its own rather than [`count_units_with`] with nothing more and one unit per
 /// error: that instance counted text with an error every 64 bytes up to a quarter slower

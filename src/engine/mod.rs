@@ -263,8 +263,8 @@ pub(super) fn convert_until<S: CodeUnit, T: CodeUnit>(
 }
 
 /// Under a strategy other than [`Replacement::Fffd`], the ill-formed sequence `m` at `at`,
-/// where [`exact_until`] stopped, replaced by [`replace_units`] (or, if the strategy does not replace
-/// it, as [`Mode::replace`] says): how far the conversion got, with no stop if it goes on.
+/// where [`exact_until`] stopped, replaced by [`replace_units`] (or, if the strategy does not
+/// replace it, as [`Mode::replace`] says): how far the conversion got, with no stop if it goes on.
 /// Out of line and cold: the loop of [`exact_until`], which well-formed input and U+FFFD
 /// replacement run, stays as it was, with no call in it.
 #[cold]

@@ -317,11 +317,12 @@ pub unsafe extern "C" fn utf8_replace_invalid(
 /// 3 * `len` with UTF8_FALLBACK_CP1252. UTF8_SURROGATEESCAPE gives
 /// UTF8_ERR_UNSUPPORTED_STRATEGY: UTF-8 cannot hold the lone surrogates it writes (use
 /// utf8_to_utf16 or utf8_to_utf32); so do two fallbacks together; any other bit (UTF8_WTF8 and
-/// UTF8_MORE among them) gives UTF8_ERR_INVALID_ARGUMENT; `*out_len` is then not written. Otherwise as utf8_replace_invalid: UTF8_OK whenever the
-/// whole output fits, with `*out_len` its length; UTF8_ERR_BUFFER_TOO_SMALL with `*out_len` the
-/// size needed, and nothing promised in `out`, so `(NULL, 0)` is a size query; a NULL `in`
-/// with `len > 0` or a NULL `out` with `cap > 0` gives UTF8_ERR_NULL_POINTER, `*out_len` not
-/// written. The output is not NUL-terminated.
+/// UTF8_MORE among them) gives UTF8_ERR_INVALID_ARGUMENT; `*out_len` is then not written.
+/// Otherwise as utf8_replace_invalid: UTF8_OK whenever the whole output fits, with `*out_len`
+/// its length; UTF8_ERR_BUFFER_TOO_SMALL with `*out_len` the size needed, and nothing promised
+/// in `out`, so `(NULL, 0)` is a size query; a NULL `in` with `len > 0` or a NULL `out` with
+/// `cap > 0` gives UTF8_ERR_NULL_POINTER, `*out_len` not written. The output is not
+/// NUL-terminated.
 ///
 /// # Safety
 /// `in` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable

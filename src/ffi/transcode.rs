@@ -613,8 +613,8 @@ fn converted(read: usize, written: usize) -> utf8_result {
 ///
 /// Two strategy flags, or a strategy flag with UTF8_WTF8, give UTF8_ERR_UNSUPPORTED_STRATEGY;
 /// other flag bits, both UTF8_UTF16LE and UTF8_UTF16BE, and an `out` with `cap > 0` not
-/// aligned for uint16_t, give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
-/// UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
+/// aligned for uint16_t, give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL
+/// `out` with `cap > 0` gives UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
 ///
 /// # Safety
 /// `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
@@ -737,8 +737,8 @@ pub unsafe extern "C" fn utf8_to_utf32(
 /// UTF8_FALLBACK_LATIN1 and UTF8_FALLBACK_CP1252 (there is no byte to fall back from) and
 /// UTF8_SURROGATEESCAPE with UTF8_WTF8 give UTF8_ERR_UNSUPPORTED_STRATEGY; other flag bits,
 /// both UTF8_UTF16LE and UTF8_UTF16BE, and a `src` with `len > 0` not aligned for uint16_t,
-/// give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0` gives
-/// UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
+/// give UTF8_ERR_INVALID_ARGUMENT; a NULL `src` with `len > 0` or NULL `out` with `cap > 0`
+/// gives UTF8_ERR_NULL_POINTER; both with `read == written == 0`.
 ///
 /// # Safety
 /// `src` is NULL or points to `len` readable units; `out` is NULL or points to `cap` writable
