@@ -284,13 +284,36 @@ fn surrogates_at_every_offset() {
 #[test]
 #[cfg_attr(
     miri,
-    ignore = "inputs of up to 262,000 units: too slow interpreted; see a_few_inputs_of_each_kind"
+    ignore = "thousands of inputs: too slow interpreted; see a_few_inputs_of_each_kind"
+)]
+fn surrogates_apart_around_blocks() {
+    // A high surrogate, other units, then a low one: a pair where nothing comes between, two
+    // lone surrogates otherwise, the two at every offset of the blocks and the gap across
+    // blocks with no surrogate at all (which AVX-512's loop passes over in one test).
+    for lead in 0..70 {
+        for gap in 0..70 {
+            let mut units = vec![0x61u16; lead];
+            units.push(0xD83D);
+            units.extend(std::iter::repeat_n(0x4E2Du16, gap));
+            units.push(0xDE00);
+            units.extend_from_slice(&[0x61; 5]);
+            check_from_utf16(&units);
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "inputs of up to 2,100,000 units: too slow interpreted; see a_few_inputs_of_each_kind"
 )]
 fn utf16_around_the_lanes_flush() {
-    // 3 bytes per unit: a lane of the UTF-16 loop gains 3 per 32-unit block, added up every
-    // 4096 blocks; the loop covers all units but the first and the last.
-    let units = vec![0x4E2Du16; 3 * 4096 * 32 + 64];
-    for blocks in [4095, 4096, 4097, 8192] {
+    // 3 bytes per unit: a lane of the portable UTF-16 loop gains 3 per 32-unit block, added up
+    // every 4096 blocks; the loop covers all units but the first and the last. AVX-512's
+    // lanes gain 2 per block (the bytes beyond a unit's first), added up every 32,767 blocks
+    // after the first unit.
+    let units = vec![0x4E2Du16; 32_768 * 32 + 64];
+    for blocks in [4095, 4096, 4097, 8192, 32_767, 32_768] {
         for delta in [-3isize, 0, 1, 2, 3, 33] {
             let len = ((blocks * 32) as isize + delta) as usize;
             check_from_utf16(&units[..len]);

@@ -231,7 +231,11 @@ static AVX2: Kernels = Kernels {
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
 static AVX512: Kernels = Kernels {
     isa: Isa::Avx512,
-    lengths: avx512::LENGTHS,
+    lengths: Lengths {
+        utf8_from_utf16: avx512::lengths::utf8_length_from_utf16::<u16>,
+        utf8_from_utf16_swapped: avx512::lengths::utf8_length_from_utf16::<U16Swapped>,
+        ..avx512::LENGTHS
+    },
     validate: avx512::validate::<true>,
     count: avx512::count::<true>,
     utf8_to_utf16: avx512::from_utf8::utf8_to_utf16,

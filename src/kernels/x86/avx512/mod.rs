@@ -15,6 +15,7 @@
 
 pub(crate) mod from_utf8;
 pub(crate) mod latin1;
+pub(crate) mod lengths;
 pub(crate) mod to_utf8;
 
 use core::arch::x86_64::*;
