@@ -90,7 +90,17 @@ pub(crate) unsafe trait Vector: Copy {
     unsafe fn any_nonzero(self) -> bool;
     /// The number of lanes holding a continuation byte, 80..BF.
     unsafe fn count_continuations(self) -> u32;
+    /// The number of lanes holding a byte from F0: in well-formed UTF-8, the lead bytes of
+    /// 4-byte characters, each of which is two UTF-16 units.
+    unsafe fn count_four_byte_leads(self) -> u32;
 }
+
+/// What a kernel's loop counts as it validates, its `COUNT` parameter: nothing.
+pub(crate) const NOTHING: u8 = 0;
+/// The characters that start in the input (one per byte that is not a continuation byte).
+pub(crate) const CHARS: u8 = 1;
+/// The UTF-16 units of those characters: one each, two for a character of 4 bytes.
+pub(crate) const UTF16_UNITS: u8 = 2;
 
 /// Byte indices that move the first `len` lanes of a 16-byte register to its end, zeros before
 /// them: the 16 from `SHIFT_TO_END[len]`, for pshufb and tbl, to which 0x80 gives a zero.
@@ -285,7 +295,7 @@ const fn incomplete_thresholds<const LANES: usize>() -> [u8; LANES] {
 /// What a kernel found: whether all of its input is well-formed; if so, `len` is the input's
 /// length, otherwise the length of a prefix, in whole blocks (see [`valid_blocks`]), that is
 /// well-formed except perhaps for a sequence cut off at its end. Counting kernels also give the
-/// number of characters that start in that prefix (0 otherwise).
+/// number of characters that start in that prefix, or of their UTF-16 units (0 otherwise).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Blocks {
     pub valid: bool,
@@ -338,8 +348,13 @@ macro_rules! block_kernels {
             #[inline(never)]
             unsafe fn validate_from(s: &[u8], ascii: usize) -> Result<(), usize> {
                 // SAFETY: the features are enabled here, and present by the caller's contract.
-                unsafe { $crate::algorithms::lookup::valid_from::<$registers, false>(s, ascii) }
-                    .into_result()
+                unsafe {
+                    $crate::algorithms::lookup::valid_from::<
+                        $registers,
+                        { $crate::algorithms::lookup::NOTHING },
+                    >(s, ascii)
+                }
+                .into_result()
             }
             /// # Safety
             /// As for `validate`; `s` is at least `STREAM_FROM` bytes long.
@@ -348,14 +363,22 @@ macro_rules! block_kernels {
             unsafe fn validate_long<const PREFETCH: bool>(s: &[u8]) -> Result<(), usize> {
                 // SAFETY: the features are enabled here, and present by the caller's contract.
                 unsafe {
-                    $crate::algorithms::lookup::valid_blocks::<$registers, false, PREFETCH>(s, 0)
+                    $crate::algorithms::lookup::valid_blocks::<
+                        $registers,
+                        { $crate::algorithms::lookup::NOTHING },
+                        PREFETCH,
+                    >(s, 0)
                 }
                 .into_result()
             }
             // SAFETY: the features are enabled here, and present by the caller's contract.
             unsafe {
                 if s.len() <= $crate::algorithms::lookup::SHORT {
-                    $crate::algorithms::lookup::valid_short::<$registers, false>(s).into_result()
+                    $crate::algorithms::lookup::valid_short::<
+                        $registers,
+                        { $crate::algorithms::lookup::NOTHING },
+                    >(s)
+                    .into_result()
                 } else if s.len() < $crate::algorithms::lookup::ALIGN_FROM {
                     match $crate::algorithms::lookup::ascii_test::<$registers>(s) {
                         Ok(()) => Ok(()),
@@ -369,41 +392,45 @@ macro_rules! block_kernels {
             }
         }
 
-        /// Checks `s` as `validate` does, and counts the characters of the good prefix it
-        /// reports (see [`lookup::valid_blocks`]).
+        /// Checks `s` as `validate` does, and counts what `COUNT` says (`lookup::CHARS` or
+        /// `lookup::UTF16_UNITS`) in the good prefix it reports (see
+        /// [`lookup::valid_blocks`]).
         ///
         /// # Safety
         /// The CPU has the instruction set.
         ///
         /// [`lookup::valid_blocks`]: $crate::algorithms::lookup::valid_blocks
         #[target_feature(enable = $features)]
-        pub(crate) unsafe fn count<const PREFETCH: bool>(
+        pub(crate) unsafe fn count<const PREFETCH: bool, const COUNT: u8>(
             s: &[u8],
         ) -> $crate::algorithms::lookup::Blocks {
             /// # Safety
             /// As for `count`; the first `ascii` blocks of `s` are ASCII.
             #[target_feature(enable = $features)]
             #[inline(never)]
-            unsafe fn count_from(s: &[u8], ascii: usize) -> $crate::algorithms::lookup::Blocks {
+            unsafe fn count_from<const COUNT: u8>(
+                s: &[u8],
+                ascii: usize,
+            ) -> $crate::algorithms::lookup::Blocks {
                 // SAFETY: the features are enabled here, and present by the caller's contract.
-                unsafe { $crate::algorithms::lookup::valid_from::<$registers, true>(s, ascii) }
+                unsafe { $crate::algorithms::lookup::valid_from::<$registers, COUNT>(s, ascii) }
             }
             /// # Safety
             /// As for `count`; `s` is at least `STREAM_FROM` bytes long.
             #[target_feature(enable = $features)]
             #[inline(never)]
-            unsafe fn count_long<const PREFETCH: bool>(
+            unsafe fn count_long<const PREFETCH: bool, const COUNT: u8>(
                 s: &[u8],
             ) -> $crate::algorithms::lookup::Blocks {
                 // SAFETY: the features are enabled here, and present by the caller's contract.
                 unsafe {
-                    $crate::algorithms::lookup::valid_blocks::<$registers, true, PREFETCH>(s, 0)
+                    $crate::algorithms::lookup::valid_blocks::<$registers, COUNT, PREFETCH>(s, 0)
                 }
             }
             // SAFETY: the features are enabled here, and present by the caller's contract.
             unsafe {
                 if s.len() <= $crate::algorithms::lookup::SHORT {
-                    $crate::algorithms::lookup::valid_short::<$registers, true>(s)
+                    $crate::algorithms::lookup::valid_short::<$registers, COUNT>(s)
                 } else if s.len() < $crate::algorithms::lookup::ALIGN_FROM {
                     match $crate::algorithms::lookup::ascii_test::<$registers>(s) {
                         Ok(()) => $crate::algorithms::lookup::Blocks {
@@ -411,12 +438,12 @@ macro_rules! block_kernels {
                             len: s.len(),
                             chars: s.len(),
                         },
-                        Err(ascii) => count_from(s, ascii),
+                        Err(ascii) => count_from::<COUNT>(s, ascii),
                     }
                 } else if s.len() < $crate::algorithms::lookup::STREAM_FROM {
-                    count_from(s, 0)
+                    count_from::<COUNT>(s, 0)
                 } else {
-                    count_long::<PREFETCH>(s)
+                    count_long::<PREFETCH, COUNT>(s)
                 }
             }
         }
@@ -425,16 +452,17 @@ macro_rules! block_kernels {
 pub(crate) use block_kernels;
 
 /// The validator's state between blocks.
-struct Checker<V: Vector, const COUNT: bool> {
+struct Checker<V: Vector, const COUNT: u8> {
     /// The last register of the previous block.
     prev: V,
     /// Non-zero where the previous block ends inside a sequence.
     prev_incomplete: V,
-    /// Characters started in the blocks checked so far, if COUNT.
+    /// Characters (or with UTF16_UNITS, their UTF-16 units) started in the blocks checked so
+    /// far, if COUNT.
     chars: usize,
 }
 
-impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
+impl<V: Vector, const COUNT: u8> Checker<V, COUNT> {
     /// # Safety
     /// The CPU supports `V`'s ISA.
     #[inline(always)]
@@ -472,13 +500,14 @@ impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
             // Only the class of the previous bytes matters, and zeros are ASCII too.
             self.prev = V::splat(0);
         }
-        if COUNT {
+        if COUNT != NOTHING {
             self.chars += n * BLOCK;
         }
     }
 
     /// Checks the 64-byte block at `at` in `s`: returns `error` with its error lanes added,
-    /// and counts its continuation bytes if COUNT. An error may lie up to three bytes before
+    /// and counts the bytes that start no unit of the count if COUNT ([`Self::uncounted`]). An
+    /// error may lie up to three bytes before
     /// the block, in a sequence that the block fails to complete.
     ///
     /// # Safety
@@ -506,8 +535,8 @@ impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
                     let prev1 = V::load(s.get_unchecked(pos - 1..));
                     let prev2 = V::load(s.get_unchecked(pos - 2..));
                     let prev3 = V::load(s.get_unchecked(pos - 3..));
-                    if COUNT {
-                        *continuations += input.count_continuations() as usize;
+                    if COUNT != NOTHING {
+                        *continuations = continuations.wrapping_add(Self::uncounted(input));
                     }
                     error = error.or(Self::errors_after(input, prev1, prev2, prev3));
                     self.prev = input;
@@ -599,7 +628,7 @@ impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
             let error = error.or(self.prev.saturating_sub(Self::thresholds()));
             // The padding was counted as characters.
             let valid = self.end_block(error, end, continuations);
-            if COUNT && valid {
+            if COUNT != NOTHING && valid {
                 self.chars -= end - len;
             }
             valid
@@ -626,7 +655,8 @@ impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
     }
 
     /// Checks the register `input`, which follows `self.prev`: returns `error` with its error
-    /// lanes added, and counts its continuation bytes if COUNT.
+    /// lanes added, and counts the bytes that start no unit of the count if COUNT
+    /// ([`Self::uncounted`]).
     ///
     /// # Safety
     /// The CPU supports `V`'s ISA.
@@ -634,12 +664,32 @@ impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
     unsafe fn check(&mut self, input: V, error: V, continuations: &mut usize) -> V {
         // SAFETY: the caller guarantees the ISA.
         unsafe {
-            if COUNT {
-                *continuations += input.count_continuations() as usize;
+            if COUNT != NOTHING {
+                *continuations = continuations.wrapping_add(Self::uncounted(input));
             }
             let error = error.or(self.errors(input));
             self.prev = input;
             error
+        }
+    }
+
+    /// The lanes of `input` that start no unit of the count: its continuation bytes, and with
+    /// UTF16_UNITS less one for each byte from F0, which starts two. Added up over a group
+    /// with wrapping (a register may end with the lead byte of a character whose continuation
+    /// bytes are in the next), and taken from the group's length, which it never exceeds.
+    ///
+    /// # Safety
+    /// The CPU supports `V`'s ISA.
+    #[inline(always)]
+    unsafe fn uncounted(input: V) -> usize {
+        // SAFETY: the caller guarantees the ISA.
+        unsafe {
+            let continuations = input.count_continuations() as usize;
+            if COUNT == UTF16_UNITS {
+                continuations.wrapping_sub(input.count_four_byte_leads() as usize)
+            } else {
+                continuations
+            }
         }
     }
 
@@ -654,9 +704,10 @@ impl<V: Vector, const COUNT: bool> Checker<V, COUNT> {
         unsafe {
             self.prev_incomplete = self.prev.saturating_sub(Self::thresholds());
             let valid = !error.any_nonzero();
-            if COUNT && valid {
-                // Every byte but a continuation starts a character.
-                self.chars += len - continuations;
+            if COUNT != NOTHING && valid {
+                // Every byte but a continuation starts a character (and with UTF16_UNITS, a
+                // byte from F0 a second unit): at least 0 for each group, whatever the bytes.
+                self.chars += len.wrapping_sub(continuations);
             }
             valid
         }
@@ -859,10 +910,7 @@ const TAIL_AFTER_ASCII: usize = 2 * SHORT;
 /// # Safety
 /// The CPU supports `V`'s ISA; the first `ascii` blocks of `s` are ASCII.
 #[inline(always)]
-unsafe fn valid_after_ascii<V: Vector, const COUNT: bool>(
-    s: &[u8],
-    ascii: usize,
-) -> Option<Blocks> {
+unsafe fn valid_after_ascii<V: Vector, const COUNT: u8>(s: &[u8], ascii: usize) -> Option<Blocks> {
     let start = ascii * BLOCK;
     let rest = s.get(start..)?;
     // SAFETY: (whole body) the caller guarantees the ISA; `check_block` reads the first SHORT
@@ -943,7 +991,7 @@ unsafe fn is_ascii<V: Vector>(s: &[u8]) -> bool {
 /// The CPU supports `V`'s ISA; the first `ascii` blocks of `s` are ASCII, and `ascii` is 0 if
 /// `s` is at least [`ALIGN_FROM`] bytes long.
 #[inline(always)]
-pub(crate) unsafe fn valid_from<V: Vector, const COUNT: bool>(s: &[u8], ascii: usize) -> Blocks {
+pub(crate) unsafe fn valid_from<V: Vector, const COUNT: u8>(s: &[u8], ascii: usize) -> Blocks {
     // SAFETY: by the caller.
     unsafe {
         match valid_after_ascii::<V, COUNT>(s, ascii) {
@@ -972,7 +1020,7 @@ fn prefetch(p: *const u8) {
 /// # Safety
 /// The CPU supports `V`'s ISA.
 #[inline(always)]
-pub(crate) unsafe fn valid_short<V: Vector, const COUNT: bool>(s: &[u8]) -> Blocks {
+pub(crate) unsafe fn valid_short<V: Vector, const COUNT: u8>(s: &[u8]) -> Blocks {
     debug_assert!(s.len() <= SHORT);
     // SAFETY: the caller guarantees the ISA.
     unsafe {
@@ -991,7 +1039,7 @@ pub(crate) unsafe fn valid_short<V: Vector, const COUNT: bool>(s: &[u8]) -> Bloc
 }
 
 /// Checks `s` block by block with `V`, up to the first bad block, then the tail shorter than a
-/// block, counting characters if `COUNT`. A long input's blocks start at a 64-byte boundary,
+/// block, counting what `COUNT` says. A long input's blocks start at a 64-byte boundary,
 /// after the bytes before it (see [`ALIGN_FROM`]). The first `ascii` blocks of an input below
 /// `ALIGN_FROM` bytes are known to be ASCII ([`ascii_test`] found them), and are skipped
 /// unread. If `STREAM`, for input of at least [`STREAM_FROM`] bytes, the loop prefetches.
@@ -1000,7 +1048,7 @@ pub(crate) unsafe fn valid_short<V: Vector, const COUNT: bool>(s: &[u8]) -> Bloc
 /// The CPU supports `V`'s ISA; the first `ascii` blocks of `s` are ASCII, and `ascii` is 0 if
 /// `s` is at least `ALIGN_FROM` bytes long.
 #[inline(always)]
-pub(crate) unsafe fn valid_blocks<V: Vector, const COUNT: bool, const STREAM: bool>(
+pub(crate) unsafe fn valid_blocks<V: Vector, const COUNT: u8, const STREAM: bool>(
     s: &[u8],
     ascii: usize,
 ) -> Blocks {

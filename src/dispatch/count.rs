@@ -20,7 +20,7 @@ pub(crate) fn count_chars_with(s: &[u8], prefix: impl Fn(&[u8]) -> Prefix) -> us
     let mut after_error = false;
     loop {
         let p = if after_error {
-            prefix_after_error(rest, &prefix)
+            prefix_after_error(rest, &prefix, |_| 0)
         } else {
             prefix(rest)
         };
@@ -40,10 +40,12 @@ pub(crate) fn count_chars_with(s: &[u8], prefix: impl Fn(&[u8]) -> Prefix) -> us
 }
 
 /// The units of the lossy conversion of `s`, with `prefix` finding each well-formed stretch
-/// and the error after it: in each stretch, one per character and `more(stretch)` besides
-/// (at most one per byte that is not a lead byte); each ill-formed sequence of `len` bytes
-/// (a maximal subpart), `error_units(len)` (1, or `len` for a strategy that replaces each
-/// byte). [`count_chars_with`] counts as this does with no more and one unit per error.
+/// and the error after it and counting the stretch's units (in `chars`); where the scalar code
+/// looks at the bytes after an error first ([`prefix_after_error`]), it counts characters, and
+/// `more(stretch)` adds what the stretch's characters take besides. Each ill-formed sequence
+/// of `len` bytes (a maximal subpart) takes `error_units(len)` (1, or `len` for a strategy
+/// that replaces each byte). [`count_chars_with`] counts as this does with characters for
+/// units and one unit per error.
 ///
 /// At most `s.len()` if `error_units(len)` is at most `len`, even where another thread
 /// changes the bytes during the call: each stretch's units are bounded by its length.
@@ -59,14 +61,14 @@ pub(crate) fn count_units_with(
     let mut after_error = false;
     loop {
         let p = if after_error {
-            prefix_after_error(rest, &prefix)
+            prefix_after_error(rest, &prefix, &more)
         } else {
             prefix(rest)
         };
         let good = rest.get(..p.len).unwrap_or(rest);
         // At most one unit per byte, even where another thread changed the bytes while
         // they were counted, so that the count never exceeds the length.
-        units += p.chars.saturating_add(more(good)).min(good.len());
+        units += p.chars.min(good.len());
         let after = rest.get(good.len()..).unwrap_or_default();
         // The maximal subpart is at least one byte long, and within `after`, which is not
         // empty where there is an error.
@@ -83,13 +85,20 @@ pub(crate) fn count_units_with(
 
 /// `prefix(s)`, for input that follows an error. Errors come in clusters (binary data, text
 /// in another encoding), and a SIMD kernel restarted after each one would check a whole
-/// block per error: the scalar code looks at the next block first.
+/// block per error: the scalar code looks at the next block first, and counts the characters
+/// of the stretch it finds there, to which `more(stretch)` adds what `prefix` counts besides.
 ///
 /// Inlined into each loop: out of line (as it was once two loops called it), its frame took
 /// `utf8_count_chars` over its stack bound (`c-tests/stack_use.c`).
 #[inline(always)]
-fn prefix_after_error(s: &[u8], prefix: impl Fn(&[u8]) -> Prefix) -> Prefix {
-    let head = scalar_prefix(&s[..SCALAR_AFTER_ERROR.min(s.len())]);
+fn prefix_after_error(
+    s: &[u8],
+    prefix: impl Fn(&[u8]) -> Prefix,
+    more: impl Fn(&[u8]) -> usize,
+) -> Prefix {
+    let window = &s[..SCALAR_AFTER_ERROR.min(s.len())];
+    let mut head = scalar_prefix(window);
+    head.chars += more(window.get(..head.len).unwrap_or(window));
     match head.error {
         // A sequence cut by the end of the window is not an error yet: the rest decides.
         Some(e) if e.kind == ErrorKind::Truncated && head.len + e.len < s.len() => {}

@@ -24,7 +24,7 @@ use core::sync::atomic::{AtomicPtr, Ordering};
 
 use crate::algorithms::ascii::{SHORT_ASCII, is_short_ascii};
 use crate::algorithms::lengths::Lengths;
-use crate::algorithms::lookup::Blocks;
+use crate::algorithms::lookup::{Blocks, CHARS, UTF16_UNITS};
 use crate::algorithms::short_ascii::{self, ShortAsciiUnit};
 use crate::engine::short::ShortCall;
 use crate::engine::{Mode, Progress, Replacement, U16Swapped, short};
@@ -86,7 +86,9 @@ struct Kernels {
     #[cfg_attr(not(any(test, feature = "internals")), allow(dead_code))]
     isa: Isa,
     validate: Validator,
+    /// Validation that counts characters, and the same counting their UTF-16 units.
     count: Counter,
+    count_utf16: Counter,
     utf8_to_utf16: Converter<u8, u16>,
     utf16_to_utf8: Converter<u16, u8>,
     /// The two converters of UTF-16 in the other byte order than the machine's.
@@ -155,6 +157,7 @@ static SCALAR: Kernels = Kernels {
     lengths: scalar::LENGTHS,
     validate: scalar::no_validation,
     count: scalar::no_count,
+    count_utf16: scalar::no_count,
     utf8_to_utf16: scalar::utf8_to_utf16,
     utf16_to_utf8: scalar::utf16_to_utf8,
     utf8_to_utf16_swapped: scalar::utf8_to_utf16,
@@ -173,7 +176,8 @@ static SCALAR: Kernels = Kernels {
 static NEON: Kernels = Kernels {
     isa: Isa::Neon,
     validate: neon::validate::<true>,
-    count: neon::count::<true>,
+    count: neon::count::<true, CHARS>,
+    count_utf16: neon::count::<true, UTF16_UNITS>,
     utf8_to_utf16: neon::utf8_to_utf16,
     utf8_to_utf16_swapped: neon::utf8_to_utf16,
     utf8_to_utf32: neon::utf8_to_utf32,
@@ -188,7 +192,8 @@ static SSE42: Kernels = Kernels {
     isa: Isa::Sse42,
     lengths: sse42::LENGTHS,
     validate: sse42::validate::<true>,
-    count: sse42::count::<true>,
+    count: sse42::count::<true, CHARS>,
+    count_utf16: sse42::count::<true, UTF16_UNITS>,
     utf8_to_utf16: sse42::utf8_to_utf16,
     utf16_to_utf8: sse42::utf16_to_utf8,
     utf8_to_utf16_swapped: sse42::utf8_to_utf16,
@@ -205,7 +210,8 @@ static AVX2: Kernels = Kernels {
     isa: Isa::Avx2,
     lengths: avx2::LENGTHS,
     validate: avx2::validate::<true>,
-    count: avx2::count::<true>,
+    count: avx2::count::<true, CHARS>,
+    count_utf16: avx2::count::<true, UTF16_UNITS>,
     utf8_to_utf16: avx2::utf8_to_utf16,
     utf16_to_utf8: avx2::utf16_to_utf8,
     utf8_to_utf16_swapped: avx2::utf8_to_utf16,
@@ -237,7 +243,8 @@ static AVX512: Kernels = Kernels {
         ..avx512::LENGTHS
     },
     validate: avx512::validate::<true>,
-    count: avx512::count::<true>,
+    count: avx512::count::<true, CHARS>,
+    count_utf16: avx512::count::<true, UTF16_UNITS>,
     utf8_to_utf16: avx512::from_utf8::utf8_to_utf16,
     utf8_to_utf32: avx512::from_utf8::utf8_to_utf32,
     utf16_to_utf8: avx512::to_utf8::utf16_to_utf8::<true, _>,
@@ -265,7 +272,8 @@ static AVX512: Kernels = Kernels {
 static AVX512_ZEN4: Kernels = Kernels {
     isa: Isa::Avx512Zen4,
     validate: avx512::validate::<false>,
-    count: avx512::count::<false>,
+    count: avx512::count::<false, CHARS>,
+    count_utf16: avx512::count::<false, UTF16_UNITS>,
     utf16_to_utf8: avx512::to_utf8::utf16_to_utf8::<false, _>,
     utf16_swapped_to_utf8: avx512::to_utf8::utf16_to_utf8::<false, _>,
     ..AVX512
@@ -688,6 +696,8 @@ static UNCHOSEN: Kernels = Kernels {
     // SAFETY: as above.
     count: |s| unsafe { (choose().count)(s) },
     // SAFETY: as above.
+    count_utf16: |s| unsafe { (choose().count_utf16)(s) },
+    // SAFETY: as above.
     utf8_to_utf16: |s, d, m| unsafe { (choose().utf8_to_utf16)(s, d, m) },
     // SAFETY: as above.
     utf16_to_utf8: |s, d, m| unsafe { (choose().utf16_to_utf8)(s, d, m) },
@@ -959,10 +969,11 @@ pub(crate) fn count_prefix(s: &[u8]) -> Prefix {
 }
 
 /// The number of UTF-16 units of the lossy conversion of `s` under `replacement`, with the
-/// implementation in use: the characters of each well-formed stretch counted by its kernel
-/// (as [`count_prefix`] does), plus one for each 4-byte character (a surrogate pair), whose
-/// lead bytes its `four_byte_leads` counts in the stretch; one unit per ill-formed sequence,
-/// or under a strategy other than U+FFFD, one per byte of it. At most `s.len()`.
+/// implementation in use: the UTF-16 units of each well-formed stretch, counted by its kernel as
+/// it validates ([`count_utf16_prefix_with`]), or where the scalar code checks it, its
+/// characters and its lead bytes of 4-byte characters (`four_byte_leads`); one unit per
+/// ill-formed sequence, or under a strategy other than U+FFFD, one per byte of it. At most
+/// `s.len()`.
 pub(crate) fn utf16_length_from_utf8(s: &[u8], replacement: Replacement) -> usize {
     utf16_length_from_utf8_with(active(), s, replacement)
 }
@@ -978,12 +989,46 @@ fn utf16_length_from_utf8_with(kernels: &Kernels, s: &[u8], replacement: Replace
                 error: None,
             }
         } else {
-            count_prefix_with(kernels, rest)
+            count_utf16_prefix_with(kernels, rest)
         }
     };
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
     let leads = |good: &[u8]| unsafe { (kernels.lengths.four_byte_leads)(good) };
     count_units_with(s, prefix, leads, error_units(replacement))
+}
+
+/// The longest well-formed prefix of `s` with the UTF-16 units of its characters counted (in
+/// `chars`; two for each character of 4 bytes), using `kernels`: [`count_prefix_with`] with the
+/// kernel that counts UTF-16 units, the 4-byte characters of the part after its blocks, which
+/// the scalar code checks, counted by `four_byte_leads`.
+#[inline(never)]
+fn count_utf16_prefix_with(kernels: &Kernels, s: &[u8]) -> Prefix {
+    // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+    let blocks = unsafe { (kernels.count_utf16)(s) };
+    if blocks.valid {
+        return Prefix {
+            len: s.len(),
+            chars: blocks.chars,
+            error: None,
+        };
+    }
+    let resume = char_start_at_or_before(s, blocks.len);
+    // A sequence cut off at the end of the blocks was counted there by its lead byte (two
+    // units from F0), and is counted again after them.
+    let cut = s
+        .get(resume..blocks.len)
+        .and_then(<[u8]>::first)
+        .map_or(0, |&lead| 1 + usize::from(lead >= 0xF0));
+    let after = s.get(resume..).unwrap_or_default();
+    let rest = scalar_prefix(after);
+    let good = after.get(..rest.len).unwrap_or(after);
+    // SAFETY: as above.
+    let leads = unsafe { (kernels.lengths.four_byte_leads)(good) };
+    Prefix {
+        len: resume + rest.len,
+        chars: blocks.chars.saturating_sub(cut) + rest.chars + leads,
+        error: rest.error,
+    }
 }
 
 /// The number of UTF-32 units of the lossy conversion of `s` under `replacement`, with the

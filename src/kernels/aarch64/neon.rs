@@ -131,6 +131,15 @@ unsafe impl Vector for Neon {
             u32::from(vaddvq_u8(vshrq_n_u8::<7>(continuation)))
         }
     }
+
+    #[inline(always)]
+    unsafe fn count_four_byte_leads(self) -> u32 {
+        // SAFETY: NEON by the caller. Each lane from F0 gives 0xFF, whose top bit is counted.
+        unsafe {
+            let lead = vcgeq_u8(self.0, vdupq_n_u8(0xF0));
+            u32::from(vaddvq_u8(vshrq_n_u8::<7>(lead)))
+        }
+    }
 }
 
 lookup::block_kernels!("neon", Neon);

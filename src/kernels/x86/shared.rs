@@ -158,6 +158,16 @@ unsafe impl Vector for Avx2 {
             _mm256_movemask_epi8(_mm256_cmpgt_epi8(_mm256_set1_epi8(-64), self.0)).count_ones()
         }
     }
+
+    #[inline(always)]
+    unsafe fn count_four_byte_leads(self) -> u32 {
+        // SAFETY: AVX2 by the caller. As signed bytes, F0..FF are the negative ones above -17:
+        // the compare's lanes keep their top bit where the byte has its own.
+        unsafe {
+            let above = _mm256_cmpgt_epi8(self.0, _mm256_set1_epi8(-17));
+            _mm256_movemask_epi8(_mm256_and_si256(above, self.0)).count_ones()
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

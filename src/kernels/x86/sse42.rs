@@ -139,6 +139,16 @@ unsafe impl Vector for Sse42 {
         // SAFETY: SSE2 by the caller. As signed bytes, 80..BF are exactly those below -64 (C0).
         unsafe { _mm_movemask_epi8(_mm_cmpgt_epi8(_mm_set1_epi8(-64), self.0)).count_ones() }
     }
+
+    #[inline(always)]
+    unsafe fn count_four_byte_leads(self) -> u32 {
+        // SAFETY: SSE2 by the caller. As signed bytes, F0..FF are the negative ones above -17:
+        // the compare's lanes keep their top bit where the byte has its own.
+        unsafe {
+            let above = _mm_cmpgt_epi8(self.0, _mm_set1_epi8(-17));
+            _mm_movemask_epi8(_mm_and_si128(above, self.0)).count_ones()
+        }
+    }
 }
 
 lookup::block_kernels!("sse4.2,popcnt", Sse42);

@@ -970,7 +970,13 @@ unsafe fn narrow_tail<T: RunStore, const VALIDATE: bool>(
         return (0, 0);
     }
     // SAFETY: the instructions by the caller.
-    if VALIDATE && !unsafe { crate::algorithms::lookup::valid_short::<Avx512, false>(src) }.valid {
+    if VALIDATE && !unsafe {
+        crate::algorithms::lookup::valid_short::<Avx512, { crate::algorithms::lookup::NOTHING }>(
+            src,
+        )
+    }
+    .valid
+    {
         return (0, 0);
     }
     // The checks above read the input once more than the steps do: if another thread changed
@@ -1084,7 +1090,7 @@ unsafe fn short_string<T: RunStore + MixedTailUnit>(
     if done.0 == 0
         && (NARROW_MIN..=NARROW_MAX).contains(&src.len())
         // SAFETY: by the caller.
-        && unsafe { crate::algorithms::lookup::valid_short::<Avx512, false>(src) }.valid
+        && unsafe { crate::algorithms::lookup::valid_short::<Avx512, { crate::algorithms::lookup::NOTHING }>(src) }.valid
     {
         // SAFETY: by the caller; `src` is well-formed.
         unsafe { mixed_steps::<T>(src, dst) }

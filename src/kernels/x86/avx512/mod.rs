@@ -193,6 +193,12 @@ unsafe impl Vector for Avx512 {
         // -64 (C0).
         unsafe { _mm512_cmplt_epi8_mask(self.0, _mm512_set1_epi8(-64)).count_ones() }
     }
+
+    #[inline(always)]
+    unsafe fn count_four_byte_leads(self) -> u32 {
+        // SAFETY: AVX-512BW by the caller.
+        unsafe { _mm512_cmpge_epu8_mask(self.0, _mm512_set1_epi8(0xF0u8 as i8)).count_ones() }
+    }
 }
 
 crate::algorithms::lookup::block_kernels!("avx512f,avx512bw,avx512vbmi,popcnt", Avx512);
