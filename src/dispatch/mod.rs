@@ -24,7 +24,9 @@ use core::sync::atomic::{AtomicPtr, Ordering};
 
 use crate::algorithms::ascii::{SHORT_ASCII, is_short_ascii};
 use crate::algorithms::lengths::Lengths;
-use crate::algorithms::lookup::{Blocks, CHARS, UTF16_UNITS};
+use crate::algorithms::lookup::Blocks;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use crate::algorithms::lookup::{CHARS, UTF16_UNITS};
 use crate::algorithms::short_ascii::{self, ShortAsciiUnit};
 use crate::engine::short::ShortCall;
 use crate::engine::{Mode, Progress, Replacement, U16Swapped, short};
