@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Clippy for aarch64, and the Rust tests given as TEST-ARGs (cargo test's target selection:
 # none, the whole suite), the converters' tests of the validated stretches and of the other
-# UTF-16 byte order, and the Latin-1 converters' tests of the blocks, built for aarch64 and run under QEMU's user-mode emulation: the NEON kernel
-# and the portable code, on a machine that is not aarch64. Under emulation a test runs about 50
-# times slower than natively. Needs the Rust target, QEMU and a cross linker (which .ci/run
-# installs: `rustup target add aarch64-unknown-linux-gnu`, `apt-get install qemu-user
-# gcc-aarch64-linux-gnu libc6-dev-arm64-cross`), and records in RESULTS that it skipped where
-# one is absent.
+# UTF-16 byte order, the Latin-1 converters' tests of the blocks and the length functions' tests
+# of NEON's count of UTF-16 units, built for aarch64 and run under QEMU's user-mode emulation:
+# the NEON kernel and the portable code, on a machine that is not aarch64. Under emulation a
+# test runs about 50 times slower than natively. Needs the Rust target, QEMU and a cross linker
+# (which .ci/run installs: `rustup target add aarch64-unknown-linux-gnu`, `apt-get install
+# qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross`), and records in RESULTS that it
+# skipped where one is absent.
 # LIBUTF8_TEST_SWEEP_STEP from the environment, passed on to the tests, samples them.
 #
 # usage: check-aarch64.sh RESULTS CARGO [TEST-ARG...]
@@ -29,6 +30,9 @@ latin1_tests=(examples errors_at_every_offset_around_the_blocks every_capacity_b
   every_implementation_converts_into_latin1 every_implementation_counts_the_latin1_length
   every_implementation_around_runs_of_ascii
   every_implementation_with_every_byte_at_every_offset_of_a_block)
+# The length functions' tests that reach NEON's count of UTF-16 units (4-byte characters in text
+# long enough for the kernel, and in 49 KB of them), by their exact names as above.
+lengths_tests=(a_few_inputs_of_each_kind four_byte_characters_around_the_lanes_flush)
 
 if ! { rustup target list --installed 2>/dev/null | grep -x "$target" >/dev/null &&
        command -v qemu-aarch64 >/dev/null && command -v aarch64-linux-gnu-gcc >/dev/null; }; then
@@ -55,3 +59,5 @@ echo "${LIBUTF8_TEST_SWEEP_STEP:+LIBUTF8_TEST_SWEEP_STEP=$LIBUTF8_TEST_SWEEP_STE
 cargo_test --test transcode -- --exact "${transcode_tests[@]}"
 echo "${LIBUTF8_TEST_SWEEP_STEP:+LIBUTF8_TEST_SWEEP_STEP=$LIBUTF8_TEST_SWEEP_STEP }$cargo test --release --target $target --test latin1 -- --exact ${latin1_tests[*]}"
 cargo_test --test latin1 -- --exact "${latin1_tests[@]}"
+echo "${LIBUTF8_TEST_SWEEP_STEP:+LIBUTF8_TEST_SWEEP_STEP=$LIBUTF8_TEST_SWEEP_STEP }$cargo test --release --target $target --test lengths -- --exact ${lengths_tests[*]}"
+cargo_test --test lengths -- --exact "${lengths_tests[@]}"
