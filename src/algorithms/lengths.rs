@@ -178,7 +178,8 @@ pub(crate) fn utf8_length_from_utf32(s: &[u32], replacement: Replacement) -> usi
 }
 
 /// The length kernels of one implementation, each [`length_kernels!`] compiled for its
-/// instruction set: callable only where the CPU has it.
+/// instruction set (or a loop of the implementation's own: AVX-512's for UTF-16): callable only
+/// where the CPU has it.
 #[derive(Clone, Copy)]
 pub(crate) struct Lengths {
     /// [`four_byte_leads`].

@@ -53,7 +53,7 @@ pub(crate) unsafe fn utf8_length_from_utf16<S: Utf16Source>(
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,bmi2,popcnt")]
 unsafe fn utf8_bytes<S: Utf16Source, const ESCAPE: bool>(s: &[u16]) -> usize {
     let p = s.as_ptr();
-    let mut block = Block {
+    let mut sums = Sums {
         lanes: [_mm512_setzero_si512(); 2],
         taken_off: 0,
         high_before: 0,
@@ -64,26 +64,26 @@ unsafe fn utf8_bytes<S: Utf16Source, const ESCAPE: bool>(s: &[u16]) -> usize {
         let blocks = ((s.len() - i) / UNITS).min(RUN);
         for _ in 0..blocks {
             // SAFETY: the instructions by the caller; the `UNITS` units at `i` are inside `s`.
-            unsafe { block.add::<S, ESCAPE>(_mm512_loadu_si512(p.add(i).cast())) };
+            unsafe { sums.add::<S, ESCAPE>(_mm512_loadu_si512(p.add(i).cast())) };
             i += UNITS;
         }
         // SAFETY: the instructions by the caller.
-        total += unsafe { lane_sum(block.lanes) };
-        block.lanes = [_mm512_setzero_si512(); 2];
+        total += unsafe { lane_sum(sums.lanes) };
+        sums.lanes = [_mm512_setzero_si512(); 2];
     }
     if i < s.len() {
         // The last units, in a register whose lanes past them are zeros: no surrogates, no
         // bytes.
         // SAFETY: the instructions by the caller; `load_tail` reads the units from `i` to
         // the end of `s`.
-        unsafe { block.add::<S, ESCAPE>(load_tail(p.add(i).cast(), 2 * (s.len() - i))) };
+        unsafe { sums.add::<S, ESCAPE>(load_tail(p.add(i).cast(), 2 * (s.len() - i))) };
     }
     // SAFETY: the instructions by the caller.
-    total + unsafe { lane_sum(block.lanes) } - 2 * block.taken_off
+    total + unsafe { lane_sum(sums.lanes) } - 2 * sums.taken_off
 }
 
 /// The sums of [`utf8_bytes`] over the blocks so far.
-struct Block {
+struct Sums {
     /// Each unit's bytes beyond its first from its value alone, 1 from U+0080 and 1 more from
     /// U+0800, in its lane: two registers, so that the chains of additions through them, one
     /// a block each, run side by side.
@@ -95,7 +95,7 @@ struct Block {
     high_before: u32,
 }
 
-impl Block {
+impl Sums {
     /// Adds the 32 units of `units` (as loaded), which follow the blocks added so far.
     ///
     /// # Safety
@@ -117,7 +117,7 @@ impl Block {
                 _mm512_srli_epi16::<15>(_mm512_adds_epu16(u, _mm512_set1_epi16(0x7800))),
             );
             // Most text has no surrogates: one test for the block, before the two that pair
-            // them (and take a block of emoji, where every block has some, every time alike).
+            // them (text of emoji, where nearly every block has some, takes them every time).
             let surrogate_bits = _mm512_and_si512(u, _mm512_set1_epi16(0xF800u16 as i16));
             let surrogates =
                 _mm512_cmpeq_epi16_mask(surrogate_bits, _mm512_set1_epi16(0xD800u16 as i16));
