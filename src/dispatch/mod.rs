@@ -659,8 +659,23 @@ fn validate_with(kernels: &Kernels, s: &[u8]) -> Result<(), Utf8Error> {
 /// too long to be inlined into the counting loop, which changed `utf8_count_chars`'s code.
 #[inline(never)]
 fn count_prefix_with(kernels: &Kernels, s: &[u8]) -> Prefix {
+    prefix_counted_by(kernels.count, s, |_| 1, |_| 0)
+}
+
+/// The longest well-formed prefix of `s`, with what `counter` (a kernel of a [`Kernels`] table)
+/// counts in it: the kernel's whole blocks, then the scalar code from the last character that
+/// starts in them, which counts characters, `more(stretch)` adding what the characters of its
+/// stretch take besides. A sequence cut off at the end of the blocks was counted there by its
+/// lead byte, `lead_units(lead)` units, and is counted again after them.
+#[inline(always)]
+fn prefix_counted_by(
+    counter: Counter,
+    s: &[u8],
+    lead_units: impl Fn(u8) -> usize,
+    more: impl Fn(&[u8]) -> usize,
+) -> Prefix {
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
-    let blocks = unsafe { (kernels.count)(s) };
+    let blocks = unsafe { counter(s) };
     if blocks.valid {
         return Prefix {
             len: s.len(),
@@ -669,15 +684,17 @@ fn count_prefix_with(kernels: &Kernels, s: &[u8]) -> Prefix {
         };
     }
     let resume = char_start_at_or_before(s, blocks.len);
-    // A sequence cut off at the end of the blocks was counted there by its lead byte, and
-    // is counted again by the scalar code.
-    let chars_before = blocks
-        .chars
-        .saturating_sub(usize::from(resume < blocks.len));
-    let rest = scalar_prefix(&s[resume.min(s.len())..]);
+    let cut = if resume < blocks.len {
+        lead_units(s.get(resume).copied().unwrap_or_default())
+    } else {
+        0
+    };
+    let after = s.get(resume..).unwrap_or_default();
+    let rest = scalar_prefix(after);
+    let more = more(after.get(..rest.len).unwrap_or(after));
     Prefix {
         len: resume + rest.len,
-        chars: chars_before + rest.chars,
+        chars: blocks.chars.saturating_sub(cut) + rest.chars + more,
         error: rest.error,
     }
 }
@@ -1006,31 +1023,13 @@ fn utf16_length_from_utf8_with(kernels: &Kernels, s: &[u8], replacement: Replace
 #[inline(never)]
 fn count_utf16_prefix_with(kernels: &Kernels, s: &[u8]) -> Prefix {
     // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
-    let blocks = unsafe { (kernels.count_utf16)(s) };
-    if blocks.valid {
-        return Prefix {
-            len: s.len(),
-            chars: blocks.chars,
-            error: None,
-        };
-    }
-    let resume = char_start_at_or_before(s, blocks.len);
-    // A sequence cut off at the end of the blocks was counted there by its lead byte (two
-    // units from F0), and is counted again after them.
-    let cut = s
-        .get(resume..blocks.len)
-        .and_then(<[u8]>::first)
-        .map_or(0, |&lead| 1 + usize::from(lead >= 0xF0));
-    let after = s.get(resume..).unwrap_or_default();
-    let rest = scalar_prefix(after);
-    let good = after.get(..rest.len).unwrap_or(after);
-    // SAFETY: as above.
-    let leads = unsafe { (kernels.lengths.four_byte_leads)(good) };
-    Prefix {
-        len: resume + rest.len,
-        chars: blocks.chars.saturating_sub(cut) + rest.chars + leads,
-        error: rest.error,
-    }
+    let leads = |good: &[u8]| unsafe { (kernels.lengths.four_byte_leads)(good) };
+    prefix_counted_by(
+        kernels.count_utf16,
+        s,
+        |lead| 1 + usize::from(lead >= 0xF0),
+        leads,
+    )
 }
 
 /// The number of UTF-32 units of the lossy conversion of `s` under `replacement`, with the
