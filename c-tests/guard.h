@@ -184,5 +184,6 @@ void test_transcode_spare(void); /* guard_convert_spare.c */
 void test_transcode_bad(void);
 void test_transcode_long(void);
 void test_forms(void);           /* guard_forms.c */
+void test_single_byte_long(void); /* guard_text.c */
 
 #endif

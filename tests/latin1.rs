@@ -621,72 +621,90 @@ fn placed(s: &[u8], offset: usize) -> (Vec<u8>, usize) {
 #[test]
 #[cfg_attr(miri, ignore = "AVX-512's copy of runs, which Miri does not run")]
 fn every_implementation_across_long_runs_of_ascii() {
-    let mut rng = Rng::new(0x10A5C);
     for (n, &len) in [1100, 1333, 1700, 3000].iter().enumerate() {
-        for at in 900..len {
-            let offset = (at * 13 + n) % 64;
-            let mut s: Vec<u8> = (0..len).map(|_| b' ' + rng.below(0x5F) as u8).collect();
-            // Every other input has other characters near its start, before the run.
-            if at % 2 == 0 {
-                for _ in 0..3 {
-                    s[rng.below(200)] = 0x80 + rng.below(0x80) as u8;
-                }
+        across_a_run_of_ascii(n, len, 900..len);
+    }
+}
+
+/// The same across runs of 25 to 40 KB, which `avx512-zen5` copies a block a step at a pace
+/// (`copy_paced`: inputs of 24 KiB to 192 KiB), ended at every offset of the three blocks
+/// after 24,000 bytes and of the last 300 bytes (where the copy stops for the end of the
+/// input, which the blocks loaded ahead need).
+#[test]
+#[cfg_attr(miri, ignore = "AVX-512's copy of runs, which Miri does not run")]
+fn every_implementation_across_runs_of_ascii_held_in_l2() {
+    for (n, &len) in [25_000, 40_000].iter().enumerate() {
+        across_a_run_of_ascii(n, len, 24_000..24_200);
+        across_a_run_of_ascii(n, len, len - 300..len);
+    }
+}
+
+/// The converters of every implementation on `len` bytes of ASCII, and a few other characters
+/// at the start of every other input, with a character from 0x80 at each offset of `ends`
+/// (see `every_implementation_across_long_runs_of_ascii`); `n` varies the placements.
+fn across_a_run_of_ascii(n: usize, len: usize, ends: core::ops::Range<usize>) {
+    let mut rng = Rng::new(0x10A5C ^ len as u64);
+    for at in ends {
+        let offset = (at * 13 + n) % 64;
+        let mut s: Vec<u8> = (0..len).map(|_| b' ' + rng.below(0x5F) as u8).collect();
+        // Every other input has other characters near its start, before the run.
+        if at % 2 == 0 {
+            for _ in 0..3 {
+                s[rng.below(200)] = 0x80 + rng.below(0x80) as u8;
             }
-            s[at] = 0x80 + rng.below(0x80) as u8;
-            let latin1 = testkit::latin1_to_utf8(&s);
-            let cp1252 = testkit::windows_1252_to_utf8(&s);
-            let mut above = latin1.clone();
-            // The last character from U+0080, at `at` in `s`, above U+00FF.
-            let i = latin1.len() - (len - at) - 1;
-            above.splice(i..i + 2, "\u{20AC}".bytes());
-            let lossy = testkit::utf8_to_latin1_lossy(&above);
-            // The inputs, each at an offset of its own from a 64-byte boundary.
-            let input_offset = (at * 7 + n) % 64;
-            let (s_buf, s_at) = placed(&s, input_offset);
-            let (latin1_buf, latin1_at) = placed(&latin1, (input_offset + 1) % 64);
-            let (above_buf, above_at) = placed(&above, (input_offset + 2) % 64);
-            let s_in = &s_buf[s_at..s_at + s.len()];
-            let latin1_in = &latin1_buf[latin1_at..latin1_at + latin1.len()];
-            let above_in = &above_buf[above_at..above_at + above.len()];
-            for isa in common::implementations() {
-                let name = isa.name();
-                for (cp, want) in [(false, &latin1), (true, &cp1252)] {
-                    for less in [0, 1, 300, 700] {
-                        let cap = want.len() - less;
-                        let (p, out) = run_at(from_single_byte(isa, cp), s_in, cap, offset);
-                        assert_eq!(out[..], want[..p.written], "{name} {at} cap {cap}");
-                        let done = (p.read, p.stop) == (s.len(), None);
-                        assert_eq!(done, less == 0, "{name} {at} cap {cap} {p:?}");
-                    }
-                }
+        }
+        s[at] = 0x80 + rng.below(0x80) as u8;
+        let latin1 = testkit::latin1_to_utf8(&s);
+        let cp1252 = testkit::windows_1252_to_utf8(&s);
+        let mut above = latin1.clone();
+        // The last character from U+0080, at `at` in `s`, above U+00FF.
+        let i = latin1.len() - (len - at) - 1;
+        above.splice(i..i + 2, "\u{20AC}".bytes());
+        let lossy = testkit::utf8_to_latin1_lossy(&above);
+        // The inputs, each at an offset of its own from a 64-byte boundary.
+        let input_offset = (at * 7 + n) % 64;
+        let (s_buf, s_at) = placed(&s, input_offset);
+        let (latin1_buf, latin1_at) = placed(&latin1, (input_offset + 1) % 64);
+        let (above_buf, above_at) = placed(&above, (input_offset + 2) % 64);
+        let s_in = &s_buf[s_at..s_at + s.len()];
+        let latin1_in = &latin1_buf[latin1_at..latin1_at + latin1.len()];
+        let above_in = &above_buf[above_at..above_at + above.len()];
+        for isa in common::implementations() {
+            let name = isa.name();
+            for (cp, want) in [(false, &latin1), (true, &cp1252)] {
                 for less in [0, 1, 300, 700] {
-                    let cap = s.len() - less;
-                    let convert =
-                        |t: &[u8], d: &mut [u8]| isa.utf8_to_latin1(t, d, STRICT).unwrap();
-                    let (p, out) = run_at(convert, latin1_in, cap, offset);
-                    assert_eq!(out[..], s[..p.written], "{name} {at} cap {cap}");
-                    let done = (p.read, p.stop) == (latin1.len(), None);
+                    let cap = want.len() - less;
+                    let (p, out) = run_at(from_single_byte(isa, cp), s_in, cap, offset);
+                    assert_eq!(out[..], want[..p.written], "{name} {at} cap {cap}");
+                    let done = (p.read, p.stop) == (s.len(), None);
                     assert_eq!(done, less == 0, "{name} {at} cap {cap} {p:?}");
-                    let convert =
-                        |t: &[u8], d: &mut [u8]| isa.utf8_to_latin1(t, d, REPLACE).unwrap();
-                    let (p, out) = run_at(convert, above_in, cap, offset);
-                    assert_eq!(out[..], lossy[..p.written], "{name} {at} cap {cap}");
                 }
-                let convert = |t: &[u8], d: &mut [u8]| isa.utf8_to_latin1(t, d, STRICT).unwrap();
-                let (p, out) = run_at(convert, above_in, s.len(), offset);
-                assert_eq!(
-                    (&out[..], p.read, p.stop),
-                    (&s[..at], i, Some(Stop::Unrepresentable)),
-                    "{name} {at}"
-                );
             }
+            for less in [0, 1, 300, 700] {
+                let cap = s.len() - less;
+                let convert = |t: &[u8], d: &mut [u8]| isa.utf8_to_latin1(t, d, STRICT).unwrap();
+                let (p, out) = run_at(convert, latin1_in, cap, offset);
+                assert_eq!(out[..], s[..p.written], "{name} {at} cap {cap}");
+                let done = (p.read, p.stop) == (latin1.len(), None);
+                assert_eq!(done, less == 0, "{name} {at} cap {cap} {p:?}");
+                let convert = |t: &[u8], d: &mut [u8]| isa.utf8_to_latin1(t, d, REPLACE).unwrap();
+                let (p, out) = run_at(convert, above_in, cap, offset);
+                assert_eq!(out[..], lossy[..p.written], "{name} {at} cap {cap}");
+            }
+            let convert = |t: &[u8], d: &mut [u8]| isa.utf8_to_latin1(t, d, STRICT).unwrap();
+            let (p, out) = run_at(convert, above_in, s.len(), offset);
+            assert_eq!(
+                (&out[..], p.read, p.stop),
+                (&s[..at], i, Some(Stop::Unrepresentable)),
+                "{name} {at}"
+            );
         }
     }
 }
 
 /// Each implementation's converters on inputs of 32 KiB to 192 KiB, whose runs of ASCII
-/// AVX-512 takes a block at a time rather than four (their input and output outgrow the L1
-/// cache, not the L2), and one just past them: text of runs of ASCII of up to 8 KiB between
+/// `avx512-zen5` copies a block a step at a pace rather than four at a time (their input and
+/// output outgrow the L1 cache, not the L2), and one just past them: text of runs of ASCII of up to 8 KiB between
 /// characters from U+0080, in Latin-1 into UTF-8 from Latin-1 and from Windows-1252, and in
 /// UTF-8 (two bytes, some cut by a block's end) into Latin-1, with one character above U+00FF
 /// near its end (strict: where it stops) or none, into the size needed, one byte less and

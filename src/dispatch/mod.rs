@@ -253,9 +253,9 @@ static AVX512: Kernels = Kernels {
     utf32_to_utf8: avx512::to_utf8::utf32_to_utf8,
     utf8_to_utf16_swapped: avx512::from_utf8::utf8_to_utf16,
     utf16_swapped_to_utf8: avx512::to_utf8::utf16_to_utf8::<true, _>,
-    latin1_to_utf8: avx512::latin1::latin1_to_utf8::<false>,
-    cp1252_to_utf8: avx512::latin1::cp1252_to_utf8::<false>,
-    utf8_to_latin1: avx512::latin1::utf8_to_latin1::<false>,
+    latin1_to_utf8: avx512::latin1::latin1_to_utf8::<avx512::latin1::StoresAligned>,
+    cp1252_to_utf8: avx512::latin1::cp1252_to_utf8::<avx512::latin1::StoresAligned>,
+    utf8_to_latin1: avx512::latin1::utf8_to_latin1::<avx512::latin1::StoresAligned>,
     short: ShortConverters {
         utf8_to_utf16: Some(avx512::from_utf8::short_utf8::<u16>),
         utf8_to_utf16_swapped: Some(avx512::from_utf8::short_utf8::<U16Swapped>),
@@ -281,15 +281,16 @@ static AVX512_ZEN4: Kernels = Kernels {
     ..AVX512
 };
 /// AVX512's kernels, but the Latin-1 converters copy runs of ASCII from loads aligned to the
-/// input, their stores split where the output's offset in a cache line differs (see
-/// `avx512::latin1::copy_ascii_run`): on AMD Zen 5 a split store costs less than a split
-/// load, on Intel more. (Zen 5 runs AVX512's other choices faster than Zen 4's: BENCHMARKS.md.)
+/// input, their stores split where the output's offset in a cache line differs, and a block at
+/// a steady pace where input and output outgrow L1 but not L2 (`avx512::latin1::Zen5`): on
+/// AMD Zen 5 a split store costs less than a split load, on Intel more. (Zen 5 runs AVX512's
+/// other choices faster than Zen 4's: BENCHMARKS.md.)
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
 static AVX512_ZEN5: Kernels = Kernels {
     isa: Isa::Avx512Zen5,
-    latin1_to_utf8: avx512::latin1::latin1_to_utf8::<true>,
-    cp1252_to_utf8: avx512::latin1::cp1252_to_utf8::<true>,
-    utf8_to_latin1: avx512::latin1::utf8_to_latin1::<true>,
+    latin1_to_utf8: avx512::latin1::latin1_to_utf8::<avx512::latin1::Zen5>,
+    cp1252_to_utf8: avx512::latin1::cp1252_to_utf8::<avx512::latin1::Zen5>,
+    utf8_to_latin1: avx512::latin1::utf8_to_latin1::<avx512::latin1::Zen5>,
     ..AVX512
 };
 

@@ -9,6 +9,7 @@
 
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
+use core::ops::RangeInclusive;
 
 use super::{compress_bytes, in_gpr, load_tail, low_bits, store_tail};
 use crate::engine::short::done;
@@ -24,6 +25,38 @@ const HALF: usize = 32;
 /// ([`copy_ascii_run`]): in mixed text, where runs are short, each try that fails costs more
 /// than the blocks it would have saved.
 const ASCII_RUN: usize = 16;
+
+/// How a tuning copies long runs of ASCII ([`copy_ascii_run`]): which of the loads or the stores
+/// are whole cache lines, and for which lengths of input the copy takes one block a step at a
+/// steady pace ([`copy_paced`]) rather than four at a time.
+pub(crate) trait RunCopy {
+    /// The loads are whole lines of the input, else the stores whole lines of the output.
+    const LOADS_ALIGNED: bool;
+    /// The lengths of input whose runs [`copy_paced`] copies.
+    const PACED: RangeInclusive<usize>;
+}
+
+/// Stores whole lines of the output, four blocks a step: AVX512's and Zen 4's copy (on Intel a
+/// split store cost more than a split load).
+pub(crate) struct StoresAligned;
+
+impl RunCopy for StoresAligned {
+    const LOADS_ALIGNED: bool = false;
+    #[expect(clippy::reversed_empty_ranges, reason = "no input is paced")]
+    const PACED: RangeInclusive<usize> = 1..=0;
+}
+
+/// Loads whole lines of the input (on AMD Zen 5 a split load costs more than a split store),
+/// paced for inputs whose copy outgrows the 48 KiB L1 data cache but stays in the 1 MiB L2:
+/// above 24 KiB, where the input and its output no longer fit in L1 together, and up to
+/// 192 KiB, past which the four-block copy, which keeps more lines in flight, was as fast
+/// (BENCHMARKS.md).
+pub(crate) struct Zen5;
+
+impl RunCopy for Zen5 {
+    const LOADS_ALIGNED: bool = true;
+    const PACED: RangeInclusive<usize> = 24 * 1024 + 1..=192 * 1024;
+}
 
 /// The blocks of input loaded ahead of the one being converted, the first of them that one.
 ///
@@ -93,7 +126,7 @@ fn loaded_here(v: __m512i) {
 /// The end of a loop's step (in the slot `$slot` of the ring `$ahead`) for a block of ASCII
 /// read up to `$read` and stored just before `$written`: counts it in `$written` and in
 /// `$ascii_left`, and after `ASCII_RUN` of them in a row copies the run
-/// that follows ([`copy_ascii_run`], with the `LOADS_ALIGNED` of the function it expands in),
+/// that follows ([`copy_ascii_run`], with the `RunCopy` `C` of the function it expands in),
 /// then reloads the ring, the next step's slot first. A
 /// macro, which costs nothing: as a function taking the counts by reference it cost UTF-8 ->
 /// Latin-1 3.5%.
@@ -103,7 +136,7 @@ macro_rules! after_ascii_block {
         $ascii_left -= 1;
         if $ascii_left == 0 {
             $ascii_left = ASCII_RUN;
-            if let Some(copied) = copy_ascii_run::<LOADS_ALIGNED>($src, $dst, $read, $written) {
+            if let Some(copied) = copy_ascii_run::<C>($src, $dst, $read, $written) {
                 ($read, $written) = copied;
                 $ahead = Ahead::load::<{ ($slot + 1) % AHEAD }>($src.as_ptr().add($read));
             }
@@ -129,28 +162,28 @@ unsafe fn load_four(p: *const u8) -> [__m512i; 4] {
 }
 
 /// Copies the run of ASCII at `read` four blocks at a time, tested together (a byte of
-/// 0x80..0x9F fails the test too), the next four loaded before the stores (see [`Ahead`]).
-/// Where the input's and the output's offsets in their cache lines differ, either the loads or
-/// the stores split across two lines: with `LOADS_ALIGNED` the loads are whole lines of the
-/// input, else the stores whole lines of the output. Which costs less depends on the core: on
-/// Intel's a split store cost more than a split load, on AMD Zen 5 the reverse (BENCHMARKS.md).
-/// Backed up to where the input (or the output) is at a multiple of 64 bytes, the first four
-/// store again some bytes of the block before `read`, which are ASCII, the same. Stops before
-/// the four blocks that end the run, or where fewer than eight blocks of input or four of
-/// output are left: where the run's copy ended, or `None` if it copied nothing.
+/// 0x80..0x9F fails the test too), the next four loaded before the stores (see [`Ahead`]), or
+/// for an input of `C::PACED`'s lengths a block at a time ([`copy_paced`]). Where the input's
+/// and the output's offsets in their cache lines differ, either the loads or the stores split
+/// across two lines: with `C::LOADS_ALIGNED` the loads are whole lines of the input, else the
+/// stores whole lines of the output. Backed up to where the input (or the output) is at a
+/// multiple of 64 bytes, the first block stores again some bytes of the block before `read`,
+/// which are ASCII, the same. Stops before the blocks that end the run (four, or the one), or
+/// where fewer than eight blocks of input or four of output are left (paced: five of input, one
+/// of output): where the run's copy ended, or `None` if it copied nothing.
 ///
 /// # Safety
 /// The CPU has AVX-512F and BW; the `BLOCK` bytes before `read` are ASCII, written (one byte
 /// each) just before `written`.
 #[inline(always)]
-unsafe fn copy_ascii_run<const LOADS_ALIGNED: bool>(
+unsafe fn copy_ascii_run<C: RunCopy>(
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
     read: usize,
     written: usize,
 ) -> Option<(usize, usize)> {
     // The distance to the input's (or the output's) multiple of 64 below, less than BLOCK.
-    let back = if LOADS_ALIGNED {
+    let back = if C::LOADS_ALIGNED {
         src.as_ptr().wrapping_add(read).addr() % BLOCK
     } else {
         dst.as_ptr().wrapping_add(written).addr() % BLOCK
@@ -158,6 +191,21 @@ unsafe fn copy_ascii_run<const LOADS_ALIGNED: bool>(
     let (mut r, mut w) = (read - back, written - back);
     if src.len() - r < 8 * BLOCK || dst.len() - w < 4 * BLOCK {
         return None;
+    }
+    if C::PACED.contains(&src.len()) {
+        // Four blocks of input left after the last block copied, for the ring's reload.
+        let (src_end, dst_end) = (src.len() - r - 4 * BLOCK, dst.len() - w);
+        // SAFETY: the instructions by the caller; `src_end` bytes at `r` are inside `src`,
+        // `dst_end` at `w` inside `dst`, both at least a block by the test above.
+        let copied = unsafe {
+            copy_paced(
+                src.as_ptr().add(r),
+                dst.as_mut_ptr().add(w).cast(),
+                src_end,
+                dst_end,
+            )
+        };
+        return (r + copied > read).then_some((r + copied, w + copied));
     }
     // SAFETY: the instructions by the caller. Each load of four blocks reads 4 * BLOCK bytes
     // at `r`, or at `r + 4 * BLOCK`, inside `src` by the loop's condition (and the test above
@@ -183,6 +231,56 @@ unsafe fn copy_ascii_run<const LOADS_ALIGNED: bool>(
         }
     }
     (r > read).then_some((r, w))
+}
+
+/// Copies blocks of ASCII from `src` to `dst` while they are ASCII and end within `src_end`
+/// and `dst_end` bytes: the bytes copied, a multiple of 64. A block a step, whose offset is
+/// advanced by two dependent additions: the loads start no faster than one every two cycles,
+/// the rate at which the L2 cache fills the L1 with a line of input and a line of output. The
+/// four-block copy, whose loads run ahead of its stores, was slower by up to a fifth where
+/// input and output stay in L2, and so was a loop of one block a step with one addition
+/// (BENCHMARKS.md). In `asm!`, as the compiler would fold the additions and move the loop:
+/// where a loop lies in its cache lines moved these copies' speed by as much.
+///
+/// # Safety
+/// The CPU has AVX-512F and BW; `src_end` bytes at `src` are readable, `dst_end` at `dst`
+/// writable, both at least 64.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn copy_paced(src: *const u8, dst: *mut u8, src_end: usize, dst_end: usize) -> usize {
+    let mut copied: usize = 0;
+    // SAFETY: each load reads the block at `copied` and each store writes it, which the
+    // test of the step before (for the first, the caller) keeps within `src_end` and
+    // `dst_end`. Nothing else is written; the stack is not touched.
+    unsafe {
+        core::arch::asm!(
+            ".p2align 6",
+            "2:",
+            "vmovdqu64 {block}, zmmword ptr [{src} + {copied}]",
+            "vpmovb2m {high}, {block}",
+            "kortestq {high}, {high}",
+            "jnz 3f",
+            "vmovdqu64 zmmword ptr [{dst} + {copied}], {block}",
+            "add {copied}, 32",
+            "add {copied}, 32",
+            "lea {end}, [{copied} + 64]",
+            "cmp {end}, {src_end}",
+            "ja 3f",
+            "cmp {end}, {dst_end}",
+            "jbe 2b",
+            "3:",
+            copied = inout(reg) copied,
+            src = in(reg) src,
+            dst = in(reg) dst,
+            src_end = in(reg) src_end,
+            dst_end = in(reg) dst_end,
+            end = out(reg) _,
+            block = out(zmm_reg) _,
+            high = out(kreg) _,
+            options(nostack),
+        );
+    }
+    copied
 }
 
 /// The byte permutation that pairs byte `i` of a register with byte `i + 32` in 16-bit lane
@@ -272,7 +370,7 @@ unsafe fn utf8_of_block(b: __m512i, high: u64, from_c0: u64) -> [(__m512i, usize
 /// The CPU has AVX-512F, BW, VL, VBMI, VBMI2, BMI2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 #[inline(never)]
-unsafe fn latin1_blocks<const CP1252: bool, const LOADS_ALIGNED: bool>(
+unsafe fn latin1_blocks<const CP1252: bool, C: RunCopy>(
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
 ) -> (usize, usize) {
@@ -557,7 +655,7 @@ unsafe fn short_utf8_to_latin1(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Optio
 /// The CPU has AVX-512F, BW, VBMI2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi2")]
 #[inline(never)]
-unsafe fn utf8_to_latin1_blocks<const LOADS_ALIGNED: bool>(
+unsafe fn utf8_to_latin1_blocks<C: RunCopy>(
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
 ) -> (usize, usize) {
@@ -653,13 +751,12 @@ unsafe fn utf8_to_latin1_blocks<const LOADS_ALIGNED: bool>(
 }
 
 /// `crate::engine::latin1::latin1_to_utf8_with` with [`latin1_blocks`], whose copies of
-/// runs of ASCII align their loads with `LOADS_ALIGNED`, else their stores (see
-/// [`copy_ascii_run`]).
+/// runs of ASCII `C` chooses (see [`copy_ascii_run`]).
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VL, VBMI and VBMI2, BMI2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-pub(crate) unsafe fn latin1_to_utf8<const LOADS_ALIGNED: bool>(
+pub(crate) unsafe fn latin1_to_utf8<C: RunCopy>(
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
 ) -> Progress {
@@ -671,17 +768,17 @@ pub(crate) unsafe fn latin1_to_utf8<const LOADS_ALIGNED: bool>(
     }
     latin1::latin1_to_utf8_with(src, dst, |s, d| {
         // SAFETY: the CPU has the instructions by our contract.
-        unsafe { latin1_blocks::<false, LOADS_ALIGNED>(s, d) }
+        unsafe { latin1_blocks::<false, C>(s, d) }
     })
 }
 
 /// `crate::engine::latin1::cp1252_to_utf8_with` with [`latin1_blocks`], which stops at the
-/// bytes 0x80..0x9F (`LOADS_ALIGNED` as for [`latin1_to_utf8`]).
+/// bytes 0x80..0x9F (`C` as for [`latin1_to_utf8`]).
 ///
 /// # Safety
 /// As for [`latin1_to_utf8`].
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-pub(crate) unsafe fn cp1252_to_utf8<const LOADS_ALIGNED: bool>(
+pub(crate) unsafe fn cp1252_to_utf8<C: RunCopy>(
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
 ) -> Progress {
@@ -693,17 +790,17 @@ pub(crate) unsafe fn cp1252_to_utf8<const LOADS_ALIGNED: bool>(
     }
     latin1::cp1252_to_utf8_with(src, dst, |s, d| {
         // SAFETY: as above.
-        unsafe { latin1_blocks::<true, LOADS_ALIGNED>(s, d) }
+        unsafe { latin1_blocks::<true, C>(s, d) }
     })
 }
 
 /// `crate::engine::latin1::utf8_to_latin1_with` with [`utf8_to_latin1_blocks`]
-/// (`LOADS_ALIGNED` as for [`latin1_to_utf8`]).
+/// (`C` as for [`latin1_to_utf8`]).
 ///
 /// # Safety
 /// As for [`latin1_to_utf8`].
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-pub(crate) unsafe fn utf8_to_latin1<const LOADS_ALIGNED: bool>(
+pub(crate) unsafe fn utf8_to_latin1<C: RunCopy>(
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
     mode: Mode,
@@ -716,6 +813,6 @@ pub(crate) unsafe fn utf8_to_latin1<const LOADS_ALIGNED: bool>(
     }
     latin1::utf8_to_latin1_with(src, dst, mode, |s, d| {
         // SAFETY: as above.
-        unsafe { utf8_to_latin1_blocks::<LOADS_ALIGNED>(s, d) }
+        unsafe { utf8_to_latin1_blocks::<C>(s, d) }
     })
 }
