@@ -49,8 +49,7 @@ impl RunCopy for StoresAligned {
 /// Loads whole lines of the input (on AMD Zen 5 a split load costs more than a split store),
 /// paced for inputs whose copy outgrows the 48 KiB L1 data cache but stays in the 1 MiB L2:
 /// above 24 KiB, where the input and its output no longer fit in L1 together, and up to
-/// 192 KiB, past which the four-block copy, which keeps more lines in flight, was as fast
-/// (BENCHMARKS.md).
+/// 192 KiB, past which the four-block copy was as fast (BENCHMARKS.md).
 pub(crate) struct Zen5;
 
 impl RunCopy for Zen5 {
@@ -193,7 +192,8 @@ unsafe fn copy_ascii_run<C: RunCopy>(
         return None;
     }
     if C::PACED.contains(&src.len()) {
-        // Four blocks of input left after the last block copied, for the ring's reload.
+        // The ring's reload after the copy reads `AHEAD` blocks at its end: leave four, as the
+        // four-block copy does.
         let (src_end, dst_end) = (src.len() - r - 4 * BLOCK, dst.len() - w);
         // SAFETY: the instructions by the caller; `src_end` bytes at `r` are inside `src`,
         // `dst_end` at `w` inside `dst`, both at least a block by the test above.
@@ -236,7 +236,7 @@ unsafe fn copy_ascii_run<C: RunCopy>(
 /// Copies blocks of ASCII from `src` to `dst` while they are ASCII and end within `src_end`
 /// and `dst_end` bytes: the bytes copied, a multiple of 64. A block a step, whose offset is
 /// advanced by two dependent additions: the loads start no faster than one every two cycles,
-/// the rate at which the L2 cache fills the L1 with a line of input and a line of output. The
+/// about the rate at which L2 fills L1 with a line of input and a line of output. The
 /// four-block copy, whose loads run ahead of its stores, was slower by up to a fifth where
 /// input and output stay in L2, and so was a loop of one block a step with one addition
 /// (BENCHMARKS.md). In `asm!`, as the compiler would fold the additions and move the loop:
