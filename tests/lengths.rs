@@ -345,15 +345,25 @@ fn utf16_around_the_lanes_flush() {
     ignore = "thousands of inputs and one of 2 million values: too slow interpreted; see a_few_inputs_of_each_kind"
 )]
 fn utf32_every_kind_at_every_offset_and_around_the_flush() {
+    // Each side of each length's bounds, the errors, the escapes' ends, and values whose
+    // half (AVX-512 packs halves of values into 16-bit lanes) is at or past 2^15 and 2^31.
     let specials = [
+        0x7F,
+        0x80,
+        0x7FF,
+        0x800,
+        0xFFFF,
+        0x1_0000,
+        0x1F600,
         0x10_FFFF,
         0x11_0000,
         0xD800,
+        0xDC7F,
         0xDC80,
         0xDCFF,
+        0xDD00,
+        0x8000_0000,
         0xFFFF_FFFF,
-        0x1F600,
-        0x7FF,
     ];
     for len in 0..100 {
         let base = vec![0x61u32; len];
@@ -366,11 +376,14 @@ fn utf32_every_kind_at_every_offset_and_around_the_flush() {
             }
         }
     }
-    // 4 bytes per value: lanes added up every 65536 blocks of 32.
+    // 4 bytes per value: the portable loop's lanes added up every 65,536 blocks of 32 values,
+    // AVX-512's every 32,767 steps of 32.
     let values = vec![0x1F600u32; (1 << 16) * 32 + 64];
-    for delta in [-1isize, 0, 1, 63] {
-        let len = (((1 << 16) * 32) as isize + delta) as usize;
-        check_from_utf32(&values[..len]);
+    for flush in [(1 << 16) * 32, 32_767 * 32] {
+        for delta in [-1isize, 0, 1, 31, 63] {
+            let len = (flush as isize + delta) as usize;
+            check_from_utf32(&values[..len]);
+        }
     }
 }
 

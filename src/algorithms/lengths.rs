@@ -144,7 +144,7 @@ const VALUE_RUN: usize = 1 << 16;
 /// The UTF-8 bytes of one UTF-32 value: 1 to 4 per scalar value, 3 (U+FFFD) per surrogate or
 /// value above 0x10FFFF, or with `escape`, 1 per U+DC80..U+DCFF.
 #[inline(always)]
-fn utf32_value_bytes(v: u32, escape: bool) -> u32 {
+pub(crate) fn utf32_value_bytes(v: u32, escape: bool) -> u32 {
     let base = 1
         + u32::from(v >= 0x80)
         + u32::from(v >= 0x800)

@@ -242,6 +242,7 @@ static AVX512: Kernels = Kernels {
     lengths: Lengths {
         utf8_from_utf16: avx512::lengths::utf8_length_from_utf16::<u16>,
         utf8_from_utf16_swapped: avx512::lengths::utf8_length_from_utf16::<U16Swapped>,
+        utf8_from_utf32: avx512::lengths::utf8_length_from_utf32,
         ..avx512::LENGTHS
     },
     validate: avx512::validate::<true>,
