@@ -416,9 +416,9 @@ readers:
  * in place of the shared one. */
 void test_single_byte_long(void)
 {
-#define LONG_MAX_IN (192 * 1024)
-    static const size_t lens[] = { 24 * 1024 + 1, 40000, 65536 + 37, LONG_MAX_IN };
-    static unsigned char in[LONG_MAX_IN], want[2 * LONG_MAX_IN], got[2 * LONG_MAX_IN];
+#define LONG_SB_MAX (192 * 1024)
+    static const size_t lens[] = { 24 * 1024 + 1, 40000, 65536 + 37, LONG_SB_MAX };
+    static unsigned char in[LONG_SB_MAX], want[2 * LONG_SB_MAX], got[2 * LONG_SB_MAX];
     static const char *const names[N_SB] = { "latin1_to_utf8", "cp1252_to_utf8",
                                              "utf8_to_latin1 (UTF8_REPLACE)" };
     unsigned char *shared_lo = arena_lo, *shared_hi = arena_hi;
@@ -426,7 +426,7 @@ void test_single_byte_long(void)
     struct group g;
 
     section_begin("the single-byte converters: runs of ASCII of 24 KiB to 192 KiB");
-    arena_init(4 * LONG_MAX_IN, &arena_lo, &arena_hi);
+    arena_init(4 * LONG_SB_MAX, &arena_lo, &arena_hi);
     for (i = 0; i < COUNT(lens); i++) {
         size_t len = lens[i];
         const size_t ends[] = { len, len - 1, len - 2, len - 200, len / 2 + 7 };
@@ -464,5 +464,5 @@ void test_single_byte_long(void)
     arena_lo = shared_lo;
     arena_hi = shared_hi;
     section_end();
-#undef LONG_MAX_IN
+#undef LONG_SB_MAX
 }

@@ -147,8 +147,8 @@ impl Sums {
 /// Values of UTF-32 in a step of [`utf8_length_from_utf32`]: two registers.
 const VALUES: usize = 32;
 
-/// Steps per run of [`utf8_length_from_utf32`]: the first of its two 16-bit lanes adds at most 2
-/// per step, and is added up before it passes 65535.
+/// Steps per run of [`utf8_length_from_utf32`]: a 16-bit lane of the first of its two
+/// registers adds at most 2 per step, and is added up before it passes 65535.
 const VALUE_RUN: usize = 32_767;
 
 /// The UTF-8 bytes of the lossy conversion of `s`, UTF-32, under `replacement`: what
@@ -161,8 +161,8 @@ const VALUE_RUN: usize = 32_767;
 /// charge comes from one reading of it.
 ///
 /// # Safety
-/// The CPU has AVX-512F and BW.
-#[target_feature(enable = "avx512f,avx512bw")]
+/// The CPU has AVX-512F, BW, VBMI2 and BMI2 (the last two for `load_tail`).
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,bmi2")]
 pub(crate) unsafe fn utf8_length_from_utf32(s: &[u32], replacement: Replacement) -> usize {
     // SAFETY: the instructions by the caller.
     unsafe {
@@ -177,9 +177,9 @@ pub(crate) unsafe fn utf8_length_from_utf32(s: &[u32], replacement: Replacement)
 /// [`utf8_length_from_utf32`], with the escapes if `ESCAPE`.
 ///
 /// # Safety
-/// The CPU has AVX-512F and BW.
+/// The CPU has AVX-512F, BW, VBMI2 and BMI2.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,bmi2")]
 unsafe fn utf8_bytes_of_values<const ESCAPE: bool>(s: &[u32]) -> usize {
     let p = s.as_ptr();
     let mut lanes = [_mm512_setzero_si512(); 2];
