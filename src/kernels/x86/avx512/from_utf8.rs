@@ -33,6 +33,24 @@ static INTERLEAVE: [[u8; 64]; 2] = {
     table
 };
 
+/// The two-register byte permutations that make 32-bit lane `j` of table `k` the 32-bit value
+/// whose low byte is byte `16 * k + j` of the first register and whose high byte is that byte of
+/// the second (with the other two bytes zeroed by a mask).
+static WIDEN32: [[u8; 64]; 4] = {
+    let mut table = [[0; 64]; 4];
+    let mut k = 0;
+    while k < 4 {
+        let mut j = 0;
+        while j < 16 {
+            table[k][4 * j] = (16 * k + j) as u8;
+            table[k][4 * j + 1] = (64 + 16 * k + j) as u8;
+            j += 1;
+        }
+        k += 1;
+    }
+    table
+};
+
 /// The 64 bytes of the table as a register.
 ///
 /// # Safety
@@ -356,6 +374,16 @@ pub(crate) unsafe trait RunStore: Sized {
     /// # Safety
     /// `total` units writable at `out`; the CPU has AVX-512F, BW and VBMI.
     unsafe fn store_values(lows: __m512i, highs: __m512i, total: usize, out: *mut Self);
+    /// [`RunStore::store_values`] inside a run, with room for a block's units: the same units
+    /// written, none after them, with no branch on `total` that mixed text would mispredict.
+    ///
+    /// # Safety
+    /// As for [`RunStore::store_values`], and `total` is at least 16, 64 units writable at `out`.
+    #[inline(always)]
+    unsafe fn store_values_in_run(lows: __m512i, highs: __m512i, total: usize, out: *mut Self) {
+        // SAFETY: by the caller.
+        unsafe { Self::store_values(lows, highs, total, out) }
+    }
     /// Writes the first `total` (1 to 64) bytes of ASCII as units at `out`, and nothing after
     /// them.
     ///
@@ -463,6 +491,33 @@ unsafe impl RunStore for u32 {
     }
 
     #[inline(always)]
+    unsafe fn store_values_in_run(lows: __m512i, highs: __m512i, total: usize, out: *mut u32) {
+        // Whether a block's values take three stores or four is as random as the text: all
+        // four are made, the last ones masked, each lane's value permuted into place with the
+        // two bytes above it zeroed. (Only with room for all four: a masked store whose lanes
+        // reach into a page not yet touched costs a microcode assist, even with the lanes off.)
+        // SAFETY: by the caller: the whole store writes 16 units of the at least 16 of `total`,
+        // the masked ones those after, below `total`, all within the 64 writable.
+        unsafe {
+            let masks = low_bits(total);
+            let units = |k: usize| {
+                _mm512_maskz_permutex2var_epi8(
+                    0x3333_3333_3333_3333,
+                    lows,
+                    table64(&WIDEN32[k]),
+                    highs,
+                )
+            };
+            _mm512_storeu_si512(out.cast(), units(0));
+            _mm512_mask_storeu_epi32(out.add(16).cast(), (masks >> 16) as u16, units(1));
+            if total > 32 {
+                _mm512_mask_storeu_epi32(out.add(32).cast(), (masks >> 32) as u16, units(2));
+                _mm512_mask_storeu_epi32(out.add(48).cast(), (masks >> 48) as u16, units(3));
+            }
+        }
+    }
+
+    #[inline(always)]
     unsafe fn store_ascii(bytes: __m512i, total: usize, out: *mut u32) {
         // SAFETY: by the caller: each store writes 16 units below `total`, or those left.
         unsafe {
@@ -520,8 +575,9 @@ unsafe fn narrow_run<T: RunStore>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> (us
     // that continue a character and two before those that are the third of one, in
     // `src` since `src` starts a character (a continuation byte at its start is an
     // error, with nothing carried over). The stores write at most 64 units at `written`
-    // (32, and those after 32 of `total`, or `total`; 64 for ASCII), and the loop condition
-    // leaves room for 64.
+    // (`total`, or 64 of ASCII), and the loop condition leaves room for 64. A block of
+    // characters of 1-3 bytes ends at least 16 of them: all but at most two of its bytes (the
+    // start of a character the next block ends) are in characters it ends.
     unsafe {
         while src.len() - read >= from_utf8::BLOCK && dst.len() - written >= from_utf8::BLOCK {
             let p = src.as_ptr().add(read);
@@ -574,7 +630,7 @@ unsafe fn narrow_run<T: RunStore>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> (us
             carry_ed = ed >> 63;
             // Byte 63 ends a character unless the next block must continue it.
             let ends = (!continuation >> 1) | (u64::from(carry_lead | carry_third == 0) << 63);
-            let total = store_narrow(
+            let total = store_narrow::<T, true>(
                 b,
                 p,
                 continuation,
@@ -594,13 +650,15 @@ unsafe fn narrow_run<T: RunStore>(src: &[u8], dst: &mut [MaybeUninit<T>]) -> (us
 /// 64 bytes at `p`, at `out`, and nothing after them: their number. `continuation` and `third`
 /// mark the continuation bytes and the third bytes of 3-byte characters in `b`; the bytes
 /// before them, one and two places, are read from memory, so that a character that starts
-/// before `p` is put together too.
+/// before `p` is put together too. With `IN_RUN`, stored as in a run
+/// ([`RunStore::store_values_in_run`]).
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI and VBMI2; the byte before each continuation byte and the
-/// two before each third byte readable; as many units writable at `out` as `ends` has bits.
+/// two before each third byte readable; as many units writable at `out` as `ends` has bits, and
+/// with `IN_RUN` at least 16 bits and 64 units.
 #[inline(always)]
-unsafe fn store_narrow<T: RunStore>(
+unsafe fn store_narrow<T: RunStore, const IN_RUN: bool>(
     b: __m512i,
     p: *const u8,
     continuation: u64,
@@ -612,7 +670,7 @@ unsafe fn store_narrow<T: RunStore>(
     unsafe {
         let middle = _mm512_maskz_loadu_epi8(continuation, p.wrapping_sub(1).cast());
         let top = _mm512_maskz_loadu_epi8(third, p.wrapping_sub(2).cast());
-        store_values_of(b, middle, top, ends, out)
+        store_values_of::<T, IN_RUN>(b, middle, top, ends, out)
     }
 }
 
@@ -646,7 +704,7 @@ unsafe fn store_whole_narrow<T: RunStore>(
     // SAFETY: by the caller.
     unsafe {
         let (middle, top) = bytes_before(b, continuation, third);
-        store_values_of(b, middle, top, ends, out)
+        store_values_of::<T, false>(b, middle, top, ends, out)
     }
 }
 
@@ -772,13 +830,13 @@ unsafe fn value_bytes(b: __m512i, middle: __m512i, top: __m512i) -> (__m512i, __
 
 /// The stores of [`store_narrow`] and [`store_whole_narrow`], given `middle` and `top`, the
 /// bytes one and two places before the continuation bytes and the third bytes of `b` (zeros
-/// elsewhere).
+/// elsewhere). With `IN_RUN`, stored as in a run ([`RunStore::store_values_in_run`]).
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI and VBMI2; as many units writable at `out` as `ends` has
-/// bits.
+/// bits, and with `IN_RUN` at least 16 bits and 64 units.
 #[inline(always)]
-unsafe fn store_values_of<T: RunStore>(
+unsafe fn store_values_of<T: RunStore, const IN_RUN: bool>(
     b: __m512i,
     middle: __m512i,
     top: __m512i,
@@ -792,7 +850,11 @@ unsafe fn store_values_of<T: RunStore>(
         let lows = compress_bytes(ends, low_byte);
         let highs = compress_bytes(ends, high_byte);
         let total = ends.count_ones() as usize;
-        T::store_values(lows, highs, total, out.cast::<T>());
+        if IN_RUN {
+            T::store_values_in_run(lows, highs, total, out.cast::<T>());
+        } else {
+            T::store_values(lows, highs, total, out.cast::<T>());
+        }
         total
     }
 }
@@ -1041,7 +1103,7 @@ unsafe fn narrow_step<T: RunStore>(
     // bytes are marked from byte 2 on, so the bytes read before them are in `rest`; `out` has
     // a unit for each bit of `ends`.
     let written = unsafe {
-        store_narrow(
+        store_narrow::<T, false>(
             b,
             rest.as_ptr(),
             continuation,
@@ -1454,7 +1516,7 @@ pub(crate) unsafe fn narrow_block<T: RunStore>(bytes: &[u8], dst: &mut [MaybeUni
             return Narrow::Refused;
         }
         let middle = bytes_before(b, continuation, 0).0;
-        Narrow::Converted(store_values_of(
+        Narrow::Converted(store_values_of::<T, false>(
             b,
             middle,
             _mm512_setzero_si512(),
