@@ -494,8 +494,8 @@ unsafe impl RunStore for u32 {
     unsafe fn store_values_in_run(lows: __m512i, highs: __m512i, total: usize, out: *mut u32) {
         // Whether a block's values take three stores or four is as random as the text: all
         // four are made, the last ones masked, each lane's value permuted into place with the
-        // two bytes above it zeroed. (Only with room for all four: a masked store whose lanes
-        // reach into a page not yet touched costs a microcode assist, even with the lanes off.)
+        // two bytes above it zeroed. (Only where there is room for all four: into outputs of
+        // the exact size, masked-off lanes past the output's end made short strings slower.)
         // SAFETY: by the caller: the whole store writes 16 units of the at least 16 of `total`,
         // the masked ones those after, below `total`, all within the 64 writable.
         unsafe {
