@@ -257,7 +257,24 @@ def cpuinfo():
             info[key] = m.group(1).strip()
     info["flags"] = (info.get("flags") or info.get("features") or "").split()
     info["cpus"] = len(re.findall(r"^processor\s*:", text, re.M)) or os.cpu_count()
+    info["l2"] = l2_cache_bytes()
     return info
+
+
+def l2_cache_bytes():
+    """The size of the first CPU's level-2 cache in bytes, from Linux's sysfs, or None."""
+    for index in sorted(glob.glob("/sys/devices/system/cpu/cpu0/cache/index*")):
+        try:
+            with open(os.path.join(index, "level"), encoding="utf-8") as f:
+                level = f.read().strip()
+            with open(os.path.join(index, "size"), encoding="utf-8") as f:
+                size = f.read().strip()
+        except OSError:
+            continue
+        m = re.fullmatch(r"(\d+)([KMG]?)", size)
+        if level == "2" and m:
+            return int(m.group(1)) * {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}[m.group(2)]
+    return None
 
 
 def crate_versions(lock_path):
@@ -1578,9 +1595,10 @@ def main():
           f"to at least {FRESH_MIB} MiB, its lines in a new random order in each copy after the "
           "first (a line with no line break at the end of the file stays last), and each call "
           "processes the next copy: no call sees the text the calls just before it saw. The "
-          "copies, 1 to 1.1 MB of UTF-8, fit in the 2 MiB L2 cache of a core of this CPU (their "
-          "UTF-16 and UTF-32 forms, the input of two converters, are larger). Speeds are per "
-          "call, as in the tables above; "
+          "copies are 1 to 1.1 MB of UTF-8 (their UTF-16 and UTF-32 forms, the input of two "
+          "converters, are larger)"
+          + (f"; a core of this CPU has {cpu['l2'] >> 10} KiB of L2 cache" if cpu.get("l2") else "")
+          + ". Speeds are per call, as in the tables above; "
           "the last row gives the geometric means on the files processed again and again, for "
           "comparison.\n")
         cols = ([("rust", LIB_VALIDATE, SIMDUTF_BOOL, "validate ÷ simdutf bool"),
