@@ -375,7 +375,8 @@ pub(crate) unsafe trait RunStore: Sized {
     /// `total` units writable at `out`; the CPU has AVX-512F, BW and VBMI.
     unsafe fn store_values(lows: __m512i, highs: __m512i, total: usize, out: *mut Self);
     /// [`RunStore::store_values`] inside a run, with room for a block's units: the same units
-    /// written, none after them, with no branch on `total` that mixed text would mispredict.
+    /// written, none after them, with no branch on `total` that mixed text would mispredict
+    /// (one on more than 32 units, which holds for a script's blocks or fails for them all).
     ///
     /// # Safety
     /// As for [`RunStore::store_values`], and `total` is at least 16, 64 units writable at `out`.
@@ -492,9 +493,9 @@ unsafe impl RunStore for u32 {
 
     #[inline(always)]
     unsafe fn store_values_in_run(lows: __m512i, highs: __m512i, total: usize, out: *mut u32) {
-        // Whether a block's values take three stores or four is as random as the text: all
-        // four are made, the last ones masked, each lane's value permuted into place with the
-        // two bytes above it zeroed. (Only where there is room for all four: into outputs of
+        // Whether a block's values take three stores or four is as random as the text: past 32
+        // units (every block of 2-byte text, none of CJK) all four are made, the last ones
+        // masked, each lane's value permuted into place with the two bytes above it zeroed. (Only where there is room for all four: into outputs of
         // the exact size, masked-off lanes past the output's end made short strings slower.)
         // SAFETY: by the caller: the whole store writes 16 units of the at least 16 of `total`,
         // the masked ones those after, below `total`, all within the 64 writable.
