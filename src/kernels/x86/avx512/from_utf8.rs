@@ -16,40 +16,31 @@ use crate::kernels::x86::shared::Avx2;
 // byte characters validated in mask registers and packed by VBMI2 compression (into UTF-16),
 // and steps of characters of any lengths gathered by VBMI permutations, after the same paper.
 
-/// The two-register byte permutations that interleave the low bytes of 16-bit values (first
-/// register) with their high bytes (second register): those of bytes 0-31, then of 32-63.
-static INTERLEAVE: [[u8; 64]; 2] = {
-    let mut table = [[0; 64]; 2];
-    let mut half = 0;
-    while half < 2 {
+/// Two-register byte permutations that pair byte `i` of a first register (the low byte) with
+/// byte `i` of a second (the high byte) in lanes of `LANE` bytes: lane `j` of table `t` takes
+/// byte `64 / LANE * t + j` of each, in its first two bytes (any others are left to a mask).
+const fn pair_bytes<const TABLES: usize, const LANE: usize>() -> [[u8; 64]; TABLES] {
+    let mut table = [[0; 64]; TABLES];
+    let mut t = 0;
+    while t < TABLES {
         let mut j = 0;
-        while j < 32 {
-            table[half][2 * j] = (32 * half + j) as u8;
-            table[half][2 * j + 1] = (64 + 32 * half + j) as u8;
+        while j < 64 / LANE {
+            table[t][LANE * j] = (64 / LANE * t + j) as u8;
+            table[t][LANE * j + 1] = (64 + 64 / LANE * t + j) as u8;
             j += 1;
         }
-        half += 1;
+        t += 1;
     }
     table
-};
+}
 
-/// The two-register byte permutations that make 32-bit lane `j` of table `k` the 32-bit value
-/// whose low byte is byte `16 * k + j` of the first register and whose high byte is that byte of
-/// the second (with the other two bytes zeroed by a mask).
-static WIDEN32: [[u8; 64]; 4] = {
-    let mut table = [[0; 64]; 4];
-    let mut k = 0;
-    while k < 4 {
-        let mut j = 0;
-        while j < 16 {
-            table[k][4 * j] = (16 * k + j) as u8;
-            table[k][4 * j + 1] = (64 + 16 * k + j) as u8;
-            j += 1;
-        }
-        k += 1;
-    }
-    table
-};
+/// The low bytes of 16-bit values (first register) interleaved with their high bytes (second
+/// register): those of bytes 0-31, then of 32-63.
+static INTERLEAVE: [[u8; 64]; 2] = pair_bytes::<2, 2>();
+
+/// The low and high bytes of 16-bit values made 32-bit values (their two upper bytes zeroed by
+/// a mask): those of bytes 0-15, 16-31, 32-47, 48-63.
+static WIDEN32: [[u8; 64]; 4] = pair_bytes::<4, 4>();
 
 /// The 64 bytes of the table as a register.
 ///
