@@ -704,12 +704,12 @@ fn across_a_run_of_ascii(n: usize, len: usize, ends: core::ops::Range<usize>) {
 
 /// Each implementation's converters on inputs of 32 KiB to 192 KiB, whose runs of ASCII
 /// `avx512-zen5` copies a block a step at a pace rather than four at a time (their input and
-/// output outgrow the L1 cache, not the L2), and one just past them: text of runs of ASCII of up to 8 KiB between
-/// characters from U+0080, in Latin-1 into UTF-8 from Latin-1 and from Windows-1252, and in
-/// UTF-8 (two bytes, some cut by a block's end) into Latin-1, with one character above U+00FF
-/// near its end (strict: where it stops) or none, into the size needed, one byte less and
-/// 5,000 less, at five offsets into an allocation, against the standard library and the
-/// WHATWG index.
+/// output outgrow the L1 cache, not the L2), and one just past them: text of runs of ASCII of
+/// up to 8 KiB between characters from U+0080, in Latin-1 into UTF-8 from Latin-1 and from
+/// Windows-1252, and in UTF-8 (two bytes, some cut by a block's end) into Latin-1, with one
+/// character above U+00FF near its end (strict: where it stops) or none, into the size needed,
+/// one byte less and 5,000 less, at five offsets into an allocation, against the standard
+/// library and the WHATWG index.
 #[test]
 #[cfg_attr(
     miri,

@@ -486,8 +486,9 @@ unsafe impl RunStore for u32 {
     unsafe fn store_values_in_run(lows: __m512i, highs: __m512i, total: usize, out: *mut u32) {
         // Whether a block's values take three stores or four is as random as the text: past 32
         // units (every block of 2-byte text, none of CJK) all four are made, the last ones
-        // masked, each lane's value permuted into place with the two bytes above it zeroed. (Only where there is room for all four: into outputs of
-        // the exact size, masked-off lanes past the output's end made short strings slower.)
+        // masked, each lane's value permuted into place with the two bytes above it zeroed.
+        // (Only where there is room for all four: into outputs of the exact size, masked-off
+        // lanes past the output's end made short strings slower.)
         // SAFETY: by the caller: the whole store writes 16 units of the at least 16 of `total`,
         // the masked ones those after, below `total`, all within the 64 writable.
         unsafe {
