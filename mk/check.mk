@@ -138,8 +138,8 @@ check-c: all $(BUILD)/kuhn-expected.txt $(ISA_PROBE)
 	$(TEST_CC) -std=c99 $(SANITIZE) -DLIBUTF8_NO_INLINE -I$(STAGE_INC) $(TEST_API_SRC) \
 	  $(STAGE_LIB)/libutf8.a $(LDFLAGS) $$(cat $(BUILD)/native-static-libs) \
 	  -o $(BUILD)/test_api_no_inline
-	@# The A/B tools of bench/c are not run here, but must keep compiling.
-	for f in bench/c/ab_*.c; do \
+	@# The A/B tools of bench/c (and fresh_copies.c) are not run here, but must keep compiling.
+	for f in bench/c/ab_*.c bench/c/fresh_copies.c; do \
 	  $(TEST_CC) -std=c11 -I$(STAGE_INC) -c $$f -o $(BUILD)/$$(basename $$f .c).o || exit 1; \
 	done
 	kuhn_args=$(KUHN_ARGS); \
