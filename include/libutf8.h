@@ -1203,9 +1203,15 @@ size_t utf8_length_from_utf32_flags(const uint32_t *src, size_t len, uint32_t fl
  * with the same hints, so they are GCC's alone. */
 #if defined(__GNUC__) && !defined(__clang__)
 #define LIBUTF8_INLINE_GCC_LIKELY(x) __builtin_expect(!!(x), 1)
-#define LIBUTF8_INLINE_COLD __attribute__((cold, noinline, unused)) static
 #else
 #define LIBUTF8_INLINE_GCC_LIKELY(x) (x)
+#endif
+/* Only when optimising: without optimisation GCC emits a static function that nothing calls
+ * unless it is inline, and this one would make every program that includes the header need the
+ * library to link (CMake's check_include_file links such a program). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
+#define LIBUTF8_INLINE_COLD __attribute__((cold, noinline, unused)) static
+#else
 #define LIBUTF8_INLINE_COLD static inline
 #endif
 LIBUTF8_INLINE_COLD utf8_status libutf8_inline_decode_slow(const char *s, size_t len, uint32_t *cp,

@@ -95,13 +95,25 @@ define compile_header_cxx
 	  printf '#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n#include <unistd.h>\n#include "libutf8.h"\n' | \
 	    $(1) -std=$$std $(CPPFLAGS) $(CXXFLAGS) $(CSTD_FLAGS) -Iinclude -fsyntax-only -x c++ -; done
 endef
+# A program that includes the header and calls nothing links without the library, at every
+# optimisation level: CMake's check_include_file, for one, links such a program.
+# $(call link_header_alone,compiler,language)
+define link_header_alone
+	mkdir -p $(BUILD)
+	for opt in -O0 -Og -O2; do \
+	  printf '#include "libutf8.h"\nint main(void) { return 0; }\n' | \
+	    $(1) $(CPPFLAGS) $(CSTD_FLAGS) $$opt -Iinclude -x $(2) - -o $(BUILD)/header-alone \
+	    || exit 1; done
+endef
 check-header:
 	@$(call begin,header)
 	$(PYTHON) c-tests/header_names.py include/libutf8.h
 	$(call compile_header_c,$(CC))
+	$(call link_header_alone,$(CC),c)
 	@$(call passed,header,the header compiled as C by $(CC))
 ifeq ($(CXX_FOUND),y)
 	$(call compile_header_cxx,$(CXX),$(if $(findstring clang,$(CXX)),,-Wuseless-cast))
+	$(call link_header_alone,$(CXX),c++)
 	@$(call passed,header,the header compiled as C++ by $(CXX))
 else
 	@$(call skipped,header,the header compiled as C++,a C++ compiler: $(CXX))
