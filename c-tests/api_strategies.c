@@ -182,6 +182,11 @@ static void test_refused(void)
     CHECK_STATUS(r.status, UTF8_ERR_UNSUPPORTED_STRATEGY, "ESC | WTF8, utf16_to_utf8");
     r = utf8_to_utf16(LIT("a"), out16, COUNT(out16), UTF8_FALLBACK_LATIN1 | UTF8_WTF8);
     CHECK_STATUS(r.status, UTF8_ERR_UNSUPPORTED_STRATEGY, "LATIN1 | WTF8, utf8_to_utf16");
+    /* The UTF-32 converters do not take UTF8_WTF8: an unknown flag, with a strategy or not. */
+    r = utf8_to_utf32(LIT("a"), out32, COUNT(out32), ESC | UTF8_WTF8);
+    CHECK_STATUS(r.status, UTF8_ERR_INVALID_ARGUMENT, "ESC | WTF8, utf8_to_utf32");
+    r = utf32_to_utf8(u32, 1, out, sizeof out, ESC | UTF8_WTF8);
+    CHECK_STATUS(r.status, UTF8_ERR_INVALID_ARGUMENT, "ESC | WTF8, utf32_to_utf8");
     r = utf16_to_utf8(u16, 1, out, sizeof out, UTF8_FALLBACK_LATIN1);
     CHECK_STATUS(r.status, UTF8_ERR_UNSUPPORTED_STRATEGY, "a fallback into UTF-8, from UTF-16");
     r = utf32_to_utf8(u32, 1, out, sizeof out, UTF8_FALLBACK_CP1252);

@@ -205,7 +205,9 @@ typedef enum utf8_status {
    * into UTF-8, which cannot hold the lone surrogates it writes (utf8_replace_invalid_flags);
    * UTF8_FALLBACK_LATIN1 or UTF8_FALLBACK_CP1252 into UTF-8, which has no byte to fall back
    * from (utf16_to_utf8, utf32_to_utf8); any strategy into or from Latin-1 or Windows-1252;
-   * two strategy flags; or one with UTF8_WTF8.
+   * two strategy flags; or one with UTF8_WTF8 in utf8_to_utf16 and utf16_to_utf8 (the
+   * functions that do not take UTF8_WTF8 give UTF8_ERR_INVALID_ARGUMENT for it, as for any
+   * flag they do not take).
    */
   UTF8_ERR_UNSUPPORTED_STRATEGY = -13,
 } utf8_status;
@@ -810,8 +812,8 @@ struct utf8_result utf8_to_utf16(const char *src,
  * needed), `out` aligned for uint32_t, UTF8_REPLACE and UTF8_MORE as there, and
  * UTF8_SURROGATEESCAPE, UTF8_FALLBACK_LATIN1 and UTF8_FALLBACK_CP1252 as there (one unit per
  * byte of an ill-formed sequence; utf32_length_from_utf8_flags gives the size needed).
- * UTF8_WTF8 is not accepted here (UTF8_ERR_INVALID_ARGUMENT, or with a strategy flag
- * UTF8_ERR_UNSUPPORTED_STRATEGY).
+ * UTF8_WTF8 is not accepted here: UTF8_ERR_INVALID_ARGUMENT, with a strategy flag or without
+ * one, as for any flag the function does not take.
  *
  * # Safety
  * `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable

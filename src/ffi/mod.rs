@@ -107,7 +107,9 @@ pub enum utf8_status {
     /// into UTF-8, which cannot hold the lone surrogates it writes (utf8_replace_invalid_flags);
     /// UTF8_FALLBACK_LATIN1 or UTF8_FALLBACK_CP1252 into UTF-8, which has no byte to fall back
     /// from (utf16_to_utf8, utf32_to_utf8); any strategy into or from Latin-1 or Windows-1252;
-    /// two strategy flags; or one with UTF8_WTF8.
+    /// two strategy flags; or one with UTF8_WTF8 in utf8_to_utf16 and utf16_to_utf8 (the
+    /// functions that do not take UTF8_WTF8 give UTF8_ERR_INVALID_ARGUMENT for it, as for any
+    /// flag they do not take).
     UTF8_ERR_UNSUPPORTED_STRATEGY = -13,
 }
 

@@ -91,9 +91,10 @@ pub const UTF8_FALLBACK_CP1252: u32 = 128;
 const STRATEGIES: u32 = UTF8_SURROGATEESCAPE | UTF8_FALLBACK_LATIN1 | UTF8_FALLBACK_CP1252;
 
 /// The mode of `flags`, or why a converter whose flags are `known_flags` refuses them:
-/// UTF8_ERR_INVALID_ARGUMENT for a bit outside them that is no strategy flag, or both byte
-/// orders; UTF8_ERR_UNSUPPORTED_STRATEGY for a strategy flag outside them, two strategy flags,
-/// or one with UTF8_WTF8.
+/// UTF8_ERR_INVALID_ARGUMENT for a bit outside them that is no strategy flag (UTF8_WTF8 where
+/// it is not known, with a strategy flag or not), or both byte orders;
+/// UTF8_ERR_UNSUPPORTED_STRATEGY for a strategy flag outside them, two strategy flags, or one
+/// with UTF8_WTF8.
 pub(super) fn mode_of(flags: u32, known_flags: u32) -> Result<Mode, utf8_status> {
     let strategy = flags & STRATEGIES;
     if flags & !known_flags & !STRATEGIES != 0 || flags & BYTE_ORDER == BYTE_ORDER {
@@ -662,8 +663,8 @@ pub unsafe extern "C" fn utf8_to_utf16(
 /// needed), `out` aligned for uint32_t, UTF8_REPLACE and UTF8_MORE as there, and
 /// UTF8_SURROGATEESCAPE, UTF8_FALLBACK_LATIN1 and UTF8_FALLBACK_CP1252 as there (one unit per
 /// byte of an ill-formed sequence; utf32_length_from_utf8_flags gives the size needed).
-/// UTF8_WTF8 is not accepted here (UTF8_ERR_INVALID_ARGUMENT, or with a strategy flag
-/// UTF8_ERR_UNSUPPORTED_STRATEGY).
+/// UTF8_WTF8 is not accepted here: UTF8_ERR_INVALID_ARGUMENT, with a strategy flag or without
+/// one, as for any flag the function does not take.
 ///
 /// # Safety
 /// `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
