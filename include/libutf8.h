@@ -63,8 +63,8 @@
 #define UTF8_WTF8 2
 
 /**
- * Flag of the conversion functions: more input follows, as when converting a stream a chunk
- * at a time. The conversion stops before the units at the end of the input whose meaning the
+ * Flag of the conversion functions (since 1.3): more input follows, as when converting a
+ * stream a chunk at a time. The conversion stops before the units at the end of the input whose meaning the
  * next input could change, with UTF8_ERR_TRUNCATED and `read` where they start, everything
  * before them converted: a UTF-8 sequence that the input ends inside (at most 3 bytes); with
  * UTF8_WTF8 also a lead surrogate's 3 bytes, at the end or before such a sequence (at most 5
@@ -527,7 +527,7 @@ enum utf8_status utf8_encode_form(uint32_t cp,
                                   size_t *out_len);
 
 /**
- * Sets `*st` to a stream at its start (all zero). Does nothing if `st` is NULL.
+ * Sets `*st` to a stream at its start (all zero) (since 1.2). Does nothing if `st` is NULL.
  *
  * # Safety
  * `st` is NULL or writable.
@@ -604,7 +604,9 @@ enum utf8_status utf8_stream_finish(struct utf8_stream *st, size_t *valid_up_to)
  * result does not depend on the locale: C1 and bidirectional controls are always escaped,
  * every other valid character never; and it does not start with the redundant `''` that ls
  * puts before some words holding `'` and a control (ls writes `'''a'\'''$'\033'` for `a'`
- * and ESC, this function `'a'\'''$'\033'`: the shell reads both back the same).
+ * and ESC, this function `'a'\'''$'\033'`: the shell reads both back the same); and it
+ * quotes a word that a shell would read as a brace expansion, a `{` followed by `,` or `..`
+ * and a `}` (`'x{a,b}'`, `'{1..3}'`), which ls leaves as it is.
  *
  * The `$'...'` segments are POSIX.1-2024's dollar-single-quotes, which bash, ksh93, mksh,
  * busybox sh and zsh read, but not dash (Debian's /bin/sh; 0.5.12 has none) nor a shell that

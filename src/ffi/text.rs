@@ -25,7 +25,7 @@ pub struct utf8_stream {
     pub opaque: [u64; 2],
 }
 
-/// Sets `*st` to a stream at its start (all zero). Does nothing if `st` is NULL.
+/// Sets `*st` to a stream at its start (all zero) (since 1.2). Does nothing if `st` is NULL.
 ///
 /// # Safety
 /// `st` is NULL or writable.
@@ -172,7 +172,9 @@ impl EscapeStyleArg {
 /// result does not depend on the locale: C1 and bidirectional controls are always escaped,
 /// every other valid character never; and it does not start with the redundant `''` that ls
 /// puts before some words holding `'` and a control (ls writes `'''a'\'''$'\033'` for `a'`
-/// and ESC, this function `'a'\'''$'\033'`: the shell reads both back the same).
+/// and ESC, this function `'a'\'''$'\033'`: the shell reads both back the same); and it
+/// quotes a word that a shell would read as a brace expansion, a `{` followed by `,` or `..`
+/// and a `}` (`'x{a,b}'`, `'{1..3}'`), which ls leaves as it is.
 ///
 /// The `$'...'` segments are POSIX.1-2024's dollar-single-quotes, which bash, ksh93, mksh,
 /// busybox sh and zsh read, but not dash (Debian's /bin/sh; 0.5.12 has none) nor a shell that
