@@ -21,8 +21,8 @@ pub const UTF8_REPLACE: u32 = 1;
 /// UTF-16 with lone surrogates, such as Windows file names, round-trips through it.
 pub const UTF8_WTF8: u32 = 2;
 
-/// Flag of the conversion functions: more input follows, as when converting a stream a chunk
-/// at a time. The conversion stops before the units at the end of the input whose meaning the
+/// Flag of the conversion functions (since 1.3): more input follows, as when converting a
+/// stream a chunk at a time. The conversion stops before the units at the end of the input whose meaning the
 /// next input could change, with UTF8_ERR_TRUNCATED and `read` where they start, everything
 /// before them converted: a UTF-8 sequence that the input ends inside (at most 3 bytes); with
 /// UTF8_WTF8 also a lead surrogate's 3 bytes, at the end or before such a sequence (at most 5
