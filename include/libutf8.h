@@ -63,17 +63,17 @@
 #define UTF8_WTF8 2
 
 /**
- * Flag of the conversion functions (since 1.3): more input follows, as when converting a
- * stream a chunk at a time. The conversion stops before the units at the end of the input whose meaning the
- * next input could change, with UTF8_ERR_TRUNCATED and `read` where they start, everything
- * before them converted: a UTF-8 sequence that the input ends inside (at most 3 bytes); with
- * UTF8_WTF8 also a lead surrogate's 3 bytes, at the end or before such a sequence (at most 5
- * bytes in all); a UTF-16 high surrogate as the last unit. So it does with UTF8_REPLACE, which
- * does not replace them. Carry the `len - read` units over to the start of the next input:
- * each chunk converted so, and the last one without UTF8_MORE (its end is the end of the
- * stream), the outputs and the final status (at the same offset in the stream) are those of
- * one call on the whole stream. An error or a full buffer before those units is reported as
- * without the flag. utf32_to_utf8 accepts it, and nothing changes there.
+ * Flag of the conversion functions (since 1.3): more input follows, as when converting a stream a
+ * chunk at a time. The conversion stops before the units at the end of the input whose meaning the
+ * next input could change, with UTF8_ERR_TRUNCATED and `read` where they start, everything before
+ * them converted: a UTF-8 sequence that the input ends inside (at most 3 bytes); with UTF8_WTF8
+ * also a lead surrogate's 3 bytes, at the end or before such a sequence (at most 5 bytes in all);
+ * a UTF-16 high surrogate as the last unit. So it does with UTF8_REPLACE, which does not replace
+ * them. Carry the `len - read` units over to the start of the next input: each chunk converted so,
+ * and the last one without UTF8_MORE (its end is the end of the stream), the outputs and the final
+ * status (at the same offset in the stream) are those of one call on the whole stream. An error or
+ * a full buffer before those units is reported as without the flag. utf32_to_utf8 accepts it, and
+ * nothing changes there.
  */
 #define UTF8_MORE 4
 
