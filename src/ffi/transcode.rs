@@ -1088,8 +1088,9 @@ pub unsafe extern "C" fn utf32_length_from_utf8_flags(
 /// The number of bytes utf16_to_utf8 writes for the whole of the `len` units at `src` with
 /// `flags` (since 1.3), no strategy flag counting as UTF8_REPLACE: as utf8_length_from_utf16
 /// (which equals this with `flags` 0, and with UTF8_WTF8, exact too); with
-/// UTF8_SURROGATEESCAPE, one byte instead of three for each lone U+DC80..U+DCFF; with
-/// UTF8_UTF16LE or UTF8_UTF16BE, of the units read in that byte order. Exact for any input.
+/// UTF8_SURROGATEESCAPE, one byte instead of three for each lone U+DC80..U+DCFF (other lone
+/// surrogates, on which utf16_to_utf8 stops, count as U+FFFD's three); with UTF8_UTF16LE or
+/// UTF8_UTF16BE, of the units read in that byte order. Exact for any input.
 /// UTF8_MORE is ignored (a high surrogate at the end counts as lone, 3 bytes); flags
 /// utf16_to_utf8 refuses (the fallback flags among them) give 0. At most `3 * len`. 0 for
 /// `(NULL, any)` and for a `src` not aligned for uint16_t.
@@ -1118,7 +1119,8 @@ pub unsafe extern "C" fn utf8_length_from_utf16_flags(
 /// The number of bytes utf32_to_utf8 writes for the whole of the `len` units at `src` with
 /// `flags` (since 1.3), no strategy flag counting as UTF8_REPLACE: as utf8_length_from_utf32
 /// (which equals this with `flags` 0); with UTF8_SURROGATEESCAPE, one byte instead of three for
-/// each U+DC80..U+DCFF. Exact for any input. UTF8_MORE is ignored; flags utf32_to_utf8 refuses
+/// each U+DC80..U+DCFF (other surrogates and values above U+10FFFF, on which utf32_to_utf8
+/// stops, count as U+FFFD's three). Exact for any input. UTF8_MORE is ignored; flags utf32_to_utf8 refuses
 /// give 0. At most `4 * len`. 0 for `(NULL, any)` and for a `src` not aligned for uint32_t.
 ///
 /// # Safety
