@@ -9,11 +9,14 @@
 # qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross`), and records in RESULTS that it
 # skipped where one is absent.
 # LIBUTF8_TEST_SWEEP_STEP from the environment, passed on to the tests, samples them.
+# Then the C harness (C_HARNESS_SRC, compiled with C_HARNESS_FLAGS; KUHN_ARGS, its arguments
+# that replay Kuhn's stress test, or none) against the C library built for aarch64, run under
+# QEMU with each of the implementations, into BUILD.
 #
-# usage: check-aarch64.sh RESULTS CARGO [TEST-ARG...]
+# usage: check-aarch64.sh RESULTS CARGO BUILD [TEST-ARG...]
 set -euo pipefail
-results=$1 cargo=$2
-shift 2
+results=$1 cargo=$2 build=$3
+shift 3
 target=aarch64-unknown-linux-gnu
 # The converters' tests of the validated stretches and of the other byte order, each through
 # every implementation (a filter after `--` applies to every test file of a run: these run on
@@ -61,3 +64,23 @@ echo "${LIBUTF8_TEST_SWEEP_STEP:+LIBUTF8_TEST_SWEEP_STEP=$LIBUTF8_TEST_SWEEP_STE
 cargo_test --test latin1 -- --exact "${latin1_tests[@]}"
 echo "${LIBUTF8_TEST_SWEEP_STEP:+LIBUTF8_TEST_SWEEP_STEP=$LIBUTF8_TEST_SWEEP_STEP }$cargo test --release --target $target --test lengths -- --exact ${lengths_tests[*]}"
 cargo_test --test lengths -- --exact "${lengths_tests[@]}"
+
+# The C library as a distribution builds it for aarch64 (libutf8.a: the release profile, the
+# exported functions and their checks of pointers and flags), and the C harness against it,
+# with each implementation the library has there.
+lib_dir=${CARGO_TARGET_DIR:-target}/$target/release
+echo "$cargo rustc --release --target $target --package libutf8-capi --lib"
+# shellcheck disable=SC2086 # CARGO may hold arguments
+CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc \
+  $cargo rustc --release --target $target --package libutf8-capi --lib -- \
+  -C llvm-args=-align-all-functions=6
+mkdir -p "$build"
+# shellcheck disable=SC2086 # lists of flags and files
+aarch64-linux-gnu-gcc -std=c99 -O2 $C_HARNESS_FLAGS -Iinclude $C_HARNESS_SRC \
+  "$lib_dir/libutf8.a" -o "$build/test_api_aarch64"
+for isa in scalar neon; do
+  echo "LIBUTF8_FORCE_ISA=$isa qemu-aarch64 $build/test_api_aarch64 ${KUHN_ARGS-}"
+  # shellcheck disable=SC2086 # none or two file names
+  LIBUTF8_FORCE_ISA=$isa qemu-aarch64 -L /usr/aarch64-linux-gnu "$build/test_api_aarch64" \
+    ${KUHN_ARGS-}
+done
