@@ -25,9 +25,13 @@ if ! fetched=$($cargo fetch --locked --manifest-path "$manifest" 2>&1); then
   "$record" skipped "$results" "$what" "the crates of $manifest from crates.io"
   exit 0
 fi
-echo "LIBUTF8_CORPUS=$corpus CXX=$cxx $cargo test --locked --manifest-path $manifest --test peers"
+# Absolute: cargo runs the test in bench/, where a relative path would name another folder and
+# the test would pass without its comparisons while this records them as run.
+corpus_dir=$(realpath -m "$corpus")
+echo "LIBUTF8_CORPUS=$corpus_dir CXX=$cxx" \
+  "$cargo test --locked --manifest-path $manifest --test peers"
 # shellcheck disable=SC2086 # CARGO may hold arguments
-LIBUTF8_CORPUS=$corpus CXX=$cxx $cargo test --locked --manifest-path "$manifest" --test peers
+LIBUTF8_CORPUS=$corpus_dir CXX=$cxx $cargo test --locked --manifest-path "$manifest" --test peers
 "$record" passed "$results" "$what"
 if [ -d "$corpus" ]; then
   "$record" passed "$results" "$what on the corpus"
