@@ -8,7 +8,7 @@
 #   panic or allocator code at all (the linker follows every reference, function-pointer
 #   tables included);
 # - a program referencing every function, linked against the versioned library, needs
-#   LIBUTF8_1.0 to 1.2 and runs; and the same program linked against an unversioned
+#   LIBUTF8_1.0 to 1.3 and runs; and the same program linked against an unversioned
 #   libutf8.so.1, as releases up to 1.2.0 were (a stand-in with the same soname and names),
 #   runs against this one too: ld.so binds an unversioned reference to the default version.
 # The programs are written by every-function.sh from c-tests/exported-symbols.txt; they and the
