@@ -146,4 +146,8 @@ left=$(find "$work/root" ! -type d)
 if [ -n "$left" ]; then
   echo "make uninstall left files behind:"; echo "$left"; exit 1
 fi
+# The directory of the CMake package is libutf8's alone; the others are shared, and stay.
+if [ -e "$work/root$cmakedir" ]; then
+  echo "make uninstall left $cmakedir behind"; exit 1
+fi
 echo "install check passed"

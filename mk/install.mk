@@ -48,3 +48,6 @@ uninstall:
 	      $(DESTDIR)$(CMAKEDIR)/libutf8-config-version.cmake \
 	      $(DESTDIR)$(BINDIR)/utf8check $(DESTDIR)$(MANDIR)/man1/utf8check.1 \
 	      $(DESTDIR)$(MANDIR)/man3/libutf8.3 $(MAN3_LINKS:%=$(DESTDIR)$(MANDIR)/man3/%.3)
+	@# CMAKEDIR is libutf8's own directory, which `make install` created: removed once empty.
+	@# The other directories are shared with other packages, and stay.
+	rmdir $(DESTDIR)$(CMAKEDIR) 2>/dev/null || true
