@@ -221,7 +221,8 @@ pub fn check_the_implementations_found() -> Vec<&'static str> {
 /// Markus Kuhn's UTF-8 decoder stress test, from the shared test data: `$SHARED/testdata/`, as
 /// docs/TESTING.md promises (`make SHARED=/path/to/shared`, which make passes on to
 /// `cargo test`; a relative path is from the clone's root, as for make), else `../shared`
-/// beside the clone, as in CI. `None`, said on standard error, when it is absent.
+/// beside the clone, as in CI. `None`, said on standard error, when it is absent (cargo test
+/// shows that only for a failed test; `make check-rust` says the skip itself).
 pub fn kuhn_stress_test() -> Option<Vec<u8>> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let shared = std::env::var_os("SHARED").filter(|s| !s.is_empty());
