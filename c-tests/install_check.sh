@@ -2,9 +2,10 @@
 # Install check, as a user or a packager would do it: `make install DESTDIR=...`, build a program
 # with nothing but pkg-config (against the shared library; against the static one, named by the
 # static_libs variable beside the shared one, and with --static where it is alone, also with
-# `cc -static`), with CMake's find_package (shared and static) and with Meson's dependency()
-# where those are installed, run it, and check that `make install` installs exactly the files it
-# should and that `make uninstall` leaves none of them behind.
+# `cc -static`), with CMake's find_package (shared and static, and through a symbolic link to
+# the package's directory from another prefix) and with Meson's dependency() where those are
+# installed, run it, and check that `make install` installs exactly the files it should and
+# that `make uninstall` leaves none of them behind.
 #
 # usage: install_check.sh MAKE WORKDIR LIBDIR PKGCONFIGDIR INCLUDEDIR BINDIR MANDIR VERSION
 set -euo pipefail
@@ -98,6 +99,20 @@ if command -v cmake > /dev/null; then
     fi
     LD_LIBRARY_PATH="$work/root$libdir" "$build/install_check"
   done
+  # Found through a symbolic link from another prefix, as CMake may find it on a merged /usr
+  # (/lib/<arch>/cmake/libutf8, through /lib -> usr/lib): the paths it gives are still those of
+  # the installation.
+  echo "== install check: CMake consumer, the package found through a link from another prefix"
+  build="$work/cmake-link"
+  mkdir -p "$work/link-prefix/lib/cmake"
+  ln -s "$work/root$cmakedir" "$work/link-prefix/lib/cmake/libutf8"
+  { cmake -S "$here/cmake" -B "$build" -DCMAKE_PREFIX_PATH="$work/link-prefix" \
+      -DCMAKE_C_COMPILER="$cc" &&
+    cmake --build "$build"; } > "$work/cmake-link.log" 2>&1 || { cat "$work/cmake-link.log"; exit 1; }
+  grep -q "libutf8_DIR:PATH=$work/link-prefix/lib/cmake/libutf8\$" "$build/CMakeCache.txt" ||
+    { echo "CMake found libutf8 elsewhere than in $work/link-prefix/lib/cmake/libutf8"; exit 1; }
+  readelf -d "$build/install_check" | grep -q 'NEEDED.*\[libutf8\.so\.1\]'
+  LD_LIBRARY_PATH="$work/root$libdir" "$build/install_check"
 else
   echo "skipped: CMake consumer (needs cmake)"
 fi
