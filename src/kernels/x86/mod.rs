@@ -25,6 +25,11 @@ pub(crate) mod sse42;
 /// loop, where it shared that loop's registers and reloaded its constants on every step, which
 /// made text of 3-byte characters slower (see BENCHMARKS.md). The loop from UTF-16 is left to
 /// LLVM, which does not inline it there.
+///
+/// The SIMD work that the engine's loops call is in functions with the instruction set's target
+/// features, not in closures: Rust before 1.86 (Cargo.toml's rust-version is older) compiles a
+/// closure without its function's target features, so that every intrinsic in it was a call,
+/// its vectors passed through memory. The closures handed to the engine only call them.
 macro_rules! transcoders {
     ($features:literal, $kernel:path, $registers:ty, $units:ty) => {
         use crate::engine::{Mode, Progress, utf16, utf32};
@@ -74,7 +79,7 @@ macro_rules! transcoders {
             ///
             /// # Safety
             /// The CPU has the instruction set.
-            #[target_feature(enable = $features)]
+            features: $features,
             utf8_to_utf16<T: crate::algorithms::from_utf8::Utf16Output> -> T,
             utf16::utf8_to_utf16_with,
             kernel: $kernel, registers: $registers, rest: convert_rest, prelude(src, dst) {},
@@ -100,15 +105,25 @@ macro_rules! transcoders {
             dst: &mut [core::mem::MaybeUninit<u8>],
             mode: Mode,
         ) -> Progress {
-            // SAFETY: the registers need the instruction set, which the CPU has by our contract.
-            let fast = |s: &[S], d: &mut [core::mem::MaybeUninit<u8>]| unsafe {
-                crate::algorithms::to_utf8::utf16_to_utf8::<
-                    $units,
-                    crate::algorithms::to_utf8::NoCompressSteps<$units>,
-                    S,
-                >(s, d)
-            };
-            utf16::utf16_to_utf8_using(src, dst, mode, fast)
+            /// # Safety
+            /// The CPU has the instruction set.
+            #[target_feature(enable = $features)]
+            #[inline]
+            unsafe fn fast<S: crate::algorithms::to_utf8::Utf16Source>(
+                s: &[S],
+                d: &mut [core::mem::MaybeUninit<u8>],
+            ) -> (usize, usize) {
+                // SAFETY: the registers need the instruction set, which the CPU has.
+                unsafe {
+                    crate::algorithms::to_utf8::utf16_to_utf8::<
+                        $units,
+                        crate::algorithms::to_utf8::NoCompressSteps<$units>,
+                        S,
+                    >(s, d)
+                }
+            }
+            // SAFETY: the CPU has the instruction set by our contract.
+            utf16::utf16_to_utf8_using(src, dst, mode, |s, d| unsafe { fast(s, d) })
         }
 
         crate::kernels::x86::from_utf8_converter!(
@@ -116,7 +131,7 @@ macro_rules! transcoders {
             ///
             /// # Safety
             /// The CPU has the instruction set.
-            #[target_feature(enable = $features)]
+            features: $features,
             utf8_to_utf32 -> u32, utf32::utf8_to_utf32_with,
             kernel: $kernel, registers: $registers, rest: convert_rest, prelude(src, dst) {},
             tail: |s: &[u8], d: &mut [core::mem::MaybeUninit<u32>]| {
@@ -157,6 +172,21 @@ macro_rules! transcoders {
             utf32::utf32_to_utf8_using(src, dst, mode, |s, d| unsafe { fast(s, d) })
         }
 
+        /// `shared::latin1_blocks` compiled for the instruction set, for `latin1_to_utf8` and
+        /// `cp1252_to_utf8`.
+        ///
+        /// # Safety
+        /// The CPU has the instruction set.
+        #[target_feature(enable = $features)]
+        #[inline]
+        unsafe fn latin1_blocks<const CP1252: bool>(
+            src: &[u8],
+            dst: &mut [core::mem::MaybeUninit<u8>],
+        ) -> (usize, usize) {
+            // SAFETY: the instruction set has SSSE3, which the CPU has.
+            unsafe { crate::kernels::x86::shared::latin1_blocks::<$registers, CP1252>(src, dst) }
+        }
+
         /// `crate::engine::latin1::latin1_to_utf8_with` compiled for the instruction set,
         /// converting blocks with `shared::latin1_blocks`.
         ///
@@ -167,9 +197,9 @@ macro_rules! transcoders {
             src: &[u8],
             dst: &mut [core::mem::MaybeUninit<u8>],
         ) -> Progress {
-            crate::engine::latin1::latin1_to_utf8_with(src, dst, |s, d| {
-                // SAFETY: the instruction set has SSSE3, which the CPU has by our contract.
-                unsafe { crate::kernels::x86::shared::latin1_blocks::<$registers, false>(s, d) }
+            // SAFETY: the CPU has the instruction set by our contract.
+            crate::engine::latin1::latin1_to_utf8_with(src, dst, |s, d| unsafe {
+                latin1_blocks::<false>(s, d)
             })
         }
 
@@ -183,9 +213,9 @@ macro_rules! transcoders {
             src: &[u8],
             dst: &mut [core::mem::MaybeUninit<u8>],
         ) -> Progress {
-            crate::engine::latin1::cp1252_to_utf8_with(src, dst, |s, d| {
-                // SAFETY: as above.
-                unsafe { crate::kernels::x86::shared::latin1_blocks::<$registers, true>(s, d) }
+            // SAFETY: the CPU has the instruction set by our contract.
+            crate::engine::latin1::cp1252_to_utf8_with(src, dst, |s, d| unsafe {
+                latin1_blocks::<true>(s, d)
             })
         }
 
@@ -200,20 +230,30 @@ macro_rules! transcoders {
             dst: &mut [core::mem::MaybeUninit<u8>],
             mode: Mode,
         ) -> Progress {
-            crate::engine::latin1::utf8_to_latin1_with(src, dst, mode, |s, d| {
-                // SAFETY: the instruction set has SSE4.1 and SSSE3, which the CPU has by our
-                // contract.
+            /// # Safety
+            /// The CPU has the instruction set.
+            #[target_feature(enable = $features)]
+            #[inline]
+            unsafe fn blocks(
+                s: &[u8],
+                d: &mut [core::mem::MaybeUninit<u8>],
+            ) -> (usize, usize) {
+                // SAFETY: the instruction set has SSE4.1 and SSSE3, which the CPU has.
                 unsafe { crate::kernels::x86::shared::utf8_to_latin1_blocks::<$registers>(s, d) }
+            }
+            // SAFETY: the CPU has the instruction set by our contract.
+            crate::engine::latin1::utf8_to_latin1_with(src, dst, mode, |s, d| unsafe {
+                blocks(s, d)
             })
         }
     };
 }
 pub(crate) use transcoders;
 
-/// Defines a converter from UTF-8 into UTF-16 or UTF-32 of an x86 implementation (generic over
-/// the unit type if given one, as `utf8_to_utf16<T: Utf16Output> -> T`): after
-/// `prelude` (a block that may return early, AVX-512's short strings, given the names of the
-/// input and the output), the engine's loop
+/// Defines a converter from UTF-8 into UTF-16 or UTF-32 of an x86 implementation, compiled with
+/// the target features `features` (generic over the unit type if given one, as
+/// `utf8_to_utf16<T: Utf16Output> -> T`): after `prelude` (a block that may return early,
+/// AVX-512's short strings, given the names of the input and the output), the engine's loop
 /// (`with`, as `utf16::utf8_to_utf16_with`), validating with `kernel` and converting with
 /// `from_utf8::convert_ascii_first` in `registers`, which hands the input past its leading
 /// blocks of ASCII to `rest` (an out-of-line function of the implementation's), and what that
@@ -223,28 +263,48 @@ pub(crate) use transcoders;
 macro_rules! from_utf8_converter {
     (
         $(#[$attr:meta])*
+        features: $features:literal,
         $name:ident $(<$g:ident: $bound:path>)? -> $unit:ty, $with:path,
         kernel: $kernel:expr, registers: $registers:ty, rest: $rest:ident,
         prelude($src:ident, $dst:ident) $prelude:block, tail: $tail:expr
     ) => {
         $(#[$attr])*
+        #[target_feature(enable = $features)]
         pub(crate) unsafe fn $name $(<$g: $bound>)? (
             $src: &[u8],
             $dst: &mut [core::mem::MaybeUninit<$unit>],
             mode: crate::engine::Mode,
         ) -> crate::engine::Progress {
+            /// `from_utf8::convert_ascii_first` compiled for the instruction set (see
+            /// [`transcoders`]: not a closure).
+            ///
+            /// # Safety
+            /// The CPU has the instruction set; `s` starts a character, or `valid` is 0.
+            #[target_feature(enable = $features)]
+            #[inline]
+            unsafe fn ascii_first $(<$g: $bound>)? (
+                s: &[u8],
+                valid: usize,
+                d: &mut [core::mem::MaybeUninit<$unit>],
+            ) -> (usize, usize) {
+                // SAFETY: the registers need the instruction set, which the CPU has;
+                // `convert_ascii_first` hands `rest` the input from a character on.
+                unsafe {
+                    crate::algorithms::from_utf8::convert_ascii_first::<$registers, $unit>(
+                        s,
+                        valid,
+                        d,
+                        |s, v, d| $rest(s, v, d),
+                    )
+                }
+            }
             $prelude
             // SAFETY: the kernel needs the instruction set, which the CPU has by our contract.
             let valid_prefix = |s: &[u8]| unsafe { crate::kernels::valid_prefix($kernel, s) };
-            // SAFETY: as above; `convert_ascii_first` hands `rest` the input from a character
-            // on.
+            // SAFETY: as above; `engine::convert_from_utf8` hands `fast` input that starts a
+            // character (each stretch is cut where one starts).
             let fast = |s: &[u8], valid, d: &mut [core::mem::MaybeUninit<$unit>]| unsafe {
-                crate::algorithms::from_utf8::convert_ascii_first::<$registers, $unit>(
-                    s,
-                    valid,
-                    d,
-                    |s, v, d| $rest(s, v, d),
-                )
+                ascii_first(s, valid, d)
             };
             let tail = $tail;
             $with($src, $dst, mode, valid_prefix, fast, tail)

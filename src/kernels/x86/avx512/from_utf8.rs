@@ -1816,7 +1816,7 @@ crate::kernels::x86::from_utf8_converter!(
     ///
     /// # Safety
     /// The CPU supports AVX-512F, BW, VL, VBMI and VBMI2, AVX2 and POPCNT.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx2,popcnt,bmi2")]
+    features: "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx2,popcnt,bmi2",
     utf8_to_utf16<T: Utf16Store> -> T, utf16::utf8_to_utf16_with,
     kernel: validate::<true>, registers: Avx2, rest: convert_rest_utf16,
     prelude(src, dst) {
@@ -1853,7 +1853,7 @@ crate::kernels::x86::from_utf8_converter!(
     ///
     /// # Safety
     /// The CPU supports AVX-512F, BW, VL, VBMI and VBMI2, AVX2 and POPCNT.
-    #[target_feature(enable = "avx2,popcnt")]
+    features: "avx2,popcnt",
     utf8_to_utf32 -> u32, utf32::utf8_to_utf32_with,
     kernel: validate::<true>, registers: Avx2, rest: convert_rest_utf32,
     prelude(src, dst) {
