@@ -7,6 +7,7 @@
 #   function, linked with the static library and with unreferenced sections removed, holds no
 #   panic or allocator code at all (the linker follows every reference, function-pointer
 #   tables included);
+# - every SIMD intrinsic is inlined into a kernel compiled for its instruction set;
 # - a program referencing every function, linked against the versioned library, needs
 #   LIBUTF8_1.0 to 1.3 and runs; and the same program linked against an unversioned
 #   libutf8.so.1, as releases up to 1.2.0 were (a stand-in with the same soname and names),
@@ -45,6 +46,14 @@ if nm -C "$work/every_function" | grep -E 'panic|rust_begin_unwind|__rust_alloc|
   echo "check-abi: the library has a path to a panic or an allocation (symbols above)"; exit 1
 fi
 echo "check-abi: no panic or allocation is reachable from the exported functions"
+
+# Each SIMD intrinsic (core::arch) is inlined into a kernel compiled for its instruction set. One
+# left a function of its own was called from code compiled without that instruction set, each
+# intrinsic a call taking its vectors through memory, as Rust before 1.86 compiles a closure.
+if nm -C "$libs/libutf8.so" | grep -E ' core::core_arch::'; then
+  echo "check-abi: SIMD intrinsics compiled as functions of their own (symbols above)"; exit 1
+fi
+echo "check-abi: every SIMD intrinsic is inlined into a kernel"
 
 rm -rf "$compat"
 mkdir -p "$compat/unversioned" "$compat/run"
