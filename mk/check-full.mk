@@ -49,14 +49,17 @@ check-miri:
 # The oldest Rust that Cargo.toml's rust-version promises (1.85, Debian 13's) builds the C
 # library and passes the whole Rust test suite, in build/msrv (scripts/check-msrv.sh), its
 # exhaustive sweeps and randomized tests sampled (every MSRV_SWEEP_STEP-th input or iteration;
-# check-rust runs them in full).
+# check-rust runs them in full); then that C library's stack use is measured as check-stack
+# measures the current one's.
 # Needs that toolchain, which .ci/run installs: rustup toolchain install $(MSRV) --profile
 # minimal.
 MSRV := $(shell sed -n 's/^rust-version *= *"\([^"]*\)".*/\1/p' Cargo.toml)
 MSRV_SWEEP_STEP ?= 64
-check-msrv:
+check-msrv: $(BUILD)/native-static-libs
 	@$(call begin,msrv)
-	@scripts/check-msrv.sh $(RESULTS)/msrv "$(CARGO)" $(MSRV) $(BUILD)/msrv $(MSRV_SWEEP_STEP)
+	@CC="$(CC)" STACK_FLAGS="$(CSTD_FLAGS)" STATIC_LIBS="$$(cat $(BUILD)/native-static-libs)" \
+	  ISA_NAMES="$(ISA_NAMES)" \
+	  scripts/check-msrv.sh $(RESULTS)/msrv "$(CARGO)" $(MSRV) $(BUILD)/msrv $(MSRV_SWEEP_STEP)
 
 # Under emulation a test runs about 50 times slower than natively: the QEMU runs sample the
 # exhaustive sweeps and the randomized tests (every QEMU_SWEEP_STEP-th input, a

@@ -7,10 +7,15 @@
 # compiler, in a fraction of the time). Rust before 1.89 lacks AVX-512's target features and
 # intrinsics: build.rs then leaves the AVX-512 kernels out, the tests expect them absent, and
 # the last line says whether the build script compiled them in.
+# Then the stack use of that C library (c-tests/stack_use.c, compiled by CC with the flags
+# STACK_FLAGS and linked with STATIC_LIBS), under each of ISA_NAMES that it runs here: an older
+# compiler spills more, and one that compiled SIMD code without its target features made every
+# intrinsic a call through memory, which only this measure showed.
 # Records in RESULTS that it skipped where rustup has no such toolchain (.ci/run installs it:
 # rustup toolchain install MSRV --profile minimal).
 #
 # usage: check-msrv.sh RESULTS CARGO MSRV TARGET_DIR SWEEP_STEP
+# (environment: CC, STACK_FLAGS, STATIC_LIBS, ISA_NAMES)
 set -euo pipefail
 results=$1 cargo=$2 msrv=$3 target_dir=$4 sweep_step=$5
 if ! rustup run "$msrv" rustc --version >/dev/null 2>&1; then
@@ -36,3 +41,24 @@ if grep -qx 'cargo::rustc-cfg=libutf8_avx512' "$output"; then
 else
   echo "check-msrv: $rustc: AVX-512 kernels not compiled in (they need Rust 1.89)"
 fi
+
+# The stack measure, under each implementation this library runs here (one it cannot use is
+# reported on standard error, and left out).
+mkdir -p "$target_dir/stack"
+stack_use=$target_dir/stack/stack_use
+echo "$CC ... c-tests/stack_use.c $target_dir/release/libutf8.a"
+# shellcheck disable=SC2086 # lists of flags
+"$CC" $STACK_FLAGS -std=c99 -D_POSIX_C_SOURCE=200809L -O2 -Iinclude c-tests/stack_use.c \
+  c-tests/check.c "$target_dir/release/libutf8.a" $STATIC_LIBS -lpthread -o "$stack_use"
+for isa in $ISA_NAMES; do
+  err=$target_dir/stack/$isa.err
+  status=0
+  LIBUTF8_FORCE_ISA=$isa "$stack_use" > "$target_dir/stack/$isa.out" 2> "$err" || status=$?
+  if grep -q LIBUTF8_FORCE_ISA "$err"; then
+    echo "check-msrv: $isa: not in this build or not on this CPU"
+    continue
+  fi
+  echo "== LIBUTF8_FORCE_ISA=$isa $stack_use"
+  cat "$target_dir/stack/$isa.out" "$err"
+  test "$status" = 0
+done
