@@ -55,9 +55,10 @@ $(BUILD)/libutf8.pc: pkgconfig/libutf8.pc.in $(BUILD)/native-static-libs FORCE
 # The utf8check command, compiled as a user would compile it: against the header and the shared
 # library just built, so that it needs libutf8.so.1 at run time (no rpath: like any program
 # using a system library, it finds it where it is installed, through ld.so's configuration).
+# LDFLAGS before the library, so that options such as -Wl,--as-needed apply to it.
 $(BUILD)/utf8check: utf8check/utf8check.c include/libutf8.h $(BUILD)/native-static-libs
-	$(CC) -std=c99 $(WARNINGS) $(CPPFLAGS) $(CFLAGS) -Iinclude $< \
-	  -L$(TARGET) -lutf8 $(LDFLAGS) -o $@
+	$(CC) -std=c99 $(WARNINGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -Iinclude $< \
+	  -L$(TARGET) -lutf8 -o $@
 
 # The header, include/libutf8.h, is committed and installed as it is: building the library does
 # not generate it, so needs no crate. tools/gen-header generates it from the Rust sources with
