@@ -11,7 +11,8 @@
 # - a program referencing every function, linked against the versioned library, needs
 #   LIBUTF8_1.0 to 1.3 and runs; and the same program linked against an unversioned
 #   libutf8.so.1, as releases up to 1.2.0 were (a stand-in with the same soname and names),
-#   runs against this one too: ld.so binds an unversioned reference to the default version.
+#   runs against this one too: ld.so binds an unversioned reference to the default version;
+# - full RELRO, BIND_NOW and no executable stack.
 # The programs are written by every-function.sh from c-tests/exported-symbols.txt; they and the
 # lists compared go to WORK, which holds native-static-libs (the static library's system
 # libraries, as cargo printed them).
@@ -36,6 +37,16 @@ if ! readelf -d "$libs/libutf8.so" | grep -q "SONAME.*\[$soname\]"; then
   echo "check-abi: the soname of $libs/libutf8.so is not $soname"; exit 1
 fi
 echo "check-abi: the exported symbols, their versions and the soname are as committed"
+
+# Hardening as distributions check it (README, Build and test): full RELRO, every symbol bound at
+# load time, and no executable stack.
+headers=$(readelf -W -l -d "$libs/libutf8.so")
+for want in 'GNU_RELRO' 'BIND_NOW' 'GNU_STACK .* RW '; do
+  if ! grep -Eq "$want" <<< "$headers"; then
+    echo "check-abi: $libs/libutf8.so lacks $want (readelf -l -d)"; exit 1
+  fi
+done
+echo "check-abi: full RELRO, BIND_NOW and a stack that is not executable"
 
 "$every_function" addresses "$symbols" > "$work/every_function.c"
 # shellcheck disable=SC2046,SC2086 # CC may hold flags; the system libraries are words
