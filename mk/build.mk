@@ -6,9 +6,10 @@ MAJOR := $(firstword $(subst ., ,$(VERSION)))
 REALNAME := libutf8.so.$(VERSION)
 SONAME := libutf8.so.$(MAJOR)
 
-# Cargo's outputs (where CARGO_TARGET_DIR says, as cargo does), and make's own (pkg-config
-# file, test programs, staged installs).
-TARGET := $(or $(CARGO_TARGET_DIR),target)/release
+# Cargo's outputs (where CARGO_TARGET_DIR says, as cargo does; in a folder named after the target
+# where CARGO_BUILD_TARGET names one, as in a cross build), and make's own (pkg-config file, test
+# programs, staged installs).
+TARGET := $(or $(CARGO_TARGET_DIR),target)$(if $(CARGO_BUILD_TARGET),/$(CARGO_BUILD_TARGET))/release
 BUILD := build
 
 WARNINGS := -Wall -Wextra -pedantic
