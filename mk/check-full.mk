@@ -71,11 +71,12 @@ QEMU_SWEEP_STEP ?= 8
 # AARCH64_TESTS are the kernels' test files, and the script adds the converters' tests of the
 # validated stretches and the Latin-1 converters' tests of its blocks (the whole suite passes
 # too, in several minutes more: `make check-aarch64 AARCH64_TESTS= QEMU_SWEEP_STEP=1`). Then
-# the C harness, against the C library built for aarch64, under QEMU with each implementation
-# (with the tests' flags alone: the user's are for this machine's compiler).
+# the C library cross-built by this Makefile as README says and installed, the installed
+# utf8check, and the C harness against that library, under QEMU with each implementation (with
+# the tests' flags alone: the user's are for this machine's compiler).
 check-aarch64: $(BUILD)/kuhn-expected.txt
 	@$(call begin,aarch64)
-	@LIBUTF8_TEST_SWEEP_STEP=$(QEMU_SWEEP_STEP) C_HARNESS_SRC="$(TEST_API_SRC)" \
+	@LIBUTF8_TEST_SWEEP_STEP=$(QEMU_SWEEP_STEP) MAKE="$(MAKE)" C_HARNESS_SRC="$(TEST_API_SRC)" \
 	  C_HARNESS_FLAGS="$(CSTD_FLAGS)" KUHN_ARGS="$(KUHN_ARGS)" \
 	  scripts/check-aarch64.sh $(RESULTS)/aarch64 "$(CARGO)" $(BUILD)/aarch64 $(AARCH64_TESTS)
 

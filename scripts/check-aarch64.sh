@@ -9,11 +9,12 @@
 # qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross`), and records in RESULTS that it
 # skipped where one is absent.
 # LIBUTF8_TEST_SWEEP_STEP from the environment, passed on to the tests, samples them.
-# Then the C harness (C_HARNESS_SRC, compiled with C_HARNESS_FLAGS; KUHN_ARGS, its arguments
-# that replay Kuhn's stress test, or none) against the C library built for aarch64, run under
-# QEMU with each of the implementations, into BUILD.
+# Then the C library cross-built by MAKE and installed, utf8check run from the installation, and
+# the C harness (C_HARNESS_SRC, compiled with C_HARNESS_FLAGS; KUHN_ARGS, its arguments that
+# replay Kuhn's stress test, or none) against that C library, run under QEMU with each of the
+# implementations, into BUILD.
 #
-# usage: check-aarch64.sh RESULTS CARGO BUILD [TEST-ARG...]
+# usage: check-aarch64.sh RESULTS CARGO BUILD [TEST-ARG...]   (environment: MAKE, C_HARNESS_*)
 set -euo pipefail
 results=$1 cargo=$2 build=$3
 shift 3
@@ -65,19 +66,42 @@ cargo_test --test latin1 -- --exact "${latin1_tests[@]}"
 echo "${LIBUTF8_TEST_SWEEP_STEP:+LIBUTF8_TEST_SWEEP_STEP=$LIBUTF8_TEST_SWEEP_STEP }$cargo test --release --target $target --test lengths -- --exact ${lengths_tests[*]}"
 cargo_test --test lengths -- --exact "${lengths_tests[@]}"
 
-# The C library as a distribution builds it for aarch64 (libutf8.a: the release profile, the
-# exported functions and their checks of pointers and flags), and the C harness against it,
-# with each implementation the library has there.
-lib_dir=${CARGO_TARGET_DIR:-target}/$target/release
-echo "$cargo rustc --release --target $target --package libutf8-capi --lib"
-# shellcheck disable=SC2086 # CARGO may hold arguments
-CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc \
-  $cargo rustc --release --target $target --package libutf8-capi --lib -- \
-  -C llvm-args=-align-all-functions=6
+# The C library cross-built for aarch64 as a distribution builds it: the project's own make,
+# given cargo's target, cargo's linker for it and the C compiler (README, "Build and test"), into
+# a make folder of its own, then installed into a staging root (libutf8.a: the release profile,
+# the exported functions and their checks of pointers and flags). The installed utf8check runs
+# under QEMU against the installed libutf8.so, and the C harness is built against the installed
+# header and libutf8.a.
+cross=(CARGO_BUILD_TARGET=$target CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc)
+make_args=(--no-print-directory BUILD="$build/make" CC=aarch64-linux-gnu-gcc CFLAGS=-O2 CPPFLAGS=
+  LDFLAGS=)
+root=$build/root
 mkdir -p "$build"
+rm -rf "$root"
+echo "${cross[*]} $MAKE ${make_args[*]} all install DESTDIR=$root"
+# shellcheck disable=SC2086 # MAKE may hold arguments
+env "${cross[@]}" $MAKE "${make_args[@]}" all
+# shellcheck disable=SC2086 # MAKE may hold arguments
+env "${cross[@]}" $MAKE "${make_args[@]}" install DESTDIR="$root"
+lib=$root/usr/local/lib
+for file in "$lib/libutf8.so.1" "$root/usr/local/bin/utf8check"; do
+  readelf -h "$file" | grep -q 'Machine: *AArch64' || { echo "$file: not for aarch64"; exit 1; }
+done
+run_installed() {
+  qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH="$lib" "$@"
+}
+printf 'caf\xc3\xa9\n' > "$build/valid.txt"
+printf 'a\xc0\xafb\n' > "$build/overlong.txt" # C0 AF: an overlong "/" (RFC 3629, section 10)
+echo "qemu-aarch64 $root/usr/local/bin/utf8check $build/valid.txt $build/overlong.txt"
+status=0
+run_installed "$root/usr/local/bin/utf8check" "$build/valid.txt" "$build/overlong.txt" \
+  > "$build/utf8check.out" || status=$?
+cat "$build/utf8check.out"
+test "$status" = 1 && grep -q "^$build/overlong.txt: .*byte 1: overlong" "$build/utf8check.out" &&
+  test "$(wc -l < "$build/utf8check.out")" = 1
 # shellcheck disable=SC2086 # lists of flags and files
-aarch64-linux-gnu-gcc -std=c99 -O2 $C_HARNESS_FLAGS -Iinclude $C_HARNESS_SRC \
-  "$lib_dir/libutf8.a" -o "$build/test_api_aarch64"
+aarch64-linux-gnu-gcc -std=c99 -O2 $C_HARNESS_FLAGS -I"$root/usr/local/include" $C_HARNESS_SRC \
+  "$lib/libutf8.a" -o "$build/test_api_aarch64"
 # The library reports on standard error an implementation it was asked for and cannot use:
 # then the run did not test it, and fails.
 for isa in scalar neon; do
