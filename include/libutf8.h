@@ -24,6 +24,10 @@
  *   Their uint16_t and uint32_t buffers must be aligned for their type, as C requires: a
  *   misaligned one (with a non-zero length) gives UTF8_ERR_INVALID_ARGUMENT, or 0 from a
  *   length function, and nothing is read or written.
+ * - A buffer holds at most PTRDIFF_MAX bytes, as every object malloc returns does: a larger
+ *   one, which only a 32-bit system can map, must be passed in pieces. A size that does not
+ *   fit in size_t (the 3 * len bytes some outputs may need, from 1.4 GB of input on a 32-bit
+ *   system) is reported as SIZE_MAX, which no allocation gives.
  */
 
 #ifndef LIBUTF8_H
@@ -670,7 +674,8 @@ enum utf8_status utf8_unescape(const char *in, size_t len, char *out, size_t cap
  * Returns UTF8_OK whenever the whole output fits, whether or not anything was replaced (call
  * utf8_validate to find out), with `*out_len` its length. If it does not fit in `cap` bytes:
  * UTF8_ERR_BUFFER_TOO_SMALL with `*out_len` the size needed, and nothing promised in `out`,
- * so `(NULL, 0)` is a size query; the size needed is at most 3 * `len`. A NULL `in` with
+ * so `(NULL, 0)` is a size query; the size needed is at most 3 * `len` (SIZE_MAX where that
+ * does not fit in size_t, from 1.4 GB on a 32-bit system). A NULL `in` with
  * `len > 0` or a NULL `out` with `cap > 0` gives UTF8_ERR_NULL_POINTER, and `*out_len` is not
  * written. The output is not NUL-terminated.
  *
@@ -697,10 +702,11 @@ enum utf8_status utf8_replace_invalid(const char *in,
  * always valid UTF-8, and valid input is copied unchanged.
  *
  * The size needed is at most 3 * `len` with U+FFFD, 2 * `len` with UTF8_FALLBACK_LATIN1 and
- * 3 * `len` with UTF8_FALLBACK_CP1252. UTF8_SURROGATEESCAPE gives
- * UTF8_ERR_UNSUPPORTED_STRATEGY: UTF-8 cannot hold the lone surrogates it writes (use
- * utf8_to_utf16 or utf8_to_utf32); so do two fallbacks together; any other bit (UTF8_WTF8 and
- * UTF8_MORE among them) gives UTF8_ERR_INVALID_ARGUMENT; `*out_len` is then not written.
+ * 3 * `len` with UTF8_FALLBACK_CP1252 (SIZE_MAX where 3 * `len` does not fit in size_t).
+ * UTF8_SURROGATEESCAPE gives UTF8_ERR_UNSUPPORTED_STRATEGY: UTF-8 cannot hold the lone
+ * surrogates it writes (use utf8_to_utf16 or utf8_to_utf32); so do two fallbacks together;
+ * any other bit (UTF8_WTF8 and UTF8_MORE among them) gives UTF8_ERR_INVALID_ARGUMENT;
+ * `*out_len` is then not written.
  * Otherwise as utf8_replace_invalid: UTF8_OK whenever the whole output fits, with `*out_len`
  * its length; UTF8_ERR_BUFFER_TOO_SMALL with `*out_len` the size needed, and nothing promised
  * in `out`, so `(NULL, 0)` is a size query; a NULL `in` with `len > 0` or a NULL `out` with
@@ -926,8 +932,8 @@ size_t utf32_length_from_utf8(const char *src, size_t len);
 
 /**
  * The number of bytes utf16_to_utf8 writes for the `len` units at `src` with UTF8_REPLACE:
- * exact for any input. At most `3 * len`, which cannot overflow for a buffer that exists
- * (its `2 * len` bytes are at most SIZE_MAX / 2). 0 for `(NULL, any)` and for a `src` not
+ * exact for any input. At most `3 * len`, which does not overflow: the buffer's `2 * len`
+ * bytes are at most PTRDIFF_MAX (see the conventions). 0 for `(NULL, any)` and for a `src` not
  * aligned for uint16_t.
  *
  * # Safety
@@ -1049,7 +1055,8 @@ size_t utf8_length_from_latin1(const char *src, size_t len);
 /**
  * The number of bytes cp1252_to_utf8 writes for the `len` bytes at `src` (since 1.3): 1 per
  * byte below 0x80, 3 per byte of 0x80..0x9F whose character is from U+0800 (0x80, 0x82,
- * 0x84..0x87, 0x89, 0x8B, 0x91..0x97, 0x99, 0x9B), 2 per other byte. At most `3 * len`.
+ * 0x84..0x87, 0x89, 0x8B, 0x91..0x97, 0x99, 0x9B), 2 per other byte. At most `3 * len`
+ * (SIZE_MAX where that does not fit in size_t, from 1.4 GB on a 32-bit system).
  * 0 for `(NULL, any)`.
  *
  * # Safety

@@ -20,6 +20,10 @@
 //!   output does not fit, the status is `UTF8_ERR_BUFFER_TOO_SMALL`, `*out_len` is the size
 //!   needed, and nothing is promised in `out`; so `(NULL, 0)` is a size query. A NULL `out`
 //!   with `cap > 0` gives `UTF8_ERR_NULL_POINTER`. Input and output must not overlap.
+//! - A buffer holds at most `isize::MAX` bytes (C's `PTRDIFF_MAX`), as a Rust slice does: the
+//!   bound every size below relies on. Only a 32-bit system can map a larger one. A size that
+//!   does not fit in `usize` (`3 * len`, from 1.4 GB on a 32-bit system) saturates at
+//!   `usize::MAX`.
 
 mod codec;
 mod detect;

@@ -275,7 +275,8 @@ pub unsafe extern "C" fn utf8_unescape(
 /// Returns UTF8_OK whenever the whole output fits, whether or not anything was replaced (call
 /// utf8_validate to find out), with `*out_len` its length. If it does not fit in `cap` bytes:
 /// UTF8_ERR_BUFFER_TOO_SMALL with `*out_len` the size needed, and nothing promised in `out`,
-/// so `(NULL, 0)` is a size query; the size needed is at most 3 * `len`. A NULL `in` with
+/// so `(NULL, 0)` is a size query; the size needed is at most 3 * `len` (SIZE_MAX where that
+/// does not fit in size_t, from 1.4 GB on a 32-bit system). A NULL `in` with
 /// `len > 0` or a NULL `out` with `cap > 0` gives UTF8_ERR_NULL_POINTER, and `*out_len` is not
 /// written. The output is not NUL-terminated.
 ///
@@ -316,10 +317,11 @@ pub unsafe extern "C" fn utf8_replace_invalid(
 /// always valid UTF-8, and valid input is copied unchanged.
 ///
 /// The size needed is at most 3 * `len` with U+FFFD, 2 * `len` with UTF8_FALLBACK_LATIN1 and
-/// 3 * `len` with UTF8_FALLBACK_CP1252. UTF8_SURROGATEESCAPE gives
-/// UTF8_ERR_UNSUPPORTED_STRATEGY: UTF-8 cannot hold the lone surrogates it writes (use
-/// utf8_to_utf16 or utf8_to_utf32); so do two fallbacks together; any other bit (UTF8_WTF8 and
-/// UTF8_MORE among them) gives UTF8_ERR_INVALID_ARGUMENT; `*out_len` is then not written.
+/// 3 * `len` with UTF8_FALLBACK_CP1252 (SIZE_MAX where 3 * `len` does not fit in size_t).
+/// UTF8_SURROGATEESCAPE gives UTF8_ERR_UNSUPPORTED_STRATEGY: UTF-8 cannot hold the lone
+/// surrogates it writes (use utf8_to_utf16 or utf8_to_utf32); so do two fallbacks together;
+/// any other bit (UTF8_WTF8 and UTF8_MORE among them) gives UTF8_ERR_INVALID_ARGUMENT;
+/// `*out_len` is then not written.
 /// Otherwise as utf8_replace_invalid: UTF8_OK whenever the whole output fits, with `*out_len`
 /// its length; UTF8_ERR_BUFFER_TOO_SMALL with `*out_len` the size needed, and nothing promised
 /// in `out`, so `(NULL, 0)` is a size query; a NULL `in` with `len > 0` or a NULL `out` with

@@ -843,8 +843,8 @@ pub unsafe extern "C" fn utf32_length_from_utf8(src: *const c_char, len: usize) 
 }
 
 /// The number of bytes utf16_to_utf8 writes for the `len` units at `src` with UTF8_REPLACE:
-/// exact for any input. At most `3 * len`, which cannot overflow for a buffer that exists
-/// (its `2 * len` bytes are at most SIZE_MAX / 2). 0 for `(NULL, any)` and for a `src` not
+/// exact for any input. At most `3 * len`, which does not overflow: the buffer's `2 * len`
+/// bytes are at most PTRDIFF_MAX (see the conventions). 0 for `(NULL, any)` and for a `src` not
 /// aligned for uint16_t.
 ///
 /// # Safety
@@ -1011,7 +1011,8 @@ pub unsafe extern "C" fn utf8_length_from_latin1(src: *const c_char, len: usize)
 
 /// The number of bytes cp1252_to_utf8 writes for the `len` bytes at `src` (since 1.3): 1 per
 /// byte below 0x80, 3 per byte of 0x80..0x9F whose character is from U+0800 (0x80, 0x82,
-/// 0x84..0x87, 0x89, 0x8B, 0x91..0x97, 0x99, 0x9B), 2 per other byte. At most `3 * len`.
+/// 0x84..0x87, 0x89, 0x8B, 0x91..0x97, 0x99, 0x9B), 2 per other byte. At most `3 * len`
+/// (SIZE_MAX where that does not fit in size_t, from 1.4 GB on a 32-bit system).
 /// 0 for `(NULL, any)`.
 ///
 /// # Safety

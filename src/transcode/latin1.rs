@@ -63,7 +63,8 @@ pub fn utf8_length_from_latin1(s: &[u8]) -> usize {
 }
 
 /// The length in bytes of the UTF-8 of `s` read as Windows-1252: 1, 2 or 3 bytes per byte
-/// ([`cp1252_utf8_len`]). At most `3 * s.len()` (saturated, for a length no memory holds).
+/// ([`cp1252_utf8_len`]). At most `3 * s.len()`, saturated at `usize::MAX`: that of a slice
+/// of more than `usize::MAX / 3` bytes, which a 32-bit system holds, does not fit.
 pub fn utf8_length_from_cp1252(s: &[u8]) -> usize {
     let extra = s
         .iter()
