@@ -34,7 +34,8 @@ SHARED ?= ../shared
 
 # The tests' knobs (docs/TESTING.md): how long check-race runs each implementation; how long
 # `make fuzz` and check-fuzz run each fuzz target, and how many at a time; the Rust tests that
-# check-aarch64 and check-portable run under QEMU (empty: the whole suite).
+# check-aarch64 and check-portable run under QEMU, and check-i686 natively (empty: the whole
+# suite).
 INPUT_RACE_MS ?= 1500
 FUZZ_SECONDS ?= 600
 CHECK_FUZZ_SECONDS ?= 5
@@ -42,6 +43,7 @@ FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 AARCH64_TESTS ?= --lib --test kernels --test oracle --test security --test ffi --test boundary
 PORTABLE_TESTS ?= --lib --test oracle --test security --test ffi --test boundary --test stream \
   --test lossy --test escape
+I686_TESTS ?= $(PORTABLE_TESTS) --test lengths --test detect
 
 # ---------------------------------------------------------------------------------------------
 # The targets, and the file of mk/ that holds each one's rule:

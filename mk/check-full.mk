@@ -3,7 +3,7 @@
 # are absent (.ci/run installs them). Under `make -j`, jobs start in the order of check-full's
 # prerequisites: the longest first, Miri, then check-rust (the longest of `make check`, whose
 # last minutes run one test alone: ended last, it left a core idle), then the others.
-FULL_STAGES := miri aarch64 msrv portable fuzz peers header-fresh
+FULL_STAGES := miri aarch64 msrv portable i686 fuzz peers header-fresh
 
 .PHONY: check-full $(FULL_STAGES:%=check-%)
 
@@ -88,6 +88,14 @@ check-portable:
 	@$(call begin,portable)
 	@LIBUTF8_TEST_SWEEP_STEP=$(QEMU_SWEEP_STEP) \
 	  scripts/check-portable.sh $(RESULTS)/portable "$(CARGO)" $(PORTABLE_TESTS)
+
+# The library on a 32-bit target (scripts/check-i686.sh): I686_TESTS built for i686 with the
+# tests' profile and run natively (an x86_64 machine runs i686 programs), then the C harness
+# against the C library built for i686, with the tests' flags alone as for check-aarch64.
+check-i686: $(BUILD)/kuhn-expected.txt
+	@$(call begin,i686)
+	@C_HARNESS_SRC="$(TEST_API_SRC)" C_HARNESS_FLAGS="$(CSTD_FLAGS)" KUHN_ARGS="$(KUHN_ARGS)" \
+	  scripts/check-i686.sh $(RESULTS)/i686 "$(CARGO)" $(BUILD)/i686 $(I686_TESTS)
 
 # Brief fuzzing: every target of fuzz/ for CHECK_FUZZ_SECONDS, where nightly Rust is installed
 # (fuzz/run.sh builds the targets with cargo-fuzz's flags; FUZZING.md).

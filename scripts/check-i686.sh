@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The library on a 32-bit target, i686 (Debian's i386), where usize and size_t are 32 bits and
+# only the portable code runs (the x86 SIMD kernels are compiled for x86_64 alone): the Rust
+# tests given as TEST-ARGs (cargo test's target selection: none, the whole suite) built for
+# i686 with the tests' profile (its overflow checks catch a length computed in 32 bits that
+# wraps) and run natively, through the i686 C library's loader; then the C harness
+# (C_HARNESS_SRC, compiled with C_HARNESS_FLAGS; KUHN_ARGS, its arguments that replay Kuhn's
+# stress test, or none) against the C library built for i686, into BUILD. An x86_64 machine runs
+# i686 programs without emulation. Needs the Rust target and the cross compiler with its C
+# library (which .ci/run installs: `rustup target add i686-unknown-linux-gnu`, `apt-get install
+# gcc-i686-linux-gnu libc6-dev-i386-cross`; gcc-multilib would conflict with the other cross
+# compilers), and records in RESULTS that it skipped where one is absent or the machine cannot
+# run i686 programs.
+#
+# usage: check-i686.sh RESULTS CARGO BUILD [TEST-ARG...]
+set -euo pipefail
+results=$1 cargo=$2 build=$3
+shift 3
+target=i686-unknown-linux-gnu
+sysroot=/usr/i686-linux-gnu
+# The cross C library's loader runs an i686 program that the system has no loader for.
+loader="$sysroot/lib/ld-linux.so.2 --library-path $sysroot/lib"
+
+if ! { rustup target list --installed 2>/dev/null | grep -x "$target" >/dev/null &&
+       command -v i686-linux-gnu-gcc >/dev/null && [ -x "$sysroot/lib/ld-linux.so.2" ] &&
+       [ "$(uname -m)" = x86_64 ]; }; then
+  "$(dirname "$0")/record.sh" skipped "$results" "the tests and the C harness on i686 (32-bit)" \
+    "an x86_64 machine, the $target Rust target, i686-linux-gnu-gcc and libc6-dev-i386-cross"
+  exit 0
+fi
+echo "${LIBUTF8_TEST_SWEEP_STEP:+LIBUTF8_TEST_SWEEP_STEP=$LIBUTF8_TEST_SWEEP_STEP }$cargo test --target $target $*"
+# shellcheck disable=SC2086 # CARGO may hold arguments
+CARGO_TARGET_I686_UNKNOWN_LINUX_GNU_LINKER=i686-linux-gnu-gcc \
+CARGO_TARGET_I686_UNKNOWN_LINUX_GNU_RUNNER="$loader" \
+  $cargo test --target $target "$@"
+
+# The C library as a distribution builds it for i386 (libutf8.a: the release profile), and the
+# C harness against it. The library reports on standard error an implementation it was asked
+# for and cannot use: then the run did not test it, and fails.
+lib_dir=${CARGO_TARGET_DIR:-target}/$target/release
+echo "$cargo rustc --release --target $target --package libutf8-capi --lib"
+# shellcheck disable=SC2086 # CARGO may hold arguments
+CARGO_TARGET_I686_UNKNOWN_LINUX_GNU_LINKER=i686-linux-gnu-gcc \
+  $cargo rustc --release --target $target --package libutf8-capi --lib -- \
+  -C llvm-args=-align-all-functions=6
+mkdir -p "$build"
+# shellcheck disable=SC2086 # lists of flags and files
+i686-linux-gnu-gcc -std=c99 -O2 $C_HARNESS_FLAGS -Iinclude $C_HARNESS_SRC \
+  "$lib_dir/libutf8.a" -o "$build/test_api_i686"
+echo "LIBUTF8_FORCE_ISA=scalar $loader $build/test_api_i686 ${KUHN_ARGS-}"
+# shellcheck disable=SC2086 # the loader and its option; none or two file names
+LIBUTF8_FORCE_ISA=scalar $loader "$build/test_api_i686" ${KUHN_ARGS-} \
+  2> "$build/test_api_i686.err"
+cat "$build/test_api_i686.err" >&2
+if grep -q LIBUTF8_FORCE_ISA "$build/test_api_i686.err"; then exit 1; fi
