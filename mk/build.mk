@@ -35,6 +35,15 @@ $(BUILD)/native-static-libs: $(RUST_SOURCES) mk/build.mk \
 	$(CARGO) rustc --release --package libutf8-capi --lib -- \
 	  -C llvm-args=-align-all-functions=6 --print native-static-libs 2>&1 \
 	  | tee $(BUILD)/cargo.log
+	@# Where the target links statically by default (Rust's musl targets), cargo drops the
+	@# cdylib with a warning and builds libutf8.a alone: a build without libutf8.so would then
+	@# link utf8check statically, and fail only at `make install`.
+	@if grep -q "dropping unsupported crate type .cdylib." $(BUILD)/cargo.log || \
+	    [ ! -f $(TARGET)/libutf8.so ] || [ ! -f $(TARGET)/libutf8.a ]; then \
+	  echo "cargo built no libutf8.so or libutf8.a in $(TARGET) (see $(BUILD)/cargo.log); for a"; \
+	  echo "target that links the C library statically by default, as Rust's musl targets do,"; \
+	  echo "turn it off: -C target-feature=-crt-static in RUSTFLAGS (README.md, Build and test)"; \
+	  exit 1; fi
 	sed -n 's/^note: native-static-libs: //p' $(BUILD)/cargo.log > $@.tmp
 	test -s $@.tmp
 	mv $@.tmp $@
