@@ -5,9 +5,12 @@
 comma := ,
 
 # AddressSanitizer and UndefinedBehaviorSanitizer for the C tests, where the compiler has them
-# (and their run-time libraries are installed): `y` if so.
-SANITIZERS := $(shell printf 'int main(void) { return 0; }\n' | $(CC) -x c \
-  -fsanitize=address,undefined - -o /dev/null 2>/dev/null && echo y)
+# and a program built with them runs: `y` if so. Run, not only linked: a compiler can link
+# run-time libraries that its programs cannot load (musl-gcc on a glibc system finds glibc's
+# libasan.so, which musl's loader cannot load, and no test would run).
+SANITIZERS := $(shell probe=$$(mktemp) && printf 'int main(void) { return 0; }\n' | \
+  $(CC) -x c -fsanitize=address,undefined - -o $$probe 2>/dev/null && $$probe >/dev/null 2>&1 && \
+  echo y; rm -f $$probe)
 SANITIZE := -g $(if $(SANITIZERS),-fsanitize=address$(comma)undefined -fno-sanitize-recover=all)
 
 # clang and clang++ (both), and the C++ compiler: `y` if found.
