@@ -3,6 +3,8 @@
 # - it exports the committed symbol list and nothing else, under SONAME, each function with the
 #   version node of the release that added it (c-tests/symbol-versions.txt, from
 #   capi/libutf8.map; GNU ld also lists each node as an absolute symbol of its own name);
+# - it needs libc alone, and of libc only the functions of c-tests/libc-imports.txt, which
+#   every C library has (glibc, musl);
 # - no panic can reach C, and nothing allocates: a program that references every exported
 #   function, linked with the static library and with unreferenced sections removed, holds no
 #   panic or allocator code at all (the linker follows every reference, function-pointer
@@ -37,6 +39,29 @@ if ! readelf -d "$libs/libutf8.so" | grep -q "SONAME.*\[$soname\]"; then
   echo "check-abi: the soname of $libs/libutf8.so is not $soname"; exit 1
 fi
 echo "check-abi: the exported symbols, their versions and the soname are as committed"
+
+# What the library needs of the system: libc alone (no libgcc_s, libm, libpthread, loader),
+# whose name differs by C library (glibc's libc.so.6, musl's libc.musl-ARCH.so.1 or libc.so),
+# and of libc only functions that every C library has (c-tests/libc-imports.txt: those the code
+# calls, getenv, write and strlen, and abort were a panic reachable; those the compiler emits,
+# memcpy and its kin, bcmp on i686; getauxval, which Rust's compiler runtime calls on aarch64 to
+# find the CPU's atomics, in glibc since 2.16 and in musl). A function one C library alone
+# has (glibc's __memcpy_chk, __isoc23_strtol, gnu_get_libc_version, ...) would leave the library
+# unloadable elsewhere, on musl for one. The weak references of the toolchain's start files
+# (__cxa_finalize, __gmon_start__, _ITM_*), which the loader leaves null where absent, are not
+# counted.
+needed=$(readelf -d "$libs/libutf8.so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p')
+if [[ ! $needed =~ ^libc\.[^[:space:]]*$ ]]; then
+  echo "check-abi: $libs/libutf8.so needs more than libc, or another library: ${needed//$'\n'/ }"
+  exit 1
+fi
+nm -D --undefined-only "$libs/libutf8.so" | awk '$1 == "U" { sub(/@.*/, "", $2); print $2 }' |
+  sort > "$work/libc-imports.txt"
+if unknown=$(comm -13 "$tests/libc-imports.txt" "$work/libc-imports.txt") && [[ -n $unknown ]]; then
+  echo "check-abi: $libs/libutf8.so calls C library functions not in c-tests/libc-imports.txt:"
+  echo "$unknown"; exit 1
+fi
+echo "check-abi: it needs libc alone ($needed), and of it only $(paste -sd' ' "$work/libc-imports.txt")"
 
 # Hardening as distributions check it (README, Build and test): full RELRO, every symbol bound at
 # load time, and no executable stack.
