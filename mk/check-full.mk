@@ -3,7 +3,7 @@
 # are absent (.ci/run installs them). Under `make -j`, jobs start in the order of check-full's
 # prerequisites: the longest first, Miri, then check-rust (the longest of `make check`, whose
 # last minutes run one test alone: ended last, it left a core idle), then the others.
-FULL_STAGES := miri aarch64 msrv portable i686 fuzz peers header-fresh
+FULL_STAGES := miri aarch64 msrv portable i686 musl fuzz peers header-fresh
 
 .PHONY: check-full $(FULL_STAGES:%=check-%)
 
@@ -96,6 +96,16 @@ check-i686: $(BUILD)/kuhn-expected.txt
 	@$(call begin,i686)
 	@C_HARNESS_SRC="$(TEST_API_SRC)" C_HARNESS_FLAGS="$(CSTD_FLAGS)" KUHN_ARGS="$(KUHN_ARGS)" \
 	  scripts/check-i686.sh $(RESULTS)/i686 "$(CARGO)" $(BUILD)/i686 $(I686_TESTS)
+
+# The C library on musl (scripts/check-musl.sh): built for Rust's x86_64-unknown-linux-musl
+# target by this Makefile as README says, installed to /usr in a staging folder, checked as
+# check-abi checks the native one, and the C harness, built with musl-gcc from what pkg-config
+# gives, run against the shared and the static library with each implementation, then the
+# installed utf8check; with the tests' flags alone, as for check-aarch64.
+check-musl: $(BUILD)/kuhn-expected.txt
+	@$(call begin,musl)
+	@MAKE="$(MAKE)" C_HARNESS_SRC="$(TEST_API_SRC)" C_HARNESS_FLAGS="$(CSTD_FLAGS)" \
+	  KUHN_ARGS="$(KUHN_ARGS)" scripts/check-musl.sh $(RESULTS)/musl $(BUILD)/musl
 
 # Brief fuzzing: every target of fuzz/ for CHECK_FUZZ_SECONDS, where nightly Rust is installed
 # (fuzz/run.sh builds the targets with cargo-fuzz's flags; FUZZING.md).
