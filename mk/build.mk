@@ -42,7 +42,7 @@ $(BUILD)/native-static-libs: $(RUST_SOURCES) mk/build.mk \
 	    [ ! -f $(TARGET)/libutf8.so ] || [ ! -f $(TARGET)/libutf8.a ]; then \
 	  echo "cargo built no libutf8.so or libutf8.a in $(TARGET) (see $(BUILD)/cargo.log); for a"; \
 	  echo "target that links the C library statically by default, as Rust's musl targets do,"; \
-	  echo "turn it off: -C target-feature=-crt-static in RUSTFLAGS (README.md, Build and test)"; \
+	  echo "turn it off: -C target-feature=-crt-static in RUSTFLAGS (docs/PACKAGING.md, musl)"; \
 	  exit 1; fi
 	sed -n 's/^note: native-static-libs: //p' $(BUILD)/cargo.log > $@.tmp
 	test -s $@.tmp

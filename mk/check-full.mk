@@ -71,7 +71,7 @@ QEMU_SWEEP_STEP ?= 8
 # AARCH64_TESTS are the kernels' test files, and the script adds the converters' tests of the
 # validated stretches and the Latin-1 converters' tests of its blocks (the whole suite passes
 # too, in several minutes more: `make check-aarch64 AARCH64_TESTS= QEMU_SWEEP_STEP=1`). Then
-# the C library cross-built by this Makefile as README says and installed, the installed
+# the C library cross-built by this Makefile as docs/PACKAGING.md says and installed, the installed
 # utf8check, and the C harness against that library, under QEMU with each implementation (with
 # the tests' flags alone: the user's are for this machine's compiler).
 check-aarch64: $(BUILD)/kuhn-expected.txt
@@ -98,10 +98,10 @@ check-i686: $(BUILD)/kuhn-expected.txt
 	  scripts/check-i686.sh $(RESULTS)/i686 "$(CARGO)" $(BUILD)/i686 $(I686_TESTS)
 
 # The C library on musl (scripts/check-musl.sh): built for Rust's x86_64-unknown-linux-musl
-# target by this Makefile as README says, installed to /usr in a staging folder, checked as
-# check-abi checks the native one, and the C harness, built with musl-gcc from what pkg-config
-# gives, run against the shared and the static library with each implementation, then the
-# installed utf8check; with the tests' flags alone, as for check-aarch64.
+# target by this Makefile as docs/PACKAGING.md says, installed to /usr in a staging folder,
+# checked as check-abi checks the native one, and the C harness, built with musl-gcc from what
+# pkg-config gives, run against the shared and the static library with each implementation, then
+# the installed utf8check; with the tests' flags alone, as for check-aarch64.
 check-musl: $(BUILD)/kuhn-expected.txt
 	@$(call begin,musl)
 	@MAKE="$(MAKE)" C_HARNESS_SRC="$(TEST_API_SRC)" C_HARNESS_FLAGS="$(CSTD_FLAGS)" \

@@ -67,12 +67,13 @@ echo "${LIBUTF8_TEST_SWEEP_STEP:+LIBUTF8_TEST_SWEEP_STEP=$LIBUTF8_TEST_SWEEP_STE
 cargo_test --test lengths -- --exact "${lengths_tests[@]}"
 
 # The C library cross-built for aarch64 as a distribution builds it: the project's own make,
-# given cargo's target, cargo's linker for it and the C compiler (README, "Build and test"), into
+# given cargo's target, cargo's linker for it and the C compiler (docs/PACKAGING.md), into
 # a make folder of its own, then installed into a staging root (libutf8.a: the release profile,
 # the exported functions and their checks of pointers and flags). The installed utf8check runs
 # under QEMU against the installed libutf8.so, and the C harness is built against the installed
 # header and libutf8.a.
-cross=(CARGO_BUILD_TARGET=$target CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc)
+cross=(CARGO_BUILD_TARGET=$target
+  CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc)
 make_args=(--no-print-directory BUILD="$build/make" CC=aarch64-linux-gnu-gcc CFLAGS=-O2 CPPFLAGS=
   LDFLAGS=)
 root=$build/root

@@ -63,7 +63,7 @@ if unknown=$(comm -13 "$tests/libc-imports.txt" "$work/libc-imports.txt") && [[ 
 fi
 echo "check-abi: it needs libc alone ($needed), and of it only $(paste -sd' ' "$work/libc-imports.txt")"
 
-# Hardening as distributions check it (README, Build and test): full RELRO, every symbol bound at
+# Hardening as distributions check it (docs/PACKAGING.md): full RELRO, every symbol bound at
 # load time, and no executable stack.
 headers=$(readelf -W -l -d "$libs/libutf8.so")
 for want in 'GNU_RELRO' 'BIND_NOW' 'GNU_STACK .* RW '; do

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The C library on musl (Alpine's C library), built on this glibc machine as README says: Rust's
-# x86_64-unknown-linux-musl target with crt-static off, musl-gcc as cargo's linker and as CC,
-# by the project's make, and installed to /usr under BUILD/root. Then, against that
+# The C library on musl (Alpine's C library), built on this glibc machine as docs/PACKAGING.md
+# says: Rust's x86_64-unknown-linux-musl target with crt-static off, musl-gcc as cargo's linker
+# and as CC, by the project's make, and installed to /usr under BUILD/root. Then, against that
 # installation: check-abi's checks with musl-gcc (the exports and their versions, libc alone and
 # no function of glibc's, the hardening, programs linked against it run under musl's loader);
 # the C harness (C_HARNESS_SRC, compiled with C_HARNESS_FLAGS; KUHN_ARGS, its arguments that
