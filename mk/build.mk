@@ -7,10 +7,11 @@ REALNAME := libutf8.so.$(VERSION)
 SONAME := libutf8.so.$(MAJOR)
 
 # Cargo's outputs (where CARGO_TARGET_DIR says, as cargo does; in a folder named after the target
-# where CARGO_BUILD_TARGET names one, as in a cross build), and make's own (pkg-config file, test
-# programs, staged installs).
+# where CARGO_BUILD_TARGET names one, as in a cross build), and make's own (pkg-config file,
+# utf8check, test programs, staged installs), in a folder of the target's too: a build for
+# another target then leaves no utf8check of its own where `make install` takes this one's.
 TARGET := $(or $(CARGO_TARGET_DIR),target)$(if $(CARGO_BUILD_TARGET),/$(CARGO_BUILD_TARGET))/release
-BUILD := build
+BUILD := build$(if $(CARGO_BUILD_TARGET),/$(CARGO_BUILD_TARGET))
 
 WARNINGS := -Wall -Wextra -pedantic
 
