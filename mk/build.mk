@@ -45,6 +45,13 @@ $(BUILD)/native-static-libs: $(RUST_SOURCES) mk/build.mk \
 	  echo "target that links the C library statically by default, as Rust's musl targets do,"; \
 	  echo "turn it off: -C target-feature=-crt-static in RUSTFLAGS (docs/PACKAGING.md, musl)"; \
 	  exit 1; fi
+	@# Built for musl but linked by the system's cc (cargo's linker for the target not named):
+	@# libutf8.so then needs glibc's libc.so.6, and would not load where the package goes.
+	@case "$(CARGO_BUILD_TARGET)" in *-musl*) \
+	  if readelf -d $(TARGET)/libutf8.so 2>/dev/null | grep -q 'NEEDED.*\[libc\.so\.6\]'; then \
+	    echo "$(TARGET)/libutf8.so, built for $(CARGO_BUILD_TARGET), needs glibc's libc.so.6:"; \
+	    echo "name musl's compiler as cargo's linker for it (docs/PACKAGING.md, musl)"; \
+	    exit 1; fi;; esac
 	sed -n 's/^note: native-static-libs: //p' $(BUILD)/cargo.log > $@.tmp
 	test -s $@.tmp
 	mv $@.tmp $@
