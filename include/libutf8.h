@@ -1124,15 +1124,14 @@ size_t utf8_length_from_utf16_flags(const uint16_t *src, size_t len, uint32_t fl
  * `flags` (since 1.3), no strategy flag counting as UTF8_REPLACE: as utf8_length_from_utf32
  * (which equals this with `flags` 0); with UTF8_SURROGATEESCAPE, one byte instead of three for
  * each U+DC80..U+DCFF (other surrogates and values above U+10FFFF, on which utf32_to_utf8
- * stops, count as U+FFFD's three). Exact for any input. UTF8_MORE is ignored; flags utf32_to_utf8 refuses
- * give 0. At most `4 * len`. 0 for `(NULL, any)` and for a `src` not aligned for uint32_t.
+ * stops, count as U+FFFD's three). Exact for any input. UTF8_MORE is ignored; flags
+ * utf32_to_utf8 refuses give 0. At most `4 * len`. 0 for `(NULL, any)` and for a `src` not
+ * aligned for uint32_t.
  *
  * # Safety
  * `src` is NULL or points to `len` readable units.
  */
-size_t utf8_length_from_utf32_flags(const uint32_t *src,
-                                    size_t len,
-                                    uint32_t flags);
+size_t utf8_length_from_utf32_flags(const uint32_t *src, size_t len, uint32_t flags);
 
 #ifdef __cplusplus
 }  // extern "C"
