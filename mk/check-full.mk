@@ -72,8 +72,8 @@ QEMU_SWEEP_STEP ?= 8
 # validated stretches and the Latin-1 converters' tests of its blocks (the whole suite passes
 # too, in several minutes more: `make check-aarch64 AARCH64_TESTS= QEMU_SWEEP_STEP=1`). Then
 # the C library cross-built by this Makefile as docs/PACKAGING.md says and installed, the installed
-# utf8check, and the C harness against that library, under QEMU with each implementation (with
-# the tests' flags alone: the user's are for this machine's compiler).
+# utf8check, and the C harness and the stack measure against that library, under QEMU with each
+# implementation (with the tests' flags alone: the user's are for this machine's compiler).
 check-aarch64: $(BUILD)/kuhn-expected.txt
 	@$(call begin,aarch64)
 	@LIBUTF8_TEST_SWEEP_STEP=$(QEMU_SWEEP_STEP) MAKE="$(MAKE)" C_HARNESS_SRC="$(TEST_API_SRC)" \
@@ -91,7 +91,8 @@ check-portable:
 
 # The library on a 32-bit target (scripts/check-i686.sh): I686_TESTS built for i686 with the
 # tests' profile and run natively (an x86_64 machine runs i686 programs), then the C harness
-# against the C library built for i686, with the tests' flags alone as for check-aarch64.
+# and the stack measure against the C library built for i686, with the tests' flags alone as
+# for check-aarch64.
 check-i686: $(BUILD)/kuhn-expected.txt
 	@$(call begin,i686)
 	@C_HARNESS_SRC="$(TEST_API_SRC)" C_HARNESS_FLAGS="$(CSTD_FLAGS)" KUHN_ARGS="$(KUHN_ARGS)" \

@@ -11,8 +11,8 @@
 # LIBUTF8_TEST_SWEEP_STEP from the environment, passed on to the tests, samples them.
 # Then the C library cross-built by MAKE and installed, utf8check run from the installation, and
 # the C harness (C_HARNESS_SRC, compiled with C_HARNESS_FLAGS; KUHN_ARGS, its arguments that
-# replay Kuhn's stress test, or none) against that C library, run under QEMU with each of the
-# implementations, into BUILD.
+# replay Kuhn's stress test, or none) and the stack measure (c-tests/stack_use.c) against that C
+# library, run under QEMU with each of the implementations, into BUILD.
 #
 # usage: check-aarch64.sh RESULTS CARGO BUILD [TEST-ARG...]   (environment: MAKE, C_HARNESS_*)
 set -euo pipefail
@@ -71,7 +71,7 @@ cargo_test --test lengths -- --exact "${lengths_tests[@]}"
 # a make folder of its own, then installed into a staging root (libutf8.a: the release profile,
 # the exported functions and their checks of pointers and flags). The installed utf8check runs
 # under QEMU against the installed libutf8.so, and the C harness is built against the installed
-# header and libutf8.a.
+# header and libutf8.a, and so is the stack measure.
 staged=$(dirname "$0")/staged-build.sh
 "$staged" install "$build" CARGO_BUILD_TARGET=$target \
   CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc CC=aarch64-linux-gnu-gcc
@@ -84,13 +84,21 @@ done
 # shellcheck disable=SC2086 # lists of flags and files
 aarch64-linux-gnu-gcc -std=c99 -O2 $C_HARNESS_FLAGS -I"$root/usr/include" $C_HARNESS_SRC \
   "$lib/libutf8.a" -o "$build/test_api_aarch64"
+# shellcheck disable=SC2086 # a list of flags
+aarch64-linux-gnu-gcc -std=c99 -D_POSIX_C_SOURCE=200809L -O2 $C_HARNESS_FLAGS \
+  -I"$root/usr/include" c-tests/stack_use.c c-tests/check.c "$lib/libutf8.a" -lpthread \
+  -o "$build/stack_use_aarch64"
 # The library reports on standard error an implementation it was asked for and cannot use:
 # then the run did not test it, and fails.
 for isa in scalar neon; do
-  echo "LIBUTF8_FORCE_ISA=$isa qemu-aarch64 $build/test_api_aarch64 ${KUHN_ARGS-}"
-  # shellcheck disable=SC2086 # none or two file names
-  LIBUTF8_FORCE_ISA=$isa qemu-aarch64 -L /usr/aarch64-linux-gnu "$build/test_api_aarch64" \
-    ${KUHN_ARGS-} 2> "$build/test_api_aarch64-$isa.err"
-  cat "$build/test_api_aarch64-$isa.err" >&2
-  if grep -q LIBUTF8_FORCE_ISA "$build/test_api_aarch64-$isa.err"; then exit 1; fi
+  for program in test_api stack_use; do
+    args=
+    [ $program = test_api ] && args=${KUHN_ARGS-}
+    echo "LIBUTF8_FORCE_ISA=$isa qemu-aarch64 $build/${program}_aarch64 $args"
+    # shellcheck disable=SC2086 # none or two file names
+    LIBUTF8_FORCE_ISA=$isa qemu-aarch64 -L /usr/aarch64-linux-gnu "$build/${program}_aarch64" \
+      $args 2> "$build/${program}_aarch64-$isa.err"
+    cat "$build/${program}_aarch64-$isa.err" >&2
+    if grep -q LIBUTF8_FORCE_ISA "$build/${program}_aarch64-$isa.err"; then exit 1; fi
+  done
 done

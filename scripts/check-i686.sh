@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # The library on a 32-bit target, i686 (Debian's i386), where usize and size_t are 32 bits and
 # only the portable code runs (the x86 SIMD kernels are compiled for x86_64 alone): the Rust
-# tests given as TEST-ARGs (cargo test's target selection: none, the whole suite) built for
-# i686 with the tests' profile (its overflow checks catch a length computed in 32 bits that
-# wraps) and run natively, through the i686 C library's loader; then the C harness
-# (C_HARNESS_SRC, compiled with C_HARNESS_FLAGS; KUHN_ARGS, its arguments that replay Kuhn's
-# stress test, or none) against the C library built for i686, into BUILD. An x86_64 machine runs
-# i686 programs without emulation. Needs the Rust target and the cross compiler with its C
-# library (which .ci/run installs: `rustup target add i686-unknown-linux-gnu`, `apt-get install
-# gcc-i686-linux-gnu libc6-dev-i386-cross`; gcc-multilib would conflict with the other cross
-# compilers), and records in RESULTS that it skipped where one is absent or the machine cannot
-# run i686 programs.
+# tests given as TEST-ARGs (cargo test's target selection: none, the whole suite) built for i686
+# with the tests' profile (its overflow checks catch a length computed in 32 bits that wraps)
+# and run natively, through the i686 C library's loader; then the C harness (C_HARNESS_SRC,
+# compiled with C_HARNESS_FLAGS; KUHN_ARGS, its arguments that replay Kuhn's stress test, or
+# none) and the stack measure (c-tests/stack_use.c) against the C library built for i686, into
+# BUILD. An x86_64 machine runs i686 programs without emulation. Needs the Rust target and the
+# cross compiler with its C library (which .ci/run installs: `rustup target add
+# i686-unknown-linux-gnu`, `apt-get install gcc-i686-linux-gnu libc6-dev-i386-cross`;
+# gcc-multilib would conflict with the other cross compilers), and records in RESULTS that it
+# skipped where one is absent or the machine cannot run i686 programs.
 #
 # usage: check-i686.sh RESULTS CARGO BUILD [TEST-ARG...]
 set -euo pipefail
@@ -47,9 +47,15 @@ mkdir -p "$build"
 # shellcheck disable=SC2086 # lists of flags and files
 i686-linux-gnu-gcc -std=c99 -O2 $C_HARNESS_FLAGS -Iinclude $C_HARNESS_SRC \
   "$lib_dir/libutf8.a" -o "$build/test_api_i686"
-echo "LIBUTF8_FORCE_ISA=scalar $loader $build/test_api_i686 ${KUHN_ARGS-}"
-# shellcheck disable=SC2086 # the loader and its option; none or two file names
-LIBUTF8_FORCE_ISA=scalar $loader "$build/test_api_i686" ${KUHN_ARGS-} \
-  2> "$build/test_api_i686.err"
-cat "$build/test_api_i686.err" >&2
-if grep -q LIBUTF8_FORCE_ISA "$build/test_api_i686.err"; then exit 1; fi
+# shellcheck disable=SC2086 # a list of flags
+i686-linux-gnu-gcc -std=c99 -D_POSIX_C_SOURCE=200809L -O2 $C_HARNESS_FLAGS -Iinclude \
+  c-tests/stack_use.c c-tests/check.c "$lib_dir/libutf8.a" -lpthread -o "$build/stack_use_i686"
+for program in test_api stack_use; do
+  args=
+  [ $program = test_api ] && args=${KUHN_ARGS-}
+  echo "LIBUTF8_FORCE_ISA=scalar $loader $build/${program}_i686 $args"
+  # shellcheck disable=SC2086 # the loader and its option; none or two file names
+  LIBUTF8_FORCE_ISA=scalar $loader "$build/${program}_i686" $args 2> "$build/${program}_i686.err"
+  cat "$build/${program}_i686.err" >&2
+  if grep -q LIBUTF8_FORCE_ISA "$build/${program}_i686.err"; then exit 1; fi
+done
