@@ -81,24 +81,5 @@ for file in "$lib/libutf8.so.1" "$root/usr/bin/utf8check"; do
   readelf -h "$file" | grep -q 'Machine: *AArch64' || { echo "$file: not for aarch64"; exit 1; }
 done
 "$staged" utf8check "$build" qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH="$lib"
-# shellcheck disable=SC2086 # lists of flags and files
-aarch64-linux-gnu-gcc -std=c99 -O2 $C_HARNESS_FLAGS -I"$root/usr/include" $C_HARNESS_SRC \
-  "$lib/libutf8.a" -o "$build/test_api_aarch64"
-# shellcheck disable=SC2086 # a list of flags
-aarch64-linux-gnu-gcc -std=c99 -D_POSIX_C_SOURCE=200809L -O2 $C_HARNESS_FLAGS \
-  -I"$root/usr/include" c-tests/stack_use.c c-tests/check.c "$lib/libutf8.a" -lpthread \
-  -o "$build/stack_use_aarch64"
-# The library reports on standard error an implementation it was asked for and cannot use:
-# then the run did not test it, and fails.
-for isa in scalar neon; do
-  for program in test_api stack_use; do
-    args=
-    [ $program = test_api ] && args=${KUHN_ARGS-}
-    echo "LIBUTF8_FORCE_ISA=$isa qemu-aarch64 $build/${program}_aarch64 $args"
-    # shellcheck disable=SC2086 # none or two file names
-    LIBUTF8_FORCE_ISA=$isa qemu-aarch64 -L /usr/aarch64-linux-gnu "$build/${program}_aarch64" \
-      $args 2> "$build/${program}_aarch64-$isa.err"
-    cat "$build/${program}_aarch64-$isa.err" >&2
-    if grep -q LIBUTF8_FORCE_ISA "$build/${program}_aarch64-$isa.err"; then exit 1; fi
-  done
-done
+"$(dirname "$0")/cross-c-checks.sh" "$build" aarch64 aarch64-linux-gnu-gcc "$root/usr/include" \
+  "$lib/libutf8.a" "scalar neon" qemu-aarch64 -L /usr/aarch64-linux-gnu

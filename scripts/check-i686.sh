@@ -35,27 +35,13 @@ CARGO_TARGET_I686_UNKNOWN_LINUX_GNU_RUNNER="$loader" \
   $cargo test --target $target "$@"
 
 # The C library as a distribution builds it for i386 (libutf8.a: the release profile), and the
-# C harness against it. The library reports on standard error an implementation it was asked
-# for and cannot use: then the run did not test it, and fails.
+# C harness and the stack measure against it.
 lib_dir=${CARGO_TARGET_DIR:-target}/$target/release
 echo "$cargo rustc --release --target $target --package libutf8-capi --lib"
 # shellcheck disable=SC2086 # CARGO may hold arguments
 CARGO_TARGET_I686_UNKNOWN_LINUX_GNU_LINKER=i686-linux-gnu-gcc \
   $cargo rustc --release --target $target --package libutf8-capi --lib -- \
   -C llvm-args=-align-all-functions=6
-mkdir -p "$build"
-# shellcheck disable=SC2086 # lists of flags and files
-i686-linux-gnu-gcc -std=c99 -O2 $C_HARNESS_FLAGS -Iinclude $C_HARNESS_SRC \
-  "$lib_dir/libutf8.a" -o "$build/test_api_i686"
-# shellcheck disable=SC2086 # a list of flags
-i686-linux-gnu-gcc -std=c99 -D_POSIX_C_SOURCE=200809L -O2 $C_HARNESS_FLAGS -Iinclude \
-  c-tests/stack_use.c c-tests/check.c "$lib_dir/libutf8.a" -lpthread -o "$build/stack_use_i686"
-for program in test_api stack_use; do
-  args=
-  [ $program = test_api ] && args=${KUHN_ARGS-}
-  echo "LIBUTF8_FORCE_ISA=scalar $loader $build/${program}_i686 $args"
-  # shellcheck disable=SC2086 # the loader and its option; none or two file names
-  LIBUTF8_FORCE_ISA=scalar $loader "$build/${program}_i686" $args 2> "$build/${program}_i686.err"
-  cat "$build/${program}_i686.err" >&2
-  if grep -q LIBUTF8_FORCE_ISA "$build/${program}_i686.err"; then exit 1; fi
-done
+# shellcheck disable=SC2086 # the loader and its option
+"$(dirname "$0")/cross-c-checks.sh" "$build" i686 i686-linux-gnu-gcc include \
+  "$lib_dir/libutf8.a" scalar $loader
