@@ -83,11 +83,14 @@ check-aarch64: $(BUILD)/kuhn-expected.txt
 # The portable (scalar) implementation where no SIMD one exists: Clippy for i686 (32-bit) and
 # s390x (big-endian), and PORTABLE_TESTS, the tests of the validator, the decoder, the C API and
 # the streams, built for s390x and run under QEMU (scripts/check-portable.sh), so that byte
-# order and word size are not assumed, sampled as check-aarch64 is.
-check-portable:
+# order and word size are not assumed, sampled as check-aarch64 is; then the C harness and the
+# stack measure against the C library built for 32-bit ARM, under QEMU, with the tests' flags
+# alone as for check-aarch64.
+check-portable: $(BUILD)/kuhn-expected.txt
 	@$(call begin,portable)
-	@LIBUTF8_TEST_SWEEP_STEP=$(QEMU_SWEEP_STEP) \
-	  scripts/check-portable.sh $(RESULTS)/portable "$(CARGO)" $(PORTABLE_TESTS)
+	@LIBUTF8_TEST_SWEEP_STEP=$(QEMU_SWEEP_STEP) C_HARNESS_SRC="$(TEST_API_SRC)" \
+	  C_HARNESS_FLAGS="$(CSTD_FLAGS)" KUHN_ARGS="$(KUHN_ARGS)" \
+	  scripts/check-portable.sh $(RESULTS)/portable "$(CARGO)" $(BUILD)/armv7 $(PORTABLE_TESTS)
 
 # The library on a 32-bit target (scripts/check-i686.sh): I686_TESTS built for i686 with the
 # tests' profile and run natively (an x86_64 machine runs i686 programs), then the C harness

@@ -2,29 +2,35 @@
 # The portable (scalar) implementation where no SIMD one exists: Clippy for a 32-bit target
 # (i686) and for a big-endian one (s390x), and the Rust tests given as TEST-ARGs (cargo test's
 # target selection: none, the whole suite) built for s390x and run under QEMU, so that byte
-# order and word size are not assumed. Needs the Rust targets, QEMU and a cross linker for
-# s390x (which .ci/run installs: `rustup target add i686-unknown-linux-gnu
-# s390x-unknown-linux-gnu`, `apt-get install qemu-user gcc-s390x-linux-gnu
-# libc6-dev-s390x-cross`), and records in RESULTS that it skipped where one is absent.
-# LIBUTF8_TEST_SWEEP_STEP from the environment, passed on to the tests, samples them. Then
-# three UTF-16 byte-order tests of tests/transcode.rs: on s390x,
-# UTF8_UTF16LE is the order swapped.
+# order and word size are not assumed. Needs the Rust targets, QEMU and the cross linkers
+# (which .ci/run installs: `rustup target add i686-unknown-linux-gnu s390x-unknown-linux-gnu
+# armv7-unknown-linux-gnueabihf`, `apt-get install qemu-user gcc-s390x-linux-gnu
+# libc6-dev-s390x-cross gcc-arm-linux-gnueabihf libc6-dev-armhf-cross`), and records in RESULTS
+# that it skipped where one is absent. LIBUTF8_TEST_SWEEP_STEP from the environment, passed on
+# to the tests, samples them. Then three UTF-16 byte-order tests of tests/transcode.rs: on
+# s390x, UTF8_UTF16LE is the order swapped. Then the C library built for 32-bit ARM (Debian's
+# armhf), whose calls keep their return address in a register, and the C harness
+# (C_HARNESS_SRC, compiled with C_HARNESS_FLAGS; KUHN_ARGS, its arguments that replay Kuhn's
+# stress test, or none) and the stack measure against it under QEMU, into BUILD.
 #
-# usage: check-portable.sh RESULTS CARGO [TEST-ARG...]
+# usage: check-portable.sh RESULTS CARGO BUILD [TEST-ARG...]   (environment: C_HARNESS_*)
 set -euo pipefail
-results=$1 cargo=$2
-shift 2
-targets=(i686-unknown-linux-gnu s390x-unknown-linux-gnu)
+results=$1 cargo=$2 build=$3
+shift 3
+targets=(i686-unknown-linux-gnu s390x-unknown-linux-gnu armv7-unknown-linux-gnueabihf)
 byte_order_tests=(short_inputs_in_the_other_byte_order random_text_in_the_other_byte_order
   the_other_byte_order_through_the_public_functions)
 s390x=s390x-unknown-linux-gnu
+armv7=armv7-unknown-linux-gnueabihf
 
 installed=$(rustup target list --installed 2>/dev/null || true)
-if ! { [ "$(grep -cxF -e "${targets[0]}" -e "${targets[1]}" <<< "$installed")" = 2 ] &&
-       command -v qemu-s390x >/dev/null && command -v s390x-linux-gnu-gcc >/dev/null; }; then
+if ! { [ "$(grep -cxF -e "${targets[0]}" -e "${targets[1]}" -e "${targets[2]}" \
+            <<< "$installed")" = 3 ] &&
+       command -v qemu-s390x >/dev/null && command -v s390x-linux-gnu-gcc >/dev/null &&
+       command -v qemu-arm >/dev/null && command -v arm-linux-gnueabihf-gcc >/dev/null; }; then
   "$(dirname "$0")/record.sh" skipped "$results" \
-    "the i686 and s390x builds and s390x tests under QEMU" \
-    "the Rust targets ${targets[*]}, qemu-s390x and s390x-linux-gnu-gcc"
+    "the i686, s390x and armv7 builds and their tests under QEMU" \
+    "the Rust targets ${targets[*]}, qemu-s390x, qemu-arm and the cross compilers"
   exit 0
 fi
 for t in "${targets[@]}"; do
@@ -43,3 +49,11 @@ echo "${LIBUTF8_TEST_SWEEP_STEP:+LIBUTF8_TEST_SWEEP_STEP=$LIBUTF8_TEST_SWEEP_STE
 cargo_test "$@"
 echo "${LIBUTF8_TEST_SWEEP_STEP:+LIBUTF8_TEST_SWEEP_STEP=$LIBUTF8_TEST_SWEEP_STEP }$cargo test --release --target $s390x --test transcode -- --exact ${byte_order_tests[*]}"
 cargo_test --test transcode -- --exact "${byte_order_tests[@]}"
+
+echo "$cargo rustc --release --target $armv7 --package libutf8-capi --lib"
+# shellcheck disable=SC2086 # CARGO may hold arguments
+CARGO_TARGET_ARMV7_UNKNOWN_LINUX_GNUEABIHF_LINKER=arm-linux-gnueabihf-gcc \
+  $cargo rustc --release --target $armv7 --package libutf8-capi --lib
+"$(dirname "$0")/cross-c-checks.sh" "$build" armv7 arm-linux-gnueabihf-gcc include \
+  "${CARGO_TARGET_DIR:-target}/$armv7/release/libutf8.a" scalar \
+  qemu-arm -L /usr/arm-linux-gnueabihf
