@@ -3,7 +3,7 @@
 # are absent (.ci/run installs them). Under `make -j`, jobs start in the order of check-full's
 # prerequisites: the longest first, Miri, then check-rust (the longest of `make check`, whose
 # last minutes run one test alone: ended last, it left a core idle), then the others.
-FULL_STAGES := miri aarch64 msrv portable i686 musl fuzz peers header-fresh
+FULL_STAGES := miri aarch64 msrv portable reproducible i686 musl fuzz peers header-fresh
 
 .PHONY: check-full $(FULL_STAGES:%=check-%)
 
@@ -110,6 +110,14 @@ check-musl: $(BUILD)/kuhn-expected.txt
 	@$(call begin,musl)
 	@MAKE="$(MAKE)" C_HARNESS_SRC="$(TEST_API_SRC)" C_HARNESS_FLAGS="$(CSTD_FLAGS)" \
 	  KUHN_ARGS="$(KUHN_ARGS)" scripts/check-musl.sh $(RESULTS)/musl $(BUILD)/musl
+
+# The build is reproducible (scripts/check-reproducible.sh): two copies of the sources, in
+# folders of different names, built and installed under a different umask, locale and time zone,
+# install the same bytes, as `make` builds by default and with debugging information built as
+# docs/PACKAGING.md says. Four builds of the library, in build/reproducible.
+check-reproducible:
+	@$(call begin,reproducible)
+	@MAKE="$(MAKE)" scripts/check-reproducible.sh $(BUILD)/reproducible
 
 # Brief fuzzing: every target of fuzz/ for CHECK_FUZZ_SECONDS, where nightly Rust is installed
 # (fuzz/run.sh builds the targets with cargo-fuzz's flags; FUZZING.md).

@@ -4,8 +4,9 @@
 # Two tiers. `make check` is the packager's suite: it runs offline, on any Linux architecture,
 # with the distribution's Rust and C compiler, and skips, saying so, what needs a tool that is
 # not installed. `make check-full` adds what needs the network, nightly Rust or emulators: the
-# header compared with a fresh cbindgen run, Miri, the oldest supported Rust, the aarch64 and
-# s390x runs under QEMU, and brief fuzzing. CI runs `make check-full`.
+# header compared with a fresh cbindgen run, Miri, the oldest supported Rust, the aarch64,
+# s390x and 32-bit ARM runs under QEMU, the i686 and musl builds, the reproducible build, brief
+# fuzzing and the peers. CI runs `make check-full`.
 #
 # Each stage records what it checked in $(RESULTS)/STAGE, a line each: "passed: WHAT", or
 # "skipped: WHAT (needs TOOL)", also printed when it skips (scripts/record.sh). A stage that

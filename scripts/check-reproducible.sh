@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The build is reproducible (https://reproducible-builds.org/): two copies of the source tree,
+# in folders of different names and depths, built and installed by MAKE as docs/PACKAGING.md
+# says, under a different umask, locale and time zone, install the same bytes with the same
+# modes. Twice: as `make` builds by default, and with debugging information, where each copy's
+# folder is remapped to one name (rustc's --remap-path-prefix in RUSTFLAGS, GCC's
+# -ffile-prefix-map in CFLAGS), as a distribution's debug-symbol package is built. Into BUILD.
+#
+# usage: check-reproducible.sh BUILD   (environment: MAKE)
+set -euo pipefail
+build=$1
+version=$(sed -n 's/^version *= *"\([^"]*\)".*/\1/p' Cargo.toml | head -n 1)
+rm -rf "$build"
+mkdir -p "$build"
+build=$(cd "$build" && pwd)
+copies=("$build/a/libutf8" "$build/bb/a-longer-name/libutf8-$version")
+for src in "${copies[@]}"; do
+  mkdir -p "$src"
+  # The sources, without what builds write (cargo's target folders, make's build folder).
+  find . \( -name target -o -path ./build -o -path ./.git \) -prune -o -type f -print0 |
+    tar --null -T - -cf - | tar -xf - -C "$src"
+done
+
+# Builds and installs copy N (0 or 1) into ROOT with the settings VAR=VALUE, each copy under
+# its own umask, locale and time zone, with no CARGO_TARGET_DIR or CARGO_BUILD_TARGET of the
+# caller's: cargo's outputs in the copy's own target folder.
+build_copy() {
+  local n=$1 root=$2 src=${copies[$1]}
+  shift 2
+  local masks=(022 077) locales=(C C.UTF-8) zones=(UTC Pacific/Kiritimati)
+  echo "(cd $src && umask ${masks[$n]} && $MAKE $* all install DESTDIR=$root PREFIX=/usr)"
+  (
+    cd "$src"
+    umask "${masks[$n]}"
+    # shellcheck disable=SC2086 # MAKE may hold arguments
+    env -u CARGO_TARGET_DIR -u CARGO_BUILD_TARGET LC_ALL="${locales[$n]}" TZ="${zones[$n]}" \
+      $MAKE --no-print-directory CPPFLAGS= LDFLAGS= "$@" all > "$root.log" 2>&1 &&
+      env -u CARGO_TARGET_DIR -u CARGO_BUILD_TARGET \
+        $MAKE --no-print-directory "$@" install DESTDIR="$root" PREFIX=/usr >> "$root.log" 2>&1
+  ) || { cat "$root.log"; exit 1; }
+}
+
+# Every file and link the two roots hold, with its mode, and whether their bytes are the same.
+compare() {
+  local one=$1 two=$2 listing
+  listing() { (cd "$1" && find . -printf '%M %p %l\n' | LC_ALL=C sort); }
+  if ! diff <(listing "$one") <(listing "$two"); then
+    echo "check-reproducible: the two builds installed different files or modes"
+    exit 1
+  fi
+  if ! diff -r "$one" "$two"; then
+    echo "check-reproducible: the two builds installed different bytes ($3)"
+    exit 1
+  fi
+  echo "check-reproducible: $3: $(cd "$one" && find . -type f | wc -l) files, the same bytes"
+}
+
+for n in 0 1; do build_copy $n "$build/plain-$n" CFLAGS=-O2; done
+compare "$build/plain-0" "$build/plain-1" "the default build"
+
+for n in 0 1; do
+  src=$(cd "${copies[$n]}" && pwd)
+  (cd "${copies[$n]}" && $MAKE --no-print-directory clean > /dev/null 2>&1)
+  CARGO_PROFILE_RELEASE_DEBUG=true \
+    RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }--remap-path-prefix=$src=/usr/src/libutf8-$version" \
+    build_copy $n "$build/debug-$n" \
+    CFLAGS="-O2 -g -ffile-prefix-map=$src=/usr/src/libutf8-$version"
+done
+compare "$build/debug-0" "$build/debug-1" "with debugging information"
+if readelf -S "$build/debug-0/usr/lib/libutf8.so.$version" | grep -q debug_info; then :; else
+  echo "check-reproducible: the debug build's libutf8.so has no debugging information"
+  exit 1
+fi
