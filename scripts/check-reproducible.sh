@@ -60,7 +60,9 @@ compare "$build/plain-0" "$build/plain-1" "the default build"
 
 for n in 0 1; do
   src=$(cd "${copies[$n]}" && pwd)
-  (cd "${copies[$n]}" && $MAKE --no-print-directory clean > /dev/null 2>&1)
+  # What the default build wrote in the copy, removed without `make clean`, whose `cargo clean`
+  # would empty the caller's CARGO_TARGET_DIR, not the copy's target folder.
+  rm -rf "$src/target" "$src/build"
   CARGO_PROFILE_RELEASE_DEBUG=true \
     RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }--remap-path-prefix=$src=/usr/src/libutf8-$version" \
     build_copy $n "$build/debug-$n" \
