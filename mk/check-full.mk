@@ -117,7 +117,7 @@ check-musl: $(BUILD)/kuhn-expected.txt
 # docs/PACKAGING.md says. Four builds of the library, in build/reproducible.
 check-reproducible:
 	@$(call begin,reproducible)
-	@MAKE="$(MAKE)" scripts/check-reproducible.sh $(BUILD)/reproducible
+	@MAKE="$(MAKE)" scripts/check-reproducible.sh $(RESULTS)/reproducible $(BUILD)/reproducible
 
 # Brief fuzzing: every target of fuzz/ for CHECK_FUZZ_SECONDS, where nightly Rust is installed
 # (fuzz/run.sh builds the targets with cargo-fuzz's flags; FUZZING.md).

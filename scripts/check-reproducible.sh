@@ -4,11 +4,13 @@
 # says, under a different umask, locale and time zone, install the same bytes with the same
 # modes. Twice: as `make` builds by default, and with debugging information, where each copy's
 # folder is remapped to one name (rustc's --remap-path-prefix in RUSTFLAGS, GCC's
-# -ffile-prefix-map in CFLAGS), as a distribution's debug-symbol package is built. Into BUILD.
+# -ffile-prefix-map in CFLAGS), as a distribution's debug-symbol package is built. Into BUILD;
+# records what it checked in RESULTS.
 #
-# usage: check-reproducible.sh BUILD   (environment: MAKE)
+# usage: check-reproducible.sh RESULTS BUILD   (environment: MAKE)
 set -euo pipefail
-build=$1
+results=$1 build=$2
+record=$(dirname "$0")/record.sh
 version=$(sed -n 's/^version *= *"\([^"]*\)".*/\1/p' Cargo.toml | head -n 1)
 rm -rf "$build"
 mkdir -p "$build"
@@ -53,6 +55,7 @@ compare() {
     exit 1
   fi
   echo "check-reproducible: $3: $(cd "$one" && find . -type f | wc -l) files, the same bytes"
+  "$record" passed "$results" "$3 reproducible: two copies install the same bytes"
 }
 
 for n in 0 1; do build_copy $n "$build/plain-$n" CFLAGS=-O2; done
@@ -68,8 +71,9 @@ for n in 0 1; do
     build_copy $n "$build/debug-$n" \
     CFLAGS="-O2 -g -ffile-prefix-map=$src=/usr/src/libutf8-$version"
 done
-compare "$build/debug-0" "$build/debug-1" "with debugging information"
+# Without debugging information the comparison would say nothing of it.
 if readelf -S "$build/debug-0/usr/lib/libutf8.so.$version" | grep -q debug_info; then :; else
   echo "check-reproducible: the debug build's libutf8.so has no debugging information"
   exit 1
 fi
+compare "$build/debug-0" "$build/debug-1" "the build with debugging information"
