@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The build is reproducible (https://reproducible-builds.org/): two copies of the source tree,
 # in folders of different names and depths, built and installed by MAKE as docs/PACKAGING.md
-# says, under a different umask, locale and time zone, install the same bytes with the same
-# modes. Twice: as `make` builds by default, and with debugging information, where each copy's
-# folder is remapped to one name (rustc's --remap-path-prefix in RUSTFLAGS, GCC's
-# -ffile-prefix-map in CFLAGS), as a distribution's debug-symbol package is built. Into BUILD;
-# records what it checked in RESULTS.
+# says, at different times, under a different umask, locale, time zone, user name and home
+# folder, and with the same SOURCE_DATE_EPOCH, install the same bytes with the same modes.
+# Twice: as `make` builds by default, and with debugging information, where each copy's folder
+# is remapped to one name (rustc's --remap-path-prefix in RUSTFLAGS, GCC's -ffile-prefix-map in
+# CFLAGS), as a distribution's debug-symbol package is built. Into BUILD; records what it
+# checked in RESULTS.
 #
 # usage: check-reproducible.sh RESULTS BUILD   (environment: MAKE)
 set -euo pipefail
@@ -23,22 +24,41 @@ for src in "${copies[@]}"; do
     tar --null -T - -cf - | tar -xf - -C "$src"
 done
 
+# reproducible-builds.org's definition holds SOURCE_DATE_EPOCH the same: the caller's, as a
+# distribution's build sets it, else the last commit's date (any fixed one outside git). Nothing
+# reads it now; a date that the build records is the same in both copies only if it comes from
+# it. The builds run one after the other, so that the clock differs, and in time zones 14 hours
+# apart, so that for most of the day the date does too.
+[ -n "${SOURCE_DATE_EPOCH-}" ] || SOURCE_DATE_EPOCH=$(git log -1 --format=%ct 2>/dev/null || true)
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1}
+# Each copy has a home folder of its own, but the caller's toolchain (rustup's proxies find it
+# in RUSTUP_HOME) and cargo's configuration (in CARGO_HOME): where those differ, the builds may.
+cargo_home=${CARGO_HOME:-$HOME/.cargo} rustup_home=${RUSTUP_HOME:-$HOME/.rustup}
+
 # Builds and installs copy N (0 or 1) into ROOT with the settings VAR=VALUE, each copy under
-# its own umask, locale and time zone, with no CARGO_TARGET_DIR or CARGO_BUILD_TARGET of the
-# caller's: cargo's outputs in the copy's own target folder.
+# its own umask, locale, time zone (POSIX strings: they need no time zone database), user name
+# and home folder, with no CARGO_TARGET_DIR or CARGO_BUILD_TARGET of the caller's: cargo's
+# outputs in the copy's own target folder.
 build_copy() {
   local n=$1 root=$2 src=${copies[$1]}
   shift 2
-  local masks=(022 077) locales=(C C.UTF-8) zones=(UTC Pacific/Kiritimati)
-  echo "(cd $src && umask ${masks[$n]} && $MAKE $* all install DESTDIR=$root PREFIX=/usr)"
+  local masks=(022 077) locales=(C C.UTF-8) zones=(UTC0 KIR-14) users=(builder someone-else)
+  local settings=(LC_ALL="${locales[$n]}" TZ="${zones[$n]}" USER="${users[$n]}"
+    LOGNAME="${users[$n]}" HOME="$build/home-$n" CARGO_HOME="$cargo_home"
+    RUSTUP_HOME="$rustup_home")
+  mkdir -p "$build/home-$n"
+  echo "(cd $src && umask ${masks[$n]} && ${settings[*]}" \
+    "${CARGO_PROFILE_RELEASE_DEBUG:+CARGO_PROFILE_RELEASE_DEBUG=$CARGO_PROFILE_RELEASE_DEBUG}" \
+    "${RUSTFLAGS:+RUSTFLAGS='$RUSTFLAGS'} $MAKE $* all install DESTDIR=$root PREFIX=/usr)"
   (
     cd "$src"
     umask "${masks[$n]}"
     # shellcheck disable=SC2086 # MAKE may hold arguments
-    env -u CARGO_TARGET_DIR -u CARGO_BUILD_TARGET LC_ALL="${locales[$n]}" TZ="${zones[$n]}" \
+    env -u CARGO_TARGET_DIR -u CARGO_BUILD_TARGET "${settings[@]}" \
       $MAKE --no-print-directory CPPFLAGS= LDFLAGS= "$@" all > "$root.log" 2>&1 &&
-      env -u CARGO_TARGET_DIR -u CARGO_BUILD_TARGET \
-        $MAKE --no-print-directory "$@" install DESTDIR="$root" PREFIX=/usr >> "$root.log" 2>&1
+      env -u CARGO_TARGET_DIR -u CARGO_BUILD_TARGET "${settings[@]}" \
+        $MAKE --no-print-directory CPPFLAGS= LDFLAGS= "$@" install DESTDIR="$root" \
+        PREFIX=/usr >> "$root.log" 2>&1
   ) || { cat "$root.log"; exit 1; }
 }
 
