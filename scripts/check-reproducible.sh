@@ -5,8 +5,8 @@
 # folder, and with the same SOURCE_DATE_EPOCH, install the same bytes with the same modes.
 # Twice: as `make` builds by default, and with debugging information, where each copy's folder
 # is remapped to one name (rustc's --remap-path-prefix in RUSTFLAGS, GCC's -ffile-prefix-map in
-# CFLAGS), as a distribution's debug-symbol package is built. Into BUILD; records what it
-# checked in RESULTS.
+# CFLAGS), as a distribution's debug-symbol package is built. And `make dist`, run in each copy,
+# writes the same tarball. Into BUILD; records what it checked in RESULTS.
 #
 # usage: check-reproducible.sh RESULTS BUILD   (environment: MAKE)
 set -euo pipefail
@@ -35,12 +35,12 @@ export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1}
 # in RUSTUP_HOME) and cargo's configuration (in CARGO_HOME): where those differ, the builds may.
 cargo_home=${CARGO_HOME:-$HOME/.cargo} rustup_home=${RUSTUP_HOME:-$HOME/.rustup}
 
-# Builds and installs copy N (0 or 1) into ROOT with the settings VAR=VALUE, each copy under
-# its own umask, locale, time zone (POSIX strings: they need no time zone database), user name
-# and home folder, with no CARGO_TARGET_DIR or CARGO_BUILD_TARGET of the caller's: cargo's
-# outputs in the copy's own target folder.
-build_copy() {
-  local n=$1 root=$2 src=${copies[$1]}
+# Runs MAKE ARGS in copy N (0 or 1), its output added to LOG, under the copy's own umask,
+# locale, time zone (POSIX strings: they need no time zone database), user name and home
+# folder, with no CARGO_TARGET_DIR or CARGO_BUILD_TARGET of the caller's: cargo's outputs in the
+# copy's own target folder.
+make_in_copy() {
+  local n=$1 log=$2 src=${copies[$1]}
   shift 2
   local masks=(022 077) locales=(C C.UTF-8) zones=(UTC0 KIR-14) users=(builder someone-else)
   local settings=(LC_ALL="${locales[$n]}" TZ="${zones[$n]}" USER="${users[$n]}"
@@ -49,34 +49,57 @@ build_copy() {
   mkdir -p "$build/home-$n"
   echo "(cd $src && umask ${masks[$n]} && ${settings[*]}" \
     "${CARGO_PROFILE_RELEASE_DEBUG:+CARGO_PROFILE_RELEASE_DEBUG=$CARGO_PROFILE_RELEASE_DEBUG}" \
-    "${RUSTFLAGS:+RUSTFLAGS='$RUSTFLAGS'} $MAKE $* all install DESTDIR=$root PREFIX=/usr)"
+    "${RUSTFLAGS:+RUSTFLAGS=\"$RUSTFLAGS\"} $MAKE $*)"
   (
     cd "$src"
     umask "${masks[$n]}"
     # shellcheck disable=SC2086 # MAKE may hold arguments
     env -u CARGO_TARGET_DIR -u CARGO_BUILD_TARGET "${settings[@]}" \
-      $MAKE --no-print-directory CPPFLAGS= LDFLAGS= "$@" all > "$root.log" 2>&1 &&
-      env -u CARGO_TARGET_DIR -u CARGO_BUILD_TARGET "${settings[@]}" \
-        $MAKE --no-print-directory CPPFLAGS= LDFLAGS= "$@" install DESTDIR="$root" \
-        PREFIX=/usr >> "$root.log" 2>&1
-  ) || { cat "$root.log"; exit 1; }
+      $MAKE --no-print-directory "$@" >> "$log" 2>&1
+  ) || { cat "$log"; exit 1; }
 }
 
-# Every file and link the two roots hold, with its mode, and whether their bytes are the same.
+# Builds and installs copy N into ROOT with the settings VAR=VALUE.
+build_copy() {
+  local n=$1 root=$2
+  shift 2
+  : > "$root.log"
+  make_in_copy "$n" "$root.log" CPPFLAGS= LDFLAGS= "$@" all
+  make_in_copy "$n" "$root.log" CPPFLAGS= LDFLAGS= "$@" install DESTDIR="$root" PREFIX=/usr
+}
+
+# Every file and link the two folders hold, with its mode, and whether their bytes are the same.
 compare() {
   local one=$1 two=$2 listing
   listing() { (cd "$1" && find . -printf '%M %p %l\n' | LC_ALL=C sort); }
   if ! diff <(listing "$one") <(listing "$two"); then
-    echo "check-reproducible: the two builds installed different files or modes"
+    echo "check-reproducible: the two copies wrote different files or modes ($3)"
     exit 1
   fi
   if ! diff -r "$one" "$two"; then
-    echo "check-reproducible: the two builds installed different bytes ($3)"
+    echo "check-reproducible: the two copies wrote different bytes ($3)"
     exit 1
   fi
   echo "check-reproducible: $3: $(cd "$one" && find . -type f | wc -l) files, the same bytes"
-  "$record" passed "$results" "$3 reproducible: two copies install the same bytes"
+  "$record" passed "$results" "$3 reproducible: two copies write the same bytes"
 }
+
+# make dist's tarball, of the repository's HEAD, made in each copy (whose Makefile is the
+# working tree's) with git reading the caller's repository: its bytes, not its mode, which is
+# the umask's.
+if gitdir=$(git rev-parse --absolute-git-dir 2>/dev/null); then
+  for n in 0 1; do
+    make_in_copy $n "$build/dist-$n.log" dist GIT_DIR="$gitdir" DIST="$build/dist-$n.tar.gz"
+  done
+  if ! cmp "$build/dist-0.tar.gz" "$build/dist-1.tar.gz"; then
+    echo "check-reproducible: the two copies wrote different bytes (make dist's tarball)"
+    exit 1
+  fi
+  echo "check-reproducible: make dist's tarball: the same bytes"
+  "$record" passed "$results" "make dist's tarball reproducible: two copies write the same bytes"
+else
+  "$record" skipped "$results" "make dist's tarball reproducible" "a git checkout"
+fi
 
 for n in 0 1; do build_copy $n "$build/plain-$n" CFLAGS=-O2; done
 compare "$build/plain-0" "$build/plain-1" "the default build"
