@@ -68,15 +68,34 @@ build_copy() {
   make_in_copy "$n" "$root.log" CPPFLAGS= LDFLAGS= "$@" install DESTDIR="$root" PREFIX=/usr
 }
 
+# Whether files ONE and TWO hold the same bytes; where not, says how, briefly: the lines of a
+# tarball's listing (dates, owners, order), or the strings, that one holds and the other not,
+# where a recorded folder, name or date shows (diffoscope gives the whole difference, slowly).
+same_bytes() {
+  cmp -s "$1" "$2" && return 0
+  echo "check-reproducible: $1 and $2 differ:"
+  if [[ $1 == *.tar.gz ]]; then
+    diff <(tar --full-time -tvzf "$1") <(tar --full-time -tvzf "$2") | sed -n 1,20p || true
+  else
+    diff <(strings -a -n 8 "$1" | LC_ALL=C sort -u) <(strings -a -n 8 "$2" | LC_ALL=C sort -u) |
+      sed -n 1,20p || true
+  fi
+  echo "(diffoscope $1 $2 shows the whole difference)"
+  return 1
+}
+
 # Every file and link the two folders hold, with its mode, and whether their bytes are the same.
 compare() {
-  local one=$1 two=$2 listing
+  local one=$1 two=$2 f differ=0
   listing() { (cd "$1" && find . -printf '%M %p %l\n' | LC_ALL=C sort); }
   if ! diff <(listing "$one") <(listing "$two"); then
     echo "check-reproducible: the two copies wrote different files or modes ($3)"
     exit 1
   fi
-  if ! diff -r "$one" "$two"; then
+  while IFS= read -r f; do
+    same_bytes "$one/$f" "$two/$f" || differ=1
+  done < <(cd "$one" && find . -type f -printf '%P\n' | LC_ALL=C sort)
+  if [ $differ = 1 ]; then
     echo "check-reproducible: the two copies wrote different bytes ($3)"
     exit 1
   fi
@@ -91,7 +110,7 @@ if gitdir=$(git rev-parse --absolute-git-dir 2>/dev/null); then
   for n in 0 1; do
     make_in_copy $n "$build/dist-$n.log" dist GIT_DIR="$gitdir" DIST="$build/dist-$n.tar.gz"
   done
-  if ! cmp "$build/dist-0.tar.gz" "$build/dist-1.tar.gz"; then
+  if ! same_bytes "$build/dist-0.tar.gz" "$build/dist-1.tar.gz"; then
     echo "check-reproducible: the two copies wrote different bytes (make dist's tarball)"
     exit 1
   fi
