@@ -17,12 +17,15 @@ rm -rf "$build"
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
 copies=("$build/a/libutf8" "$build/bb/a-longer-name/libutf8-$version")
+# The sources, without what builds write (cargo's target folders, make's build folder). The
+# first copy's files keep their times; the second's, and its folders, are dated a day back, as
+# the files of two clones made at different times differ.
 for src in "${copies[@]}"; do
   mkdir -p "$src"
-  # The sources, without what builds write (cargo's target folders, make's build folder).
   find . \( -name target -o -path ./build -o -path ./.git \) -prune -o -type f -print0 |
     tar --null -T - -cf - | tar -xf - -C "$src"
 done
+find "${copies[1]}" -exec touch -d '1 day ago' {} +
 
 # reproducible-builds.org's definition holds SOURCE_DATE_EPOCH the same: the caller's, as a
 # distribution's build sets it, else the last commit's date (any fixed one outside git). Nothing
