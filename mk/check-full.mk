@@ -112,9 +112,10 @@ check-musl: $(BUILD)/kuhn-expected.txt
 	  KUHN_ARGS="$(KUHN_ARGS)" scripts/check-musl.sh $(RESULTS)/musl $(BUILD)/musl
 
 # The build is reproducible (scripts/check-reproducible.sh): two copies of the sources, in
-# folders of different names, built and installed under a different umask, locale and time zone,
-# install the same bytes, as `make` builds by default and with debugging information built as
-# docs/PACKAGING.md says. Four builds of the library, in build/reproducible.
+# folders of different names, built and installed under a different umask, locale, time zone,
+# user and home folder, with the same SOURCE_DATE_EPOCH, install the same bytes, as `make` builds
+# by default and with debugging information built as docs/PACKAGING.md says; and `make dist`
+# writes the same tarball in both. Four builds of the library, in build/reproducible.
 check-reproducible:
 	@$(call begin,reproducible)
 	@MAKE="$(MAKE)" scripts/check-reproducible.sh $(RESULTS)/reproducible $(BUILD)/reproducible
