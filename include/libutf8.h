@@ -196,7 +196,8 @@ typedef enum utf8_status {
    */
   UTF8_ERR_INVALID_ARGUMENT = -10,
   /**
-   * Input to utf8_unescape that is not an escape sequence utf8_escape writes.
+   * A backslash in the input of utf8_unescape that does not start an escape of a form
+   * utf8_escape writes.
    */
   UTF8_ERR_INVALID_ESCAPE = -11,
   /**

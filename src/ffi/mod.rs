@@ -102,7 +102,8 @@ pub enum utf8_status {
     /// An argument outside its documented values: an unknown style, form or flag, or a
     /// utf8_stream holding bytes that neither initialisation nor the stream functions left.
     UTF8_ERR_INVALID_ARGUMENT = -10,
-    /// Input to utf8_unescape that is not an escape sequence utf8_escape writes.
+    /// A backslash in the input of utf8_unescape that does not start an escape of a form
+    /// utf8_escape writes.
     UTF8_ERR_INVALID_ESCAPE = -11,
     /// A character the target encoding cannot represent: above U+00FF, for utf8_to_latin1
     /// (since 1.3).
