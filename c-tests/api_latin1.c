@@ -64,6 +64,15 @@ static const struct latin1_case cases[] = {
       LIT("\x00\x7F\xC2\x80\xC3\xBF"), LIT("\x00\x7F\x80\xFF"), OK_ALL(6) },
     { "latin1_to_utf8, empty", latin1_to_utf8, utf8_length_from_latin1, 0, LIT(""), LIT(""),
       OK_ALL(0) },
+    /* UTF8_REPLACE and UTF8_MORE change nothing: every byte is a character, and a last byte
+     * that would start a UTF-8 sequence is not held back. */
+    { "latin1_to_utf8, MORE, a last C3 converted", latin1_to_utf8, utf8_length_from_latin1,
+      UTF8_MORE, LIT("ab\xC3"), LIT("ab\xC3\x83"), OK_ALL(3) },
+    { "latin1_to_utf8, REPLACE and MORE", latin1_to_utf8, utf8_length_from_latin1,
+      UTF8_REPLACE | UTF8_MORE, LIT("\xFFz\xC3"), LIT("\xC3\xBFz\xC3\x83"), OK_ALL(3) },
+    { "cp1252_to_utf8, REPLACE and MORE, a last E2 82", cp1252_to_utf8, utf8_length_from_cp1252,
+      UTF8_REPLACE | UTF8_MORE, LIT("\x80\xE2\x82"),
+      LIT("\xE2\x82\xAC\xC3\xA2\xE2\x80\x9A"), OK_ALL(3) },
 };
 
 static void test_cases(void)
