@@ -93,10 +93,11 @@ unsafe fn decode_next_slow(
 /// Encodes the scalar value `cp` as 1..4 bytes at `out`, and sets `*out_len` to their number.
 ///
 /// A surrogate (U+D800..U+DFFF) gives UTF8_ERR_SURROGATE and a value above 0x10FFFF
-/// UTF8_ERR_TOO_LARGE, whatever the buffer, with `*out_len` set to 0. If `cap` is too small,
-/// nothing is written, the status is UTF8_ERR_BUFFER_TOO_SMALL and `*out_len` is the size
-/// needed, so `(NULL, 0)` is a size query. A NULL `out` with `cap > 0` gives
-/// UTF8_ERR_NULL_POINTER. The output is not NUL-terminated.
+/// UTF8_ERR_TOO_LARGE, however small the buffer, with `*out_len` set to 0. If `cap` is too
+/// small, nothing is written, the status is UTF8_ERR_BUFFER_TOO_SMALL and `*out_len` is the
+/// size needed, so `(NULL, 0)` is a size query. A NULL `out` with `cap > 0` gives
+/// UTF8_ERR_NULL_POINTER (checked first, whatever `cp`) and leaves `*out_len` untouched. The
+/// output is not NUL-terminated.
 ///
 /// # Safety
 /// `out` is NULL or points to `cap` writable bytes; `out_len` is NULL or writable.

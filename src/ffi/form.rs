@@ -141,7 +141,7 @@ pub unsafe extern "C" fn utf8_decode_next_form(
 /// suffices. The bytes are exactly what utf8_decode_next_form in the same form reads back as
 /// `cp`.
 ///
-/// Refused whatever the buffer, with `*out_len` set to 0: a value above the form's range
+/// Refused however small the buffer, with `*out_len` set to 0: a value above the form's range
 /// (U+10FFFF; 0x7FFFFFFF in RFC 2279) with UTF8_ERR_TOO_LARGE; a surrogate code point with
 /// UTF8_ERR_SURROGATE in UTF8_FORM_STRICT, UTF8_FORM_CESU8 and UTF8_FORM_MUTF8 (WTF-8 and RFC
 /// 2279 encode it alone in 3 bytes; writing a lead then a trail surrogate in WTF-8 gives an
@@ -149,8 +149,8 @@ pub unsafe extern "C" fn utf8_decode_next_form(
 /// nothing is written, the status is UTF8_ERR_BUFFER_TOO_SMALL and `*out_len` is the size
 /// needed, so `(NULL, 0)` is a size query. UTF8_FORM_STRICT gives exactly what utf8_encode
 /// gives. An unknown `form` gives UTF8_ERR_INVALID_ARGUMENT (checked first) and a NULL `out`
-/// with `cap > 0` UTF8_ERR_NULL_POINTER; both leave `*out_len` untouched. The output is not
-/// NUL-terminated.
+/// with `cap > 0` UTF8_ERR_NULL_POINTER (checked next, whatever `cp`); both leave `*out_len`
+/// untouched. The output is not NUL-terminated.
 ///
 /// # Safety
 /// `out` is NULL or points to `cap` writable bytes; `out_len` is NULL or writable.
