@@ -203,6 +203,9 @@ void test_forms(void)
         CHECK(up_to == 12345 && n == 12345 && cp == 0x12345678, "%s: out-parameters written", ctx);
         CHECK_STATUS(utf8_encode_form(0x41, form, NULL, 4, &n), UTF8_ERR_NULL_POINTER, ctx);
         CHECK_SIZE("out_len (untouched)", n, 12345, ctx);
+        /* the NULL buffer is checked before the value, as in utf8_encode: no form takes this */
+        CHECK_STATUS(utf8_encode_form(0x80000000u, form, NULL, 4, &n), UTF8_ERR_NULL_POINTER, ctx);
+        CHECK_SIZE("out_len of a refused value into NULL (untouched)", n, 12345, ctx);
         CHECK_STATUS(utf8_validate_form(NULL, 0, form, &up_to), UTF8_OK, ctx);
         CHECK_SIZE("valid_up_to of (NULL, 0)", up_to, 0, ctx);
         CHECK_STATUS(utf8_decode_next_form(NULL, 0, form, &cp, &n), UTF8_ERR_TRUNCATED, ctx);
