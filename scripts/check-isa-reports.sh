@@ -4,8 +4,9 @@
 # standard error, once, with the exact message, and the best implementation, BEST, used (the
 # harness passing under it shows that it works); BEST is one of ISAS, those this machine runs.
 # Threads making their first calls at once (FIRST_USE_RACE, c-tests/first_use_race.c) get right
-# results, and an ignored value reported once, in one line, escaped; an empty value is no value;
-# each function it races, called first alone, gives right results. WORK keeps the last stderr.
+# results, and an ignored value reported once, in one line, escaped, a long one cut short; an
+# empty value is no value; each function it races, called first alone, gives right results. WORK
+# keeps the last stderr.
 #
 # usage: check-isa-reports.sh WORK "ISAS" BEST "UNUSABLE" TEST_API FIRST_USE_RACE
 set -euo pipefail
@@ -35,5 +36,9 @@ diff <(printf '%s%s\n' 'libutf8: LIBUTF8_FORCE_ISA=av\x1bx2\x20\x5c is unknown; 
   "$stderr"
 LIBUTF8_FORCE_ISA= "$first_use_race" 2> "$stderr"
 test ! -s "$stderr"
+echo "== $first_use_race: a value of 36 bytes, shown cut to its first 32 (libutf8(3))"
+long=abcdefghijklmnopqrstuvwxyz0123456789
+LIBUTF8_FORCE_ISA=$long "$first_use_race" 2> "$stderr"
+diff <(echo "libutf8: LIBUTF8_FORCE_ISA=${long:0:32}... is unknown; using $best") "$stderr"
 echo "== $first_use_race N: each function called first alone"
 for first in 0 1 2 3 4 5 6 7; do "$first_use_race" $first; done
