@@ -264,7 +264,7 @@ impl utf8_status {
             UTF8_ERR_BUFFER_TOO_SMALL => c"output buffer too small",
             UTF8_ERR_NULL_POINTER => c"NULL buffer with a non-zero length",
             UTF8_ERR_INVALID_ARGUMENT => c"argument outside its documented values",
-            UTF8_ERR_INVALID_ESCAPE => c"not an escape sequence utf8_escape writes",
+            UTF8_ERR_INVALID_ESCAPE => c"backslash that starts no escape utf8_unescape reads",
             UTF8_ERR_UNREPRESENTABLE => c"character the target encoding cannot represent",
             UTF8_ERR_UNSUPPORTED_STRATEGY => c"replacement strategy this function cannot apply",
         }
