@@ -80,6 +80,13 @@ for bad in -x --frobnicate "-r -e" "--replace -e" "-q -l" "-lq" "--quiet --list"
     fail "bad command line '$bad': status $rc"
 done
 
+# 80 is U+0080 in Latin-1 (C2 80) and U+20AC in Windows-1252 (E2 82 AC, WHATWG's index).
+printf 'a\200b' > "$work/byte-80"
+run "$tool" -qr --fallback=latin1 --fallback=cp1252 "$work/byte-80"
+expect "-qr (grouped), the last of two --fallback" 1 <(printf 'a\342\202\254b')
+run "$tool" -rq --legacy=cp1252 --legacy=latin1 "$work/byte-80"
+expect "-rq (grouped), the last of two --legacy" 1 <(printf 'a\302\200b')
+
 echo "== utf8check: every case, as a file, a redirected file and a pipe"
 cases=$work/cases
 mkdir -p "$work/escaped"
