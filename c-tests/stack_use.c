@@ -27,11 +27,14 @@
 
 /* The most stack a call may use, in bytes. Issue 3 bounds validation, decoding and counting
  * by "a few hundred bytes"; the converters keep more state (SIMD registers spilled to 64-byte
- * aligned slots in the kernels), and are held to a kilobyte and a half: how much the compiler
- * spills depends on its version, and Rust 1.85, the oldest supported, spills more than the
- * current one (the commit that set this gives the figures). */
+ * aligned slots in the kernels), and are held to about a kilobyte and a half: how much the
+ * compiler spills depends on its version, and Rust 1.85, the oldest supported, spills more than
+ * the current one (the commits that set these give the figures). With UTF8_MORE a converter
+ * from UTF-8 converts the end of its input again, out of line, below its own frame
+ * (src/engine/more.rs): a quarter of a kilobyte more. */
 #define FEW_HUNDRED 512
-#define CONVERTERS 1536
+#define CONVERTERS 1664
+#define CONVERTERS_MORE 1792
 
 /* The size of each thread's stack: glibc keeps its thread descriptor and TLS at its top. */
 #define THREAD_STACK (256 * 1024)
@@ -51,6 +54,10 @@ static uint16_t utf16_broken[TEXT_LEN];
 static uint32_t utf32[TEXT_LEN];
 static uint32_t utf32_broken[TEXT_LEN];
 static size_t utf16_len, utf32_len;
+/* UTF-8 text whose characters all fit in Latin-1 (U+0020..U+00FF), which utf8_to_latin1
+ * converts whole. */
+static char latin_utf8[2 * TEXT_LEN];
+static size_t latin_utf8_len;
 static char out8[4 * TEXT_LEN * 4];
 static uint16_t out16[2 * TEXT_LEN];
 static uint32_t out32[2 * TEXT_LEN];
@@ -161,33 +168,62 @@ static void run_stream(const char *s, size_t len) {
     sink += (size_t)utf8_stream_finish(&st, &good) + good;
 }
 
+/* The replacement strategies of 1.3, each alone (UTF8_REPLACE is the 1.2 flag). */
+static const uint32_t strategies[] = {UTF8_SURROGATEESCAPE, UTF8_FALLBACK_LATIN1,
+                                      UTF8_FALLBACK_CP1252};
+#define STRATEGIES (sizeof strategies / sizeof strategies[0])
+
 static void run_text(const char *s, size_t len) {
     size_t n = 0, i;
     sink += (size_t)utf8_escape(s, len, UTF8_ESCAPE_C, out8, sizeof out8, &n);
     sink += (size_t)utf8_unescape(out8, n, out8 + sizeof out8 / 2, sizeof out8 / 2, &n);
     sink += (size_t)utf8_escape(s, len, UTF8_ESCAPE_SHELL, out8, sizeof out8, &n) + n;
     sink += (size_t)utf8_replace_invalid(s, len, out8, sizeof out8, &n) + n;
+    /* Into UTF-8 the fallbacks apply; UTF8_SURROGATEESCAPE is refused, checked all the same. */
+    for (i = 0; i < STRATEGIES; i++)
+        sink += (size_t)utf8_replace_invalid_flags(s, len, out8, sizeof out8, strategies[i], &n) + n;
     for (i = 0; i <= len && i < 64; i++)
         sink += utf8_char_start(s, len, i) + utf8_truncate(s, len, i);
     sink += utf8_truncate(s, len, len / 2);
 }
 
-static void run_from_utf8(const char *s, size_t len) {
+/* The converters from UTF-8 with every flag of 1.2, every byte order and every strategy, and
+ * `more` (0 or UTF8_MORE) beside each; the length functions without it, which do not take it. */
+static void convert_from_utf8(const char *s, size_t len, uint32_t more) {
     uint32_t flags;
+    size_t i;
+    utf8_result r;
     for (flags = 0; flags <= (UTF8_REPLACE | UTF8_WTF8); flags++) {
-        utf8_result r = utf8_to_utf16(s, len, out16, sizeof out16 / sizeof out16[0], flags);
+        r = utf8_to_utf16(s, len, out16, sizeof out16 / sizeof out16[0], flags | more);
         sink += r.read + r.written;
         /* The other byte order than the machine's (either one swaps on some machine). */
-        r = utf8_to_utf16(s, len, out16, sizeof out16 / sizeof out16[0], flags | UTF8_UTF16BE);
+        r = utf8_to_utf16(s, len, out16, sizeof out16 / sizeof out16[0],
+                          flags | more | UTF8_UTF16BE);
         sink += r.read + r.written;
-        r = utf8_to_utf16(s, len, out16, sizeof out16 / sizeof out16[0], flags | UTF8_UTF16LE);
+        r = utf8_to_utf16(s, len, out16, sizeof out16 / sizeof out16[0],
+                          flags | more | UTF8_UTF16LE);
         sink += r.read + r.written;
         if (flags & UTF8_WTF8) continue; /* UTF-16 only */
-        r = utf8_to_utf32(s, len, out32, sizeof out32 / sizeof out32[0], flags);
+        r = utf8_to_utf32(s, len, out32, sizeof out32 / sizeof out32[0], flags | more);
         sink += r.read + r.written;
     }
-    sink += utf16_length_from_utf8(s, len) + utf32_length_from_utf8(s, len);
+    for (i = 0; i < STRATEGIES; i++) {
+        r = utf8_to_utf16(s, len, out16, sizeof out16 / sizeof out16[0], strategies[i] | more);
+        sink += r.read + r.written;
+        r = utf8_to_utf16(s, len, out16, sizeof out16 / sizeof out16[0],
+                          strategies[i] | more | UTF8_UTF16BE);
+        sink += r.read + r.written;
+        r = utf8_to_utf32(s, len, out32, sizeof out32 / sizeof out32[0], strategies[i] | more);
+        sink += r.read + r.written;
+        if (more) continue;
+        sink += utf16_length_from_utf8_flags(s, len, strategies[i] | UTF8_UTF16BE) +
+                utf32_length_from_utf8_flags(s, len, strategies[i]);
+    }
+    if (!more) sink += utf16_length_from_utf8(s, len) + utf32_length_from_utf8(s, len);
 }
+
+static void run_from_utf8(const char *s, size_t len) { convert_from_utf8(s, len, 0); }
+static void run_from_utf8_more(const char *s, size_t len) { convert_from_utf8(s, len, UTF8_MORE); }
 
 /* The lengths the converters to UTF-8 take of a text of `total` units: 0 to 160, then all of
  * it; past that, a value that ends the loop. */
@@ -196,34 +232,86 @@ static size_t next_length(size_t n, size_t total) {
     return n < total ? total : total + 1;
 }
 
-/* The converters to UTF-8 take the UTF-16 and UTF-32 texts instead. */
-static void run_to_utf8(const char *unused, size_t unused_len) {
+/* The converters to UTF-8 take the UTF-16 and UTF-32 texts instead, with `more` as
+ * convert_from_utf8 does; on the whole texts only, as their lengths are its own. */
+static void convert_to_utf8(size_t len, uint32_t more) {
     const uint16_t *w16[] = {utf16, utf16_broken};
     const uint32_t *w32[] = {utf32, utf32_broken};
     size_t t, n;
     uint32_t flags;
-    (void)unused;
-    if (unused_len != TEXT_LEN) return; /* on the whole texts only: their lengths are its own */
+    utf8_result r;
+    if (len != TEXT_LEN) return;
     for (t = 0; t < 2; t++)
         for (n = 0; n <= utf16_len; n = next_length(n, utf16_len)) {
             for (flags = 0; flags <= (UTF8_REPLACE | UTF8_WTF8); flags++) {
-                utf8_result r = utf16_to_utf8(w16[t], n, out8, sizeof out8, flags);
+                r = utf16_to_utf8(w16[t], n, out8, sizeof out8, flags | more);
                 sink += r.read + r.written;
-                r = utf16_to_utf8(w16[t], n, out8, sizeof out8, flags | UTF8_UTF16BE);
+                r = utf16_to_utf8(w16[t], n, out8, sizeof out8, flags | more | UTF8_UTF16BE);
                 sink += r.read + r.written;
-                r = utf16_to_utf8(w16[t], n, out8, sizeof out8, flags | UTF8_UTF16LE);
+                r = utf16_to_utf8(w16[t], n, out8, sizeof out8, flags | more | UTF8_UTF16LE);
                 sink += r.read + r.written;
             }
-            sink += utf8_length_from_utf16(w16[t], n);
+            /* UTF8_SURROGATEESCAPE, the one strategy from UTF-16 and UTF-32 */
+            r = utf16_to_utf8(w16[t], n, out8, sizeof out8, UTF8_SURROGATEESCAPE | more);
+            sink += r.read + r.written;
+            r = utf16_to_utf8(w16[t], n, out8, sizeof out8,
+                              UTF8_SURROGATEESCAPE | more | UTF8_UTF16BE);
+            sink += r.read + r.written;
+            if (more) continue;
+            sink += utf8_length_from_utf16(w16[t], n) +
+                    utf8_length_from_utf16_flags(w16[t], n, UTF8_SURROGATEESCAPE);
         }
     for (t = 0; t < 2; t++)
         for (n = 0; n <= utf32_len; n = next_length(n, utf32_len)) {
             for (flags = 0; flags <= UTF8_REPLACE; flags++) {
-                utf8_result r = utf32_to_utf8(w32[t], n, out8, sizeof out8, flags);
+                r = utf32_to_utf8(w32[t], n, out8, sizeof out8, flags | more);
                 sink += r.read + r.written;
             }
-            sink += utf8_length_from_utf32(w32[t], n);
+            r = utf32_to_utf8(w32[t], n, out8, sizeof out8, UTF8_SURROGATEESCAPE | more);
+            sink += r.read + r.written;
+            if (more) continue;
+            sink += utf8_length_from_utf32(w32[t], n) +
+                    utf8_length_from_utf32_flags(w32[t], n, UTF8_SURROGATEESCAPE);
         }
+}
+
+static void run_to_utf8(const char *unused, size_t len) {
+    (void)unused;
+    convert_to_utf8(len, 0);
+}
+
+static void run_to_utf8_more(const char *unused, size_t len) {
+    (void)unused;
+    convert_to_utf8(len, UTF8_MORE);
+}
+
+/* Latin-1 and Windows-1252: any bytes are text in both, and UTF-8 into Latin-1, with and
+ * without UTF8_REPLACE; once, on the (NULL, 0) input, text that utf8_to_latin1 converts whole,
+ * every prefix up to 160 bytes and all of it. */
+static void run_latin1(const char *s, size_t len) {
+    static const uint32_t flags[] = {0, UTF8_REPLACE, UTF8_MORE};
+    size_t i, n;
+    utf8_result r;
+    for (i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+        r = latin1_to_utf8(s, len, out8, sizeof out8, flags[i]);
+        sink += r.read + r.written;
+        r = cp1252_to_utf8(s, len, out8, sizeof out8, flags[i]);
+        sink += r.read + r.written;
+        r = utf8_to_latin1(s, len, out8, sizeof out8, flags[i]);
+        sink += r.read + r.written;
+    }
+    sink += utf8_length_from_latin1(s, len) + utf8_length_from_cp1252(s, len) +
+            latin1_length_from_utf8(s, len);
+    if (s != NULL) return;
+    for (n = 0; n <= latin_utf8_len; n = next_length(n, latin_utf8_len)) {
+        r = utf8_to_latin1(latin_utf8, n, out8, sizeof out8, 0);
+        sink += r.read + r.written + latin1_length_from_utf8(latin_utf8, n);
+    }
+}
+
+static void run_detect(const char *s, size_t len) {
+    size_t n = 0;
+    sink += (size_t)utf8_detect_bom(s, len, &n) + n + utf8_detect_encodings(s, len);
 }
 
 /* The functions that take no text: every code point class, every form, and the tables. */
@@ -256,13 +344,17 @@ static const struct {
     {"utf8_count_chars", run_count, FEW_HUNDRED},
     {"utf8_validate_form, utf8_decode_next_form", run_forms, FEW_HUNDRED},
     {"utf8_stream_init, _feed, _finish", run_stream, FEW_HUNDRED},
-    {"utf8_escape, utf8_unescape, utf8_replace_invalid, utf8_char_start, utf8_truncate",
+    {"utf8_escape, utf8_unescape, utf8_replace_invalid, _flags, utf8_char_start, utf8_truncate",
      run_text, FEW_HUNDRED},
     {"utf8_to_utf16, utf8_to_utf32, utf16_length_from_utf8, utf32_length_from_utf8",
      run_from_utf8, CONVERTERS},
     {"utf16_to_utf8, utf32_to_utf8, utf8_length_from_utf16, utf8_length_from_utf32",
      run_to_utf8, CONVERTERS},
+    {"utf8_to_utf16, utf8_to_utf32 with UTF8_MORE", run_from_utf8_more, CONVERTERS_MORE},
+    {"utf16_to_utf8, utf32_to_utf8 with UTF8_MORE", run_to_utf8_more, CONVERTERS_MORE},
     {"utf8_encode, utf8_encode_form, utf8_status_str, utf8_version", run_scalar, FEW_HUNDRED},
+    {"latin1_to_utf8, cp1252_to_utf8, utf8_to_latin1 and their lengths", run_latin1, CONVERTERS},
+    {"utf8_detect_bom, utf8_detect_encodings", run_detect, FEW_HUNDRED},
 };
 
 /* ---- The measurement ---- */
@@ -350,10 +442,23 @@ int main(void) {
     memcpy(utf32_broken, utf32, sizeof utf32);
     utf16_broken[utf16_len / 2] = 0xD800; /* a lone surrogate */
     utf32_broken[utf32_len / 2] = 0x110000; /* beyond Unicode */
+    /* Lone trail surrogates that UTF8_SURROGATEESCAPE turns back into the bytes 80 and FF */
+    utf16_broken[utf16_len / 4] = 0xDC80;
+    utf32_broken[utf32_len / 4] = 0xDCFF;
+    for (i = 0; i < TEXT_LEN; i++) {
+        unsigned char c = (unsigned char)(0x20 + next_random() % 0xE0);
+        if (c < 0x80) {
+            latin_utf8[latin_utf8_len++] = (char)c;
+        } else { /* RFC 3629: U+0080..U+07FF as 110xxxxx 10xxxxxx */
+            latin_utf8[latin_utf8_len++] = (char)(0xC0 | c >> 6);
+            latin_utf8[latin_utf8_len++] = (char)(0x80 | (c & 0x3F));
+        }
+    }
     CHECK(utf8_validate(mixed, TEXT_LEN, NULL) == UTF8_OK &&
               utf8_validate(ascii, TEXT_LEN, NULL) == UTF8_OK &&
               utf8_validate(broken, TEXT_LEN, NULL) != UTF8_OK && utf16_len > 0 && utf32_len > 0 &&
-              utf8_validate(large, LARGE_LEN, NULL) != UTF8_OK,
+              utf8_validate(large, LARGE_LEN, NULL) != UTF8_OK &&
+              latin1_length_from_utf8(latin_utf8, latin_utf8_len) == TEXT_LEN,
           "the inputs are what they should be");
 
     /* A page-aligned buffer, as pthread_attr_setstack asks. */
