@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The portable (scalar) implementation where no SIMD one exists: Clippy for a 32-bit target
-# (i686) and for a big-endian one (s390x), and the Rust tests given as TEST-ARGs (cargo test's
+# The portable (scalar) implementation where no SIMD one exists: Clippy for 32-bit targets
+# (i686, 32-bit ARM) and for a big-endian one (s390x), and the Rust tests given as TEST-ARGs (cargo test's
 # target selection: none, the whole suite) built for s390x and run under QEMU, so that byte
 # order and word size are not assumed. Needs the Rust targets, QEMU and the cross linkers
 # (which .ci/run installs: `rustup target add i686-unknown-linux-gnu s390x-unknown-linux-gnu
