@@ -29,7 +29,7 @@ use crate::algorithms::lookup::Blocks;
 use crate::algorithms::lookup::{CHARS, UTF16_UNITS};
 use crate::algorithms::short_ascii::{self, ShortAsciiUnit};
 use crate::engine::short::ShortCall;
-use crate::engine::{Mode, Progress, Replacement, U16Swapped, short};
+use crate::engine::{Mode, Progress, Replacement, U16Swapped, short, utf16, utf32};
 #[cfg(target_arch = "aarch64")]
 use crate::kernels::aarch64::neon;
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
@@ -495,7 +495,7 @@ impl Isa {
         // write units, and store back only units they read from `dst`.
         Some(unsafe {
             let dst = as_uninit(dst);
-            short_kernel_first(
+            short_kernel_first::<FromUtf8<u16>>(
                 k.short.utf8_to_utf16,
                 SHORT_UTF8,
                 k.utf8_to_utf16,
@@ -517,7 +517,14 @@ impl Isa {
         Some(unsafe {
             let dst = as_uninit(dst);
             let (short, convert) = (k.short.utf16_to_utf8, k.utf16_to_utf8);
-            short_kernel_first(short, SHORT_INTO_UTF8_BYTES, convert, src, dst, mode)
+            short_kernel_first::<IntoUtf8<u16>>(
+                short,
+                SHORT_INTO_UTF8_BYTES,
+                convert,
+                src,
+                dst,
+                mode,
+            )
         })
     }
 
@@ -535,7 +542,7 @@ impl Isa {
         // write units, and store back only units they read from `dst`.
         Some(unsafe {
             let dst = U16Swapped::units_mut(as_uninit(dst));
-            short_kernel_first(
+            short_kernel_first::<FromUtf8<U16Swapped>>(
                 k.short.utf8_to_utf16_swapped,
                 SHORT_UTF8,
                 k.utf8_to_utf16_swapped,
@@ -560,7 +567,14 @@ impl Isa {
         Some(unsafe {
             let dst = as_uninit(dst);
             let (short, convert) = (k.short.utf16_swapped_to_utf8, k.utf16_swapped_to_utf8);
-            short_kernel_first(short, SHORT_INTO_UTF8_BYTES, convert, src, dst, mode)
+            short_kernel_first::<IntoUtf8<U16Swapped>>(
+                short,
+                SHORT_INTO_UTF8_BYTES,
+                convert,
+                src,
+                dst,
+                mode,
+            )
         })
     }
 
@@ -572,7 +586,7 @@ impl Isa {
         // write units, and store back only units they read from `dst`.
         Some(unsafe {
             let dst = as_uninit(dst);
-            short_kernel_first(
+            short_kernel_first::<FromUtf8<u32>>(
                 k.short.utf8_to_utf32,
                 SHORT_UTF8,
                 k.utf8_to_utf32,
@@ -592,7 +606,14 @@ impl Isa {
         Some(unsafe {
             let dst = as_uninit(dst);
             let (short, convert) = (k.short.utf32_to_utf8, k.utf32_to_utf8);
-            short_kernel_first(short, SHORT_INTO_UTF8_BYTES, convert, src, dst, mode)
+            short_kernel_first::<IntoUtf8<u32>>(
+                short,
+                SHORT_INTO_UTF8_BYTES,
+                convert,
+                src,
+                dst,
+                mode,
+            )
         })
     }
 
@@ -1098,6 +1119,16 @@ pub(crate) trait Direction {
         mode: Mode,
         done: usize,
     ) -> Progress;
+    /// All of `src` converted by the table's converter.
+    fn table(src: &[Self::Src], dst: &mut [MaybeUninit<Self::Dst>], mode: Mode) -> Progress;
+    /// The conversion with [`Mode::more`], by `convert` (a converter, which holds nothing back)
+    /// on the input without the units that more input could change (`engine::more`).
+    fn held_back(
+        src: &[Self::Src],
+        dst: &mut [MaybeUninit<Self::Dst>],
+        mode: Mode,
+        convert: impl FnOnce(&[Self::Src], &mut [MaybeUninit<Self::Dst>], Mode) -> Progress,
+    ) -> Progress;
 }
 
 /// UTF-8 into units `T`.
@@ -1116,6 +1147,20 @@ trait TableUnit: ShortAsciiUnit {
     fn into_utf8(k: &Kernels) -> (Converter<Self, u8>, Option<ShortConverter<Self, u8>>);
     /// The plain loop of short strings into UTF-8 (`engine::short`).
     fn plain_into_utf8(src: &[Self], dst: &mut [MaybeUninit<u8>]) -> Option<Progress>;
+    /// [`Direction::held_back`] from UTF-8.
+    fn from_utf8_held_back(
+        src: &[u8],
+        dst: &mut [MaybeUninit<Self>],
+        mode: Mode,
+        convert: impl FnOnce(&[u8], &mut [MaybeUninit<Self>], Mode) -> Progress,
+    ) -> Progress;
+    /// [`Direction::held_back`] into UTF-8.
+    fn into_utf8_held_back(
+        src: &[Self],
+        dst: &mut [MaybeUninit<u8>],
+        mode: Mode,
+        convert: impl FnOnce(&[Self], &mut [MaybeUninit<u8>], Mode) -> Progress,
+    ) -> Progress;
 }
 
 impl TableUnit for u16 {
@@ -1134,6 +1179,24 @@ impl TableUnit for u16 {
     #[inline(always)]
     fn plain_into_utf8(src: &[u16], dst: &mut [MaybeUninit<u8>]) -> Option<Progress> {
         short::utf16_to_utf8(src, dst)
+    }
+    #[inline(always)]
+    fn from_utf8_held_back(
+        src: &[u8],
+        dst: &mut [MaybeUninit<Self>],
+        mode: Mode,
+        convert: impl FnOnce(&[u8], &mut [MaybeUninit<Self>], Mode) -> Progress,
+    ) -> Progress {
+        utf16::utf8_to_utf16_held_back(src, dst, mode, convert)
+    }
+    #[inline(always)]
+    fn into_utf8_held_back(
+        src: &[Self],
+        dst: &mut [MaybeUninit<u8>],
+        mode: Mode,
+        convert: impl FnOnce(&[Self], &mut [MaybeUninit<u8>], Mode) -> Progress,
+    ) -> Progress {
+        utf16::utf16_to_utf8_held_back(src, dst, mode, convert)
     }
 }
 
@@ -1164,6 +1227,24 @@ impl TableUnit for U16Swapped {
     fn plain_into_utf8(src: &[U16Swapped], dst: &mut [MaybeUninit<u8>]) -> Option<Progress> {
         short::utf16_to_utf8(src, dst)
     }
+    #[inline(always)]
+    fn from_utf8_held_back(
+        src: &[u8],
+        dst: &mut [MaybeUninit<Self>],
+        mode: Mode,
+        convert: impl FnOnce(&[u8], &mut [MaybeUninit<Self>], Mode) -> Progress,
+    ) -> Progress {
+        utf16::utf8_to_utf16_held_back(src, dst, mode, convert)
+    }
+    #[inline(always)]
+    fn into_utf8_held_back(
+        src: &[Self],
+        dst: &mut [MaybeUninit<u8>],
+        mode: Mode,
+        convert: impl FnOnce(&[Self], &mut [MaybeUninit<u8>], Mode) -> Progress,
+    ) -> Progress {
+        utf16::utf16_to_utf8_held_back(src, dst, mode, convert)
+    }
 }
 
 impl TableUnit for u32 {
@@ -1182,6 +1263,25 @@ impl TableUnit for u32 {
     #[inline(always)]
     fn plain_into_utf8(src: &[u32], dst: &mut [MaybeUninit<u8>]) -> Option<Progress> {
         short::utf32_to_utf8(src, dst)
+    }
+    #[inline(always)]
+    fn from_utf8_held_back(
+        src: &[u8],
+        dst: &mut [MaybeUninit<u32>],
+        mode: Mode,
+        convert: impl FnOnce(&[u8], &mut [MaybeUninit<u32>], Mode) -> Progress,
+    ) -> Progress {
+        utf32::utf8_to_utf32_held_back(src, dst, mode, convert)
+    }
+    /// (No unit of UTF-32 waits for the next: the flag changes nothing.)
+    #[inline(always)]
+    fn into_utf8_held_back(
+        src: &[u32],
+        dst: &mut [MaybeUninit<u8>],
+        mode: Mode,
+        convert: impl FnOnce(&[u32], &mut [MaybeUninit<u8>], Mode) -> Progress,
+    ) -> Progress {
+        convert(src, dst, mode)
     }
 }
 
@@ -1222,6 +1322,22 @@ impl<T: TableUnit> Direction for FromUtf8<T> {
         );
         // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
         after_ascii(ascii, unsafe { (T::from_utf8(active()).0)(src, out, mode) })
+    }
+
+    #[inline(always)]
+    fn table(src: &[u8], dst: &mut [MaybeUninit<T>], mode: Mode) -> Progress {
+        // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+        unsafe { (T::from_utf8(active()).0)(src, dst, mode) }
+    }
+
+    #[inline(always)]
+    fn held_back(
+        src: &[u8],
+        dst: &mut [MaybeUninit<T>],
+        mode: Mode,
+        convert: impl FnOnce(&[u8], &mut [MaybeUninit<T>], Mode) -> Progress,
+    ) -> Progress {
+        T::from_utf8_held_back(src, dst, mode, convert)
     }
 }
 
@@ -1271,11 +1387,32 @@ impl<S: TableUnit> Direction for IntoUtf8<S> {
         };
         after_ascii(ascii, rest)
     }
+
+    #[inline(always)]
+    fn table(src: &[S], dst: &mut [MaybeUninit<u8>], mode: Mode) -> Progress {
+        // SAFETY: `Kernels` tables are only handed out for ISAs the CPU supports.
+        unsafe { (S::into_utf8(active()).0)(src, dst, mode) }
+    }
+
+    #[inline(always)]
+    fn held_back(
+        src: &[S],
+        dst: &mut [MaybeUninit<u8>],
+        mode: Mode,
+        convert: impl FnOnce(&[S], &mut [MaybeUninit<u8>], Mode) -> Progress,
+    ) -> Progress {
+        S::into_utf8_held_back(src, dst, mode, convert)
+    }
 }
 
-/// Converts `src` into `dst` by `D`'s paths in turn.
+/// Converts `src` into `dst` by `D`'s paths in turn; with [`Mode::more`], by the table's
+/// converter alone, holding back what more input could change (the short strings' paths,
+/// inlined into the caller of the converter, would put their frames below it).
 #[inline(always)]
 fn convert<D: Direction>(src: &[D::Src], dst: &mut [MaybeUninit<D::Dst>], mode: Mode) -> Progress {
+    if mode.more {
+        return D::held_back(src, dst, mode, D::table);
+    }
     let short = |dst: &mut [MaybeUninit<D::Dst>], done| D::short(&mut ShortCall { src, dst }, done);
     match D::ascii(src, dst).or_else(|done| short(dst, done)) {
         Ok(written) => Progress {
@@ -1307,20 +1444,25 @@ unsafe fn short_converted<S, T>(
 }
 
 /// `src` converted by `short_kernel` if it converts all of it, else by `convert` from the
-/// start (which writes again alike what the short converter wrote): the order of the
-/// library's paths, for the tests' entry points of each implementation ([`Isa`]).
+/// start (which writes again alike what the short converter wrote); with [`Mode::more`], by
+/// `convert` alone, holding back what `D` holds back: the order of the library's paths, for
+/// the tests' entry points of each implementation ([`Isa`]).
 ///
 /// # Safety
 /// `short_kernel` and `convert` are from a table of an ISA the CPU supports.
 #[cfg(any(test, feature = "internals"))]
-unsafe fn short_kernel_first<S, T>(
-    short_kernel: Option<ShortConverter<S, T>>,
+unsafe fn short_kernel_first<D: Direction>(
+    short_kernel: Option<ShortConverter<D::Src, D::Dst>>,
     max: usize,
-    convert: Converter<S, T>,
-    src: &[S],
-    dst: &mut [MaybeUninit<T>],
+    convert: Converter<D::Src, D::Dst>,
+    src: &[D::Src],
+    dst: &mut [MaybeUninit<D::Dst>],
     mode: Mode,
 ) -> Progress {
+    if mode.more {
+        // SAFETY: by the caller.
+        return D::held_back(src, dst, mode, |s, d, m| unsafe { convert(s, d, m) });
+    }
     let mut call = ShortCall {
         src,
         dst: &mut *dst,

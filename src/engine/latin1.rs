@@ -158,7 +158,13 @@ pub(crate) fn utf8_to_latin1_with(
     mode: Mode,
     fast: impl Fn(&[u8], &mut [MaybeUninit<u8>]) -> (usize, usize),
 ) -> Progress {
-    let keep = more::keep(src, mode, |s| more::utf8_tail(s, &decode_utf8, false));
+    // The held-back tail, as `more::held_back` leaves it for the other converters; this loop
+    // stops there itself, decoding each character from all of `src` (below).
+    let keep = if mode.more {
+        more::utf8_tail(src, &decode_utf8, false)
+    } else {
+        src.len()
+    };
     let (mut read, mut written) = (0, 0);
     let mut limit = 0;
     let stop = |read, written, stop| Progress {

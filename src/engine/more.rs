@@ -1,58 +1,47 @@
 //! The end of a chunk of a stream ([`Mode::more`]): the converters run on the input without
-//! the units whose meaning the next input could change ([`keep`]), then stop before those
-//! ([`finish`]).
+//! the units whose meaning the next input could change, then stop before those
+//! ([`held_back`]).
 
 use core::mem::MaybeUninit;
 
 use super::{CodeUnit, Mode, Progress, Stop, convert_until};
 use crate::scalar::error::{ErrorKind, Malformed};
 
-/// The length of the prefix of `src` that a converter gives its engine (a whole converter), as
-/// [`Mode::more`] says: without it, all of `src`; with it, `src` up to `tail(src)`, where the
-/// units start whose meaning more input could change. The engine is called by the converter
-/// itself, between this and [`finish`], so that it is inlined there as it was before the flag
-/// existed: passed in as a closure, it was a function of its own, whose frame added to every
-/// converter's.
+/// The conversion of `src` with [`Mode::more`]: `convert` (a whole converter, which holds
+/// nothing back) runs on `src` up to `tail(src)`, where the units start whose meaning more
+/// input could change, then [`finish_held_back`] says how far the conversion of all of `src`
+/// got. The converters know nothing of the flag: called from here, their frames and that of
+/// the exact path's second copy in [`finish_held_back`] are on the stack one after the other,
+/// not one above the other, and the flag adds no test to their code.
 #[inline(always)]
-pub(super) fn keep<S>(src: &[S], mode: Mode, tail: impl FnOnce(&[S]) -> usize) -> usize {
-    if mode.more {
-        tail(src).min(src.len())
-    } else {
-        src.len()
-    }
+pub(super) fn held_back<S: CodeUnit, T: CodeUnit>(
+    src: &[S],
+    dst: &mut [MaybeUninit<T>],
+    mode: Mode,
+    tail: impl FnOnce(&[S]) -> usize,
+    convert: impl FnOnce(&[S], &mut [MaybeUninit<T>], Mode) -> Progress,
+    codec: (
+        &impl Fn(&[S]) -> Result<(u32, usize), Malformed>,
+        &impl Fn(u32, &mut [MaybeUninit<T>]) -> Option<usize>,
+    ),
+) -> Progress {
+    let keep = tail(src).min(src.len());
+    let at = convert(src.get(..keep).unwrap_or(src), &mut *dst, mode);
+    finish_held_back(src, dst, mode, (at, keep), codec)
 }
 
-/// How far the conversion of `src` got, the engine having got to `at` on `src[..keep]` (see
-/// [`keep`]): `at` itself without [`Mode::more`]; with it, [`ErrorKind::Truncated`] at `keep` if
-/// the units from there were held back.
+/// How far the conversion of `src` got, the converter having got to `at` on `src[..keep]`
+/// (see [`held_back`]): [`ErrorKind::Truncated`] at `keep` if the units from there were held
+/// back.
 ///
 /// Only the end of that shorter input can convert differently from the whole of `src`: a
 /// sequence cut there by the end of the input (which the conversion stops at, or replaces
 /// with one U+FFFD) is followed in `src` by a unit that cannot continue it (the first of the
 /// tail: a lead byte, or a high surrogate), so that it is an error of the same length. A
 /// strict conversion that stops there is taken on with the exact path, [`convert_until`],
-/// reading `src` itself (`decode` and `encode` are the engine's), which gives that error (or,
-/// in WTF-8, the lead surrogate that the cut trail made truncated and the error after it).
-#[inline(always)]
-pub(super) fn finish<S: CodeUnit, T: CodeUnit>(
-    src: &[S],
-    dst: &mut [MaybeUninit<T>],
-    mode: Mode,
-    (at, keep): (Progress, usize),
-    codec: (
-        &impl Fn(&[S]) -> Result<(u32, usize), Malformed>,
-        &impl Fn(u32, &mut [MaybeUninit<T>]) -> Option<usize>,
-    ),
-) -> Progress {
-    if mode.more {
-        finish_held_back(src, dst, mode, (at, keep), codec)
-    } else {
-        at
-    }
-}
-
-/// [`finish`] with [`Mode::more`], out of line: inlined, the exact path's second copy made the
-/// frame of every converter larger, flag or not.
+/// reading `src` itself (`decode` and `encode` are the converter's), which gives that error
+/// (or, in WTF-8, the lead surrogate that the cut trail made truncated and the error after it).
+/// Out of line, so that its frame is not on the stack below the converter's.
 #[inline(never)]
 fn finish_held_back<S: CodeUnit, T: CodeUnit>(
     src: &[S],

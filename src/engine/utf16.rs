@@ -13,16 +13,12 @@ use crate::sink::write_units;
 
 /// `crate::transcode::utf16::utf8_to_utf16` as one loop, inlined into each implementation, which passes its
 /// validator as `valid_prefix` and its converters of well-formed input as `fast` and `tail`
-/// (see [`convert_from_utf8`]); into units `T` of either byte order.
+/// (see [`convert_from_utf8`]); into units `T` of either byte order. [`Mode::more`] is not
+/// read here (see [`utf8_to_utf16_held_back`]).
 ///
-/// In WTF-8 mode the UTF-8 is decoded by [`form::decode_next`], which reads a surrogate's
-/// 3-byte sequence as the surrogate; [`encode_utf16`] writes it as one unit. Well-formed UTF-8
-/// is WTF-8 without surrogates, and is converted alike in both modes. A lead surrogate followed
-/// by ED or ED B0..BF that end the input is [`ErrorKind::Truncated`] from the lead surrogate
-/// (the next bytes may make the two a pair, which WTF-8 refuses), but with [`Mode::replace`] the
-/// lead surrogate is converted and the rest replaced, as at the end of any input. With
-/// [`Mode::more`], the conversion stops before the end that more input could change (see
-/// [`more::keep`]).
+/// In WTF-8 mode the UTF-8 is decoded by [`decode_wtf8`]: a surrogate's 3-byte sequence is the
+/// surrogate, which [`encode_utf16`] writes as one unit. Well-formed UTF-8 is WTF-8 without
+/// surrogates, and is converted alike in both modes.
 #[inline(always)]
 pub(crate) fn utf8_to_utf16_with<T: Utf16Unit>(
     src: &[u8],
@@ -34,26 +30,55 @@ pub(crate) fn utf8_to_utf16_with<T: Utf16Unit>(
 ) -> Progress {
     let kernels = (fast, tail);
     if mode.wtf8 {
-        let decode = |s: &[u8]| match form::decode_next(s, Form::Wtf8) {
-            // A lead surrogate, then the start of a trail one that the input ends in: to be
-            // carried over whole (from the lead surrogate) by a strict conversion, but where
-            // the input ends the stream, which a lossy one assumes, the lead surrogate is
-            // unpaired, and what follows it a truncated sequence of its own.
-            Err(m) if mode.replace && m.kind == ErrorKind::Truncated && m.len > 3 => {
-                lead_surrogate_alone(s)
-            }
-            decoded => decoded,
-        };
-        let keep = more::keep(src, mode, |s| more::utf8_tail(s, &decode, true));
-        let s = src.get(..keep).unwrap_or(src);
-        let at = convert_from_utf8(s, dst, mode, valid_prefix, kernels, decode, encode_utf16);
-        more::finish(src, dst, mode, (at, keep), (&decode, &encode_utf16))
+        let decode = |s: &[u8]| decode_wtf8(s, mode);
+        convert_from_utf8(src, dst, mode, valid_prefix, kernels, decode, encode_utf16)
     } else {
-        let decode = decode_utf8;
-        let keep = more::keep(src, mode, |s| more::utf8_tail(s, &decode, false));
-        let s = src.get(..keep).unwrap_or(src);
-        let at = convert_from_utf8(s, dst, mode, valid_prefix, kernels, decode, encode_utf16);
-        more::finish(src, dst, mode, (at, keep), (&decode, &encode_utf16))
+        convert_from_utf8(
+            src,
+            dst,
+            mode,
+            valid_prefix,
+            kernels,
+            decode_utf8,
+            encode_utf16,
+        )
+    }
+}
+
+/// UTF-8 to UTF-16 with [`Mode::more`]: `convert`, a converter of the implementation in use,
+/// on the input without the sequence it ends inside (with [`Mode::wtf8`], also without a lead
+/// surrogate's 3 bytes before such a sequence or at the end), then [`ErrorKind::Truncated`]
+/// there (see [`more::held_back`]).
+#[inline(always)]
+pub(crate) fn utf8_to_utf16_held_back<T: Utf16Unit>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<T>],
+    mode: Mode,
+    convert: impl FnOnce(&[u8], &mut [MaybeUninit<T>], Mode) -> Progress,
+) -> Progress {
+    if mode.wtf8 {
+        let decode = |s: &[u8]| decode_wtf8(s, mode);
+        let tail = |s: &[u8]| more::utf8_tail(s, &decode, true);
+        more::held_back(src, dst, mode, tail, convert, (&decode, &encode_utf16))
+    } else {
+        let tail = |s: &[u8]| more::utf8_tail(s, &decode_utf8, false);
+        more::held_back(src, dst, mode, tail, convert, (&decode_utf8, &encode_utf16))
+    }
+}
+
+/// The character of WTF-8 at the start of `s`, as [`form::decode_next`] reads it, but for a
+/// lead surrogate followed by the start of a trail one that the input ends in. That is
+/// [`ErrorKind::Truncated`] from the lead surrogate, to be carried over whole by a strict
+/// conversion (the next bytes may make the two a pair, which WTF-8 refuses); but where the
+/// input ends the stream, which a lossy conversion ([`Mode::replace`]) assumes, the lead
+/// surrogate is unpaired, and what follows it a truncated sequence of its own.
+#[inline(always)]
+fn decode_wtf8(s: &[u8], mode: Mode) -> Result<(u32, usize), Malformed> {
+    match form::decode_next(s, Form::Wtf8) {
+        Err(m) if mode.replace && m.kind == ErrorKind::Truncated && m.len > 3 => {
+            lead_surrogate_alone(s)
+        }
+        decoded => decoded,
     }
 }
 
@@ -77,11 +102,12 @@ pub(crate) fn utf16_to_utf8_with<S: Utf16Unit>(
 
 /// `crate::transcode::utf16::utf16_to_utf8` as one loop, inlined into each implementation, which passes its fast
 /// path as `fast` (see [`convert_to_utf8`]); from units `S` of either byte order.
+/// [`Mode::more`] is not read here (see [`utf16_to_utf8_held_back`]).
 ///
 /// In WTF-8 mode a lone surrogate (one [`decode_utf16`] refuses, a high surrogate that ends
-/// the input included) is a code point of its own, written by [`form::encode`]. The fast path
-/// never converts one (nor anything else that differs between the modes). With [`Mode::more`],
-/// a high surrogate that ends the input is left for the next (see [`more::keep`]).
+/// the input included) is a code point of its own ([`decode_utf16_wtf8`]), written by
+/// [`encode_wtf8`]. The fast path never converts one (nor anything else that differs between
+/// the modes).
 #[inline(always)]
 pub(crate) fn utf16_to_utf8_using<S: Utf16Unit>(
     src: &[S],
@@ -90,29 +116,52 @@ pub(crate) fn utf16_to_utf8_using<S: Utf16Unit>(
     fast: impl Fn(&[S], &mut [MaybeUninit<u8>]) -> (usize, usize),
 ) -> Progress {
     if mode.wtf8 {
-        let decode = |s: &[S]| match (decode_utf16(s), s.first()) {
-            (Err(_), Some(&unit)) => Ok((unit.value(), 1)),
-            (decoded, _) => decoded,
-        };
-        let encode = |value, out: &mut [MaybeUninit<u8>]| {
-            if (0xD800..=0xDFFF).contains(&value) {
-                let bytes = form::encode(value, Form::Wtf8).ok()?;
-                let bytes = bytes.as_bytes();
-                write_units(out.get_mut(..bytes.len())?, bytes);
-                Some(bytes.len())
-            } else {
-                encode_utf8(value, out)
-            }
-        };
-        let keep = more::keep(src, mode, more::utf16_tail);
-        let s = src.get(..keep).unwrap_or(src);
-        let at = convert_to_utf8(s, dst, mode, fast, decode, encode);
-        more::finish(src, dst, mode, (at, keep), (&decode, &encode))
+        convert_to_utf8(src, dst, mode, fast, decode_utf16_wtf8, encode_wtf8)
     } else {
-        let keep = more::keep(src, mode, more::utf16_tail);
-        let s = src.get(..keep).unwrap_or(src);
-        let at = convert_to_utf8(s, dst, mode, fast, decode_utf16, encode_utf8);
-        more::finish(src, dst, mode, (at, keep), (&decode_utf16, &encode_utf8))
+        convert_to_utf8(src, dst, mode, fast, decode_utf16, encode_utf8)
+    }
+}
+
+/// UTF-16 to UTF-8 with [`Mode::more`]: `convert`, a converter of the implementation in use,
+/// on the input without a high surrogate that ends it, which the next unit may pair, then
+/// [`ErrorKind::Truncated`] there (see [`more::held_back`]).
+#[inline(always)]
+pub(crate) fn utf16_to_utf8_held_back<S: Utf16Unit>(
+    src: &[S],
+    dst: &mut [MaybeUninit<u8>],
+    mode: Mode,
+    convert: impl FnOnce(&[S], &mut [MaybeUninit<u8>], Mode) -> Progress,
+) -> Progress {
+    let tail = more::utf16_tail;
+    if mode.wtf8 {
+        let codec = (&decode_utf16_wtf8, &encode_wtf8);
+        more::held_back(src, dst, mode, tail, convert, codec)
+    } else {
+        more::held_back(src, dst, mode, tail, convert, (&decode_utf16, &encode_utf8))
+    }
+}
+
+/// The character of UTF-16 at the start of `s` as WTF-8 reads it: as [`decode_utf16`], but a
+/// lone surrogate is a code point of its own.
+#[inline(always)]
+fn decode_utf16_wtf8<S: Utf16Unit>(s: &[S]) -> Result<(u32, usize), Malformed> {
+    match (decode_utf16(s), s.first()) {
+        (Err(_), Some(&unit)) => Ok((unit.value(), 1)),
+        (decoded, _) => decoded,
+    }
+}
+
+/// Writes `value` as WTF-8 at the start of `out`: a surrogate as its 3-byte sequence
+/// ([`form::encode`]), anything else as [`encode_utf8`] does.
+#[inline(always)]
+fn encode_wtf8(value: u32, out: &mut [MaybeUninit<u8>]) -> Option<usize> {
+    if (0xD800..=0xDFFF).contains(&value) {
+        let bytes = form::encode(value, Form::Wtf8).ok()?;
+        let bytes = bytes.as_bytes();
+        write_units(out.get_mut(..bytes.len())?, bytes);
+        Some(bytes.len())
+    } else {
+        encode_utf8(value, out)
     }
 }
 

@@ -10,7 +10,8 @@ use crate::scalar::error::{ErrorKind, Malformed};
 
 /// `crate::transcode::utf32::utf8_to_utf32` as one loop, inlined into each implementation, which passes its
 /// validator as `valid_prefix` and its converters of well-formed input as `fast` and `tail`
-/// (see [`convert_from_utf8`]).
+/// (see [`convert_from_utf8`]). [`Mode::more`] is not read here (see
+/// [`utf8_to_utf32_held_back`]).
 #[inline(always)]
 pub(crate) fn utf8_to_utf32_with(
     src: &[u8],
@@ -21,18 +22,29 @@ pub(crate) fn utf8_to_utf32_with(
     tail: impl Fn(&[u8], &mut [MaybeUninit<u32>]) -> (usize, usize),
 ) -> Progress {
     let kernels = (fast, tail);
-    let keep = more::keep(src, mode, |s| more::utf8_tail(s, &decode_utf8, false));
-    let s = src.get(..keep).unwrap_or(src);
-    let at = convert_from_utf8(
-        s,
+    convert_from_utf8(
+        src,
         dst,
         mode,
         valid_prefix,
         kernels,
         decode_utf8,
         encode_utf32,
-    );
-    more::finish(src, dst, mode, (at, keep), (&decode_utf8, &encode_utf32))
+    )
+}
+
+/// UTF-8 to UTF-32 with [`Mode::more`]: `convert`, a converter of the implementation in use,
+/// on the input without the sequence it ends inside, then [`ErrorKind::Truncated`] there (see
+/// [`more::held_back`]).
+#[inline(always)]
+pub(crate) fn utf8_to_utf32_held_back(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u32>],
+    mode: Mode,
+    convert: impl FnOnce(&[u8], &mut [MaybeUninit<u32>], Mode) -> Progress,
+) -> Progress {
+    let tail = |s: &[u8]| more::utf8_tail(s, &decode_utf8, false);
+    more::held_back(src, dst, mode, tail, convert, (&decode_utf8, &encode_utf32))
 }
 
 /// `crate::transcode::utf32::utf32_to_utf8` with the scalar implementation's fast path, [`encode_blocks`].
