@@ -254,9 +254,9 @@ static AVX512: Kernels = Kernels {
     utf32_to_utf8: avx512::to_utf8::utf32_to_utf8,
     utf8_to_utf16_swapped: avx512::from_utf8::utf8_to_utf16,
     utf16_swapped_to_utf8: avx512::to_utf8::utf16_to_utf8::<true, _>,
-    latin1_to_utf8: avx512::latin1::latin1_to_utf8::<avx512::latin1::StoresAligned>,
-    cp1252_to_utf8: avx512::latin1::cp1252_to_utf8::<avx512::latin1::StoresAligned>,
-    utf8_to_latin1: avx512::latin1::utf8_to_latin1::<avx512::latin1::StoresAligned>,
+    latin1_to_utf8: avx512::latin1::latin1_to_utf8::<avx512::latin1::Generic>,
+    cp1252_to_utf8: avx512::latin1::cp1252_to_utf8::<avx512::latin1::Generic>,
+    utf8_to_latin1: avx512::latin1::utf8_to_latin1::<avx512::latin1::Generic>,
     short: ShortConverters {
         utf8_to_utf16: Some(avx512::from_utf8::short_utf8::<u16>),
         utf8_to_utf16_swapped: Some(avx512::from_utf8::short_utf8::<U16Swapped>),
@@ -266,11 +266,12 @@ static AVX512: Kernels = Kernels {
         utf32_to_utf8: Some(avx512::to_utf8::short_to_utf8::<u32>),
     },
 };
-/// AVX512's kernels, but validation and counting never prefetch (see `lookup::STREAM_FROM`) and
+/// AVX512's kernels, but validation and counting never prefetch (see `lookup::STREAM_FROM`),
 /// UTF-16 of either byte order into UTF-8 leaves its steps for ASCII as AVX2's loop does (see
-/// `avx512::to_utf8::utf16_to_utf8`): the two choices of AVX512, measured on Intel, that Zen 4
-/// runs slower. (The converters from UTF-8, whose validation costs less than their conversion,
-/// keep AVX512's.)
+/// `avx512::to_utf8::utf16_to_utf8`), and the converters into UTF-8 of Latin-1 and Windows-1252
+/// make their compressions' masks by PDEP (`avx512::latin1::Zen4`): the choices of AVX512,
+/// measured on Intel, that Zen 4 runs slower. (The converters from UTF-8, whose
+/// validation costs less than their conversion, keep AVX512's.)
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
 static AVX512_ZEN4: Kernels = Kernels {
     isa: Isa::Avx512Zen4,
@@ -279,6 +280,8 @@ static AVX512_ZEN4: Kernels = Kernels {
     count_utf16: avx512::count::<false, UTF16_UNITS>,
     utf16_to_utf8: avx512::to_utf8::utf16_to_utf8::<false, _>,
     utf16_swapped_to_utf8: avx512::to_utf8::utf16_to_utf8::<false, _>,
+    latin1_to_utf8: avx512::latin1::latin1_to_utf8::<avx512::latin1::Zen4>,
+    cp1252_to_utf8: avx512::latin1::cp1252_to_utf8::<avx512::latin1::Zen4>,
     ..AVX512
 };
 /// AVX512's kernels, but the Latin-1 converters copy runs of ASCII from loads aligned to the

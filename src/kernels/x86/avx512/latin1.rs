@@ -26,35 +26,58 @@ const HALF: usize = 32;
 /// than the blocks it would have saved.
 const ASCII_RUN: usize = 16;
 
-/// How a tuning copies long runs of ASCII ([`copy_ascii_run`]): which of the loads or the stores
-/// are whole cache lines, and for which lengths of input the copy takes one block a step at a
-/// steady pace ([`copy_paced`]) rather than four at a time.
-pub(crate) trait RunCopy {
+/// What a tuning of AVX-512 chooses in the Latin-1 converters: how long runs of ASCII are
+/// copied ([`copy_ascii_run`]), which of the loads or the stores are whole cache lines, and for
+/// which lengths of input the copy takes one block a step at a steady pace ([`copy_paced`])
+/// rather than four at a time; and where the compressions of a block into UTF-8 take their
+/// masks ([`utf8_of_block`]).
+pub(crate) trait Tuning {
     /// The loads are whole lines of the input, else the stores whole lines of the output.
     const LOADS_ALIGNED: bool;
     /// The lengths of input whose runs [`copy_paced`] copies.
     const PACED: RangeInclusive<usize>;
+    /// The masks of the compressions from the sign bits of the paired bytes, in mask registers,
+    /// else from the bits of the block's bytes from 0x80 spread by PDEP in a general-purpose
+    /// register and moved into mask registers.
+    const MASKS_FROM_SIGNS: bool;
 }
 
-/// Stores whole lines of the output, four blocks a step: AVX512's and Zen 4's copy (on Intel a
-/// split store cost more than a split load).
-pub(crate) struct StoresAligned;
+/// AVX512's tuning, measured on Intel: stores whole lines of the output, four blocks a step (a
+/// split store cost more than a split load), and the compressions' masks from the sign bits
+/// (on text with a byte from 0x80 in a third of its blocks, faster than from PDEP, whose chain
+/// through a general-purpose register is longer; slower on text with one in most blocks).
+pub(crate) struct Generic;
 
-impl RunCopy for StoresAligned {
+impl Tuning for Generic {
     const LOADS_ALIGNED: bool = false;
     #[expect(clippy::reversed_empty_ranges, reason = "no input is paced")]
     const PACED: RangeInclusive<usize> = 1..=0;
+    const MASKS_FROM_SIGNS: bool = true;
 }
 
-/// Loads whole lines of the input (on AMD Zen 5 a split load costs more than a split store),
-/// paced for inputs whose copy outgrows the 48 KiB L1 data cache but stays in the 1 MiB L2:
-/// above 24 KiB, where the input and its output no longer fit in L1 together, and up to
-/// 192 KiB, past which the four-block copy was as fast (BENCHMARKS.md).
+/// AMD Zen 4's: AVX512's copy of runs, the compressions' masks from PDEP (made in mask
+/// registers from the sign bits, they were slower there: BENCHMARKS.md). Its converter from
+/// UTF-8, which compresses no pairs, is AVX512's.
+pub(crate) struct Zen4;
+
+impl Tuning for Zen4 {
+    const LOADS_ALIGNED: bool = false;
+    #[expect(clippy::reversed_empty_ranges, reason = "no input is paced")]
+    const PACED: RangeInclusive<usize> = 1..=0;
+    const MASKS_FROM_SIGNS: bool = false;
+}
+
+/// AMD Zen 5's: loads whole lines of the input (a split load costs more than a split store
+/// there), paced for inputs whose copy outgrows the 48 KiB L1 data cache but stays in the
+/// 1 MiB L2: above 24 KiB, where the input and its output no longer fit in L1 together, and up
+/// to 192 KiB, past which the four-block copy was as fast (BENCHMARKS.md); the compressions'
+/// masks from PDEP, as Zen 4's.
 pub(crate) struct Zen5;
 
-impl RunCopy for Zen5 {
+impl Tuning for Zen5 {
     const LOADS_ALIGNED: bool = true;
     const PACED: RangeInclusive<usize> = 24 * 1024 + 1..=192 * 1024;
+    const MASKS_FROM_SIGNS: bool = false;
 }
 
 /// The blocks of input loaded ahead of the one being converted, the first of them that one.
@@ -125,7 +148,7 @@ fn loaded_here(v: __m512i) {
 /// The end of a loop's step (in the slot `$slot` of the ring `$ahead`) for a block of ASCII
 /// read up to `$read` and stored just before `$written`: counts it in `$written` and in
 /// `$ascii_left`, and after `ASCII_RUN` of them in a row copies the run
-/// that follows ([`copy_ascii_run`], with the `RunCopy` `C` of the function it expands in),
+/// that follows ([`copy_ascii_run`], with the `Tuning` `C` of the function it expands in),
 /// then reloads the ring, the next step's slot first. A
 /// macro, which costs nothing: as a function taking the counts by reference it cost UTF-8 ->
 /// Latin-1 3.5%.
@@ -175,7 +198,7 @@ unsafe fn load_four(p: *const u8) -> [__m512i; 4] {
 /// The CPU has AVX-512F and BW; the `BLOCK` bytes before `read` are ASCII, written (one byte
 /// each) just before `written`.
 #[inline(always)]
-unsafe fn copy_ascii_run<C: RunCopy>(
+unsafe fn copy_ascii_run<C: Tuning>(
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
     read: usize,
@@ -312,12 +335,13 @@ unsafe fn c1_controls(b: __m512i) -> u64 {
 /// its length. In the 16-bit lane of each byte `x`, the lead C2 (low) and `x` (high); from 0xC0
 /// the lead gains 1 and `x` loses 0x40, which makes it `0x80 | (x & 0x3F)`. The lead of a byte
 /// below 0x80 is compressed away. One permutation pairs the halves' bytes, each lane then
-/// shifted up or masked for the half it serves.
+/// shifted up or masked for the half it serves. The compressions keep every high byte of a
+/// lane, and its low byte where the lane's byte is from 0x80 (their masks as `C` chooses).
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI, VBMI2 and BMI2.
 #[inline(always)]
-unsafe fn utf8_of_block(b: __m512i, high: u64, from_c0: u64) -> [(__m512i, usize); 2] {
+unsafe fn utf8_of_block<C: Tuning>(b: __m512i, high: u64, from_c0: u64) -> [(__m512i, usize); 2] {
     // SAFETY: the instructions by the caller; the table holds 64 bytes.
     unsafe {
         let pairs = _mm512_permutexvar_epi8(_mm512_loadu_si512(PAIR_HALVES.as_ptr().cast()), b);
@@ -331,21 +355,52 @@ unsafe fn utf8_of_block(b: __m512i, high: u64, from_c0: u64) -> [(__m512i, usize
         let second =
             _mm512_ternarylogic_epi32::<0xF8>(lead, pairs, _mm512_set1_epi16(0xFF00u16 as i16));
         let second = _mm512_mask_add_epi16(second, (from_c0 >> 32) as u32, second, adjust);
-        // Every high byte, and the low byte of each lane of a byte from 0x80.
-        let keep =
-            |high: u32| 0xAAAA_AAAA_AAAA_AAAA | _pdep_u64(high.into(), 0x5555_5555_5555_5555);
         let (low, up) = (high as u32, (high >> 32) as u32);
-        [
+        let (first, second) = if C::MASKS_FROM_SIGNS {
+            compress_by_signs(pairs, first, second)
+        } else {
+            let keep =
+                |high: u32| 0xAAAA_AAAA_AAAA_AAAA | _pdep_u64(high.into(), 0x5555_5555_5555_5555);
             (
                 compress_bytes(keep(low), first),
-                32 + low.count_ones() as usize,
-            ),
-            (
                 compress_bytes(keep(up), second),
-                32 + up.count_ones() as usize,
-            ),
+            )
+        };
+        [
+            (first, 32 + low.count_ones() as usize),
+            (second, 32 + up.count_ones() as usize),
         ]
     }
+}
+
+/// [`utf8_of_block`]'s compressions of `first` and `second` with masks made in mask registers
+/// from the sign bits of `pairs` (bit `2i` the first half's byte `i`, bit `2i + 1` the
+/// second's), each half's moved to the even bits and every odd bit set. In `asm!`, as the
+/// compiler would move the masks through a general-purpose register.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
+#[inline]
+fn compress_by_signs(pairs: __m512i, first: __m512i, second: __m512i) -> (__m512i, __m512i) {
+    let (mut first, mut second) = (first, second);
+    // SAFETY: the instructions by the target features; registers only, no memory, no stack.
+    unsafe {
+        core::arch::asm!(
+            "vpmovb2m {signs}, {pairs}",
+            "korq {keep_first}, {signs}, {odd}",
+            "kshiftrq {signs}, {signs}, 1",
+            "korq {keep_second}, {signs}, {odd}",
+            "vpcompressb {first}{{{keep_first}}}, {first}",
+            "vpcompressb {second}{{{keep_second}}}, {second}",
+            pairs = in(zmm_reg) pairs,
+            odd = in(kreg) 0xAAAA_AAAA_AAAA_AAAAu64,
+            signs = out(kreg) _,
+            keep_first = out(kreg) _,
+            keep_second = out(kreg) _,
+            first = inout(zmm_reg) first,
+            second = inout(zmm_reg) second,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    (first, second)
 }
 
 /// Converts Latin-1 into UTF-8 (with `CP1252`, up to a block holding a byte of 0x80..0x9F,
@@ -370,7 +425,7 @@ unsafe fn utf8_of_block(b: __m512i, high: u64, from_c0: u64) -> [(__m512i, usize
 /// The CPU has AVX-512F, BW, VL, VBMI, VBMI2, BMI2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 #[inline(never)]
-unsafe fn latin1_blocks<const CP1252: bool, C: RunCopy>(
+unsafe fn latin1_blocks<const CP1252: bool, C: Tuning>(
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
 ) -> (usize, usize) {
@@ -391,7 +446,7 @@ unsafe fn latin1_blocks<const CP1252: bool, C: RunCopy>(
         // Converts the block `b` into the output at `out`: its length.
         let convert = |b: __m512i, high: u64, out: *mut u8| {
             let from_c0 = _mm512_cmpge_epu8_mask(b, _mm512_set1_epi8(0xC0u8 as i8));
-            let [(first, first_len), (second, _)] = utf8_of_block(b, high, from_c0);
+            let [(first, first_len), (second, _)] = utf8_of_block::<C>(b, high, from_c0);
             _mm512_storeu_si512(out.cast(), first);
             _mm512_storeu_si512(out.add(first_len).cast(), second);
             BLOCK + high.count_ones() as usize
@@ -489,7 +544,7 @@ unsafe fn latin1_blocks<const CP1252: bool, C: RunCopy>(
             // The whole block's output, if it fits.
             let total = len + high.count_ones() as usize;
             if total <= room {
-                store_utf8_of_tail(out, v, len, high, last);
+                store_utf8_of_tail::<C>(out, v, len, high, last);
                 read += len;
                 written += total;
                 continue;
@@ -504,7 +559,7 @@ unsafe fn latin1_blocks<const CP1252: bool, C: RunCopy>(
                 break;
             }
             let from_c0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(0xC0u8 as i8));
-            let [(bytes, _), _] = utf8_of_block(v, high, from_c0);
+            let [(bytes, _), _] = utf8_of_block::<C>(v, high, from_c0);
             // The output full, the last store.
             store_tail(out, total, bytes, true);
             read += len;
@@ -521,7 +576,13 @@ unsafe fn latin1_blocks<const CP1252: bool, C: RunCopy>(
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI, VBMI2 and BMI2; that many bytes at `out` are writable.
 #[inline(always)]
-unsafe fn store_utf8_of_tail(out: *mut u8, v: __m512i, len: usize, high: u64, last: bool) {
+unsafe fn store_utf8_of_tail<C: Tuning>(
+    out: *mut u8,
+    v: __m512i,
+    len: usize,
+    high: u64,
+    last: bool,
+) {
     let total = len + high.count_ones() as usize;
     // SAFETY: the instructions and the room by the caller.
     unsafe {
@@ -529,7 +590,7 @@ unsafe fn store_utf8_of_tail(out: *mut u8, v: __m512i, len: usize, high: u64, la
             store_tail(out, len, v, last);
         } else {
             let from_c0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(0xC0u8 as i8));
-            let [(first, first_len), (second, _)] = utf8_of_block(v, high, from_c0);
+            let [(first, first_len), (second, _)] = utf8_of_block::<C>(v, high, from_c0);
             // All of it in the first half's if `len` is at most `HALF` (the zeros past `len`,
             // kept as ASCII, are cut off).
             let first_len = first_len.min(total);
@@ -546,7 +607,7 @@ unsafe fn store_utf8_of_tail(out: *mut u8, v: __m512i, len: usize, high: u64, la
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI, VBMI2 and BMI2.
 #[inline(always)]
-unsafe fn short_latin1_to_utf8<const CP1252: bool>(
+unsafe fn short_latin1_to_utf8<const CP1252: bool, C: Tuning>(
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
 ) -> Option<usize> {
@@ -564,7 +625,7 @@ unsafe fn short_latin1_to_utf8<const CP1252: bool>(
         if total > dst.len() {
             return None;
         }
-        store_utf8_of_tail(dst.as_mut_ptr().cast(), v, len, high, true);
+        store_utf8_of_tail::<C>(dst.as_mut_ptr().cast(), v, len, high, true);
         Some(total)
     }
 }
@@ -655,7 +716,7 @@ unsafe fn short_utf8_to_latin1(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Optio
 /// The CPU has AVX-512F, BW, VBMI2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi2")]
 #[inline(never)]
-unsafe fn utf8_to_latin1_blocks<C: RunCopy>(
+unsafe fn utf8_to_latin1_blocks<C: Tuning>(
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
 ) -> (usize, usize) {
@@ -756,13 +817,13 @@ unsafe fn utf8_to_latin1_blocks<C: RunCopy>(
 /// # Safety
 /// The CPU has AVX-512F, BW, VL, VBMI and VBMI2, BMI2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-pub(crate) unsafe fn latin1_to_utf8<C: RunCopy>(
+pub(crate) unsafe fn latin1_to_utf8<C: Tuning>(
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
 ) -> Progress {
     if (1..=BLOCK).contains(&src.len())
         // SAFETY: the CPU has the instructions by our contract.
-        && let Some(written) = unsafe { short_latin1_to_utf8::<false>(src, dst) }
+        && let Some(written) = unsafe { short_latin1_to_utf8::<false, C>(src, dst) }
     {
         return done(src.len(), written);
     }
@@ -778,13 +839,13 @@ pub(crate) unsafe fn latin1_to_utf8<C: RunCopy>(
 /// # Safety
 /// As for [`latin1_to_utf8`].
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-pub(crate) unsafe fn cp1252_to_utf8<C: RunCopy>(
+pub(crate) unsafe fn cp1252_to_utf8<C: Tuning>(
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
 ) -> Progress {
     if (1..=BLOCK).contains(&src.len())
         // SAFETY: the CPU has the instructions by our contract.
-        && let Some(written) = unsafe { short_latin1_to_utf8::<true>(src, dst) }
+        && let Some(written) = unsafe { short_latin1_to_utf8::<true, C>(src, dst) }
     {
         return done(src.len(), written);
     }
@@ -800,7 +861,7 @@ pub(crate) unsafe fn cp1252_to_utf8<C: RunCopy>(
 /// # Safety
 /// As for [`latin1_to_utf8`].
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-pub(crate) unsafe fn utf8_to_latin1<C: RunCopy>(
+pub(crate) unsafe fn utf8_to_latin1<C: Tuning>(
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
     mode: Mode,
