@@ -61,9 +61,8 @@ impl Tuning for Generic {
 pub(crate) struct Zen4;
 
 impl Tuning for Zen4 {
-    const LOADS_ALIGNED: bool = false;
-    #[expect(clippy::reversed_empty_ranges, reason = "no input is paced")]
-    const PACED: RangeInclusive<usize> = 1..=0;
+    const LOADS_ALIGNED: bool = Generic::LOADS_ALIGNED;
+    const PACED: RangeInclusive<usize> = Generic::PACED;
     const MASKS_FROM_SIGNS: bool = false;
 }
 
