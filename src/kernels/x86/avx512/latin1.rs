@@ -44,8 +44,8 @@ pub(crate) trait Tuning {
 
 /// AVX512's tuning, measured on Intel: stores whole lines of the output, four blocks a step (a
 /// split store cost more than a split load), and the compressions' masks from the sign bits
-/// (on text with a byte from 0x80 in a third of its blocks, faster than from PDEP, whose chain
-/// through a general-purpose register is longer; slower on text with one in most blocks).
+/// (faster than from PDEP on text with a byte from 0x80 in a third of its blocks, where the
+/// branch per block mispredicts most; slower on text with one in most blocks: BENCHMARKS.md).
 pub(crate) struct Generic;
 
 impl Tuning for Generic {
