@@ -436,11 +436,17 @@ pub(crate) trait TailStepUnit: Sized {
     /// The CPU has AVX-512F and BW.
     unsafe fn ascii_bytes(v: __m512i) -> Option<__m512i>;
     /// Writes the UTF-8 of the first `units` units of `v` (the step at the start of `src`, not
-    /// all ASCII) at the start of `dst` if it fits: the units read and bytes written, or (0, 0).
+    /// all ASCII, as [`TailStepUnit::load_step`] gives them) at the start of `dst` if it fits:
+    /// the units read and bytes written, or (0, 0).
     ///
     /// # Safety
     /// The CPU has AVX-512F, BW, VBMI and VBMI2, and AVX2.
-    unsafe fn other_step(v: __m512i, units: usize, dst: &mut [MaybeUninit<u8>]) -> (usize, usize);
+    unsafe fn other_step(
+        src: &[Self],
+        v: __m512i,
+        units: usize,
+        dst: &mut [MaybeUninit<u8>],
+    ) -> (usize, usize);
     /// Whether `v` holds a surrogate (UTF-16).
     ///
     /// # Safety
@@ -482,9 +488,14 @@ impl<S: Utf16Source> TailStepUnit for S {
     }
 
     #[inline(always)]
-    unsafe fn other_step(v: __m512i, units: usize, dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+    unsafe fn other_step(
+        src: &[S],
+        v: __m512i,
+        units: usize,
+        dst: &mut [MaybeUninit<u8>],
+    ) -> (usize, usize) {
         // SAFETY: by the caller.
-        unsafe { utf16_tail_step(v, units, dst) }
+        unsafe { utf16_tail_step(src, v, units, dst) }
     }
 
     #[inline(always)]
@@ -530,7 +541,12 @@ impl TailStepUnit for u32 {
     }
 
     #[inline(always)]
-    unsafe fn other_step(v: __m512i, units: usize, dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+    unsafe fn other_step(
+        _: &[u32],
+        v: __m512i,
+        units: usize,
+        dst: &mut [MaybeUninit<u8>],
+    ) -> (usize, usize) {
         // SAFETY: by the caller.
         unsafe { utf32_tail_step(v, units, dst) }
     }
@@ -582,7 +598,7 @@ unsafe fn tail_steps<S: TailStepUnit, const OTHERS_APART: bool>(
                     let (r, w) = others(rest, out);
                     return (read + r, written + w);
                 }
-                None => S::other_step(v, units, out),
+                None => S::other_step(rest, v, units, out),
             }
         };
         if r == 0 {
@@ -628,7 +644,7 @@ unsafe fn short_units_loaded<S: TailStepUnit>(
         if units == 0 || src.len() > 2 * units {
             return None;
         }
-        let (read, written) = S::other_step(v, units, dst);
+        let (read, written) = S::other_step(src, v, units, dst);
         if read == 0 {
             return None;
         }
@@ -638,7 +654,7 @@ unsafe fn short_units_loaded<S: TailStepUnit>(
         } else {
             let (v, units) = S::load_step(rest);
             let out = dst.get_mut(written..).unwrap_or_default();
-            let (r, w) = S::other_step(v, units, out);
+            let (r, w) = S::other_step(rest, v, units, out);
             (read + r, written + w)
         };
         (read == src.len()).then_some(Progress {
@@ -738,7 +754,7 @@ unsafe fn short_units_up_to_4_steps<S: TailStepUnit>(
         // SAFETY: the instruction sets by the caller.
         let (r, w) = unsafe {
             let (v, units) = S::load_step(rest);
-            S::other_step(v, units, out)
+            S::other_step(rest, v, units, out)
         };
         if r == 0 {
             return Err(0);
@@ -817,16 +833,19 @@ unsafe fn short_other_steps<S: TailStepUnit>(
         if S::has_surrogates(v) {
             return Err(0);
         }
-        let (mut read, mut written) = (0, 0);
+        let (mut read, mut written, mut rest) = (0, 0, src);
         loop {
             let out = dst.get_mut(written..).unwrap_or_default();
-            let (r, w) = S::other_step(v, units, out);
+            let (r, w) = S::other_step(rest, v, units, out);
             if r == 0 {
                 return Err(0);
             }
             (read, written) = (read + r, written + w);
             match src.get(read..).filter(|r| !r.is_empty()) {
-                Some(rest) => (v, units) = S::load_step(rest),
+                Some(next) => {
+                    rest = next;
+                    (v, units) = S::load_step(rest);
+                }
                 None => return Ok(written),
             }
         }
@@ -963,7 +982,12 @@ unsafe fn store_ascii_step(
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI and VBMI2, and AVX2.
 #[inline(always)]
-unsafe fn utf16_tail_step(v: __m512i, units: usize, dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+unsafe fn utf16_tail_step<S: Utf16Source>(
+    src: &[S],
+    v: __m512i,
+    units: usize,
+    dst: &mut [MaybeUninit<u8>],
+) -> (usize, usize) {
     // SAFETY: the instruction sets by the caller; the stores write the first `first + second`
     // bytes of `dst`, which it has.
     unsafe {
@@ -988,7 +1012,11 @@ unsafe fn utf16_tail_step(v: __m512i, units: usize, dst: &mut [MaybeUninit<u8>])
             if low != high << 1 {
                 return (0, 0);
             }
-            let split = high >> 31 != 0;
+            // From memory, not from the masks, as in `utf16`: the next step's load waits for it.
+            // Lane 31 is a unit of `src` only in a whole step.
+            let split = src
+                .get(2 * to_utf8::STEP - 1)
+                .is_some_and(|u| u.value() & 0xFC00 == 0xD800);
             let pairs = (high != 0).then(|| pairs(v, high, low, split));
             if units <= to_utf8::STEP {
                 // The first 16 lanes alone: one compression, not two.
