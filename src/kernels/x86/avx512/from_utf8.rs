@@ -1227,15 +1227,20 @@ unsafe fn short_steps<T: RunStore>(
         // `rest` (the others are masked off: neither read nor able to fault), zeros after
         // them, and so does the move of the step's bytes.
         let converted = unsafe {
-            if rest
-                .get(from_utf8::BLOCK)
-                .is_some_and(|&next| (next as i8) < -64)
+            if let Some([.., a, b, c, d, next]) = rest.first_chunk::<{ from_utf8::BLOCK + 1 }>()
+                && (*next as i8) < -64
             {
-                // The block ends inside a character: the step ends before its first byte,
-                // the last that is no continuation byte (none, or the first: ill-formed).
-                let b = _mm512_loadu_si512(rest.as_ptr().cast());
-                let starts = !_mm512_cmplt_epi8_mask(b, splat8(0xC0));
-                len = 63_usize.saturating_sub(starts.leading_zeros() as usize);
+                // The block ends inside a character: the step ends before its first byte, the
+                // last of the block's last four that is no continuation byte (a character has
+                // at most four bytes; if all four are continuation bytes, the text is
+                // ill-formed and the step whole refuses it). Found in a general-purpose
+                // register from the bytes in memory, not from a compare of the block: the
+                // next step's load waits for it.
+                let last = u32::from_le_bytes([*a, *b, *c, *d]);
+                let starts = (last ^ 0x8080_8080) & 0xC0C0_C0C0;
+                if starts != 0 {
+                    len = from_utf8::BLOCK - 4 + (31 - starts.leading_zeros() as usize) / 8;
+                }
             }
             let out = dst.get_mut(written..).unwrap_or_default();
             short_block(rest.get(..len).unwrap_or_default(), out)
