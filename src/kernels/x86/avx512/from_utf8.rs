@@ -743,31 +743,27 @@ unsafe fn whole_string_checks<const FOUR: bool>(
         } else {
             0
         };
-        let lead3 = _mm512_cmpge_epu8_mask(b, splat8(0xE0)) & !lead4;
+        let wide = _mm512_cmpge_epu8_mask(b, splat8(0xE0));
         // C0 and C1 (below C2, as unsigned differences from it, at FE and FF), and the leads
         // from F5 (from F0 without `FOUR`).
         let first_bad = if FOUR { 0xF5 - 0xC2 } else { 0xF0 - 0xC2 };
         let from_c2 = _mm512_sub_epi8(b, splat8(0xC2));
-        let mut error = _mm512_mask_cmpge_epu8_mask(lead, from_c2, splat8(first_bad))
-            // A lead byte whose continuation bytes the string does not hold.
-            | (lead & !(within >> 1))
-            | (lead3 & !(within >> 2))
-            | (lead4 & !(within >> 3));
-        // The second bytes: overlong or surrogate after E0 and ED, overlong or too large
-        // after F0 and F4.
-        if lead3 | lead4 != 0 {
-            let below_a0 = _mm512_cmplt_epu8_mask(b, splat8(0xA0));
-            let e0 = _mm512_cmpeq_epi8_mask(b, splat8(0xE0));
-            let ed = _mm512_cmpeq_epi8_mask(b, splat8(0xED));
-            error |= ((e0 << 1) & below_a0) | ((ed << 1) & !below_a0);
-            if FOUR {
-                let below_90 = _mm512_cmplt_epu8_mask(b, splat8(0x90));
-                let f0 = _mm512_cmpeq_epi8_mask(b, splat8(0xF0));
-                let f4 = _mm512_cmpeq_epi8_mask(b, splat8(0xF4));
-                error |= ((f0 << 1) & below_90) | ((f4 << 1) & !below_90);
-            }
-        }
-        let third = (lead3 | lead4) << 2;
+        // The second bytes against the ranges their leads allow: the quarters of 80..BF that
+        // the byte before forbids, tested against the byte's own quarter. A byte after a lead
+        // that is not a continuation byte fails the test of continuation bytes below.
+        let (before, _) = bytes_before(b, continuation, 0);
+        let forbidden =
+            _mm512_maskz_permutexvar_epi8(wide << 1, before, table64(&FORBIDDEN_QUARTERS));
+        let quarter = _mm512_permutexvar_epi8(b, table64(&QUARTER_OF_CONTINUATION));
+        let error = _mm512_mask_cmpge_epu8_mask(lead, from_c2, splat8(first_bad))
+            | _mm512_test_epi8_mask(forbidden, quarter)
+            // A lead byte whose continuation bytes would be past the 64th byte, which the
+            // test of continuation bytes below cannot see (before the end of a shorter
+            // string, it sees the zeros after it).
+            | (lead >> 63)
+            | (wide >> 62)
+            | (lead4 >> 61);
+        let third = wide << 2;
         if (continuation ^ ((lead << 1) | third | (lead4 << 3))) | error != 0 {
             return None;
         }
@@ -775,6 +771,32 @@ unsafe fn whole_string_checks<const FOUR: bool>(
         Some((third, lead4, (!(continuation >> 1) & within) | (lead4 << 2)))
     }
 }
+
+/// Bit `q` of the entry of a lead byte from E0 (by its low six bits, as VPERMB indexes) is set
+/// if the character's second byte cannot be in the quarter `q` of 80..BF (0: 80..8F, 1: 90..9F,
+/// 2: A0..AF, 3: B0..BF): E0 takes only A0..BF (overlong below), ED only 80..9F (surrogates
+/// above), F0 only 90..BF (overlong below), F4 only 80..8F (above U+10FFFF above); the others
+/// take all of 80..BF (the Unicode Standard, table 3-7).
+static FORBIDDEN_QUARTERS: [u8; 64] = {
+    let mut table = [0; 64];
+    table[0xE0 & 0x3F] = 0b0011;
+    table[0xED & 0x3F] = 0b1100;
+    table[0xF0 & 0x3F] = 0b0001;
+    table[0xF4 & 0x3F] = 0b1110;
+    table
+};
+
+/// The bit of the quarter of 80..BF of each continuation byte, by its low six bits (see
+/// [`FORBIDDEN_QUARTERS`]).
+static QUARTER_OF_CONTINUATION: [u8; 64] = {
+    let mut table = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        table[i] = 1 << (i / 16);
+        i += 1;
+    }
+    table
+};
 
 /// [`whole_string_checks`] for a string with no byte from E0 (whose characters are of one and
 /// two bytes, if it is well-formed): its lead bytes from C2, each followed by one continuation
