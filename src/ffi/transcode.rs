@@ -332,8 +332,9 @@ where
 /// [`widen_avx512_first`]'s path of a string that is not ASCII: converted by
 /// `FromUtf8Avx512::short_avx512`, or by the path after the short converter. As
 /// [`narrow_avx512_first`] for one register, without the call through the tables; compiled
-/// with LZCNT, so that the loop of the short converter's steps is inlined here (only here: see
-/// `avx512::from_utf8::short_steps`).
+/// with LZCNT, as the loop of the short converter's steps is (`avx512::from_utf8::short_steps`),
+/// which the optimiser may then inline here (with each step's block inlined into that loop, it
+/// calls it).
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI, VBMI2, LZCNT, POPCNT and BMI2.

@@ -1226,12 +1226,13 @@ pub(crate) unsafe fn short_utf8_of<T: RunStore>(
 /// [`short_utf8`] for strings longer than a register, after their first `ascii` bytes of
 /// blocks of ASCII ([`ascii_blocks`]): steps of up to 64 bytes, each ending where a character
 /// ends (before the lead of one that the block ends inside, which the next step takes whole),
-/// each converted by [`short_block`]. Out of line: inlined into [`short_utf8`], its loop's
-/// registers were saved and restored on every call of a string of one register. LZCNT, which
-/// finds the step's end and which `short_utf8` is not compiled with, keeps it there, where
-/// `#[inline(never)]` did not (rustc 1.95 gave LLVM no `noinline` for a function with target
-/// features). The C functions' own path for strings longer than a register, compiled with
-/// LZCNT, has it inlined (`ffi::transcode`).
+/// each converted by [`short_block_of`], inlined: a call a step (its arguments, the
+/// VZEROUPPER before it, the result through a register) cost strings of two steps and more
+/// a good part of their time (see BENCHMARKS.md). Out of line: inlined into [`short_utf8`],
+/// its loop's registers were saved and restored on every call of a string of one register.
+/// LZCNT, which finds the step's end and which `short_utf8` is not compiled with, keeps it
+/// there, where `#[inline(never)]` did not (rustc 1.95 gave LLVM no `noinline` for a
+/// function with target features).
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI, VBMI2, LZCNT, POPCNT and BMI2.
@@ -1265,7 +1266,7 @@ unsafe fn short_steps<T: RunStore>(
                 }
             }
             let out = dst.get_mut(written..).unwrap_or_default();
-            short_block(rest.get(..len).unwrap_or_default(), out)
+            short_block_of(rest.get(..len).unwrap_or_default(), out)
         };
         let Ok(units) = converted else {
             return Err(if written == read { read } else { 0 });
@@ -1432,13 +1433,27 @@ unsafe fn ascii_cover<T: RunStore, const N: usize>(
 /// written; else (or if there are none) `Err(0)`, having written nothing: [`narrow_block`],
 /// then [`wide_block`] for a block with bytes from E0.
 ///
-/// Out of line, for its two callers, so that [`short_pairs`] is inlined into it.
+/// Out of line, so that [`short_pairs`] is inlined into it; [`short_steps`] inlines
+/// [`short_block_of`] instead.
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI, VBMI2, POPCNT and BMI2.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
 #[inline(never)]
 unsafe fn short_block<T: RunStore>(
+    bytes: &[u8],
+    dst: &mut [MaybeUninit<T>],
+) -> Result<usize, usize> {
+    // SAFETY: by the caller.
+    unsafe { short_block_of(bytes, dst) }
+}
+
+/// [`short_block`], inlined into a caller compiled for its instructions.
+///
+/// # Safety
+/// As for [`short_block`].
+#[inline(always)]
+unsafe fn short_block_of<T: RunStore>(
     bytes: &[u8],
     dst: &mut [MaybeUninit<T>],
 ) -> Result<usize, usize> {
