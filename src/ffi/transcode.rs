@@ -455,14 +455,22 @@ where
 }
 
 /// The common call into UTF-8 from units `S` where AVX-512's code is built: as
-/// [`short_first`], but while AVX-512 is in use a string that does not start with ASCII (the
-/// strings of most other scripts) goes to [`short_avx512_first`].
+/// [`short_first`], but while AVX-512 is in use a string of more than 16 units in one or two
+/// registers (up to 128 bytes), and any string that does not start with ASCII (the strings of
+/// most other scripts), goes to [`short_avx512_first`]. The test for ASCII first, which a
+/// string of Latin-script text fails at its first accented letter, cost strings of 17 to 64
+/// units of UTF-16 a branch that their text made unpredictable, more than it saved strings
+/// of ASCII alone (see BENCHMARKS.md).
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
 #[inline(always)]
 fn into_utf8_first<S: IntoUtf8Avx512>(src: &[S], dst: &mut [MaybeUninit<u8>]) -> utf8_result
 where
     IntoUtf8<S>: Direction<Src = S, Dst = u8>,
 {
+    if src.len() > 16 && size_of_val(src) <= 2 * 64 && avx512_in_use() {
+        // SAFETY: AVX-512 is in use only on CPUs that have it.
+        return unsafe { short_avx512_first(src, dst) };
+    }
     match IntoUtf8::<S>::ascii(src, dst) {
         Ok(written) => converted(src.len(), written),
         // SAFETY: AVX-512 is in use only on CPUs that have it.
