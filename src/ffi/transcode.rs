@@ -333,8 +333,8 @@ where
 /// `FromUtf8Avx512::short_avx512`, or by the path after the short converter. As
 /// [`narrow_avx512_first`] for one register, without the call through the tables; compiled
 /// with LZCNT, as the loop of the short converter's steps is (`avx512::from_utf8::short_steps`),
-/// which the optimiser may then inline here (with each step's block inlined into that loop, it
-/// calls it).
+/// so that the optimiser may inline that loop here. It does not since each step's block is
+/// inlined into the loop: one call a string, not one a step.
 ///
 /// # Safety
 /// The CPU has AVX-512F, BW, VBMI, VBMI2, LZCNT, POPCNT and BMI2.
