@@ -1535,6 +1535,88 @@ fn c_functions_against_the_oracle() {
     }
 }
 
+/// The C functions into UTF-8 on strings of 1 to 70 units (around the lengths that the short
+/// paths take, up to 64 units of UTF-16 and 32 of UTF-32), of Latin-script text (ASCII, an
+/// accented letter now and then, a 3-byte character and a surrogate pair at times), with one
+/// ill-formed unit put at each offset in turn (a lone surrogate; in UTF-32 also a value above
+/// U+10FFFF), into room for all and for half, strict and with `UTF8_REPLACE`, against the
+/// oracle's steps (`char::decode_utf16`, `char::from_u32`); nothing written past `written`.
+#[test]
+fn c_functions_into_utf8_with_an_error_at_every_offset() {
+    let mut rng = Rng::new(0x5EED_0FF5);
+    let pieces = [
+        "a",
+        "a",
+        "a",
+        "a",
+        "a",
+        " ",
+        "\u{E9}",
+        "\u{20AC}",
+        "\u{1F600}",
+    ];
+    let bad16 = [0xD800_u16, 0xDBFF, 0xDC00, 0xDFFF];
+    let bad32 = [0xD800_u32, 0xDFFF, 0x11_0000, 0xFFFF_FFFF];
+    for len in 1..=common::or_under_miri(70, 18) {
+        let text: String = (0..len).map(|_| pieces[rng.below(pieces.len())]).collect();
+        let units16: Vec<u16> = text.encode_utf16().take(len).collect();
+        let units32: Vec<u32> = text.chars().map(u32::from).take(len).collect();
+        for at in 0..len {
+            let mut with16 = units16.clone();
+            if let Some(u) = with16.get_mut(at) {
+                *u = bad16[rng.below(bad16.len())];
+            }
+            let mut with32 = units32.clone();
+            with32[at] = bad32[rng.below(bad32.len())];
+            let steps = [utf16_steps(&with16), utf32_steps(&with32)];
+            for flags in [0, UTF8_REPLACE] {
+                let mode = Mode {
+                    replace: flags == UTF8_REPLACE,
+                    ..Mode::default()
+                };
+                for (k, steps) in steps.iter().enumerate() {
+                    for cap in [lossy_len(steps), lossy_len(steps) / 2] {
+                        let mut out = vec![u8::UNTOUCHED; cap + 16];
+                        // SAFETY: the input and `out` are live buffers of at least the lengths
+                        // passed.
+                        let r = unsafe {
+                            if k == 0 {
+                                utf16_to_utf8(
+                                    with16.as_ptr(),
+                                    with16.len(),
+                                    out.as_mut_ptr().cast(),
+                                    cap,
+                                    flags,
+                                )
+                            } else {
+                                utf32_to_utf8(
+                                    with32.as_ptr(),
+                                    with32.len(),
+                                    out.as_mut_ptr().cast(),
+                                    cap,
+                                    flags,
+                                )
+                            }
+                        };
+                        let (want, want_out) = expected(steps, cap, mode);
+                        let input = if k == 0 {
+                            format!("{with16:X?}")
+                        } else {
+                            format!("{with32:X?}")
+                        };
+                        assert_eq!(r, c_result(want), "{input}, {cap}, {flags}");
+                        assert_eq!(out[..r.written], want_out[..], "{input}");
+                        assert!(
+                            out[r.written..].iter().all(|&b| b == u8::UNTOUCHED),
+                            "{input}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The progress a C function's result reports (the inverse of [`c_result`]).
 fn progress_of(r: utf8_result) -> Progress {
     let kinds = [
