@@ -269,8 +269,9 @@ static AVX512: Kernels = Kernels {
 /// AVX512's kernels, but validation and counting never prefetch (see `lookup::STREAM_FROM`),
 /// UTF-16 of either byte order into UTF-8 leaves its steps for ASCII as AVX2's loop does (see
 /// `avx512::to_utf8::utf16_to_utf8`), and the converters into UTF-8 of Latin-1 and Windows-1252
-/// make their compressions' masks by PDEP (`avx512::latin1::Zen4`): the choices of AVX512,
-/// measured on Intel, that Zen 4 runs slower. (The converters from UTF-8, whose
+/// make their compressions' masks by PDEP and, as the one from UTF-8 into Latin-1, copy runs of
+/// ASCII after sixteen blocks (`avx512::latin1::Zen4`): the choices of AVX512, measured on
+/// Intel, that Zen 4 runs slower or that were not measured there. (The converters from UTF-8, whose
 /// validation costs less than their conversion, keep AVX512's.)
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
 static AVX512_ZEN4: Kernels = Kernels {
@@ -282,6 +283,7 @@ static AVX512_ZEN4: Kernels = Kernels {
     utf16_swapped_to_utf8: avx512::to_utf8::utf16_to_utf8::<false, _>,
     latin1_to_utf8: avx512::latin1::latin1_to_utf8::<avx512::latin1::Zen4>,
     cp1252_to_utf8: avx512::latin1::cp1252_to_utf8::<avx512::latin1::Zen4>,
+    utf8_to_latin1: avx512::latin1::utf8_to_latin1::<avx512::latin1::Zen4>,
     ..AVX512
 };
 /// AVX512's kernels, but the Latin-1 converters copy runs of ASCII from loads aligned to the

@@ -21,17 +21,16 @@ const BLOCK: usize = 64;
 /// Bytes of Latin-1 whose UTF-8, up to 64 bytes, fills one register: half a block.
 const HALF: usize = 32;
 
-/// ASCII blocks in a row after which a run of ASCII is taken four blocks at a time
-/// ([`copy_ascii_run`]): in mixed text, where runs are short, each try that fails costs more
-/// than the blocks it would have saved.
-const ASCII_RUN: usize = 16;
-
-/// What a tuning of AVX-512 chooses in the Latin-1 converters: how long runs of ASCII are
-/// copied ([`copy_ascii_run`]), which of the loads or the stores are whole cache lines, and for
-/// which lengths of input the copy takes one block a step at a steady pace ([`copy_paced`])
-/// rather than four at a time; and where the compressions of a block into UTF-8 take their
-/// masks ([`utf8_of_block`]).
+/// What a tuning of AVX-512 chooses in the Latin-1 converters: after how many blocks of ASCII
+/// and how runs of ASCII are copied ([`copy_ascii_run`]), which of the loads or the stores are
+/// whole cache lines, and for which lengths of input the copy takes one block a step at a
+/// steady pace ([`copy_paced`]) rather than four at a time; and where the compressions of a
+/// block into UTF-8 take their masks ([`utf8_of_block`]).
 pub(crate) trait Tuning {
+    /// ASCII blocks in a row after which a run of ASCII is taken four blocks at a time: in
+    /// mixed text, where runs are short, each try that fails costs more than the blocks it
+    /// would have saved.
+    const ASCII_RUN: usize;
     /// The loads are whole lines of the input, else the stores whole lines of the output.
     const LOADS_ALIGNED: bool;
     /// The lengths of input whose runs [`copy_paced`] copies.
@@ -42,25 +41,30 @@ pub(crate) trait Tuning {
     const MASKS_FROM_SIGNS: bool;
 }
 
-/// AVX512's tuning, measured on Intel: stores whole lines of the output, four blocks a step (a
-/// split store cost more than a split load), and the compressions' masks from the sign bits
+/// AVX512's tuning, measured on Intel: runs of ASCII copied after four blocks (after sixteen,
+/// the threshold measured on AMD, text whose runs are mostly shorter, such as the Latin-1 left
+/// of Greek Wikipedia, ran at simdutf's speed; after two, text with a Latin-1 letter every few
+/// blocks ran slower), stores whole lines of the output, four blocks a step (a split store cost
+/// more than a split load), and the compressions' masks from the sign bits
 /// (faster than from PDEP on text with a byte from 0x80 in a third of its blocks, where the
 /// branch per block mispredicts most; slower on text with one in most blocks: BENCHMARKS.md).
 pub(crate) struct Generic;
 
 impl Tuning for Generic {
+    const ASCII_RUN: usize = 4;
     const LOADS_ALIGNED: bool = false;
     #[expect(clippy::reversed_empty_ranges, reason = "no input is paced")]
     const PACED: RangeInclusive<usize> = 1..=0;
     const MASKS_FROM_SIGNS: bool = true;
 }
 
-/// AMD Zen 4's: AVX512's copy of runs, the compressions' masks from PDEP (made in mask
-/// registers from the sign bits, they were slower there: BENCHMARKS.md). Its converter from
-/// UTF-8, which compresses no pairs, is AVX512's.
+/// AMD Zen 4's: runs of ASCII copied after sixteen blocks (the threshold measured there) as
+/// AVX512 copies them, the compressions' masks from PDEP (made in mask registers from the sign
+/// bits, they were slower there: BENCHMARKS.md).
 pub(crate) struct Zen4;
 
 impl Tuning for Zen4 {
+    const ASCII_RUN: usize = 16;
     const LOADS_ALIGNED: bool = Generic::LOADS_ALIGNED;
     const PACED: RangeInclusive<usize> = Generic::PACED;
     const MASKS_FROM_SIGNS: bool = false;
@@ -74,6 +78,7 @@ impl Tuning for Zen4 {
 pub(crate) struct Zen5;
 
 impl Tuning for Zen5 {
+    const ASCII_RUN: usize = Zen4::ASCII_RUN;
     const LOADS_ALIGNED: bool = true;
     const PACED: RangeInclusive<usize> = 24 * 1024 + 1..=192 * 1024;
     const MASKS_FROM_SIGNS: bool = false;
@@ -146,7 +151,7 @@ fn loaded_here(v: __m512i) {
 
 /// The end of a loop's step (in the slot `$slot` of the ring `$ahead`) for a block of ASCII
 /// read up to `$read` and stored just before `$written`: counts it in `$written` and in
-/// `$ascii_left`, and after `ASCII_RUN` of them in a row copies the run
+/// `$ascii_left`, and after `C::ASCII_RUN` of them in a row copies the run
 /// that follows ([`copy_ascii_run`], with the `Tuning` `C` of the function it expands in),
 /// then reloads the ring, the next step's slot first. A
 /// macro, which costs nothing: as a function taking the counts by reference it cost UTF-8 ->
@@ -156,7 +161,7 @@ macro_rules! after_ascii_block {
         $written += BLOCK;
         $ascii_left -= 1;
         if $ascii_left == 0 {
-            $ascii_left = ASCII_RUN;
+            $ascii_left = C::ASCII_RUN;
             if let Some(copied) = copy_ascii_run::<C>($src, $dst, $read, $written) {
                 ($read, $written) = copied;
                 $ahead = Ahead::load::<{ ($slot + 1) % AHEAD }>($src.as_ptr().add($read));
@@ -191,7 +196,11 @@ unsafe fn load_four(p: *const u8) -> [__m512i; 4] {
 /// multiple of 64 bytes, the first block stores again some bytes of the block before `read`,
 /// which are ASCII, the same. Stops before the blocks that end the run (four, or the one), or
 /// where fewer than eight blocks of input or four of output are left (paced: five of input, one
-/// of output): where the run's copy ended, or `None` if it copied nothing.
+/// of output): where the run's copy ended, or `None` if it copied nothing. With the stores
+/// aligned, a run that ends at text that is not ASCII ends where the input is at a multiple of
+/// 64 bytes, its last bytes left to be taken again (ASCII, written again the same): the blocks
+/// of mixed text that follow then load whole lines of an input that starts at one. (At the end
+/// of the input, the stores kept aligned were worth more.)
 ///
 /// # Safety
 /// The CPU has AVX-512F and BW; the `BLOCK` bytes before `read` are ASCII, written (one byte
@@ -238,6 +247,12 @@ unsafe fn copy_ascii_run<C: Tuning>(
             let [a, b, c, d] = four;
             let any = _mm512_or_si512(_mm512_ternarylogic_epi32::<0xFE>(a, b, c), d);
             if _mm512_movepi8_mask(any) != 0 {
+                // `r` is at least `read + 3 * BLOCK` after a copy.
+                if !C::LOADS_ALIGNED && r > read {
+                    let realign = src.as_ptr().add(r).addr() % BLOCK;
+                    r -= realign;
+                    w -= realign;
+                }
                 break;
             }
             four = load_four(src.as_ptr().add(r + 4 * BLOCK));
@@ -462,7 +477,7 @@ unsafe fn latin1_blocks<const CP1252: bool, C: Tuning>(
             // ASCII blocks left before a run of them is taken four at a time: at the start,
             // one (a run that starts the input is copied from its second block, and text that
             // does not start with one costs a single try).
-            let mut ascii_left = if read == 0 { 1 } else { ASCII_RUN };
+            let mut ascii_left = if read == 0 { 1 } else { C::ASCII_RUN };
             // Converts the block of slot `$slot` of `ahead` (see `Ahead`), or leaves `$blocks`
             // at `stop`.
             macro_rules! step {
@@ -479,7 +494,7 @@ unsafe fn latin1_blocks<const CP1252: bool, C: Tuning>(
                     read += BLOCK;
                     if high != 0 {
                         written += convert(b, high, out);
-                        ascii_left = ASCII_RUN;
+                        ascii_left = C::ASCII_RUN;
                     } else {
                         _mm512_storeu_si512(out.cast(), b);
                         after_ascii_block!(src, dst, read, written, ascii_left, ahead, $slot);
@@ -736,7 +751,7 @@ unsafe fn utf8_to_latin1_blocks<C: Tuning>(
         if read < src_blocks_end {
             let mut ahead = Ahead::load::<0>(src.as_ptr().add(read));
             // As in `latin1_blocks`.
-            let mut ascii_left = ASCII_RUN;
+            let mut ascii_left = C::ASCII_RUN;
             macro_rules! step {
                 ($slot:literal, $blocks:lifetime) => {
                     if read >= src_blocks_end || dst.len() - written < BLOCK {
@@ -758,7 +773,7 @@ unsafe fn utf8_to_latin1_blocks<C: Tuning>(
                         read += BLOCK;
                         written += total;
                         (carried_lead, carried_c3) = (leads >> 63, c3 >> 63);
-                        ascii_left = ASCII_RUN;
+                        ascii_left = C::ASCII_RUN;
                     } else {
                         if carried_lead != 0 {
                             break $blocks;
