@@ -271,8 +271,8 @@ static AVX512: Kernels = Kernels {
 /// `avx512::to_utf8::utf16_to_utf8`), and the converters into UTF-8 of Latin-1 and Windows-1252
 /// make their compressions' masks by PDEP and, as the one from UTF-8 into Latin-1, copy runs of
 /// ASCII after sixteen blocks (`avx512::latin1::Zen4`): the choices of AVX512, measured on
-/// Intel, that Zen 4 runs slower or that were not measured there. (The converters from UTF-8, whose
-/// validation costs less than their conversion, keep AVX512's.)
+/// Intel, that Zen 4 runs slower or that were not measured there. (The converters from UTF-8
+/// into UTF-16 and UTF-32, whose validation costs less than their conversion, keep AVX512's.)
 #[cfg(all(target_arch = "x86_64", libutf8_avx512))]
 static AVX512_ZEN4: Kernels = Kernels {
     isa: Isa::Avx512Zen4,

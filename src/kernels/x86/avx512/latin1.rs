@@ -247,7 +247,8 @@ unsafe fn copy_ascii_run<C: Tuning>(
             let [a, b, c, d] = four;
             let any = _mm512_or_si512(_mm512_ternarylogic_epi32::<0xFE>(a, b, c), d);
             if _mm512_movepi8_mask(any) != 0 {
-                // `r` is at least `read + 3 * BLOCK` after a copy.
+                // After a copy `r` is at least `read + 3 * BLOCK`: the bytes taken again are
+                // of the run, and the `BLOCK` bytes before the new `r` ASCII.
                 if !C::LOADS_ALIGNED && r > read {
                     let realign = src.as_ptr().add(r).addr() % BLOCK;
                     r -= realign;
