@@ -1559,13 +1559,13 @@ fn c_functions_into_utf8_with_an_error_at_every_offset() {
     let bad32 = [0xD800_u32, 0xDFFF, 0x11_0000, 0xFFFF_FFFF];
     for len in 1..=common::or_under_miri(70, 18) {
         let text: String = (0..len).map(|_| pieces[rng.below(pieces.len())]).collect();
+        // Both `len` units long: each piece is at least one unit (a pair cut at the end of
+        // the UTF-16 leaves a lone surrogate, one more error).
         let units16: Vec<u16> = text.encode_utf16().take(len).collect();
         let units32: Vec<u32> = text.chars().map(u32::from).take(len).collect();
         for at in 0..len {
             let mut with16 = units16.clone();
-            if let Some(u) = with16.get_mut(at) {
-                *u = bad16[rng.below(bad16.len())];
-            }
+            with16[at] = bad16[rng.below(bad16.len())];
             let mut with32 = units32.clone();
             with32[at] = bad32[rng.below(bad32.len())];
             let steps = [utf16_steps(&with16), utf32_steps(&with32)];
