@@ -86,6 +86,17 @@ run "$tool" -qr --fallback=latin1 --fallback=cp1252 "$work/byte-80"
 expect "-qr (grouped), the last of two --fallback" 1 <(printf 'a\342\202\254b')
 run "$tool" -rq --legacy=cp1252 --legacy=latin1 "$work/byte-80"
 expect "-rq (grouped), the last of two --legacy" 1 <(printf 'a\302\200b')
+# The encoding as the next argument, as getopt_long takes it.
+run "$tool" -qr --fallback cp1252 "$work/byte-80"
+expect "-qr --fallback cp1252 (two arguments)" 1 <(printf 'a\342\202\254b')
+run "$tool" --legacy latin1 -qr "$work/byte-80"
+expect "--legacy latin1 -qr (two arguments)" 1 <(printf 'a\302\200b')
+for option in --legacy --fallback; do
+  run "$tool" -r "$option"
+  [ "$rc" = 2 ] && [ ! -s "$work/out" ] &&
+    grep -q "option '$option' needs an encoding" "$work/err" ||
+    fail "-r $option at the end of the command line: status $rc"
+done
 
 echo "== utf8check: every case, as a file, a redirected file and a pipe"
 cases=$work/cases

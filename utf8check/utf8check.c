@@ -617,6 +617,14 @@ static enum legacy encoding(const char *name, const char *unknown) {
   return LEGACY_NONE;
 }
 
+/* The argument after the option at argv[*i], which it takes (*i moves past it), or a usage
+ * error if the option ends the command line. */
+static const char *option_argument(int argc, char **argv, int *i) {
+  if (*i + 1 >= argc)
+    usage_error("option '%s' needs an encoding (latin1 or cp1252)", escape_name(argv[*i]));
+  return argv[++*i];
+}
+
 static void set_mode(struct options *o, enum mode mode) {
   if (o->mode != MODE_CHECK && o->mode != mode)
     usage_error("%s", "-r (--replace) and -e (--escape) exclude each other");
@@ -650,6 +658,13 @@ static int parse_options(int argc, char **argv, struct options *o) {
         o->legacy = encoding(a + 9, "unknown encoding '%s' for --legacy (latin1 or cp1252)");
       else if (strncmp(a, "--fallback=", 11) == 0)
         o->fallback = encoding(a + 11, "unknown encoding '%s' for --fallback (latin1 or cp1252)");
+      /* The encoding as the next argument, as getopt_long takes a required argument. */
+      else if (strcmp(a, "--legacy") == 0)
+        o->legacy = encoding(option_argument(argc, argv, &i),
+                             "unknown encoding '%s' for --legacy (latin1 or cp1252)");
+      else if (strcmp(a, "--fallback") == 0)
+        o->fallback = encoding(option_argument(argc, argv, &i),
+                               "unknown encoding '%s' for --fallback (latin1 or cp1252)");
       else if (strcmp(a, "--help") == 0) print_and_exit(usage_text);
       else if (strcmp(a, "--version") == 0) {
         printf("utf8check (libutf8) %s", utf8_version());
