@@ -927,7 +927,8 @@ pub unsafe extern "C" fn latin1_to_utf8(
 /// 3 bytes (utf8_length_from_cp1252 gives the size needed). Every byte string is valid input.
 ///
 /// Together with utf8_validate this reads a file as UTF-8 when it is UTF-8 and as the legacy
-/// encoding when it is not (see libutf8(3), EXAMPLES).
+/// encoding when it is not (see "Reading a file that may not be UTF-8" under cp1252_to_utf8
+/// in libutf8(3)).
 ///
 /// # Safety
 /// `src` is NULL or points to `len` readable bytes; `out` is NULL or points to `cap` writable
