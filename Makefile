@@ -42,8 +42,9 @@ CHECK_FUZZ_SECONDS ?= 5
 FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 AARCH64_TESTS ?= --lib --test kernels --test oracle --test security --test ffi --test boundary
 PORTABLE_TESTS ?= --lib --test oracle --test security --test ffi --test boundary --test stream \
-  --test lossy --test escape
-I686_TESTS ?= $(PORTABLE_TESTS) --test lengths --test detect
+  --test lossy --test escape --test lengths --test detect --test transcode --test latin1 \
+  --test strategies
+I686_TESTS ?= $(PORTABLE_TESTS)
 
 # ---------------------------------------------------------------------------------------------
 # The targets, and the file of mk/ that holds each one's rule:

@@ -81,11 +81,12 @@ check-aarch64: $(BUILD)/kuhn-expected.txt
 	  scripts/check-aarch64.sh $(RESULTS)/aarch64 "$(CARGO)" $(BUILD)/aarch64 $(AARCH64_TESTS)
 
 # The portable (scalar) implementation where no SIMD one exists: Clippy for i686 (32-bit),
-# s390x (big-endian) and 32-bit ARM, and PORTABLE_TESTS, the tests of the validator, the decoder, the C API and
-# the streams, built for s390x and run under QEMU (scripts/check-portable.sh), so that byte
-# order and word size are not assumed, sampled as check-aarch64 is; then the C harness and the
-# stack measure against the C library built for 32-bit ARM, under QEMU, with the tests' flags
-# alone as for check-aarch64.
+# s390x (big-endian) and 32-bit ARM, and PORTABLE_TESTS, the tests of the validator, the
+# decoder, the C API, the streams, the conversions (UTF-16 of either byte order, Latin-1, the
+# strategies), the lengths and detection, built for s390x and run under QEMU
+# (scripts/check-portable.sh), so that byte order and word size are not assumed, sampled as
+# check-aarch64 is; then the C harness and the stack measure against the C library built for
+# 32-bit ARM, under QEMU, with the tests' flags alone as for check-aarch64.
 check-portable: $(BUILD)/kuhn-expected.txt
 	@$(call begin,portable)
 	@LIBUTF8_TEST_SWEEP_STEP=$(QEMU_SWEEP_STEP) C_HARNESS_SRC="$(TEST_API_SRC)" \

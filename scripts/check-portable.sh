@@ -7,11 +7,13 @@
 # armv7-unknown-linux-gnueabihf`, `apt-get install qemu-user gcc-s390x-linux-gnu
 # libc6-dev-s390x-cross gcc-arm-linux-gnueabihf libc6-dev-armhf-cross`), and records in RESULTS
 # that it skipped where one is absent. LIBUTF8_TEST_SWEEP_STEP from the environment, passed on
-# to the tests, samples them. Then three UTF-16 byte-order tests of tests/transcode.rs: on
-# s390x, UTF8_UTF16LE is the order swapped. Then the C library built for 32-bit ARM (Debian's
-# armhf), whose calls keep their return address in a register, and the C harness
-# (C_HARNESS_SRC, compiled with C_HARNESS_FLAGS; KUHN_ARGS, its arguments that replay Kuhn's
-# stress test, or none) and the stack measure against it under QEMU, into BUILD.
+# to the tests, samples them. Then three UTF-16 byte-order tests of tests/transcode.rs, if the
+# TEST-ARGs left that file out: on s390x, UTF8_UTF16LE is the order swapped. Then the C
+# library built for 32-bit ARM (Debian's armhf), whose calls keep their return address in a
+# register, and the C harness (C_HARNESS_SRC, compiled with C_HARNESS_FLAGS; KUHN_ARGS, its
+# arguments that replay Kuhn's stress test, or none) and the stack measure against it under
+# QEMU, into BUILD; then the C harness alone against the C library built for s390x, into
+# s390x beside BUILD.
 #
 # usage: check-portable.sh RESULTS CARGO BUILD [TEST-ARG...]   (environment: C_HARNESS_*)
 set -euo pipefail
@@ -47,8 +49,11 @@ cargo_test() {
 }
 echo "${LIBUTF8_TEST_SWEEP_STEP:+LIBUTF8_TEST_SWEEP_STEP=$LIBUTF8_TEST_SWEEP_STEP }$cargo test --release --target $s390x $*"
 cargo_test "$@"
-echo "${LIBUTF8_TEST_SWEEP_STEP:+LIBUTF8_TEST_SWEEP_STEP=$LIBUTF8_TEST_SWEEP_STEP }$cargo test --release --target $s390x --test transcode -- --exact ${byte_order_tests[*]}"
-cargo_test --test transcode -- --exact "${byte_order_tests[@]}"
+# TEST-ARGs name test files, or none (the whole suite, transcode.rs with it).
+if [ $# -gt 0 ] && [[ " $* " != *" --test transcode "* ]]; then
+  echo "${LIBUTF8_TEST_SWEEP_STEP:+LIBUTF8_TEST_SWEEP_STEP=$LIBUTF8_TEST_SWEEP_STEP }$cargo test --release --target $s390x --test transcode -- --exact ${byte_order_tests[*]}"
+  cargo_test --test transcode -- --exact "${byte_order_tests[@]}"
+fi
 
 echo "$cargo rustc --release --target $armv7 --package libutf8-capi --lib"
 # shellcheck disable=SC2086 # CARGO may hold arguments
@@ -57,3 +62,14 @@ CARGO_TARGET_ARMV7_UNKNOWN_LINUX_GNUEABIHF_LINKER=arm-linux-gnueabihf-gcc \
 "$(dirname "$0")/cross-c-checks.sh" "$build" armv7 arm-linux-gnueabihf-gcc include \
   "${CARGO_TARGET_DIR:-target}/$armv7/release/libutf8.a" scalar \
   qemu-arm -L /usr/arm-linux-gnueabihf
+
+# The C harness against the C library built for s390x, big-endian, where UTF8_UTF16LE is the
+# order swapped; not the stack measure, whose limits are those of the other targets' ABIs (each
+# s390x frame holds a register save area of 160 bytes).
+echo "$cargo rustc --release --target $s390x --package libutf8-capi --lib"
+# shellcheck disable=SC2086 # CARGO may hold arguments
+CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_LINKER=s390x-linux-gnu-gcc \
+  $cargo rustc --release --target $s390x --package libutf8-capi --lib
+CROSS_PROGRAMS=test_api "$(dirname "$0")/cross-c-checks.sh" "$(dirname "$build")/s390x" s390x \
+  s390x-linux-gnu-gcc include "${CARGO_TARGET_DIR:-target}/$s390x/release/libutf8.a" scalar \
+  qemu-s390x -L /usr/s390x-linux-gnu

@@ -5,10 +5,10 @@
 # library LIBUTF8_A, into BUILD as test_api_NAME and stack_use_NAME, and run by RUNNER (an
 # emulator or a loader, with its arguments) under each implementation of ISAS. The library
 # reports on standard error an implementation it was asked for and cannot use: then the run did
-# not test it, and fails.
+# not test it, and fails. CROSS_PROGRAMS (default "test_api stack_use") names the programs run.
 #
 # usage: cross-c-checks.sh BUILD NAME CC INCLUDE LIBUTF8_A "ISA..." RUNNER...
-# (environment: C_HARNESS_SRC, C_HARNESS_FLAGS, KUHN_ARGS)
+# (environment: C_HARNESS_SRC, C_HARNESS_FLAGS, KUHN_ARGS, CROSS_PROGRAMS)
 set -euo pipefail
 build=$1 name=$2 cc=$3 include=$4 lib=$5 isas=$6
 shift 6
@@ -20,7 +20,7 @@ mkdir -p "$build"
 "$cc" -std=c99 -D_POSIX_C_SOURCE=200809L -O2 $C_HARNESS_FLAGS -I"$include" \
   c-tests/stack_use.c c-tests/check.c "$lib" -lpthread -o "$build/stack_use_$name"
 for isa in $isas; do
-  for program in test_api stack_use; do
+  for program in ${CROSS_PROGRAMS:-test_api stack_use}; do
     args=
     [ $program = test_api ] && args=${KUHN_ARGS-}
     echo "LIBUTF8_FORCE_ISA=$isa $* $build/${program}_$name $args"
