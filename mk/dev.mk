@@ -3,10 +3,12 @@
 
 .PHONY: lint dist bench fuzz clean
 
-# Clippy twice: with the tests, and over the library as the C library builds it, without the
-# tests' `internals` feature, where an item only the tests use would be dead code.
+# The layers of src/ and the tests' Windows-1252 table against Python's codec; then Clippy
+# twice: with the tests, and over the library as the C library builds it, without the tests'
+# `internals` feature, where an item only the tests use would be dead code.
 lint:
 	$(PYTHON) tools/check-layers.py
+	$(PYTHON) tools/check-cp1252.py
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --all-targets -- -D warnings
 	$(CARGO) clippy -p libutf8-capi -- -D warnings
