@@ -5,7 +5,8 @@
  * styles) and utf8_unescape (on the escape's output), and the single-byte converters (since
  * 1.3: latin1_to_utf8, cp1252_to_utf8, utf8_to_latin1 with UTF8_REPLACE, sized by their length
  * functions), and the replacement strategies (since 1.3: utf8_replace_invalid_flags with each
- * fallback; utf8_to_utf16 and utf8_to_utf32 with each strategy and utf16_to_utf8 with
+ * fallback; utf8_to_utf16 and utf8_to_utf32 with each strategy, utf8_to_utf16 with
+ * UTF8_SURROGATEESCAPE into UTF-16BE too, and utf16_to_utf8 and utf32_to_utf8 with
  * UTF8_SURROGATEESCAPE on their output, sized by the _flags length functions), each writing
  * exactly the size it asked for against one guard page, the input against the other, then the
  * other way round.
@@ -85,15 +86,18 @@ static utf8_status call_single_byte(const char *in, size_t len, int style, char 
 }
 
 /* The strategies as output functions, `style` choosing one and the target: the lossy copy
- * with a fallback, the converters from UTF-8 (their units as bytes in native order), and
- * utf16_to_utf8 with UTF8_SURROGATEESCAPE reading its input's bytes as units. */
+ * with a fallback, the converters from UTF-8 (their units as bytes in native order, or
+ * big-endian for ST_16_ESC_BE), and, from ST_BACK_16 on, the converters into UTF-8 with
+ * UTF8_SURROGATEESCAPE reading their input's bytes as the units ST_16_ESC, ST_32_ESC and
+ * ST_16_ESC_BE wrote. */
 enum { ST_COPY_LATIN1, ST_COPY_CP1252, ST_16_ESC, ST_16_LATIN1, ST_16_CP1252, ST_32_ESC,
-       ST_32_LATIN1, ST_32_CP1252, ST_BACK_16, N_ST };
+       ST_32_LATIN1, ST_32_CP1252, ST_16_ESC_BE, ST_BACK_16, ST_BACK_32, ST_BACK_16_BE, N_ST };
 
 static const uint32_t strategy_flags[N_ST] = {
     UTF8_FALLBACK_LATIN1, UTF8_FALLBACK_CP1252, UTF8_SURROGATEESCAPE, UTF8_FALLBACK_LATIN1,
     UTF8_FALLBACK_CP1252, UTF8_SURROGATEESCAPE, UTF8_FALLBACK_LATIN1, UTF8_FALLBACK_CP1252,
-    UTF8_SURROGATEESCAPE,
+    UTF8_SURROGATEESCAPE | UTF8_UTF16BE, UTF8_SURROGATEESCAPE, UTF8_SURROGATEESCAPE,
+    UTF8_SURROGATEESCAPE | UTF8_UTF16BE,
 };
 
 static utf8_status call_strategy(const char *in, size_t len, int style, char *out, size_t cap,
@@ -105,13 +109,19 @@ static utf8_status call_strategy(const char *in, size_t len, int style, char *ou
 
     if (style <= ST_COPY_CP1252)
         return utf8_replace_invalid_flags(in, len, out, cap, flags, out_len);
-    if (style == ST_BACK_16) {
+    if (style == ST_BACK_16 || style == ST_BACK_16_BE) {
         /* The input's buffer is aligned for its units at both guards (an even length). */
         const uint16_t *units = (const uint16_t *)(const void *)in;
         need = utf8_length_from_utf16_flags(units, len / 2, flags);
         r = utf16_to_utf8(units, len / 2, out, cap, flags);
         unit = 1;
-    } else if (style <= ST_16_CP1252) {
+    } else if (style == ST_BACK_32) {
+        /* As above, a length that is a multiple of 4. */
+        const uint32_t *units = (const uint32_t *)(const void *)in;
+        need = utf8_length_from_utf32_flags(units, len / 4, flags);
+        r = utf32_to_utf8(units, len / 4, out, cap, flags);
+        unit = 1;
+    } else if (style <= ST_16_CP1252 || style == ST_16_ESC_BE) {
         unit = 2;
         need = unit * utf16_length_from_utf8_flags(in, len, flags);
         r = utf8_to_utf16(in, len, (uint16_t *)(void *)out, cap / unit, flags);
@@ -157,7 +167,7 @@ static size_t single_byte_reference(int style, const unsigned char *in, size_t l
     return w;
 }
 
-/* What the strategy `style` (not ST_BACK_16) writes for in[0..len), by the reference codec:
+/* What the strategy `style` (below ST_BACK_16) writes for in[0..len), by the reference codec:
  * each character, and for each byte of an ill-formed sequence its escape or its character. */
 static size_t strategy_reference(int style, const unsigned char *in, size_t len,
                                  unsigned char *want)
@@ -172,16 +182,16 @@ static size_t strategy_reference(int style, const unsigned char *in, size_t len,
             uint32_t c = cp;
             if (st != UTF8_OK) {
                 c = in[off + i];
-                if (flags == UTF8_SURROGATEESCAPE)
+                if (flags & UTF8_SURROGATEESCAPE)
                     c = 0xDC00 + c;
                 else if (flags == UTF8_FALLBACK_CP1252 && c >= 0x80 && c < 0xA0)
                     c = cp1252_c1[c - 0x80];
             }
             if (style <= ST_COPY_CP1252) {
                 w += reference_encode(c, want + w);
-            } else if (style <= ST_16_CP1252) {
+            } else if (style <= ST_16_CP1252 || style == ST_16_ESC_BE) {
                 uint16_t u[2];
-                size_t k = 1;
+                size_t k = 1, j;
                 if (c >= 0x10000) {
                     u[0] = (uint16_t)(0xD800 + ((c - 0x10000) >> 10));
                     u[1] = (uint16_t)(0xDC00 + ((c - 0x10000) & 0x3FF));
@@ -189,8 +199,15 @@ static size_t strategy_reference(int style, const unsigned char *in, size_t len,
                 } else {
                     u[0] = (uint16_t)c;
                 }
-                memcpy(want + w, u, 2 * k);
-                w += 2 * k;
+                for (j = 0; j < k; j++) {
+                    if (style == ST_16_ESC_BE) {
+                        want[w++] = (unsigned char)(u[j] >> 8);
+                        want[w++] = (unsigned char)(u[j] & 0xFF);
+                    } else {
+                        memcpy(want + w, &u[j], 2);
+                        w += 2;
+                    }
+                }
             } else {
                 memcpy(want + w, &c, 4);
                 w += 4;
@@ -342,13 +359,17 @@ void text_functions(struct group *g, unsigned char *const at[2], const unsigned 
                        around(in, len, 0), (unsigned long)got_len, (unsigned long)sb_len);
     }
     for (style = 0; style < ST_BACK_16; style++) {
-        static const char *const names[ST_BACK_16] = {
+        static const char *const names[N_ST] = {
             "utf8_replace_invalid_flags (UTF8_FALLBACK_LATIN1)",
             "utf8_replace_invalid_flags (UTF8_FALLBACK_CP1252)",
             "utf8_to_utf16 (UTF8_SURROGATEESCAPE)", "utf8_to_utf16 (UTF8_FALLBACK_LATIN1)",
             "utf8_to_utf16 (UTF8_FALLBACK_CP1252)", "utf8_to_utf32 (UTF8_SURROGATEESCAPE)",
-            "utf8_to_utf32 (UTF8_FALLBACK_LATIN1)", "utf8_to_utf32 (UTF8_FALLBACK_CP1252)"
+            "utf8_to_utf32 (UTF8_FALLBACK_LATIN1)", "utf8_to_utf32 (UTF8_FALLBACK_CP1252)",
+            "utf8_to_utf16 (UTF8_SURROGATEESCAPE | UTF8_UTF16BE)",
+            "utf16_to_utf8 (UTF8_SURROGATEESCAPE)", "utf32_to_utf8 (UTF8_SURROGATEESCAPE)",
+            "utf16_to_utf8 (UTF8_SURROGATEESCAPE | UTF8_UTF16BE)"
         };
+        int back_style;
         size_t st_len = strategy_reference(style, in, len, back);
 
         got_len = guarded_output(g, names[style], call_strategy, style, in, len, got);
@@ -359,15 +380,21 @@ void text_functions(struct group *g, unsigned char *const at[2], const unsigned 
                        around(in, len, 0), (unsigned long)got_len, (unsigned long)st_len);
             continue;
         }
-        if (style != ST_16_ESC)
+        if (style == ST_16_ESC)
+            back_style = ST_BACK_16;
+        else if (style == ST_32_ESC)
+            back_style = ST_BACK_32;
+        else if (style == ST_16_ESC_BE)
+            back_style = ST_BACK_16_BE;
+        else
             continue;
-        /* The escapes back into the bytes, reading the UTF-16 against the guards. */
+        /* The escapes back into the bytes, reading the units against the guards. */
         memcpy(want, got, got_len);
-        back_len = guarded_output(g, "utf16_to_utf8 (UTF8_SURROGATEESCAPE)", call_strategy,
-                                  ST_BACK_16, want, got_len, back);
+        back_len = guarded_output(g, names[back_style], call_strategy, back_style, want,
+                                  got_len, back);
         if (back_len != (size_t)-1 && (back_len != len || memcmp(back, in, len) != 0))
-            group_fail(g, "utf16_to_utf8(utf8_to_utf16(x, ESC), ESC) [%s]: %lu bytes, not x",
-                       around(in, len, 0), (unsigned long)back_len);
+            group_fail(g, "%s of %s [%s]: %lu bytes, not the input", names[back_style],
+                       names[style], around(in, len, 0), (unsigned long)back_len);
     }
     memcpy(at[0], in, len);
     memcpy(at[1], in, len);
