@@ -598,6 +598,42 @@ fn resumed<T: Copy>(
 /// Every capacity below the needed one stops with a full output holding the start of the
 /// whole one, and resuming from `read` gives the whole output: every implementation, each
 /// strategy, both ways.
+/// The lossy copy with each fallback into every capacity below the size it needs (which it
+/// reports, writing nothing past the capacity), and into that size (the oracle's output).
+#[test]
+fn the_lossy_copy_into_every_capacity_below_the_needed_one() {
+    let mut rng = Rng::new(0xC0B1);
+    for _ in 0..iterations(300) {
+        let len = rng.below(70);
+        let mut s = rng.text_of_len(len);
+        rng.mutate(&mut s);
+        for (r, flag) in &STRATEGIES[1..] {
+            let want = utf8_of(&oracle(&s, *r));
+            for cap in 0..=want.len() {
+                let mut out = vec![PATTERN8; cap + 8];
+                let mut n = usize::MAX;
+                // SAFETY: `s` is live; `out` has `cap` writable bytes (and more).
+                let status = unsafe {
+                    utf8_replace_invalid_flags(
+                        s.as_ptr().cast(),
+                        s.len(),
+                        out.as_mut_ptr().cast(),
+                        cap,
+                        *flag,
+                        &mut n,
+                    )
+                };
+                assert!(out[cap..].iter().all(|&b| b == PATTERN8), "{s:02X?} {cap}");
+                if cap < want.len() {
+                    assert_eq!((status, n), (UTF8_ERR_BUFFER_TOO_SMALL, want.len()));
+                } else {
+                    assert_eq!((status, n, &out[..cap]), (UTF8_OK, cap, &want[..]));
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn every_capacity_below_the_needed_one() {
     let mut rng = Rng::new(0xCA95);
