@@ -1,8 +1,9 @@
 //! The text functions of the C API against independent oracles: utf8_replace_invalid against
 //! `String::from_utf8_lossy`; utf8_escape in both styles for terminal safety (valid UTF-8, no
-//! control, DEL or bidirectional control, by `char` methods) and utf8_unescape for the round
-//! trip of the C style; utf8_unescape on the raw input (never longer than it); utf8_char_start
-//! and utf8_truncate against the unit starts of `utf8_chunks`.
+//! control, DEL or bidirectional control, by `char` methods) and within the worst-case sizes
+//! that the header's macros give, and utf8_unescape for the round trip of the C style;
+//! utf8_unescape on the raw input (never longer than it); utf8_char_start and utf8_truncate
+//! against the unit starts of `utf8_chunks`.
 //!
 //! Each input is checked as it is and widened (see `fuzz_common::widen`) so that the SIMD
 //! validator finds the well-formed stretches; every buffer is exactly allocated for
@@ -113,7 +114,21 @@ fn check(s: &[u8]) {
     let c = escape(s, 0);
     assert_terminal_safe(&c, s);
     assert_eq!(unescape(&c).as_deref(), Ok(s), "round trip of {}", hex(s));
-    assert_terminal_safe(&escape(s, 1), s);
+    let shell = escape(s, 1);
+    assert_terminal_safe(&shell, s);
+    // The header's UTF8_ESCAPE_C_MAX_LEN and UTF8_ESCAPE_SHELL_MAX_LEN, as libutf8(3) states
+    // them: 4 per byte; 2 + 4 per byte + 3 per two bytes, rounded up.
+    assert!(
+        c.len() <= 4 * s.len(),
+        "C escape of {} past its bound",
+        hex(s)
+    );
+    let shell_bound = 2 + 4 * s.len() + 3 * s.len().div_ceil(2);
+    assert!(
+        shell.len() <= shell_bound,
+        "shell escape of {} past its bound",
+        hex(s)
+    );
     match unescape(s) {
         Ok(out) => assert!(out.len() <= s.len(), "unescape of {} grew", hex(s)),
         Err((st, at)) => {
