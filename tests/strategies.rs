@@ -848,16 +848,36 @@ fn refused_flags() {
             assert_eq!(out.len(), n);
             assert_eq!(out, String::from_utf8_lossy(&s).as_bytes());
         }
-        // Random units, escapes among them, give the bytes the lengths say.
+        // Random units, escapes among them, against the standard library's decoding: each
+        // lone U+DC80..U+DCFF its byte, any other lone surrogate (or value above U+10FFFF)
+        // U+FFFD; the lengths say as much.
         let esc = UTF8_SURROGATEESCAPE;
-        let (r, _) = c_into_utf8(utf16_to_utf8, &u16s, 3 * len, esc | UTF8_REPLACE);
+        let escaped = |unit: u32, out: &mut Vec<u8>| match unit {
+            0xDC80..=0xDCFF => out.push((unit - 0xDC00) as u8),
+            _ => out.extend_from_slice("\u{FFFD}".as_bytes()),
+        };
+        let mut want16 = Vec::new();
+        for c in char::decode_utf16(u16s.iter().copied()) {
+            match c {
+                Ok(c) => want16.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+                Err(e) => escaped(u32::from(e.unpaired_surrogate()), &mut want16),
+            }
+        }
+        let (r, out) = c_into_utf8(utf16_to_utf8, &u16s, 3 * len, esc | UTF8_REPLACE);
         // SAFETY: `u16s` is live.
         let n = unsafe { utf8_length_from_utf16_flags(u16s.as_ptr(), len, esc) };
-        assert_eq!((r.status, r.written), (UTF8_OK, n));
-        let (r, _) = c_into_utf8(utf32_to_utf8, &u32s, 4 * len, esc | UTF8_REPLACE);
+        assert_eq!((r.status, &out, n), (UTF8_OK, &want16, want16.len()));
+        let mut want32 = Vec::new();
+        for &u in &u32s {
+            match char::from_u32(u) {
+                Some(c) => want32.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+                None => escaped(u, &mut want32),
+            }
+        }
+        let (r, out) = c_into_utf8(utf32_to_utf8, &u32s, 4 * len, esc | UTF8_REPLACE);
         // SAFETY: `u32s` is live.
         let n = unsafe { utf8_length_from_utf32_flags(u32s.as_ptr(), len, esc) };
-        assert_eq!((r.status, r.written), (UTF8_OK, n));
+        assert_eq!((r.status, &out, n), (UTF8_OK, &want32, want32.len()));
     }
 }
 
