@@ -26,10 +26,13 @@
  *   SAMPLES=150 D=0,128,1024,2048 ./ab_latin1 utf8_to_latin1 latin1.tsv before/libutf8.so \
  *     after/libutf8.so
  *
- * where (star) is `*`. SAMPLES: rounds (300 by default). ENDS_AT_PAGE=1 places each input so
- * that its last byte is the last of a page whose next page is mapped but never touched (IN is
- * then ignored): a masked load that reaches into that page with lanes masked off costs a
- * microcode assist on every call.
+ * where (star) is `*`. SAMPLES: rounds (300 by default). SAMPLE_NS: the least time of a
+ * library's calls in a sample, 30000 (30 µs) by default; each switch of library slows the
+ * calls just after it, which short samples count, so the Rust harness's steady state needs
+ * SAMPLE_NS=1e7, its 10 ms (BENCHMARKS.md). ENDS_AT_PAGE=1 places each input so that its last
+ * byte is the last of a page whose next page is mapped but never touched (IN is then ignored):
+ * a masked load that reaches into that page with lanes masked off costs a microcode assist on
+ * every call.
  */
 #include <dlfcn.h>
 #include <sys/mman.h>
@@ -96,6 +99,7 @@ int main(int argc, char **argv) {
   std::vector<converter> build;
   for (int b = 0; b < builds; b++) build.push_back(load(argv[3 + b], argv[1]));
   const int samples = getenv("SAMPLES") ? atoi(getenv("SAMPLES")) : 300;
+  const double sample_ns = getenv("SAMPLE_NS") ? atof(getenv("SAMPLE_NS")) : 3e4;
   std::vector<size_t> offsets;
   for (const char *d = getenv("D") ? getenv("D") : "0"; *d != '\0';) {
     char *end;
@@ -161,12 +165,12 @@ int main(int argc, char **argv) {
                   b < 0 ? "simdutf" : argv[3 + b]);
           return 1;
         }
-      // Calls per sample: at least 30 µs of simdutf's.
+      // Calls per sample: at least SAMPLE_NS of simdutf's.
       long reps = 1;
       for (;;) {
         double t0 = now();
         for (long r = 0; r < reps; r++) run(-1);
-        if (now() - t0 > 3e4) break;
+        if (now() - t0 > sample_ns) break;
         reps *= 2;
       }
       std::vector<double> best(size_t(builds) + 1, 1e300), t(size_t(builds) + 1);
