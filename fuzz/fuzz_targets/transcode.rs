@@ -27,8 +27,9 @@ use utf8::ErrorKind;
 use utf8::ffi::utf8_status::*;
 use utf8::ffi::{
     UTF8_REPLACE, UTF8_UTF16BE, UTF8_UTF16LE, UTF8_WTF8, utf8_length_from_utf16,
-    utf8_length_from_utf32, utf8_result, utf8_to_utf16, utf8_to_utf32, utf16_length_from_utf8,
-    utf16_to_utf8, utf32_length_from_utf8, utf32_to_utf8,
+    utf8_length_from_utf16_flags, utf8_length_from_utf32, utf8_result, utf8_to_utf16,
+    utf8_to_utf32, utf16_length_from_utf8, utf16_length_from_utf8_flags, utf16_to_utf8,
+    utf32_length_from_utf8, utf32_to_utf8,
 };
 use utf8::internals::Isa;
 use utf8::transcode::{Mode, Replacement};
@@ -243,9 +244,17 @@ fn from_utf16(bytes: &[u8], cap: usize) {
 const ORDERS: [(u32, fn(u16) -> u16); 2] = [(UTF8_UTF16BE, u16::to_be), (UTF8_UTF16LE, u16::to_le)];
 
 /// utf8_to_utf16 with UTF8_UTF16BE and UTF8_UTF16LE, strict and with UTF8_REPLACE, into
-/// exactly the lossy size: the oracle's units, each put in that order by the standard library.
+/// exactly the lossy size: the oracle's units, each put in that order by the standard library;
+/// the length function with that order's flag gives that size.
 fn to_utf16_in_each_order(s: &[u8], want: &Expected<u16>) {
     for (order, put) in ORDERS {
+        // SAFETY: `s` is live.
+        let len = unsafe { utf16_length_from_utf8_flags(s.as_ptr().cast(), s.len(), order) };
+        assert_eq!(
+            len,
+            want.lossy.len(),
+            "utf16_length_from_utf8_flags({order:#x})"
+        );
         for (flags, units, stop) in [
             (order, &want.strict, (want.status, want.read)),
             (order | UTF8_REPLACE, &want.lossy, (UTF8_OK, s.len())),
@@ -274,10 +283,17 @@ fn to_utf16_in_each_order(s: &[u8], want: &Expected<u16>) {
 
 /// utf16_to_utf8 of `units` put in each byte order by the standard library, with that order's
 /// flag, strict and with UTF8_REPLACE, into exactly the lossy size: what the machine's order
-/// gives.
+/// gives; the length function with that order's flag gives that size.
 fn from_utf16_in_each_order(units: &[u16], want: &Expected<u8>) {
     for (order, put) in ORDERS {
         let ordered: Vec<u16> = units.iter().map(|&u| put(u)).collect();
+        // SAFETY: `ordered` is live.
+        let len = unsafe { utf8_length_from_utf16_flags(ordered.as_ptr(), ordered.len(), order) };
+        assert_eq!(
+            len,
+            want.lossy.len(),
+            "utf8_length_from_utf16_flags({order:#x})"
+        );
         for (flags, bytes, stop) in [
             (order, &want.strict, (want.status, want.read)),
             (order | UTF8_REPLACE, &want.lossy, (UTF8_OK, units.len())),
