@@ -137,23 +137,30 @@ fn replace_flags(s: &[u8], flags: u32) -> Vec<u8> {
         UTF8_ERR_BUFFER_TOO_SMALL
     };
     assert_eq!(status, full, "{s:02X?} {flags}");
-    let mut out = vec![PATTERN8; needed + 4];
+    let (status, n, out) = replace_into(s, flags, needed);
+    assert_eq!((status, n), (UTF8_OK, needed), "{s:02X?} {flags}");
+    out
+}
+
+/// utf8_replace_invalid_flags into a buffer of `cap` bytes, checked to be written nowhere past
+/// them: the status, `*out_len` and the `cap` bytes.
+fn replace_into(s: &[u8], flags: u32, cap: usize) -> (utf8::ffi::utf8_status, usize, Vec<u8>) {
+    let mut out = vec![PATTERN8; cap + 8];
     let mut n = usize::MAX;
-    // SAFETY: `out` has `needed` writable bytes.
+    // SAFETY: `s` is live; `out` has `cap` writable bytes (and more).
     let status = unsafe {
         utf8_replace_invalid_flags(
             s.as_ptr().cast(),
             s.len(),
             out.as_mut_ptr().cast(),
-            needed,
+            cap,
             flags,
             &mut n,
         )
     };
-    assert_eq!((status, n), (UTF8_OK, needed), "{s:02X?} {flags}");
-    assert!(out[needed..].iter().all(|&b| b == PATTERN8));
-    out.truncate(needed);
-    out
+    assert!(out[cap..].iter().all(|&b| b == PATTERN8), "{s:02X?} {cap}");
+    out.truncate(cap);
+    (status, n, out)
 }
 
 /// Every C function of the strategies on `s`, against the oracle: the converters into an
@@ -610,24 +617,11 @@ fn the_lossy_copy_into_every_capacity_below_the_needed_one() {
         for (r, flag) in &STRATEGIES[1..] {
             let want = utf8_of(&oracle(&s, *r));
             for cap in 0..=want.len() {
-                let mut out = vec![PATTERN8; cap + 8];
-                let mut n = usize::MAX;
-                // SAFETY: `s` is live; `out` has `cap` writable bytes (and more).
-                let status = unsafe {
-                    utf8_replace_invalid_flags(
-                        s.as_ptr().cast(),
-                        s.len(),
-                        out.as_mut_ptr().cast(),
-                        cap,
-                        *flag,
-                        &mut n,
-                    )
-                };
-                assert!(out[cap..].iter().all(|&b| b == PATTERN8), "{s:02X?} {cap}");
+                let (status, n, out) = replace_into(&s, *flag, cap);
                 if cap < want.len() {
                     assert_eq!((status, n), (UTF8_ERR_BUFFER_TOO_SMALL, want.len()));
                 } else {
-                    assert_eq!((status, n, &out[..cap]), (UTF8_OK, cap, &want[..]));
+                    assert_eq!((status, n, out), (UTF8_OK, cap, want.clone()));
                 }
             }
         }
